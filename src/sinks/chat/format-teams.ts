@@ -1,0 +1,56 @@
+// Teams Workflows webhook ("When a Teams webhook request is received"): https://learn.microsoft.com/en-us/connectors/teams/
+import type { Level, Notification } from "../../message/notification.js";
+import type { ChatOptions, ChatRequest } from "./index.js";
+import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
+
+// Teams rejects messages above ~28 KB ("Request entity too large",
+// https://learn.microsoft.com/en-us/connectors/teams/#limits). Budgets in JSON bytes: body 24,000,
+// title and origin 1,000 each (titles have no documented limit), so the card stays below 28 KB.
+export const TEAMS_LIMITS = { payloadBytes: 28_000, bodyJsonBytes: 24_000, lineJsonBytes: 1000 };
+
+// Adaptive Card TextBlock colours: Attention is red, Warning amber, Good green.
+const COLOURS: Record<Level, string> = { failure: "Attention", attention: "Warning", done: "Good" };
+
+// Builds the Workflows request: a `message` with one Adaptive Card 1.4 attachment (a bare `text`
+// body makes the flow fail). The flow answers 202 Accepted and posts the card asynchronously.
+export function formatTeams(notification: Notification, options: ChatOptions): ChatRequest {
+  const { title, body, level } = notification;
+  const blocks: unknown[] = [
+    {
+      type: "TextBlock",
+      text: fitText(`${levelEmoji(level)} ${title}`, breakMentions, {
+        jsonBytes: TEAMS_LIMITS.lineJsonBytes,
+      }),
+      size: "Medium",
+      weight: "Bolder",
+      color: COLOURS[level],
+      wrap: true,
+    },
+  ];
+  if (body !== "") {
+    const text = fitText(body, breakMentions, { jsonBytes: TEAMS_LIMITS.bodyJsonBytes });
+    blocks.push({ type: "TextBlock", text, wrap: true });
+  }
+  const origin = describeOrigin(notification);
+  if (origin !== "") {
+    const text = fitText(origin, breakMentions, { jsonBytes: TEAMS_LIMITS.lineJsonBytes });
+    blocks.push({ type: "TextBlock", text, isSubtle: true, size: "Small", wrap: true });
+  }
+  const card = {
+    $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+    type: "AdaptiveCard",
+    version: "1.4",
+    msteams: { width: "Full" },
+    body: blocks,
+  };
+  const attachment = {
+    contentType: "application/vnd.microsoft.card.adaptive",
+    contentUrl: null,
+    content: card,
+  };
+  return {
+    url: options.url,
+    headers: { "content-type": "application/json" },
+    body: { type: "message", attachments: [attachment] },
+  };
+}
