@@ -1,0 +1,90 @@
+// `hook-notify flush`: delivers what waits in the outbox now, in the foreground, with a summary.
+import type { CommandModule } from "yargs";
+
+interface FlushArgs {
+  "retry-failed": boolean;
+  "max-age-hours"?: number | undefined;
+}
+
+const WAIT_FOR_WORKER_MS = 30_000;
+
+// Prints one line per delivery and a summary; exit code 1 when something failed or is left.
+export const flushCommand: CommandModule<object, FlushArgs> = {
+  command: "flush",
+  describe: "Deliver the notifications waiting in the outbox now",
+  builder: (yargs) =>
+    yargs
+      .option("retry-failed", {
+        type: "boolean",
+        default: false,
+        describe: "Also retry deliveries that were given up (failed/)",
+      })
+      .option("max-age-hours", {
+        type: "number",
+        describe: "Give up on deliveries older than this (default 24)",
+      }),
+  handler: async (argv) => {
+    const [
+      { createDeps },
+      { drain },
+      { acquireLock },
+      { outboxPaths },
+      { processOwner },
+      { ensureDirs, requeueFailed },
+    ] = await Promise.all([
+      import("../deps.js"),
+      import("../outbox/worker.js"),
+      import("../outbox/lock.js"),
+      import("../outbox/paths.js"),
+      import("../outbox/spawn.js"),
+      import("../outbox/store.js"),
+    ]);
+    const deps = createDeps();
+    const paths = outboxPaths(deps);
+    await ensureDirs(paths);
+    const owner = processOwner(deps);
+    let lock = await acquireLock(paths.lock, owner);
+    if (!lock) console.log("A background worker is delivering; waiting for it to finish…");
+    for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !lock && Date.now() < giveUpAt;) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      lock = await acquireLock(paths.lock, owner);
+    }
+    if (!lock) {
+      console.error("The background worker is still busy. Try again in a minute.");
+      process.exitCode = 1;
+      return;
+    }
+    try {
+      if (argv["retry-failed"])
+        console.log(`Retrying ${await requeueFailed(paths, deps.now())} failed deliveries.`);
+      const hours = argv["max-age-hours"];
+      const summary = await drain(deps, {
+        force: true,
+        ...(hours && hours > 0 ? { maxAgeMs: hours * 3_600_000 } : {}),
+        onResult: (r) => {
+          const mark = r.outcome === "delivered" ? "✓" : r.outcome === "retry" ? "↻" : "✗";
+          const detail =
+            r.outcome === "delivered"
+              ? "delivered"
+              : `${r.outcome === "retry" ? "will retry" : "failed"}: ${r.message ?? r.code ?? ""}`;
+          console.log(`${mark} ${r.sink} ${r.id} ${detail}`);
+        },
+      });
+      const pending = summary.remaining > 0 ? `, ${summary.remaining} still pending` : "";
+      const quarantined =
+        summary.quarantined > 0
+          ? `, ${summary.quarantined} corrupt file(s) moved to ${paths.corrupt}`
+          : "";
+      console.log(
+        `Outbox: ${summary.delivered} delivered, ${summary.failed} failed${pending}${quarantined}.`,
+      );
+      if (summary.failed > 0)
+        console.log(
+          `Failed deliveries are kept in ${paths.failed} (retry them with --retry-failed).`,
+        );
+      process.exitCode = summary.failed > 0 || summary.remaining > 0 ? 1 : 0;
+    } finally {
+      await lock.release();
+    }
+  },
+};

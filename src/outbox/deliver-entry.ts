@@ -1,0 +1,72 @@
+// One attempt at one outbox entry: re-read the config, find the sink, send under a deadline.
+import { loadConfig } from "../config/load-config.js";
+import type { Deps } from "../deps.js";
+import { HookNotifyError } from "../errors.js";
+import { findSink } from "../sinks/index.js";
+import type { OutboxEntry } from "./store.js";
+
+type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
+
+/** Configs loaded during one drain, by config path and cwd (entries of one hook share them). */
+export type ConfigCache = Map<string, Promise<LoadedConfig>>;
+
+// Per attempt, unless the sink entry sets timeoutSeconds; Standard Webhooks suggests 15-30 s.
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
+
+// Sends the entry once. Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
+export async function deliverEntry(
+  entry: OutboxEntry,
+  deps: Deps,
+  ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
+): Promise<void> {
+  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
+  let loading = ctx.cache.get(key);
+  if (!loading) {
+    loading = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
+    ctx.cache.set(key, loading);
+  }
+  const config = await loading.catch((error: unknown) => {
+    throw new HookNotifyError(
+      "CONFIG_UNREADABLE",
+      `${entry.sinkName}: the config could not be read; will retry.`,
+      {
+        sink: entry.sinkName,
+        retryable: true,
+        cause: error,
+      },
+    );
+  });
+  ctx.secrets.push(...config.secrets);
+  if (config.error) {
+    const message = `${entry.sinkName}: ${config.error.message} The notification stays in the outbox.`;
+    throw new HookNotifyError(config.error.code, message, {
+      sink: entry.sinkName,
+      retryable: true,
+    });
+  }
+  const sinkEntry = config.value.sinks[entry.sinkName];
+  const sink = sinkEntry ? findSink(sinkEntry.type) : undefined;
+  if (!sinkEntry || !sink) {
+    const message = `${entry.sinkName}: this sink is no longer in the config (or is invalid there), so the notification was dropped.`;
+    throw new HookNotifyError("CONFIG_INVALID", message, {
+      sink: entry.sinkName,
+      retryable: false,
+    });
+  }
+  const parsed = sink.options.safeParse(sinkEntry.options);
+  if (!parsed.success) {
+    const message = `${entry.sinkName}: its options are invalid now; run "hook-notify test" to see why.`;
+    throw new HookNotifyError("CONFIG_INVALID", message, {
+      sink: entry.sinkName,
+      retryable: false,
+    });
+  }
+  const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+  await sink.send(entry.notification, parsed.data, {
+    signal,
+    deps,
+    sinkName: entry.sinkName,
+    wait: true,
+  });
+}

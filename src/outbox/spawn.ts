@@ -1,0 +1,61 @@
+// Starts the background worker from the hook: detached, stdio ignored, unref'd; a few ms, no throw.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Deps } from "../deps.js";
+import { lockHolder, type LockOwner } from "./lock.js";
+import { outboxPaths } from "./paths.js";
+
+/** started: a worker was spawned; running: a live one already drains; unavailable: no worker file. */
+export type StartResult = "started" | "running" | "unavailable";
+
+// The built worker (dist/worker.js) sits beside dist/cli.js, one folder above dist/chunks/.
+export function findWorkerFile(): string | undefined {
+  for (const relative of ["./worker.js", "../worker.js"]) {
+    const file = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+// Spawns `node dist/worker.js` unless a live worker holds the lock (it re-checks before it exits).
+export async function startWorker(
+  deps: Deps,
+  options: { workerFile?: string } = {},
+): Promise<StartResult> {
+  try {
+    if ((await lockHolder(outboxPaths(deps).lock, processOwner(deps))) !== undefined)
+      return "running";
+    const file = options.workerFile ?? findWorkerFile();
+    if (!file) return "unavailable";
+    // process.execPath: the same node that runs the hook (Deps has no such field yet).
+    const child = spawn(process.execPath, [file], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...deps.env },
+      cwd: deps.cwd,
+      windowsHide: true,
+    });
+    child.on("error", () => undefined);
+    child.unref();
+    return "started";
+  } catch {
+    return "unavailable";
+  }
+}
+
+// Liveness by signal 0 (EPERM means alive, owned by someone else). Used by the worker too.
+export function processOwner(deps: Pick<Deps, "now">): LockOwner {
+  return {
+    pid: process.pid,
+    now: deps.now,
+    isAlive: (pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (error) {
+        return (error as { code?: string }).code === "EPERM";
+      }
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// The durable outbox: one JSON file per remote delivery, written atomically (temp file + rename).
+// Entries name the sink and the config to re-read; they never hold sink options or secrets.
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { Deps } from "../deps.js";
+import type { Notification } from "../message/notification.js";
+import { outboxPaths, type OutboxPaths } from "./paths.js";
+
+/** One pending delivery of one notification to one sink. */
+export interface OutboxEntry {
+  version: 1;
+  /** File name without ".json": derived from the notification id and the sink name. */
+  key: string;
+  sinkName: string;
+  /** The --config path the hook used, if any; the worker loads the same config. */
+  configPath?: string;
+  /** The project folder whose .hook-notify.json the hook merged, if any. */
+  projectDir?: string;
+  notification: Notification;
+  createdAt: number;
+  attempts: number;
+  /** Not to be tried before this time (ms since epoch). */
+  notBefore: number;
+  lastError?: { code: string; message: string };
+  /** Set when the entry was moved to failed/. */
+  failure?: { at: number; reason: string };
+}
+
+/** What the hook hands over for one remote sink. */
+export interface Delivery {
+  notification: Notification;
+  sinkName: string;
+  configPath?: string | undefined;
+  projectDir?: string | undefined;
+}
+
+// Writes one delivery to outbox/pending and returns its key; durable before it returns.
+export async function enqueue(deps: Deps, delivery: Delivery): Promise<string> {
+  const paths = outboxPaths(deps);
+  await ensureDirs(paths);
+  const now = deps.now();
+  const entry: OutboxEntry = {
+    version: 1,
+    key: entryKey(delivery.notification.id, delivery.sinkName),
+    sinkName: delivery.sinkName,
+    ...(delivery.configPath ? { configPath: delivery.configPath } : {}),
+    ...(delivery.projectDir ? { projectDir: delivery.projectDir } : {}),
+    notification: delivery.notification,
+    createdAt: now,
+    attempts: 0,
+    notBefore: now,
+  };
+  await writeEntry(paths, paths.pending, entry);
+  return entry.key;
+}
+
+// Stable, file-name-safe and unique per (notification, sink): re-enqueueing overwrites.
+export function entryKey(notificationId: string, sinkName: string): string {
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60);
+  const hash = createHash("sha256")
+    .update(`${notificationId}\0${sinkName}`)
+    .digest("hex")
+    .slice(0, 10);
+  return `${safe(notificationId)}.${safe(sinkName)}.${hash}`;
+}
+
+// 0700 folders: the outbox holds what agents said, which is nobody else's business.
+export async function ensureDirs(paths: OutboxPaths): Promise<void> {
+  for (const dir of [paths.pending, paths.failed, paths.corrupt, paths.tmp]) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  }
+}
+
+// Temp file (0600) in the same file system, fsync, rename: readers see all of it or nothing.
+export async function writeEntry(
+  paths: OutboxPaths,
+  dir: string,
+  entry: OutboxEntry,
+): Promise<void> {
+  const temp = join(paths.tmp, `${entry.key}.${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await open(temp, "wx", 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(entry)}\n`);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, join(dir, `${entry.key}.json`));
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+// Delivered: the entry is gone. A missing file is fine (another drain got there first).
+export async function removeEntry(paths: OutboxPaths, key: string): Promise<void> {
+  await unlink(join(paths.pending, `${key}.json`)).catch(ignoreMissing);
+}
+
+// Given up: the entry goes to failed/ with its reason, for a person (or `flush --retry-failed`).
+export async function moveToFailed(
+  paths: OutboxPaths,
+  entry: OutboxEntry,
+  reason: string,
+  now: number,
+) {
+  await writeEntry(paths, paths.failed, { ...entry, failure: { at: now, reason } });
+  await removeEntry(paths, entry.key);
+}
+
+// Names of the .json files in a folder; a missing folder is empty.
+export async function listNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
+  } catch (error) {
+    ignoreMissing(error);
+    return [];
+  }
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as { code?: string }).code !== "ENOENT") throw error;
+}
+
+// Temp files left by a process killed mid-write are swept after an hour (never a live write).
+export async function sweepTemp(paths: OutboxPaths, now: number): Promise<void> {
+  const names = await readdir(paths.tmp).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = join(paths.tmp, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info && now - info.mtimeMs > 3_600_000) await unlink(file).catch(() => undefined);
+  }
+}
+
+// `flush --retry-failed`: failed entries go back to pending with a fresh age and no backoff.
+export async function requeueFailed(paths: OutboxPaths, now: number): Promise<number> {
+  let count = 0;
+  for (const name of await listNames(paths.failed)) {
+    const file = join(paths.failed, name);
+    const entry = JSON.parse(await readFile(file, "utf8")) as OutboxEntry;
+    delete entry.failure;
+    await writeEntry(paths, paths.pending, { ...entry, createdAt: now, notBefore: now });
+    await unlink(file).catch(() => undefined);
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,208 @@
+// Drains the outbox: bounded concurrency, retries with backoff and jitter, give-up by age.
+import type { Deps } from "../deps.js";
+import { toHookNotifyError } from "../errors.js";
+import { scrub } from "../redact.js";
+import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
+import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
+import { writeJournal } from "./journal.js";
+import { outboxPaths, type OutboxPaths } from "./paths.js";
+import { readEntries } from "./read-entries.js";
+import { ensureDirs, moveToFailed, removeEntry, writeEntry, type OutboxEntry } from "./store.js";
+
+export interface DrainOptions {
+  /** Deliveries in flight at once. Default 4. */
+  concurrency?: number;
+  /** Give up on entries older than this. Default 24 h. */
+  maxAgeMs?: number;
+  /** Stops the drain: in-flight attempts are aborted and rescheduled. */
+  signal?: AbortSignal;
+  /** Stop starting (and abort) attempts after this many ms. */
+  deadlineMs?: number;
+  /** Try every entry now, ignoring notBefore (`flush`). */
+  force?: boolean;
+  policy?: Partial<RetryPolicy>;
+  random?: () => number;
+  /** Called after each attempt (flush prints a line per delivery). */
+  onResult?: (result: DeliveryResult) => void;
+}
+
+/** What became of one entry in this drain. */
+export interface DeliveryResult {
+  key: string;
+  sink: string;
+  id: string;
+  outcome: "delivered" | "retry" | "failed";
+  attempts: number;
+  code?: string;
+  message?: string;
+  notBefore?: number;
+}
+
+export interface DrainSummary {
+  delivered: number;
+  retrying: number;
+  failed: number;
+  quarantined: number;
+  /** Entries still pending after this drain. */
+  remaining: number;
+  /** Earliest notBefore among them. */
+  nextDueAt?: number;
+}
+
+// One pass over the due entries. Never throws for a delivery; every outcome is on disk and logged.
+export async function drain(deps: Deps, options: DrainOptions = {}): Promise<DrainSummary> {
+  const paths = outboxPaths(deps);
+  await ensureDirs(paths);
+  const signals = [
+    options.signal,
+    options.deadlineMs === undefined ? undefined : AbortSignal.timeout(options.deadlineMs),
+  ];
+  const signal = AbortSignal.any(signals.filter((s) => s !== undefined));
+  const summary: DrainSummary = {
+    delivered: 0,
+    retrying: 0,
+    failed: 0,
+    quarantined: 0,
+    remaining: 0,
+  };
+  const entries = await readEntries(paths, paths.pending, (item) => {
+    summary.quarantined++;
+    void writeJournal(deps, {
+      outbox: "quarantined",
+      key: item.name,
+      message: item.reason,
+      movedTo: item.movedTo,
+    });
+  });
+  const now = deps.now();
+  const due = options.force ? entries : entries.filter((entry) => entry.notBefore <= now);
+  const run: AttemptRun = { deps, paths, options, signal, cache: new Map() };
+  await eachBounded(due, options.concurrency ?? 4, async (entry) => {
+    if (signal.aborted) return;
+    const result = await attempt(entry, run);
+    summary[result.outcome === "retry" ? "retrying" : result.outcome]++;
+    options.onResult?.(result);
+  });
+  const left = await readEntries(paths, paths.pending, () => undefined);
+  summary.remaining = left.length;
+  if (left.length > 0) summary.nextDueAt = Math.min(...left.map((entry) => entry.notBefore));
+  return summary;
+}
+
+interface AttemptRun {
+  deps: Deps;
+  paths: OutboxPaths;
+  options: DrainOptions;
+  signal: AbortSignal;
+  cache: ConfigCache;
+}
+
+async function attempt(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
+  const { deps, paths, options } = run;
+  const policy = {
+    ...DEFAULT_RETRY_POLICY,
+    ...options.policy,
+    ...(options.maxAgeMs ? { maxAgeMs: options.maxAgeMs } : {}),
+  };
+  const base = {
+    key: entry.key,
+    sink: entry.sinkName,
+    id: entry.notification.id,
+    attempts: entry.attempts,
+  };
+  const secrets: string[] = [];
+  if (deps.now() - entry.createdAt > policy.maxAgeMs) {
+    const message = `gave up after ${entry.attempts} attempts: older than the ${Math.round(policy.maxAgeMs / 3_600_000)} h limit (${entry.lastError?.message ?? "no attempt made"})`;
+    return fail(
+      run,
+      entry,
+      { ...base, outcome: "failed", code: entry.lastError?.code ?? "SINK_TIMEOUT", message },
+      secrets,
+    );
+  }
+  try {
+    await deliverEntry(entry, deps, { cache: run.cache, signal: run.signal, secrets });
+    await removeEntry(paths, entry.key);
+    const result: DeliveryResult = { ...base, attempts: entry.attempts + 1, outcome: "delivered" };
+    await writeJournal(deps, {
+      outbox: "delivered",
+      sink: entry.sinkName,
+      id: base.id,
+      key: entry.key,
+      attempts: result.attempts,
+    });
+    return result;
+  } catch (thrown) {
+    const error = toHookNotifyError(thrown);
+    const attempts = entry.attempts + 1;
+    const now = deps.now();
+    const decision = decideRetry(
+      {
+        attempts,
+        createdAt: entry.createdAt,
+        now,
+        retryable: error.retryable,
+        retryAfterMs: error.retryAfterMs,
+      },
+      policy,
+      options.random ?? Math.random,
+    );
+    const failed = { ...base, attempts, code: error.code, message: scrub(error.message, secrets) };
+    if (!decision.retry) {
+      const reason =
+        decision.reason === "too-old" ? `gave up (too old): ${failed.message}` : failed.message;
+      return fail(
+        run,
+        { ...entry, attempts },
+        { ...failed, outcome: "failed", message: reason },
+        secrets,
+      );
+    }
+    const lastError = { code: error.code, message: failed.message };
+    await writeEntry(paths, paths.pending, {
+      ...entry,
+      attempts,
+      notBefore: decision.notBefore,
+      lastError,
+    });
+    const result: DeliveryResult = { ...failed, outcome: "retry", notBefore: decision.notBefore };
+    await writeJournal(
+      deps,
+      {
+        outbox: "retry",
+        ...journalOf(result),
+        notBefore: new Date(decision.notBefore).toISOString(),
+      },
+      secrets,
+    );
+    return result;
+  }
+}
+
+async function fail(
+  run: AttemptRun,
+  entry: OutboxEntry,
+  result: DeliveryResult,
+  secrets: string[],
+) {
+  await moveToFailed(run.paths, entry, result.message ?? "failed", run.deps.now());
+  await writeJournal(run.deps, { outbox: "failed", ...journalOf(result) }, secrets);
+  return result;
+}
+
+function journalOf(result: DeliveryResult) {
+  const { sink, id, key, code, message, attempts } = result;
+  return { sink, id, key, attempts, ...(code ? { code } : {}), ...(message ? { message } : {}) };
+}
+
+// Runs `work` over items with at most `limit` in flight.
+async function eachBounded<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}

@@ -1,0 +1,193 @@
+// E-mail over SMTP with nodemailer (loaded inside send): short timeouts, STARTTLS when offered.
+import * as z from "zod/mini";
+import { HookNotifyError } from "../errors.js";
+import type { Notification } from "../message/notification.js";
+import { scrub } from "../redact.js";
+import { defineSink } from "./sink.js";
+
+const TIMEOUTS = {
+  connectionTimeout: 5_000,
+  greetingTimeout: 5_000,
+  socketTimeout: 10_000,
+  dnsTimeout: 5_000,
+};
+
+const emailOptions = z.strictObject({
+  smtp: z.strictObject({
+    host: z.string().check(z.minLength(1)),
+    /** Default 587, or 465 when `secure`. */
+    port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65_535))),
+    /** TLS from the first byte (port 465). Otherwise STARTTLS is used when the server offers it. */
+    secure: z.optional(z.boolean()),
+    user: z.optional(z.string()),
+    pass: z.optional(z.string().check(z.meta({ secret: true }))),
+    /** Fail unless the connection is upgraded with STARTTLS. */
+    requireTLS: z.optional(z.boolean()),
+    /** Set false to accept a self-signed server certificate. */
+    rejectUnauthorized: z.optional(z.boolean()),
+  }),
+  from: z.string().check(z.regex(/@/, "Expected an e-mail address")),
+  to: z.array(z.string().check(z.regex(/@/, "Expected an e-mail address"))).check(z.minLength(1)),
+  /** Text before the subject; default "[hook-notify]". */
+  subjectPrefix: z.optional(z.string()),
+});
+
+export type EmailOptions = z.infer<typeof emailOptions>;
+
+/** The message as it is sent (and as --dry-run shows it). */
+export interface EmailMessage {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+// Subject "[hook-notify] shop-api: Session ended with an error"; the title is "project · text".
+export function emailMessage(notification: Notification, options: EmailOptions): EmailMessage {
+  const { project, title, body } = notification;
+  const text = title.startsWith(`${project} · `) ? title.slice(project.length + 3) : title;
+  const subject = `${options.subjectPrefix ?? "[hook-notify]"} ${project}: ${text}`.trim();
+  const facts = factsOf(notification);
+  const plain = [title, "", body, "", ...facts.map(([k, v]) => `${k}: ${v}`)].join("\n");
+  return {
+    from: options.from,
+    to: options.to,
+    subject,
+    text: `${plain}\n`,
+    html: emailHtml(notification, facts),
+  };
+}
+
+function factsOf(n: Notification): [string, string][] {
+  const facts: [string, string | undefined][] = [
+    ["Project", n.project],
+    ["Event", n.failure ? `${n.event} (failure)` : n.event],
+    ["Session", n.sessionTitle ? `${n.sessionTitle} (${n.sessionId ?? "?"})` : n.sessionId],
+    ["Directory", n.cwd],
+    ["Time", n.timestamp],
+  ];
+  return facts.filter((fact): fact is [string, string] => fact[1] !== undefined);
+}
+
+// A small inline-styled card: mail clients drop <style>; a red accent marks failures.
+function emailHtml(n: Notification, facts: [string, string][]): string {
+  const accent = n.failure ? "#c62828" : n.level === "attention" ? "#b26a00" : "#2e7d32";
+  const rows = facts
+    .map(
+      ([k, v]) =>
+        `<tr><td style="color:#666;padding:2px 12px 2px 0">${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`,
+    )
+    .join("");
+  return [
+    `<div style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:14px;color:#222;max-width:640px">`,
+    `<div style="border-left:4px solid ${accent};padding:8px 16px">`,
+    `<h2 style="margin:0 0 8px;font-size:17px;color:${accent}">${escapeHtml(n.title)}</h2>`,
+    `<p style="margin:0 0 12px;white-space:pre-wrap">${escapeHtml(n.body)}</p>`,
+    `<table style="border-collapse:collapse;font-size:13px">${rows}</table>`,
+    `</div><p style="color:#999;font-size:12px;margin:8px 0 0 20px">Sent by hook-notify</p></div>`,
+  ].join("\n");
+}
+
+// Agent text goes into HTML: every markup character is escaped.
+export function escapeHtml(text: string): string {
+  const entities: Record<string, string> = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "'": "&#39;",
+  };
+  return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
+}
+
+// Maps nodemailer's error codes to ours, with the next step; the password never appears.
+export function toEmailError(
+  error: unknown,
+  options: EmailOptions,
+  sinkName: string,
+  aborted: boolean,
+) {
+  const e = error as { code?: string; responseCode?: number; message?: string };
+  const where = `${options.smtp.host}:${options.smtp.port ?? (options.smtp.secure ? 465 : 587)}`;
+  const detail = scrub(e.message ?? String(error), options.smtp.pass ? [options.smtp.pass] : []);
+  const fail = (
+    code: "SINK_AUTH" | "SINK_NETWORK" | "SINK_TIMEOUT" | "SINK_FAILED",
+    retryable: boolean,
+    hint: string,
+  ) =>
+    new HookNotifyError(code, `${sinkName}: SMTP ${where}: ${detail}. ${hint}`, {
+      sink: sinkName,
+      retryable,
+      cause: error,
+    });
+  if (aborted || e.code === "EABORT")
+    return fail("SINK_TIMEOUT", true, "The deadline passed; it will be retried.");
+  switch (e.code ?? "") {
+    case "EAUTH":
+    case "ENOAUTH":
+      return fail("SINK_AUTH", false, "Check smtp.user and smtp.pass in the config.");
+    case "ETIMEDOUT":
+      return fail("SINK_TIMEOUT", true, "The server did not answer in time; it will be retried.");
+    case "ECONNECTION":
+    case "ESOCKET":
+    case "EDNS":
+    case "EPROXY":
+    case "EPROTOCOL":
+      return fail("SINK_NETWORK", true, "Check smtp.host and smtp.port; it will be retried.");
+    case "ETLS":
+    case "EREQUIRETLS":
+      return fail(
+        "SINK_NETWORK",
+        false,
+        "TLS failed: check smtp.secure/requireTLS, or set rejectUnauthorized: false for a self-signed certificate.",
+      );
+    case "EENVELOPE":
+      return fail(
+        "SINK_FAILED",
+        false,
+        "The server refused the sender or recipients: check from and to.",
+      );
+    default: {
+      const temporary =
+        e.responseCode === undefined || (e.responseCode >= 400 && e.responseCode < 500);
+      return fail(
+        "SINK_FAILED",
+        temporary,
+        temporary ? "It will be retried." : "The server rejected the message.",
+      );
+    }
+  }
+}
+
+// Sends one mail; `when: "failure"` (routing) turns this into a failures-only mail.
+export const email = defineSink<EmailOptions>({
+  type: "email",
+  options: emailOptions,
+  remote: true,
+  describeTarget: (options) => `${options.smtp.host} → ${options.to.join(", ")}`,
+  render: (notification, options) => ({
+    smtp: { ...options.smtp, ...(options.smtp.pass === undefined ? {} : { pass: "***" }) },
+    ...emailMessage(notification, options),
+  }),
+  send: async (notification, options, ctx) => {
+    const { createTransport } = await import("nodemailer");
+    const { host, port, secure, user, pass, requireTLS, rejectUnauthorized } = options.smtp;
+    const transport = createTransport({
+      host,
+      ...(port === undefined ? {} : { port }),
+      ...(secure === undefined ? {} : { secure }),
+      ...(user === undefined ? {} : { auth: { user, pass: pass ?? "" } }),
+      ...(requireTLS === undefined ? {} : { requireTLS }),
+      ...(rejectUnauthorized === undefined ? {} : { tls: { rejectUnauthorized } }),
+      ...TIMEOUTS,
+    });
+    try {
+      await transport.sendMail({ ...emailMessage(notification, options), signal: ctx.signal });
+    } catch (error) {
+      throw toEmailError(error, options, ctx.sinkName, ctx.signal.aborted);
+    } finally {
+      transport.close();
+    }
+  },
+});

@@ -1,0 +1,118 @@
+// Generic JSON webhook: a versioned body, custom headers, Standard Webhooks signatures.
+import * as z from "zod/mini";
+import { assertSuccess, postRequest, type HttpRequest } from "../http/post.js";
+import { isValidSecret, signWebhook, webhookId } from "../http/sign.js";
+import { userAgent } from "../http/user-agent.js";
+import type { Notification } from "../message/notification.js";
+import { redactUrl } from "../redact.js";
+import { defineSink } from "./sink.js";
+
+const secret = z.meta({ secret: true });
+const MASK = "***";
+const OWN_HEADERS = [
+  "content-type",
+  "user-agent",
+  "idempotency-key",
+  "webhook-id",
+  "webhook-timestamp",
+  "webhook-signature",
+];
+
+const webhookOptions = z.strictObject({
+  /** The receiver's URL (http or https). Treated as a secret: it may carry a token. */
+  url: z.url({ protocol: /^https?$/ }).check(secret),
+  /** Extra request headers, e.g. Authorization. Values are secrets. */
+  headers: z.optional(
+    z.record(
+      z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "Invalid header name")),
+      z.string().check(z.regex(/^[^\r\n\0]*$/, "Header values cannot contain line breaks"), secret),
+    ),
+  ),
+  /** Standard Webhooks signing secret: `whsec_` + base64 of 24-64 random bytes. */
+  secret: z.optional(
+    z
+      .string()
+      .check(z.refine(isValidSecret, "Expected whsec_ followed by base64 of 24-64 bytes"), secret),
+  ),
+});
+
+export type WebhookOptions = z.infer<typeof webhookOptions>;
+
+// The documented body, version 1 (docs/webhook.md). Stable bytes: no per-attempt field in it.
+export function webhookBody(notification: Notification, id: string): string {
+  const n = notification;
+  return JSON.stringify({
+    schemaVersion: 1,
+    id,
+    type: `hook.${n.event.replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()}`,
+    timestamp: n.timestamp,
+    data: {
+      notificationId: n.id,
+      event: n.event,
+      failure: n.failure,
+      level: n.level,
+      title: n.title,
+      body: n.body,
+      project: n.project,
+      session: { id: n.sessionId, title: n.sessionTitle },
+      client: n.client,
+      cwd: n.cwd,
+      message: n.message,
+      lastMessage: n.lastMessage,
+      reason: n.reason,
+      agentType: n.agentType,
+      durationMs: n.durationMs,
+      messageCount: n.messageCount,
+      raw: n.raw,
+    },
+  });
+}
+
+// The exact request for one attempt; `masked` hides the URL, header values and signature.
+export function webhookRequest(
+  notification: Notification,
+  options: WebhookOptions,
+  ctx: { nowMs: number; masked: boolean },
+): HttpRequest {
+  const id = webhookId(notification.id);
+  const timestamp = Math.floor(ctx.nowMs / 1000);
+  const body = webhookBody(notification, id);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (!OWN_HEADERS.includes(name.toLowerCase())) headers[name] = ctx.masked ? MASK : value;
+  }
+  Object.assign(headers, {
+    "content-type": "application/json",
+    "user-agent": userAgent(),
+    "idempotency-key": id,
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+  });
+  if (options.secret) {
+    headers["webhook-signature"] = ctx.masked
+      ? `v1,${MASK}`
+      : signWebhook(options.secret, id, timestamp, body);
+  }
+  return { url: ctx.masked ? redactUrl(options.url) : options.url, headers, body };
+}
+
+// POSTs JSON to any HTTP endpoint; the id stays the same across retries so receivers dedupe.
+export const webhook = defineSink<WebhookOptions>({
+  type: "webhook",
+  options: webhookOptions,
+  remote: true,
+  describeTarget: (options) => redactUrl(options.url),
+  render: (notification, options, deps) => {
+    const request = webhookRequest(notification, options, { nowMs: deps.now(), masked: true });
+    return { method: "POST", ...request, body: JSON.parse(request.body) as unknown };
+  },
+  send: async (notification, options, ctx) => {
+    const request = webhookRequest(notification, options, { nowMs: ctx.deps.now(), masked: false });
+    const response = await postRequest(request, {
+      signal: ctx.signal,
+      env: ctx.deps.env,
+      sinkName: ctx.sinkName,
+    });
+    assertSuccess(response, { sinkName: ctx.sinkName, service: "the webhook" });
+  },
+});
