@@ -52,8 +52,9 @@ export function fitText(text: string, encode: (raw: string) => string, limit: Te
   return best;
 }
 
-// `@everyone`, `@here`, `@channel`, `@all` anywhere, and `@name` at the start of a word.
-const AT_MENTION = /@(?=(?:everyone|here|channel|all)\b)|(?<![\p{L}\p{N}_])@(?=[\p{L}\p{N}_])/giu;
+// `@everyone`, `@here`, `@channel`, `@all` anywhere, and `@name` at the start of a word (not in
+// e-mail addresses or URL paths like https://github.com/@scope).
+const AT_MENTION = /@(?=(?:everyone|here|channel|all)\b)|(?<![\p{L}\p{N}_/])@(?=[\p{L}\p{N}_])/giu;
 // Slack `<!channel>`/`<@U1>`, Discord `<@123>`/`<@&7>`, Google Chat `<users/all>`, Teams `<at>`.
 const ANGLE_MENTION = /<(?=[!@]|users\/|at>)/giu;
 

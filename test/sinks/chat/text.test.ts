@@ -66,6 +66,9 @@ describe("breakMentions", () => {
 
   it("leaves e-mail addresses and plain text alone", () => {
     expect(breakMentions("mail dev@example.com, a < b")).toBe("mail dev@example.com, a < b");
+    expect(breakMentions("see https://npm.example/@scope/pkg")).toBe(
+      "see https://npm.example/@scope/pkg",
+    );
   });
 });
 
