@@ -12,6 +12,9 @@ const TIMEOUTS = {
   dnsTimeout: 5_000,
 };
 
+// Certificate problems (nodemailer reports them as ESOCKET with the TLS code as originalCode).
+const CERT_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
+
 const emailOptions = z.strictObject({
   smtp: z.strictObject({
     host: z.string().check(z.minLength(1)),
@@ -108,7 +111,12 @@ export function toEmailError(
   sinkName: string,
   aborted: boolean,
 ) {
-  const e = error as { code?: string; responseCode?: number; message?: string };
+  const e = error as {
+    code?: string;
+    originalCode?: string;
+    responseCode?: number;
+    message?: string;
+  };
   const where = `${options.smtp.host}:${options.smtp.port ?? (options.smtp.secure ? 465 : 587)}`;
   const detail = scrub(e.message ?? String(error), options.smtp.pass ? [options.smtp.pass] : []);
   const fail = (
@@ -123,7 +131,8 @@ export function toEmailError(
     });
   if (aborted || e.code === "EABORT")
     return fail("SINK_TIMEOUT", true, "The deadline passed; it will be retried.");
-  switch (e.code ?? "") {
+  const code = CERT_ERROR.test(e.originalCode ?? "") ? "ETLS" : (e.code ?? "");
+  switch (code) {
     case "EAUTH":
     case "ENOAUTH":
       return fail("SINK_AUTH", false, "Check smtp.user and smtp.pass in the config.");
