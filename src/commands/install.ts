@@ -1,0 +1,136 @@
+// `hook-notify install`: writes hook-notify's hook entries into Droid's or Claude Code's settings.
+import type { Argv, CommandModule } from "yargs";
+import type { SettingsArgs } from "../settings/cli-run.js";
+
+/** The flags install and uninstall share, as yargs parses them. */
+export interface SettingsFlags {
+  client: "droid" | "claude-code" | "all" | undefined;
+  scope: "user" | "project" | "local";
+  events: string[] | undefined;
+  timeout: number | undefined;
+  "project-dir": string | undefined;
+  "dry-run": boolean;
+  yes: boolean;
+  "fix-jsonc": boolean;
+}
+
+// One definition of the shared flags, so install and uninstall cannot drift apart.
+export function withSettingsFlags(yargs: Argv): Argv<SettingsFlags> {
+  return yargs
+    .option("client", {
+      choices: ["droid", "claude-code", "all"] as const,
+      describe: "Which client to set up (default: every one with a folder in your home)",
+    })
+    .option("scope", {
+      choices: ["user", "project", "local"] as const,
+      default: "user" as const,
+      describe:
+        "user: all your projects; project: committed with the project; local: Claude Code only, not committed",
+    })
+    .option("events", {
+      type: "string",
+      array: true,
+      coerce: (values: string[]) =>
+        values
+          .flatMap((v) => v.split(","))
+          .map((v) => v.trim())
+          .filter(Boolean),
+      describe: "Events to notify on (default Notification,Stop,SubagentStop,SessionEnd)",
+    })
+    .option("timeout", {
+      type: "number",
+      describe: "Seconds for every event (default: 10, SessionEnd 5)",
+    })
+    .option("project-dir", {
+      type: "string",
+      describe: "The project for --scope project/local (default: .)",
+    })
+    .option("dry-run", {
+      type: "boolean",
+      default: false,
+      describe: "Print the diff; write nothing",
+    })
+    .option("yes", {
+      alias: "y",
+      type: "boolean",
+      default: false,
+      describe: "Do not ask before writing",
+    })
+    .option("fix-jsonc", {
+      type: "boolean",
+      default: false,
+      describe: "Rewrite a settings file that has comments or trailing commas as strict JSON",
+    });
+}
+
+// Runs the shared install/uninstall flow with the real terminal, home and environment.
+export async function runSettingsHandler(
+  action: "install" | "uninstall",
+  flags: SettingsFlags,
+): Promise<void> {
+  const [{ homedir }, { createInterface }, { runSettingsCommand }, { findPackageRoot }] =
+    await Promise.all([
+      import("node:os"),
+      import("node:readline/promises"),
+      import("../settings/cli-run.js"),
+      import("../settings/template.js"),
+    ]);
+  const args: SettingsArgs = {
+    client: flags.client,
+    scope: flags.scope,
+    events: flags.events,
+    timeout: flags.timeout,
+    projectDir: flags["project-dir"],
+    dryRun: flags["dry-run"],
+    yes: flags.yes,
+    fixJsonc: flags["fix-jsonc"],
+  };
+  const isInteractive = process.stdin.isTTY && process.stdout.isTTY;
+  const confirm = async (question: string): Promise<boolean> => {
+    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    } finally {
+      prompt.close();
+    }
+  };
+  const machine = {
+    home: homedir(),
+    projectDir: process.cwd(),
+    env: process.env,
+    platform: process.platform,
+    nodePath: process.execPath,
+    packageRoot: findPackageRoot(),
+  };
+  const code = await runSettingsCommand(action, args, {
+    machine,
+    out: (text) => {
+      process.stdout.write(text);
+    },
+    err: (line) => {
+      console.error(line);
+    },
+    ...(isInteractive ? { confirm } : {}),
+  });
+  if (code !== 0) process.exitCode = code;
+}
+
+export const installCommand: CommandModule<object, SettingsFlags> = {
+  command: "install",
+  describe: "Add hook-notify to Droid's or Claude Code's hooks (safe to run again)",
+  builder: (yargs) =>
+    withSettingsFlags(yargs)
+      .example("$0 install", "every client found in your home, all projects")
+      .example(
+        "$0 install --client droid --dry-run",
+        "show what would change in ~/.factory/hooks.json",
+      )
+      .example(
+        "$0 install --client claude-code --scope project",
+        "a wrapper the whole team can commit",
+      )
+      .example("$0 install --events Stop,SessionEnd --timeout 20", "fewer events, a longer budget"),
+  handler: async (flags) => {
+    await runSettingsHandler("install", flags);
+  },
+};

@@ -1,0 +1,18 @@
+// `hook-notify uninstall`: takes out only what install put in, leaving every other hook alone.
+import type { CommandModule } from "yargs";
+import { runSettingsHandler, withSettingsFlags, type SettingsFlags } from "./install.js";
+
+export const uninstallCommand: CommandModule<object, SettingsFlags> = {
+  command: "uninstall",
+  describe: "Remove hook-notify's hook entries (and its project wrapper) again",
+  builder: (yargs) =>
+    withSettingsFlags(yargs)
+      .example("$0 uninstall --client claude-code", "from ~/.claude/settings.json")
+      .example(
+        "$0 uninstall --client droid --scope project --dry-run",
+        "show what would be removed",
+      ),
+  handler: async (flags) => {
+    await runSettingsHandler("uninstall", flags);
+  },
+};

@@ -1,0 +1,101 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { HookNotifyError, toHookNotifyError } from "../errors.js";
+import type { Client } from "../pipeline/hook-event.js";
+import { commitJobs, reportPreviews } from "./flow.js";
+import type { Scope } from "./locate.js";
+import { formatReport } from "./report.js";
+import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } from "./run.js";
+
+/** The parsed flags of install and uninstall. */
+export interface SettingsArgs {
+  client: "droid" | "claude-code" | "all" | undefined;
+  scope: Scope;
+  events: readonly string[] | undefined;
+  timeout: number | undefined;
+  projectDir: string | undefined;
+  dryRun: boolean;
+  yes: boolean;
+  fixJsonc: boolean;
+}
+
+/** Where output goes and how to ask; the command passes the real terminal. */
+export interface SettingsIo {
+  machine: Machine;
+  out: (text: string) => void;
+  err: (line: string) => void;
+  /** Present only on an interactive terminal; asked before writing unless --yes. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
+// install/uninstall from flags to exit code: plan, show, maybe ask, write, say what is next.
+export async function runSettingsCommand(
+  action: "install" | "uninstall",
+  args: SettingsArgs,
+  io: SettingsIo,
+): Promise<number> {
+  try {
+    const machine = {
+      ...io.machine,
+      projectDir: resolve(io.machine.projectDir, args.projectDir ?? "."),
+    };
+    const request = toRequest(args, machine);
+    const prepare = action === "install" ? prepareInstall : prepareUninstall;
+    const prepared = await prepare(request, machine);
+    const context = { action, clients: prepared.clients, home: machine.home };
+    const previews = reportPreviews(prepared.previews);
+    const hasChanges = previews.some((file) => file.changed);
+    if (args.dryRun || !hasChanges) {
+      io.out(formatReport(previews, prepared.warnings, { ...context, stage: "dry-run" }));
+      return 0;
+    }
+    if (io.confirm !== undefined && !args.yes) {
+      io.out(formatReport(previews, prepared.warnings, { ...context, stage: "preview" }));
+      if (!(await io.confirm(`Apply these changes? [y/N] `))) {
+        io.out("Nothing was written.\n");
+        return 1;
+      }
+    }
+    const written = await commitJobs(prepared.previews);
+    io.out(formatReport(written, prepared.warnings, { ...context, stage: "written" }));
+    return 0;
+  } catch (error) {
+    const known = toHookNotifyError(error);
+    for (const line of known.message.split("\n")) io.err(`hook-notify ${action}: ${line}`);
+    if (known.code === "INTERNAL")
+      io.err("This looks like a bug in hook-notify; please report it with the message above.");
+    return 1;
+  }
+}
+
+// Flags to a request; with no --client, every client that has a folder in the home directory.
+function toRequest(args: SettingsArgs, machine: Machine): SettingsRequest {
+  const timeout = args.timeout;
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 600)) {
+    throw new HookNotifyError(
+      "USAGE",
+      "--timeout: give whole seconds from 1 to 600 (the clients count hook timeouts in seconds).",
+    );
+  }
+  return {
+    clients: clientsFor(args.client, machine),
+    scope: args.scope,
+    events: args.events,
+    timeout,
+    fixJsonc: args.fixJsonc,
+  };
+}
+
+function clientsFor(client: SettingsArgs["client"], machine: Machine): Client[] {
+  if (client === "all") return ["droid", "claude-code"];
+  if (client !== undefined) return [client];
+  const found: Client[] = [];
+  if (existsSync(join(machine.home, ".factory"))) found.push("droid");
+  if (existsSync(machine.env["CLAUDE_CONFIG_DIR"] ?? join(machine.home, ".claude")))
+    found.push("claude-code");
+  if (found.length > 0) return found;
+  throw new HookNotifyError(
+    "USAGE",
+    "Found neither ~/.factory nor ~/.claude. Say which client: --client droid, --client claude-code or --client all.",
+  );
+}

@@ -1,0 +1,46 @@
+import { parse } from "jsonc-parser";
+import type { Client } from "../pipeline/hook-event.js";
+import { findOurs } from "./edit.js";
+import { isRecord } from "./hook-shape.js";
+import type { FileShape, Scope } from "./locate.js";
+import { eventMapOf } from "./shape.js";
+
+/** Where hook-notify runs from, as far as one file says. */
+export interface Installed {
+  client: Client;
+  scope: Scope;
+  file: string;
+  shown: string;
+  events: readonly string[];
+}
+
+// Events of one file that run hook-notify; a file we cannot parse counts as none.
+export function eventsWithOurs(text: string | undefined, shape: FileShape): string[] {
+  if (text === undefined) return [];
+  const map = eventMapOf(
+    parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true }),
+    shape,
+  );
+  if (!isRecord(map)) return [];
+  return Object.keys(map).filter((event) => findOurs(map[event]).length > 0);
+}
+
+// Warns when one event would run hook-notify twice, and says which copy to remove.
+// Across clients only the same scope counts: that is what Droid's import of Claude Code hooks copies.
+export function findDoubleRuns(here: Installed, others: readonly Installed[]): string[] {
+  const warnings: string[] = [];
+  for (const other of others) {
+    const both = here.events.filter((event) => other.events.includes(event));
+    if (both.length === 0) continue;
+    if (other.client === here.client) {
+      warnings.push(
+        `${both.join(", ")}: hook-notify also runs from ${other.shown}, so ${here.client} would notify twice. Keep one: hook-notify uninstall --client ${other.client} --scope ${other.scope}`,
+      );
+    } else if (other.scope === here.scope) {
+      warnings.push(
+        `${both.join(", ")}: hook-notify is also in ${other.shown}. If Droid imports your Claude Code hooks, it would run hook-notify twice; skip hook-notify's entries when importing, or remove the imported copy in Droid's /hooks.`,
+      );
+    }
+  }
+  return warnings;
+}

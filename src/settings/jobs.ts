@@ -1,0 +1,155 @@
+import type { Client } from "../pipeline/hook-event.js";
+import { checkText } from "./check.js";
+import type { Target } from "./locate.js";
+import { planInstall, planUninstall, type Change, type Desired } from "./plan.js";
+import { planWrapperInstall, planWrapperUninstall } from "./wrapper.js";
+
+/** One planned step on one file: the wanted text, what it means, and why it cannot go ahead. */
+export interface Step {
+  next: string | undefined;
+  summary: string[];
+  conflicts: string[];
+  warnings: string[];
+}
+
+/** One file install or uninstall touches; `plan` is pure and is re-run under the file's lock. */
+export interface FileJob {
+  client: Client;
+  file: string;
+  shown: string;
+  /** The wrapper: created executable, never backed up, its folder removed once empty. */
+  isWrapper?: boolean;
+  plan: (current: string | undefined) => Step;
+}
+
+/** What the jobs need besides the target. */
+export interface JobInput {
+  target: Target;
+  shown: (file: string) => string;
+  fixJsonc: boolean;
+}
+
+// Install touches the wrapper, Droid's legacy settings.json (our entries move out), then the hooks file.
+export function installJobs(input: JobInput, desired: Desired, wrapper: string): FileJob[] {
+  const { target } = input;
+  const jobs: FileJob[] = [];
+  if (target.wrapper !== undefined) {
+    const shown = input.shown(target.wrapper.path);
+    jobs.push({
+      client: target.client,
+      file: target.wrapper.path,
+      shown,
+      isWrapper: true,
+      plan: (current) => fromWrapper(planWrapperInstall(current, wrapper, shown)),
+    });
+  }
+  if (target.legacyFile !== undefined) {
+    jobs.push(legacyJob(input, target.legacyFile, [...desired.keys()], "moved to hooks.json"));
+  }
+  const shown = input.shown(target.file);
+  jobs.push({
+    client: target.client,
+    file: target.file,
+    shown,
+    plan: (current) => {
+      const checked = checkText(current, target.client, shown, input.fixJsonc ? "fix" : "refuse");
+      const plan = planInstall(checked.text, desired, {
+        shape: target.shape,
+        shown,
+        mayDelete: false,
+      });
+      return fromPlan(plan.next, plan.changes, plan.conflicts, checked.note);
+    },
+  });
+  return jobs;
+}
+
+// Uninstall touches the same files and removes only what is ours.
+export function uninstallJobs(input: JobInput, events: readonly string[] | undefined): FileJob[] {
+  const { target } = input;
+  const shown = input.shown(target.file);
+  const jobs: FileJob[] = [
+    {
+      client: target.client,
+      file: target.file,
+      shown,
+      plan: (current) => {
+        const checked = checkText(current, target.client, shown, input.fixJsonc ? "fix" : "refuse");
+        const plan = planUninstall(checked.text, events, {
+          shape: target.shape,
+          shown,
+          mayDelete: true,
+        });
+        return fromPlan(plan.next, plan.changes, plan.conflicts, checked.note);
+      },
+    },
+  ];
+  if (target.legacyFile !== undefined) {
+    jobs.push(legacyJob(input, target.legacyFile, events, "removed"));
+  }
+  if (target.wrapper !== undefined && events === undefined) {
+    const wrapperShown = input.shown(target.wrapper.path);
+    jobs.push({
+      client: target.client,
+      file: target.wrapper.path,
+      shown: wrapperShown,
+      isWrapper: true,
+      plan: (current) => fromWrapper(planWrapperUninstall(current, wrapperShown)),
+    });
+  }
+  return jobs;
+}
+
+// Droid's settings.json "hooks": remove our entries only, keeping the file's comments as they are.
+function legacyJob(
+  input: JobInput,
+  file: string,
+  events: readonly string[] | undefined,
+  verb: string,
+): FileJob {
+  const shown = input.shown(file);
+  return {
+    client: input.target.client,
+    file,
+    shown,
+    plan: (current) => {
+      if (!isParsable(current)) {
+        const warning = `${shown}: not valid JSON, so droid ignores its hooks; left untouched.`;
+        return { next: current, summary: [], conflicts: [], warnings: [warning] };
+      }
+      const plan = planUninstall(current, events, { shape: "settings", shown, mayDelete: false });
+      const summary = plan.changes.map((change) => `${change.event}: ${verb}`);
+      return { next: plan.next, summary, conflicts: plan.conflicts, warnings: [] };
+    },
+  };
+}
+
+// Droid's settings.json is not ours to police: if it does not even parse, we stay out of it.
+function isParsable(text: string | undefined): boolean {
+  try {
+    checkText(text, "droid", "", "keep");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function fromPlan(
+  next: string | undefined,
+  changes: readonly Change[],
+  conflicts: string[],
+  note: string | undefined,
+): Step {
+  const summary = changes.map((change) => `${change.event}: ${change.action}`);
+  if (note !== undefined) summary.unshift(note);
+  return { next, summary, conflicts, warnings: [] };
+}
+
+function fromWrapper(plan: ReturnType<typeof planWrapperInstall>): Step {
+  return {
+    next: plan.next,
+    summary: plan.change === undefined ? [] : [`wrapper script ${plan.change}`],
+    conflicts: plan.conflict === undefined ? [] : [plan.conflict],
+    warnings: plan.warning === undefined ? [] : [plan.warning],
+  };
+}

@@ -1,0 +1,58 @@
+import type { Client } from "../pipeline/hook-event.js";
+import type { FileReport } from "./flow.js";
+
+/** How the run went, for the words around the file reports. */
+export interface ReportContext {
+  action: "install" | "uninstall";
+  /** preview: shown before asking; dry-run: nothing will be written; written: it is done. */
+  stage: "preview" | "dry-run" | "written";
+  clients: readonly Client[];
+  home: string;
+}
+
+const CLIENT_NAMES: Record<Client, string> = { droid: "droid", "claude-code": "Claude Code" };
+
+// The text a person reads after install/uninstall: each changed file, its diff, then what to do next.
+export function formatReport(
+  files: readonly FileReport[],
+  warnings: readonly string[],
+  context: ReportContext,
+): string {
+  const changed = files.filter((file) => file.changed);
+  const lines: string[] = [];
+  for (const file of changed) {
+    lines.push(`${file.shown}:`, ...file.summary.map((line) => `  ${line}`));
+    if (file.diff !== "") lines.push(...file.diff.split("\n").map((line) => `  ${line}`));
+    if (file.backup !== undefined)
+      lines.push(`  (previous version saved as ${tilde(file.backup, context.home)})`);
+    lines.push("");
+  }
+  if (changed.length === 0) lines.push(nothingToDo(context), "");
+  lines.push(...warnings.map((warning) => `Warning: ${warning}`));
+  if (context.stage === "dry-run" && changed.length > 0) {
+    lines.push("Dry run: nothing was written. Run the same command without --dry-run to apply it.");
+  } else if (context.stage === "written" && changed.length > 0) {
+    lines.push(nextStep(context));
+  }
+  return lines.join("\n").replace(/\n+$/, "") + "\n";
+}
+
+function nothingToDo(context: ReportContext): string {
+  const who = context.clients.map((client) => CLIENT_NAMES[client]).join(" and ");
+  return context.action === "install"
+    ? `No change: hook-notify is already installed for ${who} here.`
+    : `No change: hook-notify was not installed for ${who} here.`;
+}
+
+function nextStep(context: ReportContext): string {
+  const review = context.clients
+    .map((client) => `open /hooks in ${CLIENT_NAMES[client]} (or restart it)`)
+    .join(", and ");
+  return context.action === "install"
+    ? `Next: ${review} to pick up the hooks, then run "hook-notify test".`
+    : `Done: hook-notify's hooks are removed. Restart the client, or check /hooks, to make sure.`;
+}
+
+function tilde(file: string, home: string): string {
+  return file.startsWith(home) ? "~" + file.slice(home.length) : file;
+}

@@ -1,0 +1,179 @@
+import { realpath } from "node:fs/promises";
+import { join } from "node:path";
+import { parse } from "jsonc-parser";
+import { HookNotifyError } from "../errors.js";
+import type { Client } from "../pipeline/hook-event.js";
+import { absoluteProgram, buildCommand, type CommandBase } from "./command.js";
+import { findDoubleRuns } from "./duplicates.js";
+import { previewJobs } from "./flow.js";
+import type { CommandHandler } from "./hook-shape.js";
+import { installJobs, uninstallJobs, type FileJob } from "./jobs.js";
+import { findInstalled } from "./locations.js";
+import { displayPath, locateTarget, type Scope, type Target } from "./locate.js";
+import { hasForeignHooks } from "./shape.js";
+import { loadTemplate, loadWrapper } from "./template.js";
+
+/** The machine install runs on, passed in by the command (the only place that reads process). */
+export interface Machine {
+  home: string;
+  projectDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  platform: NodeJS.Platform;
+  nodePath: string;
+  packageRoot: string;
+  /** bin/hook-notify.js; defaults to the one in packageRoot, resolved through symlinks. */
+  scriptPath?: string;
+}
+
+/** What the person asked for on the command line. */
+export interface SettingsRequest {
+  clients: readonly Client[];
+  scope: Scope;
+  events: readonly string[] | undefined;
+  timeout: number | undefined;
+  fixJsonc: boolean;
+}
+
+/** Planned, not yet written: previews to show or commit, and warnings to print. */
+export interface Prepared {
+  previews: Awaited<ReturnType<typeof previewJobs>>["previews"];
+  warnings: string[];
+  clients: Client[];
+}
+
+// Plans an install for every client asked for; writes nothing.
+export async function prepareInstall(
+  request: SettingsRequest,
+  machine: Machine,
+): Promise<Prepared> {
+  const { targets, warnings } = targetsFor(request, machine);
+  const shown = (file: string): string => displayPath(file, machine.home);
+  const wrapper = await loadWrapper(machine.packageRoot);
+  const script =
+    machine.scriptPath ?? (await realpath(join(machine.packageRoot, "bin", "hook-notify.js")));
+  const jobs: FileJob[] = [];
+  const installed = new Map<Target, string[]>();
+  for (const target of targets) {
+    const desired = await desiredHandlers(target, request, machine, script);
+    installed.set(target, [...desired.keys()]);
+    jobs.push(...installJobs({ target, shown, fixJsonc: request.fixJsonc }, desired, wrapper));
+  }
+  const preview = await previewJobs(jobs);
+  guardDroidLegacy(preview.previews, targets);
+  const planned = new Map(preview.previews.map((p) => [p.job.file, p.step.next]));
+  const everywhere = await findInstalled(machine, planned, shown);
+  for (const [target, events] of installed) {
+    const here = {
+      client: target.client,
+      scope: target.scope,
+      file: target.file,
+      shown: shown(target.file),
+      events,
+    };
+    warnings.push(
+      ...findDoubleRuns(
+        here,
+        everywhere.filter(
+          (other) => other.file !== target.file && other.file !== target.legacyFile,
+        ),
+      ),
+    );
+  }
+  return {
+    previews: preview.previews,
+    warnings: [...warnings, ...preview.warnings],
+    clients: targets.map((t) => t.client),
+  };
+}
+
+// Plans an uninstall: our entries, the containers they leave empty, the wrapper.
+export async function prepareUninstall(
+  request: SettingsRequest,
+  machine: Machine,
+): Promise<Prepared> {
+  const { targets, warnings } = targetsFor(request, machine);
+  const shown = (file: string): string => displayPath(file, machine.home);
+  const jobs = targets.flatMap((target) =>
+    uninstallJobs({ target, shown, fixJsonc: request.fixJsonc }, request.events),
+  );
+  const preview = await previewJobs(jobs);
+  const planned = new Map(preview.previews.map((p) => [p.job.file, p.step.next]));
+  for (const other of await findInstalled(machine, planned, shown)) {
+    warnings.push(
+      `hook-notify still runs from ${other.shown} (${other.events.join(", ")}); it was not part of this uninstall.`,
+    );
+  }
+  return {
+    previews: preview.previews,
+    warnings: [...warnings, ...preview.warnings],
+    clients: targets.map((t) => t.client),
+  };
+}
+
+// "--client all --scope local" installs Claude Code only: droid has no local scope that fires.
+function targetsFor(
+  request: SettingsRequest,
+  machine: Machine,
+): { targets: Target[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const targets: Target[] = [];
+  for (const client of request.clients) {
+    if (client === "droid" && request.scope === "local" && request.clients.length > 1) {
+      warnings.push(
+        "droid has no local scope that runs hooks; skipped droid. Use --scope project or user for droid.",
+      );
+      continue;
+    }
+    targets.push(locateTarget(client, request.scope, machine));
+  }
+  return { targets, warnings };
+}
+
+// One handler per event: template timeout unless --timeout, and a command for this scope.
+async function desiredHandlers(
+  target: Target,
+  request: SettingsRequest,
+  machine: Machine,
+  script: string,
+): Promise<Map<string, CommandHandler>> {
+  const defaults = await loadTemplate(target.client, machine.packageRoot);
+  const base: CommandBase =
+    target.wrapper === undefined
+      ? absoluteProgram(machine.nodePath, script, machine.platform)
+      : { program: target.wrapper.command };
+  const desired = new Map<string, CommandHandler>();
+  for (const event of request.events ?? [...defaults.keys()]) {
+    const fallback = defaults.get(event);
+    if (fallback === undefined) {
+      const known = [...defaults.keys()].join(", ");
+      throw new HookNotifyError(
+        "USAGE",
+        `--events: "${event}" is not an event hook-notify installs for ${target.client}; use some of ${known}.`,
+      );
+    }
+    const timeout = request.timeout ?? fallback;
+    desired.set(event, {
+      type: "command",
+      command: buildCommand(base, target.client, timeout),
+      timeout,
+    });
+  }
+  return desired;
+}
+
+// Creating .factory/hooks.json would silence hooks that droid now runs from .factory/settings.json.
+function guardDroidLegacy(previews: Prepared["previews"], targets: readonly Target[]): void {
+  for (const target of targets) {
+    if (target.client !== "droid" || target.scope !== "project" || target.legacyFile === undefined)
+      continue;
+    const hooksFile = previews.find((p) => p.job.file === target.file);
+    const legacy = previews.find((p) => p.job.file === target.legacyFile);
+    if (hooksFile?.current !== undefined || legacy?.step.next === undefined) continue;
+    if (!hasForeignHooks(parse(legacy.step.next, [], { allowTrailingComma: true }), "settings"))
+      continue;
+    throw new HookNotifyError(
+      "SETTINGS_CONFLICT",
+      `${legacy.job.shown}: droid runs its "hooks" only while .factory/hooks.json does not exist, so installing would silence them. Move that "hooks" map (unwrapped) into .factory/hooks.json, then run again.`,
+    );
+  }
+}
