@@ -1,0 +1,62 @@
+import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { acquireLock, lockHolder, STALE_MS, type LockOwner } from "../../src/outbox/lock.js";
+
+async function lockFile(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "hn-lock-"));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return join(dir, "worker.lock");
+}
+
+const alive = new Set<number>();
+const owner = (pid: number): LockOwner => ({ pid, now: Date.now, isAlive: (p) => alive.has(p) });
+
+describe("worker lock", () => {
+  it("lets one owner in; a second one is told no while the first lives", async () => {
+    const path = await lockFile();
+    alive.add(101).add(102);
+    const first = await acquireLock(path, owner(101));
+    expect(first).toBeDefined();
+    expect(await acquireLock(path, owner(102))).toBeUndefined();
+    expect(await lockHolder(path, owner(102))).toBe(101);
+    await first!.release();
+    expect(await acquireLock(path, owner(102))).toBeDefined();
+  });
+
+  it("takes over the lock of a dead owner (kill -9)", async () => {
+    const path = await lockFile();
+    await writeFile(path, JSON.stringify({ pid: 999_999, token: "t", startedAt: 0 }));
+    expect(await lockHolder(path, owner(1))).toBeUndefined();
+    const lock = await acquireLock(path, owner(103));
+    expect(lock).toBeDefined();
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: 103 });
+  });
+
+  it("takes over a lock without a heartbeat even if its pid looks alive (pid reuse)", async () => {
+    const path = await lockFile();
+    alive.add(104);
+    await writeFile(path, JSON.stringify({ pid: 104, token: "t", startedAt: 0 }));
+    const old = new Date(Date.now() - STALE_MS - 1_000);
+    await utimes(path, old, old);
+    expect(await acquireLock(path, owner(105))).toBeDefined();
+  });
+
+  it("release never removes a successor's lock", async () => {
+    const path = await lockFile();
+    const first = await acquireLock(path, owner(106));
+    await writeFile(path, JSON.stringify({ pid: 107, token: "other", startedAt: 0 }));
+    await first!.release();
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: 107 });
+  });
+
+  it("only one of many concurrent contenders wins", async () => {
+    const path = await lockFile();
+    for (let pid = 200; pid < 220; pid++) alive.add(pid);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => acquireLock(path, owner(200 + i))),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+});
