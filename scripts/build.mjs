@@ -16,6 +16,7 @@ await build({
   platform: "node",
   target: "node20.19",
   external,
+  minify: true,
   sourcemap: true,
   chunkNames: "chunks/[name]-[hash]",
   // play-sound is CommonJS: give the bundle a real `require` for its node: built-ins.

@@ -1,0 +1,44 @@
+import js from "@eslint/js";
+import vitest from "@vitest/eslint-plugin";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "coverage/", "node_modules/", "test/fixtures/"] },
+  { linterOptions: { reportUnusedDisableDirectives: "error" } },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/switch-exhaustiveness-check": "error",
+      "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
+      "no-console": "error",
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "exit", message: "Only cli.ts and commands/run.ts exit." },
+      ],
+    },
+  },
+  {
+    files: ["src/cli.ts", "src/commands/**"],
+    rules: { "no-console": "off", "no-restricted-properties": "off" },
+  },
+  {
+    files: ["bin/**", "scripts/**", "*.js", "*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    rules: { "no-console": "off", "no-restricted-properties": "off" },
+  },
+  {
+    files: ["test/**"],
+    plugins: { vitest },
+    rules: {
+      ...vitest.configs.recommended.rules,
+      "no-console": "off",
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+);

@@ -1,0 +1,21 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    restoreMocks: true,
+    clearMocks: true,
+    testTimeout: 10_000,
+    hookTimeout: 20_000,
+    coverage: { provider: "v8", include: ["src/**"] },
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] },
+      },
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 30_000 },
+      },
+    ],
+  },
+});
