@@ -1,3 +1,4 @@
+import { textInput } from "../../src/pipeline/input-source.js";
 import { PassThrough } from "node:stream";
 import type { Deps } from "../../src/deps.js";
 import type { Notification } from "../../src/message/notification.js";
@@ -29,7 +30,7 @@ export function testDeps(
   now: () => number = Date.now,
 ): Deps {
   return {
-    stdin: new PassThrough(),
+    stdin: textInput(""),
     stdout: new PassThrough(),
     stderr: new PassThrough(),
     env: { NO_PROXY: "127.0.0.1,localhost", ...env },

@@ -1,3 +1,4 @@
+import { textInput } from "../../../src/pipeline/input-source.js";
 import { PassThrough, Readable } from "node:stream";
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import type { ChatOptions, ChatService } from "../../../src/sinks/chat/index.js"
 import { hostile } from "./notifications.js";
 
 const deps: Deps = {
-  stdin: Readable.from([]),
+  stdin: textInput(""),
   stdout: new PassThrough(),
   stderr: new PassThrough(),
   env: {},

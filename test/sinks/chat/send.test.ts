@@ -1,3 +1,4 @@
+import { textInput } from "../../../src/pipeline/input-source.js";
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../../src/deps.js";
@@ -11,7 +12,7 @@ import { failure, stop } from "./notifications.js";
 // No proxy variables: requests go straight to the local server.
 function makeContext(): SendContext {
   const deps: Deps = {
-    stdin: Readable.from([]),
+    stdin: textInput(""),
     stdout: new PassThrough(),
     stderr: new PassThrough(),
     env: {},

@@ -1,0 +1,79 @@
+import type { Argv, CommandModule } from "yargs";
+import { runCommand } from "./commands/run.js";
+import { version } from "./version.js";
+
+interface RunOptions {
+  config: string | undefined;
+  timeout: number | undefined;
+  client: string | undefined;
+  "dry-run": boolean | undefined;
+  wait: boolean | undefined;
+}
+
+const runModule: CommandModule<object, RunOptions> = {
+  command: ["run", "$0"],
+  describe: "Hook mode (the default): read one hook event on stdin and notify",
+  builder: (y) =>
+    y
+      .option("config", {
+        alias: "c",
+        type: "string",
+        describe:
+          "Config file (default: $XDG_CONFIG_HOME/hook-notify/config.json or HOOK_NOTIFY_CONFIG)",
+      })
+      .option("timeout", {
+        type: "number",
+        describe: "Seconds the client gives this hook entry; the process ends inside it",
+      })
+      .option("client", {
+        choices: ["droid", "claude-code"],
+        describe: "Which client runs the hook (install writes it)",
+      })
+      .option("dry-run", {
+        type: "boolean",
+        describe: "Print one JSON line per planned delivery; send nothing",
+      })
+      .option("wait", {
+        type: "boolean",
+        describe: "Deliver in the foreground and print one result line per sink",
+      })
+      .example("cat event.json | $0 --dry-run", "show what would be sent")
+      .example("cat event.json | $0 --wait", "send now and print the results")
+      .example("$0 --client droid --timeout 10", "what an installed hook entry runs"),
+  handler: async (args) => {
+    await runCommand({
+      config: args.config,
+      timeout: args.timeout,
+      client: args.client === "droid" || args.client === "claude-code" ? args.client : undefined,
+      dryRun: args["dry-run"] === true,
+      wait: args.wait === true,
+    });
+  },
+};
+
+// Every command but the hook path: yargs and the command modules load only here.
+export async function runYargs(argv: string[]): Promise<void> {
+  const { default: yargs } = await import("yargs");
+  const commands = await loadCommands();
+  const parser: Argv = yargs(argv)
+    .scriptName("hook-notify")
+    .usage("$0 [command]\n\nTells you when your coding agent (Droid, Claude Code) needs you.")
+    .version(version)
+    .command(runModule as unknown as CommandModule)
+    .strict()
+    .help()
+    .alias("h", "help")
+    .alias("v", "version")
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((message: string | undefined, error: Error | undefined) => {
+      console.error(`hook-notify: ${message ?? error?.message ?? "usage error"}`);
+      console.error("Run hook-notify --help for usage.");
+      process.exit(1);
+    });
+  for (const command of commands) parser.command(command);
+  await parser.parseAsync();
+}
+
+async function loadCommands(): Promise<CommandModule[]> {
+  return [];
+}

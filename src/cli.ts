@@ -1,0 +1,49 @@
+import { parseArgs } from "node:util";
+import { runCommand } from "./commands/run.js";
+import type { Client } from "./pipeline/hook-event.js";
+
+const HOOK_FLAGS = {
+  config: { type: "string", short: "c" },
+  timeout: { type: "string" },
+  client: { type: "string" },
+  "dry-run": { type: "boolean" },
+  wait: { type: "boolean" },
+} as const;
+
+// The one entry point. Hook mode skips yargs (it costs ~100 ms to load): the agent waits for us.
+export async function main(argv: string[]): Promise<void> {
+  if (isHookInvocation(argv)) {
+    await runCommand(hookArgs(argv));
+    return;
+  }
+  const { runYargs } = await import("./cli-yargs.js");
+  await runYargs(argv);
+}
+
+function isHookInvocation(argv: readonly string[]): boolean {
+  const first = argv[0];
+  const asksForHelp = argv.some((a) => ["--help", "-h", "--version", "-v"].includes(a));
+  return !asksForHelp && (first === undefined || first === "run" || first.startsWith("-"));
+}
+
+// Lenient on purpose: an unknown or malformed flag in a hook entry must not stop the notification.
+function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
+  const { values } = parseArgs({
+    args: argv.filter((a) => a !== "run"),
+    options: HOOK_FLAGS,
+    strict: false,
+    allowPositionals: true,
+  });
+  const timeout = Number(values.timeout);
+  const client =
+    values.client === "droid" || values.client === "claude-code"
+      ? (values.client as Client)
+      : undefined;
+  return {
+    config: typeof values.config === "string" ? values.config : undefined,
+    timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+    client,
+    dryRun: values["dry-run"] === true,
+    wait: values.wait === true,
+  };
+}

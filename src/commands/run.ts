@@ -1,0 +1,126 @@
+import { createRequire } from "node:module";
+import { createDeps, type Deps } from "../deps.js";
+import type { ErrorCode } from "../errors.js";
+import type { Client } from "../pipeline/hook-event.js";
+import { runHook, type HookRun } from "../pipeline/run-hook.js";
+import { scrubValue } from "../redact.js";
+
+export interface RunArgs {
+  config?: string | undefined;
+  /** The budget the client gives this hook entry, in seconds. */
+  timeout?: number | undefined;
+  client?: Client | undefined;
+  dryRun: boolean;
+  wait: boolean;
+}
+
+const DEFAULT_BUDGET_MS = 10_000;
+const UNUSABLE: readonly ErrorCode[] = [
+  "INPUT_EMPTY",
+  "INPUT_TIMEOUT",
+  "INPUT_TOO_LARGE",
+  "INPUT_INVALID",
+  "CONFIG_INVALID",
+  "CONFIG_UNREADABLE",
+];
+
+// The hook command: never exit 2, never a byte on stdout in hook mode, never past --timeout.
+export async function runCommand(args: RunArgs): Promise<void> {
+  const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
+  const started = Date.now();
+  const budgetMs = args.timeout && args.timeout > 0 ? args.timeout * 1000 - 250 : DEFAULT_BUDGET_MS;
+  installSafetyNet(mode, started + Math.max(budgetMs, 300) + 200);
+  const deps = createDeps();
+  if (deps.stdin.isTTY) {
+    console.error(
+      "hook-notify reads one hook event (JSON) on stdin. Try: cat event.json | hook-notify --dry-run   (see hook-notify --help)",
+    );
+    process.exit(1);
+  }
+  const run = await runHook(deps, {
+    configPath: args.config,
+    client: args.client,
+    mode,
+    deadline: started + Math.max(budgetMs, 300),
+    explicitTimeout: args.timeout !== undefined,
+  });
+  if (deps.env.HOOK_NOTIFY_DEBUG === "1") console.error(JSON.stringify(run.record));
+  const failed = report(run, mode, deps);
+  if (mode === "hook") process.exit(failed ? 1 : 0);
+  process.exitCode = failed ? 1 : 0;
+}
+
+// Prints what the mode calls for; returns true when the run should exit 1.
+function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): boolean {
+  const { record } = run;
+  const unusable = record.error !== undefined && UNUSABLE.includes(record.error.code);
+  if (record.error) console.error(`hook-notify: ${record.error.message}`);
+  if (mode === "hook") return unusable;
+  for (const issue of record.issues) console.error(`hook-notify: ${issue}`);
+  for (const skip of record.skipped)
+    console.error(`hook-notify: skipped ${skip.sink}: ${skip.reason}`);
+  if (record.ignored)
+    console.error(
+      `hook-notify: ${record.ignored} is not an event hook-notify notifies on; nothing to do.`,
+    );
+  if (mode === "dry-run") printPlan(run, deps);
+  else printOutcomes(run);
+  return (
+    record.error !== undefined || record.issues.length > 0 || record.outcomes.some((o) => !o.ok)
+  );
+}
+
+function printPlan(run: HookRun, deps: Deps): void {
+  const secrets = run.config?.secrets ?? [];
+  for (const { entry, sink, notification } of run.plan?.deliveries ?? []) {
+    const line = {
+      sink: entry.name,
+      type: entry.type,
+      event: notification.event,
+      failure: notification.failure,
+      title: notification.title,
+      body: notification.body,
+      payload: sink.render(notification, entry.options, deps),
+    };
+    console.log(JSON.stringify(scrubValue(line, secrets)));
+  }
+}
+
+function printOutcomes(run: HookRun): void {
+  for (const o of run.record.outcomes) {
+    const status = o.ok ? (o.queued ? "queued" : "ok") : `failed ${o.code ?? ""}: ${o.error ?? ""}`;
+    console.log(`${o.ok ? "✓" : "✗"} ${o.sink} (${o.type} → ${o.target}) ${status} ${o.ms} ms`);
+  }
+}
+
+// Last resort: whatever goes wrong, the process exits 0 or 1 by the deadline and prints nothing to stdout.
+function installSafetyNet(mode: "hook" | "wait" | "dry-run", hardDeadline: number): void {
+  if (mode === "hook") muteStdout();
+  const bail = (): void => {
+    process.exit(mode === "hook" ? 0 : 1);
+  };
+  process.on("uncaughtException", bail);
+  process.on("unhandledRejection", bail);
+  setTimeout(bail, Math.max(0, hardDeadline - Date.now())).unref();
+}
+
+// In hook mode stdout belongs to the client (JSON there can keep the agent from stopping): any
+// library that writes to it writes into the void. Defined lazily, so nothing is built unless used.
+function muteStdout(): void {
+  let sink: NodeJS.WriteStream | undefined;
+  Object.defineProperty(process, "stdout", {
+    configurable: true,
+    get: () => (sink ??= createVoidStream()),
+  });
+}
+
+function createVoidStream(): NodeJS.WriteStream {
+  const require = createRequire(import.meta.url);
+  const { Writable } = require("node:stream") as typeof import("node:stream");
+  const stream = new Writable({
+    write: (_chunk, _encoding, done) => {
+      done();
+    },
+  });
+  return Object.assign(stream, { isTTY: false, columns: 80 }) as unknown as NodeJS.WriteStream;
+}

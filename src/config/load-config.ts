@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Deps } from "../deps.js";
+import { HookNotifyError } from "../errors.js";
+import { mergeProjectConfig } from "./merge-project.js";
+import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
+import { validateConfig, type Config } from "./validate-config.js";
+
+export interface LoadedConfig {
+  value: Config;
+  /** Problems found; the entries they concern are left out of value. */
+  issues: string[];
+  /** The user config file, when one was read. */
+  path?: string | undefined;
+  projectPath?: string | undefined;
+  /** Values to mask in every log line and printed message. */
+  secrets: string[];
+  /** Set when a config file could not be used at all (the built-in default then applies). */
+  error?: HookNotifyError | undefined;
+}
+
+/** With no config file: one desktop and one sound sink for the four events. */
+export const DEFAULT_CONFIG_JSON = {
+  sinks: { desktop: { type: "desktop" }, sound: { type: "sound" } },
+};
+
+// Reads the user's config (or the built-in default) and merges the project's file over it.
+export async function loadConfig(
+  deps: Pick<Deps, "env" | "homedir" | "platform">,
+  options: { configPath?: string | undefined; projectDir?: string | undefined },
+): Promise<LoadedConfig> {
+  const explicit = options.configPath ?? deps.env.HOOK_NOTIFY_CONFIG;
+  const path = userConfigPath(deps, options.configPath);
+  const user = await readJson(path, !!explicit);
+  const base = validateConfig(user.json ?? DEFAULT_CONFIG_JSON, deps.env);
+  const loaded: LoadedConfig = {
+    value: base.value,
+    issues: base.issues.map((issue) => `${path}: ${issue}`),
+    path: user.json === undefined ? undefined : path,
+    secrets: base.secrets,
+    error: user.error,
+  };
+  if (!options.projectDir) return loaded;
+  const projectPath = join(options.projectDir, PROJECT_CONFIG_NAME);
+  const project = await readJson(projectPath, false);
+  if (project.error) loaded.issues.push(project.error.message);
+  if (project.json === undefined) return loaded;
+  const merged = mergeProjectConfig(base.value, project.json, deps.env);
+  loaded.value = merged.value;
+  loaded.projectPath = projectPath;
+  loaded.issues.push(...merged.issues.map((issue) => `${projectPath}: ${issue}`));
+  loaded.secrets.push(...merged.secrets);
+  return loaded;
+}
+
+async function readJson(
+  path: string,
+  mustExist: boolean,
+): Promise<{ json?: unknown; error?: HookNotifyError }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !mustExist) return {};
+    const why = code === "ENOENT" ? "not found" : `cannot be read (${code ?? "error"})`;
+    return {
+      error: new HookNotifyError(
+        "CONFIG_UNREADABLE",
+        `${path}: ${why}. Check --config / HOOK_NOTIFY_CONFIG, or run "hook-notify init".`,
+        { cause: error },
+      ),
+    };
+  }
+  try {
+    return { json: JSON.parse(text.replace(/^\uFEFF/, "")) as unknown };
+  } catch (error) {
+    return {
+      error: new HookNotifyError(
+        "CONFIG_INVALID",
+        `${path}: ${jsonErrorWhere(text, error)}. Fix the file, then run "hook-notify test".`,
+        { cause: error },
+      ),
+    };
+  }
+}
+
+// "invalid JSON at line 4 column 3 (Unexpected token ...)"
+function jsonErrorWhere(text: string, error: unknown): string {
+  // V8 may quote a slice of the file in its message; that slice could hold a secret.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/,\s*".*$/s, "");
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return `invalid JSON (${message})`;
+  const before = text.slice(0, Number(position)).split("\n");
+  return `invalid JSON at line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1} (${message})`;
+}

@@ -1,0 +1,84 @@
+import type { Validated, Config } from "./validate-config.js";
+import { validateConfig } from "./validate-config.js";
+
+const NARROWING_KEYS = new Set(["enabled", "events", "when"]);
+const PROJECT_TOP_KEYS = new Set(["$schema", "enabled", "templates", "maxBodyLength", "sinks"]);
+
+// A project file may mute, narrow and reword; only with the user's allowProjectSinks may it add targets.
+export function mergeProjectConfig(
+  user: Config,
+  json: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): Validated {
+  if (!json || typeof json !== "object" || Array.isArray(json)) {
+    return { value: user, issues: ["expected a JSON object; the file was ignored"], secrets: [] };
+  }
+  if (user.allowProjectSinks) return mergeTrusted(user, json as Record<string, unknown>, env);
+  const issues: string[] = [];
+  const raw = json as Record<string, unknown>;
+  for (const key of Object.keys(raw).filter((k) => !PROJECT_TOP_KEYS.has(k))) {
+    issues.push(`${key}: not allowed in a project file; ignored`);
+  }
+  const value: Config = { ...user, sinks: { ...user.sinks } };
+  const checked = validateConfig({ ...pick(raw, ["enabled", "templates", "maxBodyLength"]) }, env);
+  issues.push(...checked.issues);
+  if (raw.enabled !== undefined) value.enabled = checked.value.enabled;
+  if (raw.templates !== undefined)
+    value.templates = { ...user.templates, ...checked.value.templates };
+  if (raw.maxBodyLength !== undefined) value.maxBodyLength = checked.value.maxBodyLength;
+  for (const [name, entry] of Object.entries(asObject(raw.sinks))) {
+    issues.push(...narrowSink(value, name, asObject(entry)));
+  }
+  return { value, issues, secrets: [] };
+}
+
+function narrowSink(value: Config, name: string, entry: Record<string, unknown>): string[] {
+  const current = value.sinks[name];
+  const extra = Object.keys(entry).filter((key) => !NARROWING_KEYS.has(key));
+  if (!current || extra.length > 0) {
+    return [
+      `sinks.${name}: a project file can only turn off or narrow the user's sinks (enabled, events, when); it cannot add sinks or set ${extra.join(", ") || "new targets"}, so a cloned repo cannot send your notifications elsewhere. Set "allowProjectSinks": true in your own config to allow it.`,
+    ];
+  }
+  const events = Array.isArray(entry.events)
+    ? current.events.filter((e) => (entry.events as unknown[]).includes(e))
+    : current.events;
+  value.sinks[name] = {
+    ...current,
+    events,
+    enabled: entry.enabled === false ? false : current.enabled,
+    when: entry.when === "failure" ? "failure" : current.when,
+  };
+  return [];
+}
+
+function mergeTrusted(
+  user: Config,
+  raw: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+): Validated {
+  const checked = validateConfig({ ...raw, sinks: {} }, env);
+  const sinks = validateConfig({ sinks: raw.sinks ?? {} }, env);
+  return {
+    value: {
+      ...user,
+      enabled: raw.enabled === undefined ? user.enabled : checked.value.enabled,
+      templates: { ...user.templates, ...checked.value.templates },
+      maxBodyLength:
+        raw.maxBodyLength === undefined ? user.maxBodyLength : checked.value.maxBodyLength,
+      sinks: { ...user.sinks, ...sinks.value.sinks },
+    },
+    issues: [...checked.issues, ...sinks.issues],
+    secrets: [...checked.secrets, ...sinks.secrets],
+  };
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function pick(raw: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
+}

@@ -1,0 +1,36 @@
+import { join } from "node:path";
+import type { Deps } from "../deps.js";
+
+type PathDeps = Pick<Deps, "env" | "homedir" | "platform">;
+
+// The user's config file: --config, then HOOK_NOTIFY_CONFIG, then XDG / AppData.
+export function userConfigPath(deps: PathDeps, override?: string): string {
+  if (override) return override;
+  const fromEnv = deps.env.HOOK_NOTIFY_CONFIG;
+  if (fromEnv) return fromEnv;
+  return join(configDir(deps), "config.json");
+}
+
+// Where the user config lives: $XDG_CONFIG_HOME/hook-notify, ~/.config/hook-notify, %APPDATA%.
+export function configDir(deps: PathDeps): string {
+  if (deps.platform === "win32" && deps.env.APPDATA) return join(deps.env.APPDATA, "hook-notify");
+  const base = deps.env.XDG_CONFIG_HOME || join(deps.homedir, ".config");
+  return join(base, "hook-notify");
+}
+
+// Where the log and the outbox live: $XDG_STATE_HOME/hook-notify or ~/.local/state/hook-notify.
+export function stateDir(deps: PathDeps): string {
+  if (deps.platform === "win32" && deps.env.LOCALAPPDATA) {
+    return join(deps.env.LOCALAPPDATA, "hook-notify");
+  }
+  const base = deps.env.XDG_STATE_HOME || join(deps.homedir, ".local", "state");
+  return join(base, "hook-notify");
+}
+
+// The NDJSON run log, one line per hook run.
+export function logPath(deps: PathDeps): string {
+  return join(stateDir(deps), "log.ndjson");
+}
+
+/** A project's own config file, merged over the user's (narrowing only; see load-config). */
+export const PROJECT_CONFIG_NAME = ".hook-notify.json";

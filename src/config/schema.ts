@@ -1,0 +1,59 @@
+import * as z from "zod/mini";
+import { DEFAULT_EVENTS, KNOWN_EVENTS } from "../pipeline/hook-event.js";
+import { sinks } from "../sinks/index.js";
+import type { Sink } from "../sinks/sink.js";
+
+/** Keys every sink entry has, whatever its type. */
+export const commonEntryShape = {
+  /** Events this sink notifies on. Default: Notification, Stop, SubagentStop, SessionEnd. */
+  events: z.optional(z.array(z.enum(KNOWN_EVENTS)).check(z.minLength(1))),
+  /** "failure": only failures (SessionEnd with reason error/other, StopFailure). */
+  when: z.optional(z.enum(["always", "failure"])),
+  /** false turns this sink off without deleting it. */
+  enabled: z.optional(z.boolean()),
+  /** Give up on one delivery after this many seconds. */
+  timeoutSeconds: z.optional(z.number().check(z.positive(), z.lte(600))),
+};
+
+const entrySchemas = new Map<string, z.ZodMiniObject>();
+
+// One sink entry's full schema: the common keys plus the sink's own options (built once per type).
+export function entrySchemaFor(sink: Sink<unknown>): z.ZodMiniObject {
+  const cached = entrySchemas.get(sink.type);
+  if (cached) return cached;
+  const own = (sink.options as unknown as { shape: z.core.$ZodShape }).shape;
+  const schema = z.strictObject({ type: z.literal(sink.type), ...commonEntryShape, ...own });
+  entrySchemas.set(sink.type, schema);
+  return schema;
+}
+
+const template = z.strictObject({
+  /** Title template, e.g. "{project} · {agent} finished". */
+  title: z.optional(z.string()),
+  /** Body template, e.g. "{last_message}". */
+  body: z.optional(z.string()),
+});
+
+/** The config file minus the sink entries, which are validated one by one. */
+export const topLevelShape = {
+  /** Path or URL of schema/config.schema.json, for editor completion. */
+  $schema: z.optional(z.string()),
+  /** false turns hook-notify off (in a project file: for that project). */
+  enabled: z.optional(z.boolean()),
+  /** Per-event title/body templates; "failure" wins for failures. */
+  templates: z.optional(z.partialRecord(z.enum([...KNOWN_EVENTS, "failure"]), template)),
+  /** The notification body is cut to this many characters. Default 300. */
+  maxBodyLength: z.optional(z.number().check(z.int(), z.gte(40), z.lte(4000))),
+  /** User config only: let project files add sinks and targets (off: a cloned repo could exfiltrate). */
+  allowProjectSinks: z.optional(z.boolean()),
+};
+
+// The whole config file's schema: the source of the generated JSON Schema.
+export function buildConfigSchema(): z.ZodMiniObject {
+  const entries = sinks.map((sink) => entrySchemaFor(sink as Sink<unknown>));
+  const [first, ...rest] = entries;
+  const entry = first && rest.length > 0 ? z.union([first, ...rest]) : (first ?? z.never());
+  return z.strictObject({ ...topLevelShape, sinks: z.optional(z.record(z.string(), entry)) });
+}
+
+export { DEFAULT_EVENTS };

@@ -1,0 +1,140 @@
+import * as z from "zod/mini";
+import type { Templates } from "../message/format.js";
+import { DEFAULT_EVENTS, type EventName } from "../pipeline/hook-event.js";
+import { secretPartsOf } from "../redact.js";
+import { findSink, sinkTypes } from "../sinks/index.js";
+import { expandEnv, join } from "./expand-env.js";
+import { entrySchemaFor, topLevelShape } from "./schema.js";
+
+/** A valid sink entry, defaults applied; `options` has passed the sink's own schema. */
+export interface SinkEntry {
+  name: string;
+  type: string;
+  events: EventName[];
+  when: "always" | "failure";
+  enabled: boolean;
+  timeoutMs?: number | undefined;
+  options: unknown;
+}
+
+export interface Config {
+  enabled: boolean;
+  sinks: Record<string, SinkEntry>;
+  templates?: Templates | undefined;
+  maxBodyLength: number;
+  allowProjectSinks: boolean;
+}
+
+export interface Validated {
+  value: Config;
+  /** One line per problem: "sinks.team.url: Invalid URL". Broken entries are left out of value. */
+  issues: string[];
+  secrets: string[];
+}
+
+const COMMON_KEYS = new Set(["type", "events", "when", "enabled", "timeoutSeconds"]);
+const SECRET_KEYS = new Set(["url", "pass", "password", "secret", "token", "headers"]);
+const topLevel = z.looseObject({
+  ...topLevelShape,
+  sinks: z.optional(z.record(z.string(), z.unknown())),
+});
+
+// Validates parsed config JSON. Pure: returns the usable part plus every problem as data.
+export function validateConfig(
+  json: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): Validated {
+  const expanded = expandEnv(json, env);
+  const issues: string[] = [];
+  const parsed = z.safeParse(topLevel, expanded.value);
+  if (!parsed.success) {
+    issues.push(
+      ...parsed.error.issues
+        .filter((i) => i.path[0] !== "sinks" || i.path.length === 1)
+        .map((issue) => formatIssue(issue)),
+    );
+  }
+  const data = (parsed.success ? parsed.data : {}) as z.infer<typeof topLevel>;
+  const unknownKeys = Object.keys(data).filter((key) => !(key in topLevelShape) && key !== "sinks");
+  issues.push(
+    ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),
+  );
+  const sinks: Record<string, SinkEntry> = {};
+  for (const [name, raw] of Object.entries(data.sinks ?? {})) {
+    const missing = expanded.missing.filter(
+      (m) => m.path.startsWith(`sinks.${name}.`) || m.path === `sinks.${name}`,
+    );
+    const entry = validateEntry(name, raw, issues);
+    if (missing.length > 0) {
+      issues.push(
+        ...missing.map(
+          (m) =>
+            `${m.path}: environment variable ${m.name} is not set. Export it where the agent runs, or write the value.`,
+        ),
+      );
+    } else if (entry) sinks[name] = entry;
+  }
+  return {
+    value: {
+      enabled: data.enabled ?? true,
+      sinks,
+      templates: data.templates,
+      maxBodyLength: data.maxBodyLength ?? 300,
+      allowProjectSinks: data.allowProjectSinks ?? false,
+    },
+    issues,
+    secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),
+  };
+}
+
+function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry | undefined {
+  const type = (raw as { type?: unknown } | null)?.type;
+  const sink = typeof type === "string" ? findSink(type) : undefined;
+  if (!sink) {
+    issues.push(
+      `sinks.${name}.type: ${type === undefined ? "missing" : `unknown sink type ${JSON.stringify(type)}`} (use one of: ${sinkTypes().join(", ")})`,
+    );
+    return undefined;
+  }
+  const result = z.safeParse(entrySchemaFor(sink), raw);
+  if (!result.success) {
+    issues.push(...result.error.issues.map((issue) => formatIssue(issue, `sinks.${name}`)));
+    return undefined;
+  }
+  const data = result.data as Record<string, unknown> & {
+    events?: EventName[];
+    when?: "always" | "failure";
+    enabled?: boolean;
+    timeoutSeconds?: number;
+  };
+  const options = Object.fromEntries(Object.entries(data).filter(([key]) => !COMMON_KEYS.has(key)));
+  return {
+    name,
+    type: sink.type,
+    events: data.events ?? [...DEFAULT_EVENTS],
+    when: data.when ?? "always",
+    enabled: data.enabled ?? true,
+    timeoutMs: data.timeoutSeconds === undefined ? undefined : data.timeoutSeconds * 1000,
+    options,
+  };
+}
+
+// "sinks.team.url: Invalid URL"
+function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
+  const path = issue.path.reduce<string>(
+    (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : join(acc, String(key))),
+    prefix,
+  );
+  return `${path || "(top level)"}: ${issue.message}`;
+}
+
+function collectSecrets(value: unknown, key = ""): string[] {
+  if (typeof value === "string") return SECRET_KEYS.has(key) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((item) => collectSecrets(item, key));
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([k, item]) =>
+      collectSecrets(item, SECRET_KEYS.has(key) ? key : k),
+    );
+  }
+  return [];
+}

@@ -1,0 +1,35 @@
+import { homedir } from "node:os";
+import type { Writable } from "node:stream";
+import { fdInput, type InputSource } from "./pipeline/input-source.js";
+
+/** Everything hook-notify takes from the process it runs in. Tests build one by hand. */
+export interface Deps {
+  stdin: InputSource;
+  stdout: Writable;
+  stderr: Writable;
+  env: Readonly<Record<string, string | undefined>>;
+  platform: NodeJS.Platform;
+  cwd: string;
+  homedir: string;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+// The only place that reads the real process; everything else receives Deps.
+export function createDeps(): Deps {
+  return {
+    stdin: fdInput(0),
+    // Getters: constructing process.stdout costs milliseconds the hook path does not spend.
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    env: process.env,
+    platform: process.platform,
+    cwd: process.cwd(),
+    homedir: homedir(),
+    now: Date.now,
+  };
+}

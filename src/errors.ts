@@ -1,0 +1,60 @@
+// The one error type of hook-notify. Tests assert on `code`, never on message text.
+export type ErrorCode =
+  | "INPUT_EMPTY"
+  | "INPUT_TIMEOUT"
+  | "INPUT_TOO_LARGE"
+  | "INPUT_INVALID"
+  | "CONFIG_UNREADABLE"
+  | "CONFIG_INVALID"
+  | "SINK_UNAVAILABLE"
+  | "SINK_FAILED"
+  | "SINK_HTTP_STATUS"
+  | "SINK_NETWORK"
+  | "SINK_TIMEOUT"
+  | "SINK_AUTH"
+  | "OUTBOX_CORRUPT"
+  | "SETTINGS_UNREADABLE"
+  | "SETTINGS_INVALID"
+  | "SETTINGS_CONFLICT"
+  | "SETTINGS_WRITE"
+  | "USAGE"
+  | "INTERNAL";
+
+export interface HookNotifyErrorOptions {
+  cause?: unknown;
+  /** Name of the sink (config key) the error belongs to. */
+  sink?: string;
+  /** False when trying again can never succeed (a 404 webhook, bad credentials). */
+  retryable?: boolean;
+  /** Server-requested wait before the next attempt (429 Retry-After), in ms. */
+  retryAfterMs?: number;
+}
+
+// Carries a stable code, the sink it concerns and whether a retry can help.
+export class HookNotifyError extends Error {
+  readonly code: ErrorCode;
+  readonly sink: string | undefined;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: HookNotifyErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "HookNotifyError";
+    this.code = code;
+    this.sink = options.sink;
+    this.retryable = options.retryable ?? isRetryableByDefault(code);
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+// Network trouble and timeouts may pass; configuration and input mistakes will not.
+function isRetryableByDefault(code: ErrorCode): boolean {
+  return code === "SINK_NETWORK" || code === "SINK_TIMEOUT" || code === "SINK_FAILED";
+}
+
+// Turns anything thrown into a HookNotifyError, keeping the original as `cause`.
+export function toHookNotifyError(error: unknown): HookNotifyError {
+  if (error instanceof HookNotifyError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new HookNotifyError("INTERNAL", `Unexpected error: ${message}`, { cause: error });
+}

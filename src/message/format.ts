@@ -1,0 +1,148 @@
+import { isFailure, type EventName, type HookEvent } from "../pipeline/hook-event.js";
+import type { EventContext } from "../pipeline/gather-context.js";
+import type { Level, Notification } from "./notification.js";
+import { fillTemplate, type TemplateValues } from "./template.js";
+import { formatDuration, oneLine, stripControl, truncate } from "./text.js";
+
+/** A title/body pair; either may be left out to keep the default. */
+export interface Template {
+  title?: string | undefined;
+  body?: string | undefined;
+}
+
+/** Per-event templates, plus "failure" which wins for failures. */
+export type Templates = Partial<Record<EventName | "failure", Template>>;
+
+export interface FormatOptions {
+  templates?: Templates | undefined;
+  /** The body is cut to this many characters (the last message is kept longer for chat). */
+  maxBodyLength: number;
+  id: string;
+  now: number;
+}
+
+const AGENT_NAMES = { droid: "Droid", "claude-code": "Claude" } as const;
+const LAST_MESSAGE_MAX = 2000;
+
+// Renders a HookEvent and its context into the title and body a person reads at a glance.
+export function formatNotification(
+  event: HookEvent,
+  context: EventContext,
+  options: FormatOptions,
+): Notification {
+  const failure = isFailure(event);
+  const values = templateValues(event, context);
+  const fallback = defaultTemplate(event, failure);
+  const custom =
+    (failure ? options.templates?.failure : undefined) ?? options.templates?.[event.name];
+  const title = oneLine(stripControl(fillTemplate(custom?.title ?? fallback.title, values)));
+  const body = stripControl(fillTemplate(custom?.body ?? fallback.body, values))
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line, i, all) => line !== "" || (i > 0 && all[i - 1] !== ""))
+    .join("\n")
+    .trim();
+  return dropUndefined({
+    id: options.id,
+    event: event.name,
+    failure,
+    level: levelOf(event, failure),
+    title: truncate(title, 200),
+    body: truncate(body, options.maxBodyLength),
+    project: context.project,
+    client: context.client,
+    cwd: event.cwd,
+    sessionId: event.sessionId,
+    sessionTitle: values.session_title,
+    message: values.message,
+    lastMessage:
+      truncate(stripControl(context.lastMessage ?? "").trim(), LAST_MESSAGE_MAX) || undefined,
+    reason: event.reason,
+    agentType: event.agentType,
+    durationMs: event.sessionDurationMs,
+    messageCount: event.messageCount,
+    timestamp: new Date(options.now).toISOString(),
+    raw: event.raw,
+  });
+}
+
+function levelOf(event: HookEvent, failure: boolean): Level {
+  if (failure) return "failure";
+  return event.name === "Notification" || event.name === "PermissionRequest" ? "attention" : "done";
+}
+
+function templateValues(event: HookEvent, context: EventContext): TemplateValues {
+  const agent = context.client ? AGENT_NAMES[context.client] : "Agent";
+  const lastMessage = oneLine(stripControl(context.lastMessage ?? "")) || undefined;
+  const facts = [
+    event.messageCount === undefined
+      ? undefined
+      : `${event.messageCount} message${event.messageCount === 1 ? "" : "s"}`,
+    event.sessionDurationMs === undefined ? undefined : formatDuration(event.sessionDurationMs),
+  ].filter(Boolean);
+  return {
+    project: context.project,
+    agent,
+    event: event.name,
+    message: oneLine(stripControl(event.message ?? "")) || `${agent} is waiting for your input`,
+    reason: event.reason ?? event.error ?? "",
+    session_title: oneLine(stripControl(context.sessionTitle ?? "")) || undefined,
+    session_id: event.sessionId,
+    last_message: lastMessage,
+    agent_type: event.agentType,
+    error: [event.error, event.errorDetails].filter(Boolean).join(": "),
+    tool: event.toolName,
+    duration:
+      event.sessionDurationMs === undefined ? undefined : formatDuration(event.sessionDurationMs),
+    message_count: event.messageCount === undefined ? undefined : String(event.messageCount),
+    cwd: event.cwd,
+    facts: facts.join(" · "),
+    session_line: context.sessionTitle
+      ? `Session: ${oneLine(stripControl(context.sessionTitle))}`
+      : "",
+  };
+}
+
+// The built-in wording; every piece can be overridden with config templates.
+function defaultTemplate(event: HookEvent, failure: boolean): { title: string; body: string } {
+  switch (event.name) {
+    case "Notification":
+      return {
+        title: isPermission(event)
+          ? "{project} · {agent} needs your permission"
+          : "{project} · {agent} needs your input",
+        body: "{message}\n{session_line}",
+      };
+    case "PermissionRequest":
+      return { title: "{project} · {agent} asks to use {tool}", body: "{session_line}" };
+    case "Stop":
+      return { title: "{project} · {agent} finished", body: "{last_message}\n{session_line}" };
+    case "SubagentStop":
+      return {
+        title: event.agentType
+          ? "{project} · Subagent finished ({agent_type})"
+          : "{project} · Subagent finished",
+        body: "{last_message}\n{session_line}",
+      };
+    case "StopFailure":
+      return {
+        title: "{project} · {agent} stopped on an error ({reason})",
+        body: "{error}\n{last_message}\n{session_line}",
+      };
+    case "SessionEnd":
+      return failure
+        ? {
+            title: "{project} · Session ended with an error (reason: {reason})",
+            body: "{session_line}\n{facts}",
+          }
+        : { title: "{project} · Session ended ({reason})", body: "{session_line}\n{facts}" };
+  }
+}
+
+function isPermission(event: HookEvent): boolean {
+  return event.notificationType === "permission_prompt" || /permission/i.test(event.message ?? "");
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

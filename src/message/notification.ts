@@ -1,0 +1,32 @@
+import type { Client, EventName } from "../pipeline/hook-event.js";
+
+/** What kind of moment this is; drives sound, colours, urgency and priority. */
+export type Level = "attention" | "done" | "failure";
+
+/** A rendered notification: what every sink receives. Plain data, safe to serialise. */
+export interface Notification {
+  /** Stable id of this notification (the same on every retry of every sink). */
+  id: string;
+  event: EventName;
+  failure: boolean;
+  level: Level;
+  title: string;
+  body: string;
+  /** Project name: git root or cwd basename. */
+  project: string;
+  client?: Client | undefined;
+  cwd?: string | undefined;
+  sessionId?: string | undefined;
+  sessionTitle?: string | undefined;
+  /** Notification text from the client, or the default text. */
+  message?: string | undefined;
+  lastMessage?: string | undefined;
+  reason?: string | undefined;
+  agentType?: string | undefined;
+  durationMs?: number | undefined;
+  messageCount?: number | undefined;
+  /** ISO-8601 time the hook ran. */
+  timestamp: string;
+  /** The hook input as received. */
+  raw: Record<string, unknown>;
+}

@@ -1,0 +1,51 @@
+// The domain type every later step works on: one hook event, camelCase, client-neutral.
+
+/** The events hook-notify notifies on by default. */
+export const DEFAULT_EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const;
+
+/** Every event hook-notify understands; anything else is recorded and ignored. */
+export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "StopFailure", "PermissionRequest"] as const;
+
+export type EventName = (typeof KNOWN_EVENTS)[number];
+
+export type Client = "droid" | "claude-code";
+
+export interface HookEvent {
+  name: EventName;
+  sessionId?: string | undefined;
+  transcriptPath?: string | undefined;
+  cwd?: string | undefined;
+  permissionMode?: string | undefined;
+  /** Notification text, e.g. "Claude needs your permission". */
+  message?: string | undefined;
+  /** Notification title (Claude Code sends one sometimes). */
+  title?: string | undefined;
+  notificationType?: string | undefined;
+  /** SessionEnd reason: clear, logout, prompt_input_exit, other, error, ... */
+  reason?: string | undefined;
+  lastAssistantMessage?: string | undefined;
+  agentId?: string | undefined;
+  agentType?: string | undefined;
+  agentTranscriptPath?: string | undefined;
+  /** StopFailure error type (rate_limit, overloaded, ...). */
+  error?: string | undefined;
+  errorDetails?: string | undefined;
+  /** PermissionRequest tool. */
+  toolName?: string | undefined;
+  sessionDurationMs?: number | undefined;
+  messageCount?: number | undefined;
+  stopHookActive?: boolean | undefined;
+  /** The hook input as received, unknown keys included. */
+  raw: Record<string, unknown>;
+}
+
+/** An event name hook-notify does not handle: recorded in the log, nothing else. */
+export interface IgnoredEvent {
+  ignored: string;
+}
+
+// True for a SessionEnd with reason error/other, and for StopFailure.
+export function isFailure(event: HookEvent): boolean {
+  if (event.name === "StopFailure") return true;
+  return event.name === "SessionEnd" && (event.reason === "error" || event.reason === "other");
+}

@@ -1,0 +1,108 @@
+import * as z from "zod/mini";
+import { HookNotifyError } from "../errors.js";
+import { KNOWN_EVENTS, type EventName, type HookEvent, type IgnoredEvent } from "./hook-event.js";
+
+const text = z.optional(z.string());
+const count = z.optional(z.number().check(z.nonnegative()));
+
+// The fields hook-notify reads, in their canonical camelCase spelling. Everything else is kept in `raw`.
+const eventSchema = z.object({
+  hookEventName: z.string().check(z.minLength(1, "hook_event_name must not be empty")),
+  sessionId: text,
+  transcriptPath: text,
+  cwd: text,
+  permissionMode: text,
+  message: text,
+  title: text,
+  notificationType: text,
+  reason: text,
+  lastAssistantMessage: text,
+  agentId: text,
+  agentType: text,
+  agentTranscriptPath: text,
+  toolName: text,
+  sessionDurationMs: count,
+  messageCount: count,
+  stopHookActive: z.optional(z.boolean()),
+});
+
+type Canonical = Record<keyof z.infer<typeof eventSchema>, unknown>;
+const FIELDS = Object.keys(eventSchema.shape) as (keyof Canonical)[];
+
+// Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
+export function parseEvent(input: string): HookEvent | IgnoredEvent {
+  if (input.trim() === "") {
+    throw new HookNotifyError(
+      "INPUT_EMPTY",
+      "stdin: empty input. Pipe one hook event JSON object in.",
+    );
+  }
+  const raw = parseJsonObject(input);
+  const canonical = pickFields(raw);
+  if (canonical.hookEventName === undefined) {
+    throw new HookNotifyError(
+      "INPUT_INVALID",
+      "hook event: hook_event_name is missing. Is hook-notify configured as a hook command?",
+    );
+  }
+  const result = z.safeParse(eventSchema, canonical);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.map(String).join(".") ?? "";
+    throw new HookNotifyError(
+      "INPUT_INVALID",
+      `hook event: ${toSnake(where)}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  const { hookEventName, ...fields } = result.data;
+  if (!isKnown(hookEventName)) return { ignored: hookEventName };
+  return { ...dropUndefined(fields), ...failureFields(raw), name: hookEventName, raw };
+}
+
+function parseJsonObject(input: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(input);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new HookNotifyError("INPUT_INVALID", `stdin: not valid JSON (${detail}).`, {
+      cause: error,
+    });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new HookNotifyError("INPUT_INVALID", "stdin: expected one JSON object (the hook event).");
+  }
+  return value as Record<string, unknown>;
+}
+
+function pickFields(raw: Record<string, unknown>): Canonical {
+  const out: Partial<Canonical> = {};
+  for (const field of FIELDS) {
+    const value = raw[toSnake(field)] ?? raw[field];
+    if (value !== null && value !== undefined) out[field] = value;
+  }
+  return out as Canonical;
+}
+
+// StopFailure's error fields are a type name and free-form details (string or object).
+function failureFields(raw: Record<string, unknown>): Pick<HookEvent, "error" | "errorDetails"> {
+  const out: Pick<HookEvent, "error" | "errorDetails"> = {};
+  const error = raw.error;
+  const details = raw.error_details ?? raw.errorDetails;
+  if (typeof error === "string" && error) out.error = error;
+  if (typeof details === "string" && details) out.errorDetails = details;
+  else if (details && typeof details === "object") out.errorDetails = JSON.stringify(details);
+  return out;
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function isKnown(name: string): name is EventName {
+  return (KNOWN_EVENTS as readonly string[]).includes(name);
+}
+
+function toSnake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}

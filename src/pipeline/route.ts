@@ -1,0 +1,48 @@
+import type { Config, SinkEntry } from "../config/validate-config.js";
+import type { Notification } from "../message/notification.js";
+import { findSink } from "../sinks/index.js";
+import type { Sink } from "../sinks/sink.js";
+
+/** One notification bound for one configured sink. */
+export interface Delivery {
+  entry: SinkEntry;
+  sink: Sink<unknown>;
+  notification: Notification;
+}
+
+/** A sink that will not get this notification, and why (shown by --dry-run, logged). */
+export interface Skip {
+  sink: string;
+  reason: string;
+}
+
+export interface Plan {
+  deliveries: Delivery[];
+  skipped: Skip[];
+}
+
+// Decides which sinks get the notification. Pure.
+export function route(notification: Notification, config: Config): Plan {
+  const plan: Plan = { deliveries: [], skipped: [] };
+  for (const entry of Object.values(config.sinks)) {
+    const reason = skipReason(notification, entry, config);
+    const sink = findSink(entry.type);
+    if (reason || !sink)
+      plan.skipped.push({ sink: entry.name, reason: reason ?? `unknown type ${entry.type}` });
+    else plan.deliveries.push({ entry, sink, notification });
+  }
+  return plan;
+}
+
+function skipReason(
+  notification: Notification,
+  entry: SinkEntry,
+  config: Config,
+): string | undefined {
+  if (!config.enabled) return "hook-notify is turned off (enabled: false)";
+  if (!entry.enabled) return "sink turned off (enabled: false)";
+  if (!entry.events.includes(notification.event))
+    return `${notification.event} is not in its events`;
+  if (entry.when === "failure" && !notification.failure) return "not a failure (when: failure)";
+  return undefined;
+}

@@ -1,0 +1,109 @@
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import { logPath } from "../config/paths.js";
+import type { Deps } from "../deps.js";
+import { toHookNotifyError } from "../errors.js";
+import { formatNotification } from "../message/format.js";
+import { newNotificationId } from "../message/notification-id.js";
+import type { Notification } from "../message/notification.js";
+import { scrub } from "../redact.js";
+import { deliver } from "./deliver.js";
+import { gatherContext } from "./gather-context.js";
+import type { Client, HookEvent } from "./hook-event.js";
+import { parseEvent } from "./parse-event.js";
+import { readInput } from "./read-input.js";
+import { startRecord, writeRecord, type RunRecord } from "./record.js";
+import { route, type Plan } from "./route.js";
+
+export interface HookOptions {
+  configPath?: string | undefined;
+  client?: Client | undefined;
+  /** "hook": deliver and log; "wait": deliver in the foreground; "dry-run": plan only. */
+  mode: "hook" | "wait" | "dry-run";
+  /** When the whole run must be over (ms since the epoch). */
+  deadline: number;
+  /** False when the client gave no --timeout: a SessionEnd then gets Claude Code's 1.5 s. */
+  explicitTimeout: boolean;
+}
+
+/** Claude Code kills SessionEnd hooks after 1.5 s in all unless the entry sets a timeout. */
+const SESSION_END_DEFAULT_MS = 1300;
+
+/** What one run did; the record is what goes to the log. */
+export interface HookRun {
+  record: RunRecord;
+  config?: LoadedConfig | undefined;
+  notification?: Notification | undefined;
+  plan?: Plan | undefined;
+}
+
+// Reads one hook event and notifies: the whole pipeline in one straight line. Never throws.
+export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun> {
+  const run: HookRun = { record: startRecord(deps.now()) };
+  try {
+    const raw = await readInput(deps.stdin, {
+      maxBytes: 1 << 20,
+      idleMs: 1000,
+      totalMs: Math.min(5000, (options.deadline - deps.now()) / 2),
+    });
+    const event = parseEvent(raw);
+    if ("ignored" in event) {
+      run.record.ignored = event.ignored;
+    } else {
+      const deadline = sessionEndDeadline(event, options, Date.parse(run.record.time));
+      const context = await gatherContext(event, deps, options.client);
+      run.config = await loadConfig(deps, {
+        configPath: options.configPath,
+        projectDir: context.projectDir,
+      });
+      const { value } = run.config;
+      run.notification = formatNotification(event, context, {
+        templates: value.templates,
+        maxBodyLength: value.maxBodyLength,
+        id: newNotificationId(),
+        now: deps.now(),
+      });
+      describe(run.record, event, run.notification, run.config);
+      run.plan = route(run.notification, value);
+      run.record.skipped = run.plan.skipped;
+      if (options.mode !== "dry-run") {
+        run.record.outcomes = await deliver(run.plan.deliveries, {
+          deps,
+          budgetMs: deadline - deps.now() - 150,
+          wait: options.mode === "wait",
+          secrets: run.config.secrets,
+        });
+      }
+    }
+  } catch (error) {
+    const known = toHookNotifyError(error);
+    run.record.error = {
+      code: known.code,
+      message: scrub(known.message, run.config?.secrets ?? []),
+    };
+  }
+  run.record.ms = deps.now() - Date.parse(run.record.time);
+  if (options.mode !== "dry-run")
+    await writeRecord(run.record, logPath(deps), run.config?.secrets ?? []);
+  return run;
+}
+
+function sessionEndDeadline(event: HookEvent, options: HookOptions, started: number): number {
+  if (options.explicitTimeout || event.name !== "SessionEnd") return options.deadline;
+  return Math.min(options.deadline, started + SESSION_END_DEFAULT_MS);
+}
+
+function describe(
+  record: RunRecord,
+  event: HookEvent,
+  notification: Notification,
+  config: LoadedConfig,
+): void {
+  record.event = event.name;
+  record.client = notification.client;
+  record.failure = notification.failure;
+  record.project = notification.project;
+  record.session = event.sessionId;
+  record.id = notification.id;
+  record.issues = config.issues;
+  if (config.error) record.error = { code: config.error.code, message: config.error.message };
+}
