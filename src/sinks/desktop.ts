@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import * as z from "zod/mini";
+import type { Deps } from "../deps.js";
+import { HookNotifyError } from "../errors.js";
+import type { Level, Notification } from "../message/notification.js";
+import { findProgram } from "./find-program.js";
+import { runProgram } from "./run-program.js";
+import { defineSink } from "./sink.js";
+import { notifyWithNodeNotifier } from "./desktop-node-notifier.js";
+
+const options = z.strictObject({
+  /** "auto": notify-send on Linux (no shell, real urgency), node-notifier on macOS and Windows. */
+  backend: z._default(z.enum(["auto", "notify-send", "node-notifier"]), "auto"),
+  /** The application name the notification daemon shows. */
+  appName: z._default(z.string().check(z.minLength(1)), "hook-notify"),
+  /** Icon name or path; defaults to a freedesktop icon per level. */
+  icon: z.optional(z.string()),
+  /** How long the banner stays, in seconds (Linux); failures stay until dismissed by default. */
+  expireSeconds: z.optional(z.number().check(z.nonnegative())),
+});
+
+type DesktopOptions = z.infer<typeof options>;
+
+const ICONS: Record<Level, string> = {
+  attention: "dialog-question",
+  done: "dialog-information",
+  failure: "dialog-error",
+};
+
+// The argv for notify-send: text after "--", so a title starting with "-" is never an option.
+export function notifySendArgs(notification: Notification, opts: DesktopOptions): string[] {
+  const urgency = notification.failure
+    ? "critical"
+    : notification.level === "attention"
+      ? "normal"
+      : "low";
+  const args = [
+    `--app-name=${opts.appName}`,
+    `--urgency=${urgency}`,
+    `--icon=${opts.icon ?? ICONS[notification.level]}`,
+    `--category=${notification.failure ? "im.error" : "im.received"}`,
+  ];
+  if (opts.expireSeconds !== undefined)
+    args.push(`--expire-time=${Math.round(opts.expireSeconds * 1000)}`);
+  args.push("--", notification.title, notification.body);
+  return args;
+}
+
+function backendFor(
+  opts: DesktopOptions,
+  platform: NodeJS.Platform,
+): "notify-send" | "node-notifier" {
+  if (opts.backend !== "auto") return opts.backend;
+  return platform === "linux" || platform === "freebsd" || platform === "openbsd"
+    ? "notify-send"
+    : "node-notifier";
+}
+
+// notify-send needs a session bus; over SSH or in a container there is none, and it would fail.
+function hasSessionBus(env: Deps["env"]): boolean {
+  if (env.DBUS_SESSION_BUS_ADDRESS || env.DISPLAY || env.WAYLAND_DISPLAY) return true;
+  return !!env.XDG_RUNTIME_DIR && existsSync(`${env.XDG_RUNTIME_DIR}/bus`);
+}
+
+export const desktop = defineSink({
+  type: "desktop",
+  options,
+  remote: false,
+  describeTarget: (opts) => (opts.backend === "auto" ? "desktop" : opts.backend),
+  render(notification, opts, deps) {
+    const backend = backendFor(opts, deps.platform);
+    if (backend === "node-notifier") {
+      return {
+        backend,
+        title: notification.title,
+        message: notification.body,
+        critical: notification.failure,
+      };
+    }
+    return { backend, program: "notify-send", args: notifySendArgs(notification, opts) };
+  },
+  async send(notification, opts, ctx) {
+    const { env, platform } = ctx.deps;
+    if (backendFor(opts, platform) === "node-notifier") {
+      await notifyWithNodeNotifier(notification, opts, ctx);
+      return;
+    }
+    const path = findProgram("notify-send", env, platform);
+    if (!path) {
+      throw new HookNotifyError(
+        "SINK_UNAVAILABLE",
+        `${ctx.sinkName}: notify-send not found. Install it (Debian/Ubuntu: apt install libnotify-bin; Fedora: dnf install libnotify).`,
+        { sink: ctx.sinkName, retryable: false },
+      );
+    }
+    if (!hasSessionBus(env)) {
+      throw new HookNotifyError(
+        "SINK_UNAVAILABLE",
+        `${ctx.sinkName}: no desktop session here (no D-Bus session bus or display; SSH or a container?). Use a chat or e-mail sink on this machine.`,
+        { sink: ctx.sinkName, retryable: false },
+      );
+    }
+    await runProgram(path, notifySendArgs(notification, opts), { ...ctx, env, wait: ctx.wait });
+  },
+});

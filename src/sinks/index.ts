@@ -1,0 +1,14 @@
+import { desktop } from "./desktop.js";
+import type { Sink } from "./sink.js";
+import { sound } from "./sound.js";
+
+/** THE registry: adding a sink = one module, one line here, one test file. */
+export const sinks: readonly Sink<never>[] = [desktop, sound] as unknown as Sink<never>[];
+
+// The sink whose `type` a config entry names.
+export function findSink(type: string): Sink<unknown> | undefined {
+  return sinks.find((sink) => sink.type === type) as Sink<unknown> | undefined;
+}
+
+/** The `type` values a config entry may use, for messages. */
+export const sinkTypes = (): string[] => sinks.map((sink) => sink.type);

@@ -1,0 +1,38 @@
+import type { ZodMiniType } from "zod/mini";
+import type { Deps } from "../deps.js";
+import type { Notification } from "../message/notification.js";
+
+/** What a sink gets besides the notification: the deadline signal and the process deps. */
+export interface SendContext {
+  /** Aborts when the delivery budget is spent; pass it to every fetch, spawn and socket. */
+  signal: AbortSignal;
+  deps: Deps;
+  /** The sink's name in the config file, for error messages. */
+  sinkName: string;
+  /**
+   * True when the caller waits for the outcome (worker, --wait, `test`). False on the hook
+   * path, where a local sink may start its program and return without waiting for it.
+   */
+  wait: boolean;
+}
+
+/** One way of telling a person: desktop banner, sound, chat message, e-mail, webhook. */
+export interface Sink<Options> {
+  /** The `type` value that selects this sink in the config file. */
+  readonly type: string;
+  /** zod schema for this sink's entry in the config file (without `type`, `events`, `when`). */
+  readonly options: ZodMiniType<Options>;
+  /** Remote sinks go through the outbox and the background worker; local ones run in the hook. */
+  readonly remote: boolean;
+  /** Where it goes, for logs and tables; secrets masked (a host, a player name). */
+  describeTarget(options: Options): string;
+  /** The exact payload `send` would deliver, secrets masked; shown by --dry-run. Pure. */
+  render(notification: Notification, options: Options, deps: Deps): unknown;
+  /** Deliver one notification. Resolve on success; reject with a HookNotifyError on failure. */
+  send(notification: Notification, options: Options, ctx: SendContext): Promise<void>;
+}
+
+// Identity helper so each sink module gets its Options type inferred from its schema.
+export function defineSink<Options>(sink: Sink<Options>): Sink<Options> {
+  return sink;
+}

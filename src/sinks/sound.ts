@@ -1,0 +1,163 @@
+import { join } from "node:path";
+import * as z from "zod/mini";
+import type { Deps } from "../deps.js";
+import { HookNotifyError } from "../errors.js";
+import type { Level } from "../message/notification.js";
+import { assetsDir } from "./assets.js";
+import { findFirstProgram, findProgram } from "./find-program.js";
+import { defineSink } from "./sink.js";
+
+const options = z.strictObject({
+  /** Player program (name on PATH or absolute path); by default the platform's own. */
+  player: z.optional(z.string().check(z.minLength(1))),
+  /** Extra arguments placed before the sound file. */
+  playerArgs: z.optional(z.array(z.string())),
+  /** Your own sound files per level (WAV plays everywhere). */
+  files: z.optional(
+    z.strictObject({
+      attention: z.optional(z.string()),
+      done: z.optional(z.string()),
+      failure: z.optional(z.string()),
+    }),
+  ),
+});
+
+type SoundOptions = z.infer<typeof options>;
+
+// Players tried in order; each plays the shipped WAV files. play-sound's own list finds none on Debian.
+const PLAYERS: Record<string, { names: string[]; args: Record<string, string[]> }> = {
+  darwin: { names: ["afplay"], args: {} },
+  win32: { names: ["powershell.exe", "pwsh.exe"], args: {} },
+  other: {
+    names: ["paplay", "pw-play", "aplay", "play", "ffplay", "mpv"],
+    args: {
+      aplay: ["-q"],
+      play: ["-q"],
+      ffplay: ["-nodisp", "-autoexit", "-loglevel", "quiet"],
+      mpv: ["--really-quiet", "--no-video"],
+    },
+  },
+};
+
+// The shipped (or configured) sound for a level: attention, done or failure.
+export function soundFile(level: Level, opts: SoundOptions): string {
+  return opts.files?.[level] ?? join(assetsDir(), "sounds", `${level}.wav`);
+}
+
+interface Player {
+  name: string;
+  path: string;
+  args: string[];
+}
+
+// The player to use: the configured one, else the first of the platform's players on PATH.
+export function choosePlayer(
+  opts: SoundOptions,
+  deps: Pick<Deps, "env" | "platform">,
+): Player | undefined {
+  const table = PLAYERS[deps.platform] ?? PLAYERS.other!;
+  const found = opts.player
+    ? ((path) => (path ? { name: opts.player ?? "", path } : undefined))(
+        findProgram(opts.player, deps.env, deps.platform),
+      )
+    : findFirstProgram(table.names, deps.env, deps.platform);
+  if (!found) return undefined;
+  const base = found.name.replace(/\.exe$/i, "");
+  const windowsArgs = [
+    "-NoProfile",
+    "-NonInteractive",
+    "-ExecutionPolicy",
+    "Bypass",
+    "-File",
+    join(assetsDir(), "play.ps1"),
+  ];
+  const args =
+    opts.playerArgs ?? (deps.platform === "win32" ? windowsArgs : (table.args[base] ?? []));
+  return { ...found, args };
+}
+
+export const sound = defineSink({
+  type: "sound",
+  options,
+  remote: false,
+  describeTarget: (opts) => opts.player ?? "platform player",
+  render(notification, opts, deps) {
+    const player = choosePlayer(opts, deps);
+    return {
+      player: player?.name ?? null,
+      args: [...(player?.args ?? []), soundFile(notification.level, opts)],
+    };
+  },
+  async send(notification, opts, ctx) {
+    const player = choosePlayer(opts, ctx.deps);
+    if (!player) {
+      const hint = opts.player
+        ? `"${opts.player}" is not on PATH`
+        : "no audio player found (tried paplay, pw-play, aplay, play, ffplay, mpv)";
+      throw new HookNotifyError(
+        "SINK_UNAVAILABLE",
+        `${ctx.sinkName}: ${hint}. Install one (Debian/Ubuntu: apt install pulseaudio-utils or alsa-utils) or set "player".`,
+        { sink: ctx.sinkName, retryable: false },
+      );
+    }
+    await play(player, soundFile(notification.level, opts), ctx);
+  },
+});
+
+// play-sound's published types only know its ten built-in player names; this is what it really does.
+type PlaySoundFactory = (opts: { player: string }) => {
+  play(
+    file: string,
+    options: Record<string, unknown>,
+    done: (code: number | null) => void,
+  ): import("node:child_process").ChildProcess | null;
+};
+
+// play-sound spawns with an argv array; it is loaded here only, and its child never outlives a wait.
+async function play(
+  player: Player,
+  file: string,
+  ctx: { signal: AbortSignal; wait: boolean; sinkName: string; deps: Deps },
+): Promise<void> {
+  const playSound = (await import("play-sound")).default as unknown as PlaySoundFactory;
+  await new Promise<void>((resolve, reject) => {
+    const spawnOptions = {
+      [player.path]: player.args,
+      env: ctx.deps.env,
+      detached: !ctx.wait,
+      ...(ctx.wait ? { signal: ctx.signal } : {}),
+    };
+    const child = playSound({ player: player.path }).play(
+      file,
+      spawnOptions,
+      (code: number | null) => {
+        if (!ctx.wait) return;
+        if (code === null || code === 0) resolve();
+        else
+          reject(
+            new HookNotifyError(
+              "SINK_FAILED",
+              `${ctx.sinkName}: ${player.name} exited with code ${code} playing ${file}.`,
+              { sink: ctx.sinkName, retryable: false },
+            ),
+          );
+      },
+    );
+    child?.on("error", (error: NodeJS.ErrnoException) => {
+      const code = error.name === "AbortError" ? "SINK_TIMEOUT" : "SINK_UNAVAILABLE";
+      reject(
+        new HookNotifyError(
+          code,
+          `${ctx.sinkName}: ${player.name}: ${error.code ?? error.message}`,
+          { sink: ctx.sinkName, cause: error },
+        ),
+      );
+    });
+    if (!ctx.wait) {
+      child?.unref();
+      child?.once("spawn", () => {
+        resolve();
+      });
+    }
+  });
+}
