@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import {
+  absoluteProgram,
+  buildCommand,
+  isHookNotifyCommand,
+  quoteForShell,
+  splitWords,
+} from "../../src/settings/command.js";
+
+describe("isHookNotifyCommand", () => {
+  it.each([
+    "hook-notify",
+    "hook-notify run --client droid",
+    "/usr/local/bin/hook-notify --timeout 10",
+    '"/usr/bin/node" "/opt/hook notify/bin/hook-notify.js" --client droid --timeout 10',
+    "node /home/me/.npm-global/lib/node_modules/hook-notify/bin/hook-notify.js",
+    "node --no-warnings ./bin/hook-notify.js",
+    "npx -y hook-notify",
+    "HOOK_NOTIFY_DEBUG=1 hook-notify",
+    '"$FACTORY_PROJECT_DIR"/.factory/hooks/hook-notify.sh --client droid --timeout 10',
+    '"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook-notify.sh',
+    '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\me\\hook-notify\\bin\\hook-notify.js"',
+    "hook-notify.cmd --client droid",
+  ])("recognises %s", (command) => {
+    expect(isHookNotifyCommand(command)).toBe(true);
+  });
+
+  it.each([
+    "afplay /System/Library/Sounds/Glass.aiff",
+    "notify-send hook-notify",
+    "~/.factory/hooks/notify-wait.sh",
+    "node ./scripts/other.js hook-notify",
+    "/usr/bin/hook-notify-slack",
+    "echo hook-notify.js",
+    "",
+  ])("leaves %s alone", (command) => {
+    expect(isHookNotifyCommand(command)).toBe(false);
+  });
+});
+
+describe("command building", () => {
+  it("splits words like sh for plain quoting", () => {
+    expect(splitWords(`"a b" 'c"d' e"f g"h ""`)).toEqual(["a b", 'c"d', "ef gh", ""]);
+  });
+
+  it.each([
+    ["/usr/bin/node", "linux", '"/usr/bin/node"'],
+    ['/opt/my $dir/`x`/"q"', "darwin", '"/opt/my \\$dir/\\`x\\`/\\"q\\""'],
+    ["C:\\Program Files\\nodejs\\node.exe", "win32", '"C:\\Program Files\\nodejs\\node.exe"'],
+  ] as const)("quotes %s for %s", (path, platform, quoted) => {
+    expect(quoteForShell(path, platform)).toBe(quoted);
+  });
+
+  it("builds an absolute command that carries the client and the budget", () => {
+    const base = absoluteProgram("/usr/bin/node", "/opt/hook notify/bin/hook-notify.js", "linux");
+    const command = buildCommand(base, "droid", 10);
+    expect(command).toBe(
+      '"/usr/bin/node" "/opt/hook notify/bin/hook-notify.js" --client droid --timeout 10',
+    );
+    expect(isHookNotifyCommand(command)).toBe(true);
+  });
+});
