@@ -75,5 +75,14 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  return [];
+  const [install, uninstall, flush] = await Promise.all([
+    import("./commands/install.js"),
+    import("./commands/uninstall.js"),
+    import("./commands/flush.js"),
+  ]);
+  return [
+    install.installCommand,
+    uninstall.uninstallCommand,
+    flush.flushCommand,
+  ] as unknown as CommandModule[];
 }

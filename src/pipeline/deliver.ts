@@ -24,17 +24,67 @@ export interface DeliverOptions {
   /** Wait for each sink's result (--wait, test); on the hook path local programs are only started. */
   wait: boolean;
   secrets: readonly string[];
+  /** What the background worker needs to re-read the same config for a queued delivery. */
+  configPath?: string | undefined;
+  projectDir?: string | undefined;
 }
 
 const DEFAULT_SINK_TIMEOUT_MS = 5000;
 
-// Runs every delivery concurrently under one deadline; one failing sink never stops the others.
+// Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
+// outbox and the background worker, so the agent never waits for a network round trip.
 export async function deliver(
   deliveries: readonly Delivery[],
   options: DeliverOptions,
 ): Promise<Outcome[]> {
   const budget = AbortSignal.timeout(Math.max(1, options.budgetMs));
-  return Promise.all(deliveries.map((delivery) => deliverOne(delivery, budget, options)));
+  const toQueue = options.wait ? [] : deliveries.filter((d) => d.sink.remote);
+  const toSend = deliveries.filter((d) => !toQueue.includes(d));
+  const [sent, queued] = await Promise.all([
+    Promise.all(toSend.map((delivery) => deliverOne(delivery, budget, options))),
+    queueRemote(toQueue, budget, options),
+  ]);
+  return [...sent, ...queued];
+}
+
+async function queueRemote(
+  deliveries: readonly Delivery[],
+  budget: AbortSignal,
+  options: DeliverOptions,
+): Promise<Outcome[]> {
+  if (deliveries.length === 0) return [];
+  const { enqueue } = await import("../outbox/store.js");
+  const outcomes = await Promise.all(
+    deliveries.map(async (delivery): Promise<Outcome> => {
+      const started = performance.now();
+      const { entry, notification } = delivery;
+      try {
+        await enqueue(options.deps, {
+          notification,
+          sinkName: entry.name,
+          configPath: options.configPath,
+          projectDir: options.projectDir,
+        });
+      } catch {
+        // The outbox is unwritable (disk full, permissions): send now rather than lose it.
+        return deliverOne(delivery, budget, options);
+      }
+      const ms = Math.round(performance.now() - started);
+      return {
+        sink: entry.name,
+        type: entry.type,
+        target: safeTarget(delivery),
+        ok: true,
+        queued: true,
+        ms,
+      };
+    }),
+  );
+  if (outcomes.some((o) => o.queued)) {
+    const { startWorker } = await import("../outbox/spawn.js");
+    await startWorker(options.deps);
+  }
+  return outcomes;
 }
 
 async function deliverOne(
@@ -55,17 +105,9 @@ async function deliverOne(
     budget,
     AbortSignal.timeout(entry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS),
   ]);
+  const ctx = { signal, deps: options.deps, sinkName: entry.name, wait: options.wait };
   try {
-    await raceAbort(
-      sink.send(notification, entry.options, {
-        signal,
-        deps: options.deps,
-        sinkName: entry.name,
-        wait: options.wait,
-      }),
-      signal,
-      entry.name,
-    );
+    await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;
@@ -80,7 +122,9 @@ async function deliverOne(
 function raceAbort(work: Promise<void>, signal: AbortSignal, sink: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
-      reject(toTimeout(sink));
+      reject(
+        new HookNotifyError("SINK_TIMEOUT", `${sink}: no answer before the deadline.`, { sink }),
+      );
     };
     if (signal.aborted) onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
@@ -88,10 +132,6 @@ function raceAbort(work: Promise<void>, signal: AbortSignal, sink: string): Prom
       signal.removeEventListener("abort", onAbort);
     });
   });
-}
-
-function toTimeout(sink: string): HookNotifyError {
-  return new HookNotifyError("SINK_TIMEOUT", `${sink}: no answer before the deadline.`, { sink });
 }
 
 function safeTarget(delivery: Delivery): string {

@@ -71,6 +71,8 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           budgetMs: deadline - deps.now() - 150,
           wait: options.mode === "wait",
           secrets: run.config.secrets,
+          configPath: options.configPath,
+          projectDir: run.config.projectPath ? context.projectDir : undefined,
         });
       }
     }

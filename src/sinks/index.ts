@@ -1,9 +1,18 @@
+import { chat } from "./chat/index.js";
 import { desktop } from "./desktop.js";
+import { email } from "./email.js";
 import type { Sink } from "./sink.js";
 import { sound } from "./sound.js";
+import { webhook } from "./webhook.js";
 
 /** THE registry: adding a sink = one module, one line here, one test file. */
-export const sinks: readonly Sink<never>[] = [desktop, sound] as unknown as Sink<never>[];
+export const sinks: readonly Sink<never>[] = [
+  desktop,
+  sound,
+  chat,
+  email,
+  webhook,
+] as unknown as Sink<never>[];
 
 // The sink whose `type` a config entry names.
 export function findSink(type: string): Sink<unknown> | undefined {
