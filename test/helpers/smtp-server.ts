@@ -36,7 +36,7 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
     authOptional: !options.auth,
     allowInsecureAuth: true,
     onAuth: (auth, _session, callback) => {
-      const ok = auth.username === options.auth?.user && auth.password === options.auth.pass;
+      const ok = auth.username === options.auth?.user && auth.password === options.auth?.pass;
       callback(
         ok ? null : new Error("Invalid username or password"),
         ok ? { user: auth.username } : undefined,
@@ -61,7 +61,14 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  );
   return { port, messages };
 }
 

@@ -1,0 +1,112 @@
+import { spawn } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundle } from "../helpers/bundle.js";
+import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
+import { outboxEnv, type OutboxEnv } from "../helpers/outbox-env.js";
+import { enqueue } from "../../src/outbox/store.js";
+import { sampleNotification } from "../helpers/sample-notification.js";
+
+// Real processes: the worker and a hook-like enqueuer, bundled from src like dist/ is.
+let files: Record<string, string> = {};
+let cleanup = (): Promise<void> => Promise.resolve();
+beforeAll(async () => {
+  ({ files, cleanup } = await bundle({
+    worker: "src/outbox/worker-main.ts",
+    enqueue: "test/fixtures/outbox/enqueue.ts",
+  }));
+}, 30_000);
+afterAll(() => cleanup());
+
+function run(file: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [file, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.on("close", (code) => {
+      resolve({ code, out });
+    }),
+  );
+  return { child, exited };
+}
+
+async function webhookBox(
+  replies: Parameters<typeof startHttpServer>[0],
+): Promise<{ server: TestHttpServer; box: OutboxEnv }> {
+  const server = await startHttpServer(replies);
+  const box = await outboxEnv({ ops: { type: "webhook", url: `${server.url}/h` } });
+  return { server, box };
+}
+
+const receivedIds = (server: TestHttpServer) =>
+  new Set(
+    server.requests.map(
+      (r) => (JSON.parse(r.body) as { data: { notificationId: string } }).data.notificationId,
+    ),
+  );
+
+describe("outbox across processes", () => {
+  it("100 concurrent hook processes enqueue 100 intact entries", async () => {
+    const box = await outboxEnv({});
+    const runs = Array.from(
+      { length: 100 },
+      (_, i) => run(files.enqueue!, [`p${i}`], box.env).exited,
+    );
+    const results = await Promise.all(runs);
+    expect(results.every((r) => r.code === 0)).toBe(true);
+    const entries = await box.files("pending");
+    expect(new Set(entries.map((e) => (e.notification as { id: string }).id)).size).toBe(100);
+    expect(await readdir(box.paths.tmp)).toEqual([]);
+  }, 60_000);
+
+  it("kill -9 of the worker at random moments loses nothing; resends keep the id", async () => {
+    const { server, box } = await webhookBox([{ status: 200, delayMs: 80 }]);
+    const ids: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      for (const n of [0, 1]) {
+        const id = `k${round}-${n}`;
+        ids.push(id);
+        await enqueue(box.deps, { notification: sampleNotification({ id }), sinkName: "ops" });
+      }
+      const { child, exited } = run(files.worker!, [], box.env);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 400));
+      child.kill("SIGKILL");
+      await exited;
+    }
+    const final = await run(files.worker!, [], box.env).exited;
+    expect(final.code).toBe(0);
+    expect([...receivedIds(server)].sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      const hits = server.requests.filter((r) => r.body.includes(`"notificationId":"${id}"`));
+      expect(new Set(hits.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    }
+    expect(await box.files("pending")).toEqual([]);
+  }, 90_000);
+
+  it("a hook process enqueues and starts the worker in a few ms; the worker delivers", async () => {
+    const { server, box } = await webhookBox([{ status: 200 }]);
+    const { out, code } = await run(files.enqueue!, ["s1", "spawn"], {
+      ...box.env,
+      HN_WORKER_FILE: files.worker!,
+    }).exited;
+    expect(code).toBe(0);
+    const timing = JSON.parse(out) as { totalMs: number; worker: string };
+    expect(timing.worker).toBe("started");
+    expect(timing.totalMs).toBeLessThan(1_000);
+    await server.waitForRequests(1, 15_000);
+    expect([...receivedIds(server)]).toEqual(["s1"]);
+  }, 30_000);
+
+  it("a burst of 20 hooks with workers delivers every notification", async () => {
+    const { server, box } = await webhookBox([{ status: 200, delayMs: 20 }]);
+    const env = { ...box.env, HN_WORKER_FILE: files.worker! };
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => run(files.enqueue!, [`b${i}`, "spawn"], env).exited),
+    );
+    await server.waitForRequests(20, 20_000);
+    expect(receivedIds(server).size).toBe(20);
+  }, 40_000);
+});
