@@ -24,7 +24,7 @@ export async function outboxEnv(
   now?: () => number,
 ): Promise<OutboxEnv> {
   const home = await mkdtemp(join(tmpdir(), "hn-outbox-"));
-  onTestFinished(() => rm(home, { recursive: true, force: true }));
+  onTestFinished(() => rm(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   const configPath = join(home, "config.json");
   await writeFile(configPath, JSON.stringify({ sinks }));
   const env = {

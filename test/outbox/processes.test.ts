@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../helpers/bundle.js";
@@ -39,6 +40,13 @@ async function webhookBox(
   const server = await startHttpServer(replies);
   const box = await outboxEnv({ ops: { type: "webhook", url: `${server.url}/h` } });
   return { server, box };
+}
+
+// Detached workers outlive the hook process: wait until none holds the lock any more.
+async function workersGone(box: OutboxEnv): Promise<void> {
+  for (let i = 0; i < 100 && existsSync(box.paths.lock); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 const receivedIds = (server: TestHttpServer) =>
@@ -98,6 +106,7 @@ describe("outbox across processes", () => {
     expect(timing.totalMs).toBeLessThan(1_000);
     await server.waitForRequests(1, 15_000);
     expect([...receivedIds(server)]).toEqual(["s1"]);
+    await workersGone(box);
   }, 30_000);
 
   it("a burst of 20 hooks with workers delivers every notification", async () => {
@@ -108,5 +117,6 @@ describe("outbox across processes", () => {
     );
     await server.waitForRequests(20, 20_000);
     expect(receivedIds(server).size).toBe(20);
+    await workersGone(box);
   }, 40_000);
 });
