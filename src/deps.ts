@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import type { Writable } from "node:stream";
-import { fdInput, type InputSource } from "./pipeline/input-source.js";
+import { stdinInput, type InputSource } from "./pipeline/input-source.js";
 
 /** Everything hook-notify takes from the process it runs in. Tests build one by hand. */
 export interface Deps {
@@ -18,7 +18,7 @@ export interface Deps {
 // The only place that reads the real process; everything else receives Deps.
 export function createDeps(): Deps {
   return {
-    stdin: fdInput(0),
+    stdin: stdinInput(() => process.stdin),
     // Getters: constructing process.stdout costs milliseconds the hook path does not spend.
     get stdout() {
       return process.stdout;

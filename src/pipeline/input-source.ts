@@ -1,33 +1,77 @@
-import { read } from "node:fs";
+import { fstatSync, read } from "node:fs";
+import type { Readable } from "node:stream";
 import { isatty } from "node:tty";
 
-/** Where the hook event comes from: fd 0 in production, a string or stream in tests. */
+/** Where the hook event comes from: stdin in production, text or a stream in tests. */
 export interface InputSource {
   readonly isTTY: boolean;
   /** Fills `buffer` from the start; resolves 0 at end of input. */
   read(buffer: Buffer): Promise<number>;
+  /** Stop reading and let the process exit even if the writer never closes. */
+  release(): void;
 }
 
-// Reads fd 0 with fs.read: ~1 ms, where constructing process.stdin costs ~8 ms on the hook path.
-export function fdInput(fd = 0): InputSource {
-  return {
-    isTTY: isatty(fd),
-    read: (buffer) => readOnce(fd, buffer),
-  };
+// A regular file on fd 0 is read with fs.read (~1 ms; constructing process.stdin costs ~6 ms).
+// Pipes go through process.stdin: a blocking fs.read on a pipe that never closes would pin a
+// thread-pool thread and keep the process from ever exiting.
+export function stdinInput(getStdin: () => Readable): InputSource {
+  const isFile = isRegularFile(0);
+  if (isFile)
+    return { isTTY: false, read: (buffer) => readFd(0, buffer), release: () => undefined };
+  return { ...streamInput(getStdin()), isTTY: isatty(0) };
 }
 
-function readOnce(fd: number, buffer: Buffer): Promise<number> {
+function isRegularFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false; // fd 0 closed: the stream path reports end of input
+  }
+}
+
+function readFd(fd: number, buffer: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
-      if (!error) resolve(bytes);
-      else if (error.code === "EAGAIN")
-        setTimeout(() => {
-          readOnce(fd, buffer).then(resolve, reject);
-        }, 5);
-      else if (error.code === "EOF" || error.code === "EBADF") resolve(0);
-      else reject(error);
+      if (error) reject(error);
+      else resolve(bytes);
     });
   });
+}
+
+// Adapts a Readable to InputSource: chunks queue up until read() takes them.
+export function streamInput(stream: Readable): InputSource {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  stream.on("data", (chunk: Buffer) => {
+    queue.push(chunk);
+    wake?.();
+  });
+  stream.on("end", () => {
+    ended = true;
+    wake?.();
+  });
+  stream.on("error", (error: Error) => {
+    failure = error;
+    wake?.();
+  });
+  return {
+    isTTY: false,
+    async read(buffer) {
+      while (queue.length === 0 && !ended && !failure) await new Promise<void>((r) => (wake = r));
+      if (failure) throw failure;
+      const chunk = queue.shift();
+      if (!chunk) return 0;
+      const n = chunk.copy(buffer, 0, 0, Math.min(chunk.length, buffer.length));
+      if (n < chunk.length) queue.unshift(chunk.subarray(n));
+      return n;
+    },
+    release() {
+      stream.pause();
+      (stream as unknown as { unref?: () => void }).unref?.();
+    },
+  };
 }
 
 // An InputSource over fixed text (tests, and `hook-notify test`).
@@ -40,5 +84,6 @@ export function textInput(text: string): InputSource {
       rest = rest.subarray(n);
       return Promise.resolve(n);
     },
+    release: () => undefined,
   };
 }

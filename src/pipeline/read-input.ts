@@ -15,6 +15,14 @@ const CHUNK = 64 * 1024;
 // Reads the hook event within a size cap and deadlines, so a stuck client can never hang us.
 // A complete JSON object is accepted at once, even if the client keeps stdin open.
 export async function readInput(source: InputSource, options: ReadInputOptions): Promise<string> {
+  try {
+    return await readAll(source, options);
+  } finally {
+    source.release();
+  }
+}
+
+async function readAll(source: InputSource, options: ReadInputOptions): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   const stopAt = Date.now() + options.totalMs;

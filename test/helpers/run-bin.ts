@@ -1,0 +1,100 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { onTestFinished } from "vitest";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const BIN = join(ROOT, "bin", "hook-notify.js");
+export const FIXTURES = join(ROOT, "test", "fixtures", "events");
+
+export interface BinResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface RunBinOptions {
+  /** Text for stdin, or "never-close" for a stdin that stays open and empty. */
+  input?: string | Buffer | "never-close";
+  env?: Record<string, string | undefined>;
+  /** Kill the process after this long (the test then sees signal SIGKILL). */
+  killAfterMs?: number;
+}
+
+// Runs the BUILT binary (npm run build) as a client would: argv, stdin, env; collects everything.
+export function runBin(args: string[], options: RunBinOptions = {}): Promise<BinResult> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: options.env as NodeJS.ProcessEnv,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  child.stdin.on("error", () => undefined); // EPIPE when the binary refuses a huge input
+  if (options.input !== "never-close") child.stdin.end(options.input ?? "");
+  const killer = setTimeout(() => child.kill("SIGKILL"), options.killAfterMs ?? 20_000);
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      clearTimeout(killer);
+      if (options.input === "never-close") child.stdin.destroy();
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - started });
+    });
+  });
+}
+
+export interface TempHome {
+  dir: string;
+  env: Record<string, string | undefined>;
+  /** The run log's lines, parsed. */
+  logLines(): Record<string, unknown>[];
+  writeConfig(config: unknown): string;
+}
+
+// A throwaway HOME with XDG dirs, removed after the test; PATH keeps only node's own folder.
+export function tempHome(extraEnv: Record<string, string | undefined> = {}): TempHome {
+  const dir = mkdtempSync(join(tmpdir(), "hook-notify-e2e-"));
+  onTestFinished(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const env = {
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_STATE_HOME: join(dir, "state"),
+    PATH: dirname(process.execPath),
+    NO_PROXY: "127.0.0.1,localhost",
+    ...extraEnv,
+  };
+  const logFile = join(dir, "state", "hook-notify", "log.ndjson");
+  return {
+    dir,
+    env,
+    logLines: () => {
+      try {
+        return readFileSync(logFile, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        return [];
+      }
+    },
+    writeConfig: (config) => {
+      const file = join(dir, "config", "hook-notify", "config.json");
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, typeof config === "string" ? config : JSON.stringify(config, null, 2));
+      return file;
+    },
+  };
+}
+
+// A fixture payload, optionally with fields replaced.
+export function fixture(name: string, patch: Record<string, unknown> = {}): string {
+  const raw = JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as Record<string, unknown>;
+  return JSON.stringify({ ...raw, ...patch });
+}
