@@ -23,14 +23,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/cli.ts", "src/commands/**"],
+    files: ["src/cli.ts", "src/cli-yargs.ts", "src/commands/**"],
     rules: { "no-console": "off", "no-restricted-properties": "off" },
   },
   {
     files: ["bin/**", "scripts/**", "*.js", "*.mjs"],
-    ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
-    rules: { "no-console": "off", "no-restricted-properties": "off" },
+    languageOptions: {
+      parserOptions: { projectService: false, project: null },
+      globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" },
+    },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      "no-console": "off",
+      "no-restricted-properties": "off",
+    },
   },
   {
     files: ["test/**"],

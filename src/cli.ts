@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
 import { runCommand } from "./commands/run.js";
-import type { Client } from "./pipeline/hook-event.js";
 
 const HOOK_FLAGS = {
   config: { type: "string", short: "c" },
@@ -36,9 +35,7 @@ function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
   });
   const timeout = Number(values.timeout);
   const client =
-    values.client === "droid" || values.client === "claude-code"
-      ? (values.client as Client)
-      : undefined;
+    values.client === "droid" || values.client === "claude-code" ? values.client : undefined;
   return {
     config: typeof values.config === "string" ? values.config : undefined,
     timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import type * as NodeStream from "node:stream";
 import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
@@ -116,7 +117,7 @@ function muteStdout(): void {
 
 function createVoidStream(): NodeJS.WriteStream {
   const require = createRequire(import.meta.url);
-  const { Writable } = require("node:stream") as typeof import("node:stream");
+  const { Writable } = require("node:stream") as typeof NodeStream;
   const stream = new Writable({
     write: (_chunk, _encoding, done) => {
       done();

@@ -54,7 +54,7 @@ export function validateConfig(
         .map((issue) => formatIssue(issue)),
     );
   }
-  const data = (parsed.success ? parsed.data : {}) as z.infer<typeof topLevel>;
+  const data: z.infer<typeof topLevel> = parsed.success ? parsed.data : {};
   const unknownKeys = Object.keys(data).filter((key) => !(key in topLevelShape) && key !== "sinks");
   issues.push(
     ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),

@@ -3,7 +3,7 @@
 export function newNotificationId(random: () => number = Math.random): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
   hex[12] = "4";
-  hex[16] = ((Math.floor(random() * 4) + 8) as number).toString(16);
+  hex[16] = (Math.floor(random() * 4) + 8).toString(16);
   const s = hex.join("");
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }

@@ -16,7 +16,7 @@ export const sinks: readonly Sink<never>[] = [
 
 // The sink whose `type` a config entry names.
 export function findSink(type: string): Sink<unknown> | undefined {
-  return sinks.find((sink) => sink.type === type) as Sink<unknown> | undefined;
+  return sinks.find((sink) => sink.type === type);
 }
 
 /** The `type` values a config entry may use, for messages. */

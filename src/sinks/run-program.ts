@@ -18,7 +18,7 @@ export async function runProgram(
   const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const child = spawn(path, args, {
-      env: options.env as NodeJS.ProcessEnv,
+      env: options.env,
       stdio: options.wait ? ["ignore", "ignore", "pipe"] : "ignore",
       detached: !options.wait,
       signal: options.wait ? options.signal : undefined,

@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.js";
@@ -25,18 +26,22 @@ const options = z.strictObject({
 type SoundOptions = z.infer<typeof options>;
 
 // Players tried in order; each plays the shipped WAV files. play-sound's own list finds none on Debian.
-const PLAYERS: Record<string, { names: string[]; args: Record<string, string[]> }> = {
+interface PlayerTable {
+  names: string[];
+  args: Record<string, string[]>;
+}
+const UNIX_PLAYERS: PlayerTable = {
+  names: ["paplay", "pw-play", "aplay", "play", "ffplay", "mpv"],
+  args: {
+    aplay: ["-q"],
+    play: ["-q"],
+    ffplay: ["-nodisp", "-autoexit", "-loglevel", "quiet"],
+    mpv: ["--really-quiet", "--no-video"],
+  },
+};
+const PLAYERS: Record<string, PlayerTable> = {
   darwin: { names: ["afplay"], args: {} },
   win32: { names: ["powershell.exe", "pwsh.exe"], args: {} },
-  other: {
-    names: ["paplay", "pw-play", "aplay", "play", "ffplay", "mpv"],
-    args: {
-      aplay: ["-q"],
-      play: ["-q"],
-      ffplay: ["-nodisp", "-autoexit", "-loglevel", "quiet"],
-      mpv: ["--really-quiet", "--no-video"],
-    },
-  },
 };
 
 // The shipped (or configured) sound for a level: attention, done or failure.
@@ -55,7 +60,7 @@ export function choosePlayer(
   opts: SoundOptions,
   deps: Pick<Deps, "env" | "platform">,
 ): Player | undefined {
-  const table = PLAYERS[deps.platform] ?? PLAYERS.other!;
+  const table = PLAYERS[deps.platform] ?? UNIX_PLAYERS;
   const found = opts.player
     ? ((path) => (path ? { name: opts.player ?? "", path } : undefined))(
         findProgram(opts.player, deps.env, deps.platform),
@@ -110,7 +115,7 @@ type PlaySoundFactory = (opts: { player: string }) => {
     file: string,
     options: Record<string, unknown>,
     done: (code: number | null) => void,
-  ): import("node:child_process").ChildProcess | null;
+  ): ChildProcess | null;
 };
 
 // play-sound spawns with an argv array; it is loaded here only, and its child never outlives a wait.

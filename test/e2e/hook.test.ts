@@ -62,7 +62,7 @@ describe("hook mode, end to end", () => {
 
   it("ends inside --timeout when stdin never closes", async () => {
     const home = tempHome();
-    const result = await runBin(["--timeout", "2"], { input: "never-close", env: home.env });
+    const result = await runBin(["--timeout", "2"], { neverClose: true, env: home.env });
     expect(result.signal).toBeNull();
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");

@@ -18,8 +18,10 @@ export interface BinResult {
 }
 
 export interface RunBinOptions {
-  /** Text for stdin, or "never-close" for a stdin that stays open and empty. */
-  input?: string | Buffer | "never-close";
+  /** Text for stdin. */
+  input?: string | Buffer;
+  /** Keep stdin open and empty instead (a client that never closes the pipe). */
+  neverClose?: boolean;
   env?: Record<string, string | undefined>;
   /** Kill the process after this long (the test then sees signal SIGKILL). */
   killAfterMs?: number;
@@ -37,12 +39,12 @@ export function runBin(args: string[], options: RunBinOptions = {}): Promise<Bin
   child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
   child.stdin.on("error", () => undefined); // EPIPE when the binary refuses a huge input
-  if (options.input !== "never-close") child.stdin.end(options.input ?? "");
+  if (!options.neverClose) child.stdin.end(options.input ?? "");
   const killer = setTimeout(() => child.kill("SIGKILL"), options.killAfterMs ?? 20_000);
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(killer);
-      if (options.input === "never-close") child.stdin.destroy();
+      if (options.neverClose) child.stdin.destroy();
       resolve({ code, signal, stdout, stderr, ms: performance.now() - started });
     });
   });

@@ -1,5 +1,5 @@
 import { textInput } from "../../../src/pipeline/input-source.js";
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../../src/deps.js";
 import { HookNotifyError } from "../../../src/errors.js";
