@@ -1,5 +1,6 @@
 import { HookNotifyError } from "../errors.js";
 import type { Notification } from "../message/notification.js";
+import { escapeBody } from "./notify-send-text.js";
 import type { SendContext } from "./sink.js";
 
 interface NodeNotifierOptions {
@@ -16,7 +17,11 @@ export async function notifyWithNodeNotifier(
   const { default: notifier } = await import("node-notifier");
   const request = {
     title: notification.title,
-    message: notification.body || notification.title,
+    // On Linux node-notifier runs notify-send, which unescapes the body: keep backslashes literal.
+    message:
+      ctx.deps.platform === "linux"
+        ? escapeBody(notification.body || notification.title)
+        : notification.body || notification.title,
     // macOS: without timeout:false terminal-notifier keeps the process for 10 s.
     timeout: false as const,
     wait: false,

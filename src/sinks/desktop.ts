@@ -7,6 +7,7 @@ import { findProgram } from "./find-program.js";
 import { runProgram } from "./run-program.js";
 import { defineSink } from "./sink.js";
 import { notifyWithNodeNotifier } from "./desktop-node-notifier.js";
+import { escapeBody } from "./notify-send-text.js";
 
 const options = z.strictObject({
   /** "auto": notify-send on Linux (no shell, real urgency), node-notifier on macOS and Windows. */
@@ -42,7 +43,7 @@ export function notifySendArgs(notification: Notification, opts: DesktopOptions)
   ];
   if (opts.expireSeconds !== undefined)
     args.push(`--expire-time=${Math.round(opts.expireSeconds * 1000)}`);
-  args.push("--", notification.title, notification.body);
+  args.push("--", notification.title, escapeBody(notification.body));
   return args;
 }
 

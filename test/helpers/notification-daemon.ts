@@ -1,0 +1,210 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { onTestFinished } from "vitest";
+import { findProgram } from "../../src/sinks/find-program.js";
+
+// Debian's python3 has dbusmock; a pyenv `python3` first on PATH usually does not.
+const PYTHON = "/usr/bin/python3";
+const NAME = "org.freedesktop.Notifications";
+
+/** One Notify call as the daemon received it over D-Bus. */
+export interface NotifyCall {
+  appName: string;
+  summary: string;
+  body: string;
+  /** The "urgency" hint: 0 low, 1 normal, 2 critical; null when the sender set none. */
+  urgency: number | null;
+  /** Milliseconds; -1 means "server default". */
+  expireTimeout: number;
+  icon: string;
+}
+
+export interface NotificationDaemon {
+  /** The private bus address, also in env. */
+  address: string;
+  env: { DBUS_SESSION_BUS_ADDRESS: string };
+  /** The Notify calls recorded so far, in order (org.freedesktop.DBus.Mock.GetCalls). */
+  calls(): Promise<NotifyCall[]>;
+  /** Polls calls() until there are at least `count` (for detached senders). */
+  waitForCalls(count: number, timeoutMs?: number): Promise<NotifyCall[]>;
+  stop(): Promise<void>;
+}
+
+// Waits for the bus name, or prints the recorded Notify calls as JSON. dbus-python ships with dbusmock.
+const CLIENT = `
+import json, os, sys, time
+import dbus
+bus = dbus.bus.BusConnection(os.environ["DBUS_SESSION_BUS_ADDRESS"])
+if sys.argv[1] == "wait":
+    deadline = time.monotonic() + float(sys.argv[2])
+    while not bus.name_has_owner("${NAME}"):
+        if time.monotonic() > deadline:
+            sys.exit("${NAME} has no owner on the test bus")
+        time.sleep(0.05)
+    sys.exit(0)
+mock = dbus.Interface(bus.get_object("${NAME}", "/org/freedesktop/Notifications"), "org.freedesktop.DBus.Mock")
+calls = []
+for _stamp, method, args in mock.GetCalls():
+    if method != "Notify":
+        continue
+    hints = args[6]
+    calls.append({
+        "appName": str(args[0]), "icon": str(args[2]), "summary": str(args[3]), "body": str(args[4]),
+        "urgency": int(hints["urgency"]) if "urgency" in hints else None,
+        "expireTimeout": int(args[7]),
+    })
+print(json.dumps(calls))
+`;
+
+/** What the real-daemon tests need, and which of it is missing here. */
+export function notificationDaemonTools(): { available: boolean; missing: string[] } {
+  const missing: string[] = [];
+  if (process.platform !== "linux") return { available: false, missing: ["Linux"] };
+  for (const program of ["dbus-daemon", "notify-send"]) {
+    if (!findProgram(program, process.env, process.platform)) missing.push(program);
+  }
+  if (!hasDbusmock()) missing.push(`${PYTHON} with dbusmock (python3-dbusmock)`);
+  return { available: missing.length === 0, missing };
+}
+
+// For describe.runIf: dbus-daemon, notify-send and Debian's python3-dbusmock are installed.
+export function isNotificationDaemonAvailable(): boolean {
+  return notificationDaemonTools().available;
+}
+
+let dbusmockChecked: boolean | undefined;
+function hasDbusmock(): boolean {
+  if (dbusmockChecked !== undefined) return dbusmockChecked;
+  try {
+    execFileSync(PYTHON, ["-c", "import dbus, dbusmock"], { stdio: "ignore", timeout: 10_000 });
+    dbusmockChecked = true;
+  } catch {
+    dbusmockChecked = false;
+  }
+  return dbusmockChecked;
+}
+
+// A private session bus (no service activation, so no installed daemon such as dunst can win the
+// name) with dbusmock's notification_daemon template on it. Stopped when the test finishes.
+export async function startNotificationDaemon(): Promise<NotificationDaemon> {
+  const dir = mkdtempSync(join(tmpdir(), "hook-notify-bus-"));
+  const children: ChildProcess[] = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all(children.splice(0).reverse().map(terminate));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  onTestFinished(stop);
+
+  const config = join(dir, "bus.conf");
+  writeFileSync(config, busConfig(dir));
+  const bus = spawn("dbus-daemon", [`--config-file=${config}`, "--print-address", "--nofork"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(bus);
+  const address = await firstLine(bus, 10_000);
+  const env = { DBUS_SESSION_BUS_ADDRESS: address };
+  const clientEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...env };
+
+  const mock = spawn(PYTHON, ["-m", "dbusmock", "--session", "--template", "notification_daemon"], {
+    env: clientEnv,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  children.push(mock);
+  await Promise.race([
+    runClient(["wait", "15"], clientEnv),
+    exitedEarly(mock, "python3 -m dbusmock"),
+  ]);
+
+  const calls = async (): Promise<NotifyCall[]> =>
+    JSON.parse(await runClient(["calls"], clientEnv)) as NotifyCall[];
+  const waitForCalls = async (count: number, timeoutMs = 5_000): Promise<NotifyCall[]> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const seen = await calls();
+      if (seen.length >= count || Date.now() > deadline) return seen;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return { address, env, calls, waitForCalls, stop };
+}
+
+function busConfig(dir: string): string {
+  return `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:dir=${dir}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+}
+
+function runClient(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(PYTHON, ["-c", CLIENT, ...args], { env, timeout: 20_000 }, (error, stdout, stderr) => {
+      if (error)
+        reject(new Error(`dbus client ${args[0] ?? ""} failed: ${stderr || error.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+// The bus address dbus-daemon prints once it listens.
+function firstLine(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => {
+      reject(new Error(`dbus-daemon printed no address in ${timeoutMs} ms: ${err}`));
+    }, timeoutMs);
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const newline = out.indexOf("\n");
+      if (newline < 0) return;
+      clearTimeout(timer);
+      resolve(out.slice(0, newline).trim());
+    });
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dbus-daemon exited with ${code ?? "a signal"}: ${err}`));
+    });
+  });
+}
+
+// Rejects if the child dies before the race is won (never resolves otherwise).
+function exitedEarly(child: ChildProcess, what: string): Promise<never> {
+  let err = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+  return new Promise((_resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      reject(new Error(`${what} exited with ${code ?? "a signal"}: ${err.slice(-2000)}`));
+    });
+  });
+}
+
+function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
