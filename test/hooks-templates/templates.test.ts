@@ -1,0 +1,68 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { DEFAULT_EVENTS } from "../../src/pipeline/hook-event.js";
+import { buildCommand, isHookNotifyCommand } from "../../src/settings/command.js";
+import { parseSettings } from "../../src/settings/read.js";
+import { findPackageRoot, loadTemplate } from "../../src/settings/template.js";
+import { isOurWrapper } from "../../src/settings/wrapper.js";
+
+const root = findPackageRoot();
+
+// The hook shape both clients accept, strictly: no key we did not mean to write.
+const handler = z.strictObject({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  timeout: z.number().int().min(1).max(60),
+});
+const eventMap = z.record(
+  z.enum(["Notification", "Stop", "SubagentStop", "SessionEnd"]),
+  z
+    .array(z.strictObject({ matcher: z.string().optional(), hooks: z.array(handler).length(1) }))
+    .length(1),
+);
+const SHAPES = {
+  "claude-code": z.strictObject({ hooks: eventMap }),
+  droid: eventMap,
+} as const;
+
+const read = async (name: string): Promise<string> =>
+  readFile(join(root, "hooks-templates", name), "utf8");
+
+describe.each(["claude-code", "droid"] as const)("hooks-templates/%s.json", (client) => {
+  it("is strict JSON without a BOM, in the client's hook shape", async () => {
+    const text = await read(`${client}.json`);
+    expect(parseSettings(text, client).isJsonc).toBe(false);
+    const parsed = SHAPES[client].safeParse(JSON.parse(text));
+    expect(parsed.error).toBeUndefined();
+  });
+
+  it("has every default event, each with an explicit timeout in seconds (SessionEnd too)", async () => {
+    const json = JSON.parse(await read(`${client}.json`)) as Record<string, unknown>;
+    const map = (client === "droid" ? json : json["hooks"]) as z.infer<typeof eventMap>;
+    expect(Object.keys(map)).toEqual([...DEFAULT_EVENTS]);
+    const defaults = await loadTemplate(client, root);
+    expect(Object.fromEntries(defaults)).toEqual({
+      Notification: 10,
+      Stop: 10,
+      SubagentStop: 10,
+      SessionEnd: 5,
+    });
+    for (const [event, groups] of Object.entries(map)) {
+      const entry = groups[0]!.hooks[0]!;
+      expect(entry.timeout).toBe(defaults.get(event));
+      expect(entry.command).toBe(buildCommand({ program: "hook-notify" }, client, entry.timeout));
+      expect(isHookNotifyCommand(entry.command)).toBe(true);
+    }
+  });
+});
+
+describe("hooks-templates/hook-notify.sh", () => {
+  it("is a POSIX sh script that install recognises as its own", async () => {
+    const text = await read("hook-notify.sh");
+    expect(text.startsWith("#!/bin/sh\n")).toBe(true);
+    expect(isOurWrapper(text)).toBe(true);
+    expect(text).not.toMatch(/\becho\b|\bprintf\b/);
+  });
+});
