@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
@@ -67,7 +67,7 @@ export function choosePlayer(
       )
     : findFirstProgram(table.names, deps.env, deps.platform);
   if (!found) return undefined;
-  const base = found.name.replace(/\.exe$/i, "");
+  const base = basename(found.name).replace(/\.exe$/i, "");
   const windowsArgs = [
     "-NoProfile",
     "-NonInteractive",
@@ -124,6 +124,14 @@ async function play(
   file: string,
   ctx: { signal: AbortSignal; wait: boolean; sinkName: string; deps: Deps },
 ): Promise<void> {
+  if (file === "") {
+    // play-sound would call back at once and start nothing: on the hook path nothing would settle.
+    throw new HookNotifyError(
+      "CONFIG_INVALID",
+      `${ctx.sinkName}: "files" names an empty file. Name a WAV file or remove the entry.`,
+      { sink: ctx.sinkName, retryable: false },
+    );
+  }
   const playSound = (await import("play-sound")).default as unknown as PlaySoundFactory;
   await new Promise<void>((resolve, reject) => {
     const spawnOptions = {
@@ -137,15 +145,21 @@ async function play(
       spawnOptions,
       (code: number | null) => {
         if (!ctx.wait) return;
-        if (code === null || code === 0) resolve();
-        else
-          reject(
-            new HookNotifyError(
-              "SINK_FAILED",
-              `${ctx.sinkName}: ${player.name} exited with code ${code} playing ${file}.`,
-              { sink: ctx.sinkName, retryable: false },
-            ),
-          );
+        // play-sound reports exit 0 and death by a signal both as null; the child tells them apart.
+        const signal = child?.signalCode ?? null;
+        if (signal === null && (code === null || code === 0)) {
+          resolve();
+          return;
+        }
+        const how =
+          signal === null ? `exited with code ${String(code)}` : `was killed by ${signal}`;
+        reject(
+          new HookNotifyError(
+            "SINK_FAILED",
+            `${ctx.sinkName}: ${player.name} ${how} playing ${file}.`,
+            { sink: ctx.sinkName, retryable: false },
+          ),
+        );
       },
     );
     child?.on("error", (error: NodeJS.ErrnoException) => {
