@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** The captured hook payloads: Claude Code 2.1.197, droid 0.215.0, and Droid's documented ones. */
+export const EVENTS_DIR = join(import.meta.dirname, "..", "fixtures", "events");
+
+/** "claude-code/Stop.json", "droid/SessionEnd-other.json", … sorted, every file under EVENTS_DIR. */
+export const FIXTURE_NAMES: readonly string[] = readdirSync(EVENTS_DIR, { recursive: true })
+  .map(String)
+  .filter((name) => name.endsWith(".json"))
+  .map((name) => name.replaceAll("\\", "/"))
+  .sort();
+
+// The payload text exactly as the client wrote it on stdin.
+export function fixtureText(name: string): string {
+  return readFileSync(join(EVENTS_DIR, name), "utf8");
+}
+
+export function fixtureJson(name: string): Record<string, unknown> {
+  return JSON.parse(fixtureText(name)) as Record<string, unknown>;
+}
+
+// session_id → sessionId, at the top level only (that is where hook fields live).
+export function toCamelKeys(payload: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(payload).map(([key, value]) => [
+      key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()),
+      value,
+    ]),
+  );
+}

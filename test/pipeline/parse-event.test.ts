@@ -1,0 +1,324 @@
+import { describe, expect, it } from "vitest";
+import { HookNotifyError } from "../../src/errors.js";
+import { isFailure, type HookEvent, type IgnoredEvent } from "../../src/pipeline/hook-event.js";
+import { parseEvent } from "../../src/pipeline/parse-event.js";
+import { FIXTURE_NAMES, fixtureJson, fixtureText, toCamelKeys } from "./event-fixtures.js";
+
+const CLAUDE_SESSION = "4cf0a0c5-3424-484b-98e4-44b5c7712fe3";
+const DROID_SESSION = "9f3c2a10-5b7e-4d21-9c8e-2f4a6b1d0e77";
+const CWD = "/home/dev/projects/shop-api";
+const claudeTranscript = (id: string): string =>
+  `/home/dev/.claude/projects/-home-dev-projects-shop-api/${id}.jsonl`;
+const droidTranscript = (id: string): string =>
+  `/home/dev/.factory/sessions/-home-dev-projects-shop-api/${id}.jsonl`;
+
+const claude = {
+  sessionId: CLAUDE_SESSION,
+  transcriptPath: claudeTranscript(CLAUDE_SESSION),
+  cwd: CWD,
+};
+const droid = {
+  sessionId: DROID_SESSION,
+  transcriptPath: droidTranscript(DROID_SESSION),
+  cwd: CWD,
+  permissionMode: "auto-low",
+};
+
+type Normalized = Omit<HookEvent, "raw">;
+
+// Every captured payload, the event it becomes (raw aside) and whether it counts as a failure.
+const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boolean }> = {
+  "claude-code/Notification.json": {
+    event: {
+      name: "Notification",
+      ...claude,
+      message: "Claude needs your permission",
+      notificationType: "permission_prompt",
+    },
+    failure: false,
+  },
+  "claude-code/PermissionRequest.json": {
+    event: { name: "PermissionRequest", ...claude, permissionMode: "default", toolName: "Bash" },
+    failure: false,
+  },
+  "claude-code/SessionEnd-other.json": {
+    event: {
+      name: "SessionEnd",
+      sessionId: "1aa7ab5a-aaed-4829-a0bd-4fd928d7cfd6",
+      transcriptPath: claudeTranscript("1aa7ab5a-aaed-4829-a0bd-4fd928d7cfd6"),
+      cwd: CWD,
+      reason: "other",
+    },
+    failure: true,
+  },
+  "claude-code/SessionEnd-prompt_input_exit.json": {
+    event: { name: "SessionEnd", ...claude, reason: "prompt_input_exit" },
+    failure: false,
+  },
+  "claude-code/SessionStart.json": { event: { ignored: "SessionStart" } },
+  "claude-code/Stop.json": {
+    event: {
+      name: "Stop",
+      ...claude,
+      permissionMode: "default",
+      stopHookActive: false,
+      lastAssistantMessage: "All done after the tool ran.",
+    },
+    failure: false,
+  },
+  "claude-code/SubagentStop.json": {
+    event: {
+      name: "SubagentStop",
+      sessionId: "fd212acc-67ab-45cf-aa1a-18aedfd9e36c",
+      transcriptPath: claudeTranscript("fd212acc-67ab-45cf-aa1a-18aedfd9e36c"),
+      cwd: CWD,
+      permissionMode: "default",
+      agentId: "ae65e02e3f3f64f7a",
+      agentType: "general-purpose",
+      agentTranscriptPath: claudeTranscript(
+        "fd212acc-67ab-45cf-aa1a-18aedfd9e36c/subagents/agent-ae65e02e3f3f64f7a",
+      ),
+      stopHookActive: false,
+      lastAssistantMessage: "Subagent finished its part.",
+    },
+    failure: false,
+  },
+  "claude-code/UserPromptSubmit.json": { event: { ignored: "UserPromptSubmit" } },
+  "droid-documented/Notification-idle.json": {
+    event: { name: "Notification", ...droid, message: "Droid is waiting for your input" },
+    failure: false,
+  },
+  "droid-documented/Notification-permission.json": {
+    event: {
+      name: "Notification",
+      ...droid,
+      message: "Droid needs your permission to use Execute",
+    },
+    failure: false,
+  },
+  "droid-documented/SessionEnd-prompt_input_exit.json": {
+    event: { name: "SessionEnd", ...droid, reason: "prompt_input_exit" },
+    failure: false,
+  },
+  "droid-documented/Stop-camelCase.json": {
+    event: { name: "Stop", ...droid, stopHookActive: false },
+    failure: false,
+  },
+  "droid-documented/Stop.json": {
+    event: { name: "Stop", ...droid, stopHookActive: false },
+    failure: false,
+  },
+  "droid-documented/SubagentStop.json": {
+    event: { name: "SubagentStop", ...droid, stopHookActive: false },
+    failure: false,
+  },
+  "droid/SessionEnd-other.json": {
+    event: {
+      name: "SessionEnd",
+      sessionId: "2870579a-da5d-4fea-95cb-9d30e9faa8e4",
+      transcriptPath: droidTranscript("2870579a-da5d-4fea-95cb-9d30e9faa8e4"),
+      cwd: CWD,
+      permissionMode: "off",
+      reason: "other",
+      sessionDurationMs: 74.74658203125,
+      messageCount: 1,
+    },
+    failure: true,
+  },
+  "droid/SessionStart.json": { event: { ignored: "SessionStart" } },
+};
+
+function withoutRaw(event: HookEvent | IgnoredEvent): Normalized | IgnoredEvent {
+  if ("ignored" in event) return event;
+  const rest: Partial<HookEvent> = { ...event };
+  delete rest.raw;
+  return rest as Normalized;
+}
+
+function parseError(input: string): HookNotifyError {
+  try {
+    parseEvent(input);
+  } catch (error) {
+    if (error instanceof HookNotifyError) return error;
+    throw error;
+  }
+  throw new Error("parseEvent did not throw");
+}
+
+describe("parseEvent over the captured payloads", () => {
+  it("has an expectation for every fixture file", () => {
+    expect(FIXTURE_NAMES).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(FIXTURE_NAMES)("%s", (name) => {
+    const expected = EXPECTED[name]!;
+    const event = parseEvent(fixtureText(name));
+    expect(withoutRaw(event)).toEqual(expected.event);
+    if ("ignored" in event) return;
+    expect(event.raw).toEqual(fixtureJson(name));
+    expect(isFailure(event)).toBe(expected.failure);
+  });
+
+  it.each(FIXTURE_NAMES)("%s with camelCase keys parses to the same event", (name) => {
+    const camel = toCamelKeys(fixtureJson(name));
+    const event = parseEvent(JSON.stringify(camel));
+    expect(withoutRaw(event)).toEqual(EXPECTED[name]!.event);
+    if (!("ignored" in event)) expect(event.raw).toEqual(camel);
+  });
+
+  it("keeps keys it does not read in raw", () => {
+    const event = parseEvent(fixtureText("claude-code/PermissionRequest.json")) as HookEvent;
+    expect(event.raw).toMatchObject({
+      prompt_id: "f2f1d580-243a-4590-837d-9207ff7efc4f",
+      effort: { level: "high" },
+      tool_input: { command: "touch /home/dev/projects/shop-api/created-by-agent" },
+    });
+    expect(event).not.toHaveProperty("toolInput");
+    expect(event).not.toHaveProperty("promptId");
+  });
+
+  it("prefers the snake_case spelling when both are present", () => {
+    const event = parseEvent(
+      JSON.stringify({ hook_event_name: "Stop", session_id: "snake", sessionId: "camel" }),
+    ) as HookEvent;
+    expect(event.sessionId).toBe("snake");
+  });
+
+  it("treats null fields as absent", () => {
+    const event = parseEvent(
+      JSON.stringify({ hook_event_name: "Notification", message: null, session_id: null }),
+    );
+    expect(withoutRaw(event)).toEqual({ name: "Notification" });
+  });
+});
+
+describe("parseEvent event names", () => {
+  it.each(["UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "MadeUpEvent", "stop"])(
+    "ignores %s without an error",
+    (name) => {
+      expect(parseEvent(JSON.stringify({ hook_event_name: name, session_id: "s" }))).toEqual({
+        ignored: name,
+      });
+    },
+  );
+
+  it.each([
+    "Notification",
+    "Stop",
+    "SubagentStop",
+    "SessionEnd",
+    "StopFailure",
+    "PermissionRequest",
+  ])("knows %s", (name) => {
+    const event = parseEvent(JSON.stringify({ hookEventName: name }));
+    expect(event).toEqual({ name, raw: { hookEventName: name } });
+  });
+});
+
+describe("failure", () => {
+  it.each([
+    ["error", true],
+    ["other", true],
+    ["prompt_input_exit", false],
+    ["clear", false],
+    ["logout", false],
+    ["resume", false],
+    [undefined, false],
+  ])("SessionEnd with reason %s is a failure: %s", (reason, failure) => {
+    const event = parseEvent(
+      JSON.stringify({ hook_event_name: "SessionEnd", reason }),
+    ) as HookEvent;
+    expect(isFailure(event)).toBe(failure);
+  });
+
+  it.each(["Notification", "Stop", "SubagentStop", "PermissionRequest"])(
+    "%s is never a failure, even with reason error",
+    (name) => {
+      const event = parseEvent(JSON.stringify({ hook_event_name: name, reason: "error" }));
+      expect(isFailure(event as HookEvent)).toBe(false);
+    },
+  );
+
+  it.each([
+    [
+      "string details",
+      { error: "rate_limit", error_details: "429 Too Many Requests" },
+      { error: "rate_limit", errorDetails: "429 Too Many Requests" },
+    ],
+    [
+      "object details, camelCase",
+      { error: "overloaded", errorDetails: { status: 529 } },
+      { error: "overloaded", errorDetails: '{"status":529}' },
+    ],
+    ["no details", { error: "server_error" }, { error: "server_error" }],
+    ["empty and non-string values dropped", { error: "", error_details: 42 }, {}],
+  ])("StopFailure is a failure and keeps its error fields: %s", (_case, fields, expected) => {
+    const raw = { hook_event_name: "StopFailure", session_id: "s", ...fields };
+    const event = parseEvent(JSON.stringify(raw)) as HookEvent;
+    expect(isFailure(event)).toBe(true);
+    expect(withoutRaw(event)).toEqual({ name: "StopFailure", sessionId: "s", ...expected });
+  });
+});
+
+describe("parseEvent rejects what it cannot use", () => {
+  it.each([
+    ["", "INPUT_EMPTY"],
+    ["  \n\t", "INPUT_EMPTY"],
+    ["not json", "INPUT_INVALID"],
+    ['{"hook_event_name": "Stop"', "INPUT_INVALID"],
+    ["[]", "INPUT_INVALID"],
+    ["null", "INPUT_INVALID"],
+    ['"Stop"', "INPUT_INVALID"],
+    ["42", "INPUT_INVALID"],
+    ["{}", "INPUT_INVALID"],
+    ['{"session_id": "s"}', "INPUT_INVALID"],
+  ])("%j → %s", (input, code) => {
+    expect(parseError(input).code).toBe(code);
+  });
+
+  it("says that hook_event_name is missing", () => {
+    expect(parseError('{"session_id":"s"}').message).toContain("hook_event_name is missing");
+  });
+
+  it("keeps the JSON syntax error as the cause", () => {
+    expect(parseError("{oops").cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it.each([
+    ["hook_event_name", 5],
+    ["hook_event_name", ""],
+    ["session_id", 42],
+    ["transcript_path", ["a"]],
+    ["cwd", {}],
+    ["message", true],
+    ["notification_type", 1],
+    ["reason", 0],
+    ["last_assistant_message", { text: "hi" }],
+    ["stop_hook_active", "false"],
+    ["session_duration_ms", "74"],
+    ["session_duration_ms", -1],
+    ["message_count", "1"],
+  ])("%s = %j → INPUT_INVALID naming the field", (field, value) => {
+    const payload = { hook_event_name: "SessionEnd", [field]: value };
+    const error = parseError(JSON.stringify(payload));
+    expect(error.code).toBe("INPUT_INVALID");
+    expect(error.message).toContain(`${field}:`);
+  });
+
+  it.each([
+    ["sessionId", 42, "session_id"],
+    ["stopHookActive", 1, "stop_hook_active"],
+    ["messageCount", "3", "message_count"],
+  ])("camelCase %s = %j is named %s in the message", (field, value, named) => {
+    const error = parseError(JSON.stringify({ hookEventName: "Stop", [field]: value }));
+    expect(error.code).toBe("INPUT_INVALID");
+    expect(error.message).toContain(`${named}:`);
+  });
+
+  it("does not check the types of keys it does not read", () => {
+    const event = parseEvent(
+      JSON.stringify({ hook_event_name: "Stop", prompt_id: 7, effort: "high", tool_input: null }),
+    );
+    expect(withoutRaw(event)).toEqual({ name: "Stop" });
+  });
+});
