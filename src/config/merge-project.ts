@@ -2,6 +2,7 @@ import type { Validated, Config } from "./validate-config.js";
 import { validateConfig } from "./validate-config.js";
 
 const NARROWING_KEYS = new Set(["enabled", "events", "when"]);
+const PROJECT_SETTINGS = ["enabled", "templates", "maxBodyLength"] as const;
 const PROJECT_TOP_KEYS = new Set(["$schema", "enabled", "templates", "maxBodyLength", "sinks"]);
 
 // A project file may mute, narrow and reword; only with the user's allowProjectSinks may it add targets.
@@ -20,16 +21,28 @@ export function mergeProjectConfig(
     issues.push(`${key}: not allowed in a project file; ignored`);
   }
   const value: Config = { ...user, sinks: { ...user.sinks } };
-  const checked = validateConfig({ ...pick(raw, ["enabled", "templates", "maxBodyLength"]) }, env);
-  issues.push(...checked.issues);
-  if (raw.enabled !== undefined) value.enabled = checked.value.enabled;
-  if (raw.templates !== undefined)
-    value.templates = { ...user.templates, ...checked.value.templates };
-  if (raw.maxBodyLength !== undefined) value.maxBodyLength = checked.value.maxBodyLength;
+  for (const key of PROJECT_SETTINGS) {
+    if (raw[key] === undefined) continue;
+    // One at a time, so a bad setting is ignored instead of resetting the others to defaults.
+    const checked = validateConfig({ [key]: raw[key] }, env);
+    issues.push(...checked.issues);
+    if (checked.issues.length === 0) applySetting(value, key, checked.value);
+  }
   for (const [name, entry] of Object.entries(asObject(raw.sinks))) {
     issues.push(...narrowSink(value, name, asObject(entry)));
   }
   return { value, issues, secrets: [] };
+}
+
+// Mute, reword, resize: a project cannot turn hook-notify on where the user turned it off.
+function applySetting(
+  value: Config,
+  key: (typeof PROJECT_SETTINGS)[number],
+  checked: Config,
+): void {
+  if (key === "enabled") value.enabled = value.enabled && checked.enabled;
+  else if (key === "templates") value.templates = { ...value.templates, ...checked.templates };
+  else value.maxBodyLength = checked.maxBodyLength;
 }
 
 function narrowSink(value: Config, name: string, entry: Record<string, unknown>): string[] {
@@ -77,8 +90,4 @@ function asObject(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};
-}
-
-function pick(raw: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
 }

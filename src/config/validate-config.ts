@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import type { Templates } from "../message/format.js";
 import { DEFAULT_EVENTS, type EventName } from "../pipeline/hook-event.js";
 import { secretPartsOf } from "../redact.js";
@@ -32,6 +33,9 @@ export interface Validated {
   secrets: string[];
 }
 
+// zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
+z.config(en());
+
 const COMMON_KEYS = new Set(["type", "events", "when", "enabled", "timeoutSeconds"]);
 const SECRET_KEYS = new Set(["url", "pass", "password", "secret", "token", "headers"]);
 const topLevel = z.looseObject({
@@ -46,15 +50,7 @@ export function validateConfig(
 ): Validated {
   const expanded = expandEnv(json, env);
   const issues: string[] = [];
-  const parsed = z.safeParse(topLevel, expanded.value);
-  if (!parsed.success) {
-    issues.push(
-      ...parsed.error.issues
-        .filter((i) => i.path[0] !== "sinks" || i.path.length === 1)
-        .map((issue) => formatIssue(issue)),
-    );
-  }
-  const data: z.infer<typeof topLevel> = parsed.success ? parsed.data : {};
+  const data = parseTopLevel(expanded.value, issues);
   const unknownKeys = Object.keys(data).filter((key) => !(key in topLevelShape) && key !== "sinks");
   issues.push(
     ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),
@@ -85,6 +81,18 @@ export function validateConfig(
     issues,
     secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),
   };
+}
+
+// A bad top-level setting is reported and left out; the other settings and the sinks still apply.
+function parseTopLevel(value: unknown, issues: string[]): z.infer<typeof topLevel> {
+  const parsed = z.safeParse(topLevel, value);
+  if (parsed.success) return parsed.data;
+  issues.push(...parsed.error.issues.map((issue) => formatIssue(issue)));
+  const bad = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+  if (bad.has(undefined) || !value || typeof value !== "object") return {};
+  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !bad.has(key)));
+  const retried = z.safeParse(topLevel, rest);
+  return retried.success ? retried.data : {};
 }
 
 function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry | undefined {

@@ -54,7 +54,8 @@ export function formatNotification(
     cwd: event.cwd,
     sessionId: event.sessionId,
     sessionTitle: values.session_title,
-    message: values.message,
+    // The default "… is waiting for your input" is for Notification events only.
+    message: event.name === "Notification" || event.message ? values.message : undefined,
     lastMessage:
       truncate(stripControl(context.lastMessage ?? "").trim(), LAST_MESSAGE_MAX) || undefined,
     reason: event.reason,

@@ -1,0 +1,503 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG_JSON } from "../../src/config/load-config.js";
+import { validateConfig } from "../../src/config/validate-config.js";
+import {
+  formatNotification,
+  type FormatOptions,
+  type Templates,
+} from "../../src/message/format.js";
+import type { Level, Notification } from "../../src/message/notification.js";
+import { detectClient, type EventContext } from "../../src/pipeline/gather-context.js";
+import type { HookEvent } from "../../src/pipeline/hook-event.js";
+import { parseEvent } from "../../src/pipeline/parse-event.js";
+import { route } from "../../src/pipeline/route.js";
+import { FIXTURE_NAMES, fixtureText } from "../pipeline/event-fixtures.js";
+
+const NOW = Date.parse("2026-11-22T12:00:00.000Z");
+const OPTIONS: FormatOptions = { maxBodyLength: 300, id: "n-1", now: NOW };
+
+// The context gatherContext would find for the captured payloads on the machine they came from.
+function contextFor(event: HookEvent, extra: Partial<EventContext> = {}): EventContext {
+  const client = detectClient(event, {});
+  return {
+    project: "shop-api",
+    projectDir: "/home/dev/projects/shop-api",
+    ...(client ? { client } : {}),
+    ...(event.lastAssistantMessage ? { lastMessage: event.lastAssistantMessage } : {}),
+    ...extra,
+  };
+}
+
+function render(
+  fields: Partial<HookEvent> & Pick<HookEvent, "name">,
+  context: Partial<EventContext> = {},
+  options: Partial<FormatOptions> = {},
+): Notification {
+  const event: HookEvent = { raw: {}, ...fields };
+  return formatNotification(
+    event,
+    { project: "shop-api", projectDir: "/p", ...context },
+    { ...OPTIONS, ...options },
+  );
+}
+
+interface Rendered {
+  title: string;
+  body: string;
+  level: Level;
+  failure: boolean;
+  /** Sinks of the built-in default config that get it. */
+  to: string[];
+}
+
+const SENT = ["desktop", "sound"];
+const EXPECTED: Record<string, Rendered | "ignored"> = {
+  "claude-code/Notification.json": {
+    title: "shop-api · Claude needs your permission",
+    body: "Claude needs your permission",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "claude-code/PermissionRequest.json": {
+    title: "shop-api · Claude asks to use Bash",
+    body: "",
+    level: "attention",
+    failure: false,
+    to: [],
+  },
+  "claude-code/SessionEnd-other.json": {
+    title: "shop-api · Session ended with an error (reason: other)",
+    body: "",
+    level: "failure",
+    failure: true,
+    to: SENT,
+  },
+  "claude-code/SessionEnd-prompt_input_exit.json": {
+    title: "shop-api · Session ended (prompt_input_exit)",
+    body: "",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "claude-code/SessionStart.json": "ignored",
+  "claude-code/Stop.json": {
+    title: "shop-api · Claude finished",
+    body: "All done after the tool ran.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "claude-code/SubagentStop.json": {
+    title: "shop-api · Subagent finished (general-purpose)",
+    body: "Subagent finished its part.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "claude-code/UserPromptSubmit.json": "ignored",
+  "droid-documented/Notification-idle.json": {
+    title: "shop-api · Droid needs your input",
+    body: "Droid is waiting for your input",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "droid-documented/Notification-permission.json": {
+    title: "shop-api · Droid needs your permission",
+    body: "Droid needs your permission to use Execute",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "droid-documented/SessionEnd-prompt_input_exit.json": {
+    title: "shop-api · Session ended (prompt_input_exit)",
+    body: "",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "droid-documented/Stop-camelCase.json": {
+    title: "shop-api · Droid finished",
+    body: "",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "droid-documented/Stop.json": {
+    title: "shop-api · Droid finished",
+    body: "",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "droid-documented/SubagentStop.json": {
+    title: "shop-api · Subagent finished",
+    body: "",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "droid/SessionEnd-other.json": {
+    title: "shop-api · Session ended with an error (reason: other)",
+    body: "1 message · 0.1s",
+    level: "failure",
+    failure: true,
+    to: SENT,
+  },
+  "droid/SessionStart.json": "ignored",
+};
+
+describe("captured payloads: parse, render, route", () => {
+  const defaults = validateConfig(DEFAULT_CONFIG_JSON, {}).value;
+
+  it("has an expectation for every fixture file", () => {
+    expect(FIXTURE_NAMES).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(FIXTURE_NAMES)("%s", (name) => {
+    const expected = EXPECTED[name];
+    const event = parseEvent(fixtureText(name));
+    if ("ignored" in event) {
+      expect(expected).toBe("ignored");
+      return;
+    }
+    const notification = formatNotification(event, contextFor(event), OPTIONS);
+    const plan = route(notification, defaults);
+    expect({
+      title: notification.title,
+      body: notification.body,
+      level: notification.level,
+      failure: notification.failure,
+      to: plan.deliveries.map((d) => d.entry.name),
+    }).toEqual(expected);
+    expect(notification).toMatchObject({
+      id: "n-1",
+      event: event.name,
+      project: "shop-api",
+      cwd: "/home/dev/projects/shop-api",
+      sessionId: event.sessionId,
+      timestamp: "2026-11-22T12:00:00.000Z",
+      raw: event.raw,
+    });
+  });
+
+  it("keeps the whole notification for a Claude Stop", () => {
+    const event = parseEvent(fixtureText("claude-code/Stop.json")) as HookEvent;
+    const notification: Partial<Notification> = formatNotification(
+      event,
+      contextFor(event, { sessionTitle: "Fix checkout" }),
+      OPTIONS,
+    );
+    delete notification.raw;
+    expect(notification).toMatchInlineSnapshot(`
+      {
+        "body": "All done after the tool ran.
+      Session: Fix checkout",
+        "client": "claude-code",
+        "cwd": "/home/dev/projects/shop-api",
+        "event": "Stop",
+        "failure": false,
+        "id": "n-1",
+        "lastMessage": "All done after the tool ran.",
+        "level": "done",
+        "project": "shop-api",
+        "sessionId": "4cf0a0c5-3424-484b-98e4-44b5c7712fe3",
+        "sessionTitle": "Fix checkout",
+        "timestamp": "2026-11-22T12:00:00.000Z",
+        "title": "shop-api · Claude finished",
+      }
+    `);
+  });
+});
+
+describe("formatNotification default wording", () => {
+  it.each<
+    [string, Partial<HookEvent> & Pick<HookEvent, "name">, Partial<EventContext>, string, string]
+  >([
+    [
+      "Notification without a message, Droid",
+      { name: "Notification" },
+      { client: "droid" },
+      "shop-api · Droid needs your input",
+      "Droid is waiting for your input",
+    ],
+    [
+      "Notification without a message, unknown client",
+      { name: "Notification" },
+      {},
+      "shop-api · Agent needs your input",
+      "Agent is waiting for your input",
+    ],
+    [
+      "Notification with a blank message",
+      { name: "Notification", message: " \n " },
+      { client: "claude-code" },
+      "shop-api · Claude needs your input",
+      "Claude is waiting for your input",
+    ],
+    [
+      "permission_prompt type without the word in the message",
+      { name: "Notification", notificationType: "permission_prompt", message: "Allow Bash?" },
+      { client: "claude-code" },
+      "shop-api · Claude needs your permission",
+      "Allow Bash?",
+    ],
+    [
+      "idle_prompt",
+      {
+        name: "Notification",
+        notificationType: "idle_prompt",
+        message: "Claude is waiting for your input",
+      },
+      { client: "claude-code" },
+      "shop-api · Claude needs your input",
+      "Claude is waiting for your input",
+    ],
+    [
+      "session title on its own line",
+      { name: "Notification", message: "Waiting" },
+      { client: "droid", sessionTitle: "Refactor the checkout flow" },
+      "shop-api · Droid needs your input",
+      "Waiting\nSession: Refactor the checkout flow",
+    ],
+    [
+      "Stop with no last message and no title has an empty body",
+      { name: "Stop" },
+      { client: "droid" },
+      "shop-api · Droid finished",
+      "",
+    ],
+    [
+      "StopFailure",
+      { name: "StopFailure", error: "rate_limit", errorDetails: "429 Too Many Requests" },
+      { client: "claude-code", lastMessage: "Halfway there" },
+      "shop-api · Claude stopped on an error (rate_limit)",
+      "rate_limit: 429 Too Many Requests\nHalfway there",
+    ],
+    [
+      "SessionEnd error with facts",
+      { name: "SessionEnd", reason: "error", messageCount: 12, sessionDurationMs: 192_000 },
+      { sessionTitle: "Checkout" },
+      "shop-api · Session ended with an error (reason: error)",
+      "Session: Checkout\n12 messages · 3m 12s",
+    ],
+    [
+      "SessionEnd clear",
+      { name: "SessionEnd", reason: "clear" },
+      {},
+      "shop-api · Session ended (clear)",
+      "",
+    ],
+    ["SessionEnd without a reason", { name: "SessionEnd" }, {}, "shop-api · Session ended ()", ""],
+    [
+      "PermissionRequest without a tool",
+      { name: "PermissionRequest" },
+      { client: "droid" },
+      "shop-api · Droid asks to use",
+      "",
+    ],
+  ])("%s", (_case, fields, context, title, body) => {
+    const n = render(fields, context);
+    expect(n.title).toBe(title);
+    expect(n.body).toBe(body);
+  });
+
+  it.each<[Partial<HookEvent> & Pick<HookEvent, "name">, Level]>([
+    [{ name: "Notification" }, "attention"],
+    [{ name: "PermissionRequest" }, "attention"],
+    [{ name: "Stop" }, "done"],
+    [{ name: "SubagentStop" }, "done"],
+    [{ name: "SessionEnd", reason: "logout" }, "done"],
+    [{ name: "SessionEnd", reason: "other" }, "failure"],
+    [{ name: "StopFailure" }, "failure"],
+  ])("%o has level %s", (fields, level) => {
+    expect(render(fields).level).toBe(level);
+  });
+});
+
+describe("formatNotification message field", () => {
+  it.each<[Partial<HookEvent> & Pick<HookEvent, "name">, string | undefined]>([
+    [{ name: "Notification", message: "Allow Bash?" }, "Allow Bash?"],
+    [{ name: "Notification" }, "Claude is waiting for your input"],
+    // The default text would be wrong here (it was sent in webhook bodies before the fix).
+    [{ name: "Stop" }, undefined],
+    [{ name: "SessionEnd", reason: "other" }, undefined],
+    [{ name: "PermissionRequest", toolName: "Bash" }, undefined],
+    [{ name: "StopFailure", message: "  rate\nlimited " }, "rate limited"],
+  ])("%o → %j", (fields, message) => {
+    expect(render(fields, { client: "claude-code" }).message).toBe(message);
+  });
+});
+
+describe("formatNotification text hygiene", () => {
+  const long = "word ".repeat(200).trim();
+
+  it.each([
+    [50, `${"word ".repeat(10).trim()}…`],
+    // The cut lands after a space: the space goes, the ellipsis follows the word.
+    [46, `${"word ".repeat(9).trim()}…`],
+    [40, `${"word ".repeat(8).trim()}…`],
+  ])("cuts the body to maxBodyLength %i with an ellipsis", (max, body) => {
+    const n = render({ name: "Stop" }, { lastMessage: long }, { maxBodyLength: max });
+    expect(n.body).toBe(body);
+    expect(Array.from(n.body).length).toBeLessThanOrEqual(max);
+  });
+
+  it("cuts the title to 200 characters with an ellipsis", () => {
+    const n = render({ name: "Notification" }, { project: "p".repeat(300) });
+    expect(Array.from(n.title)).toHaveLength(200);
+    expect(n.title).toBe(`${"p".repeat(199)}…`);
+  });
+
+  it("keeps the last message longer than the body, up to 2000 characters", () => {
+    const n = render({ name: "Stop" }, { lastMessage: "x".repeat(5000) });
+    expect(n.body).toBe(`${"x".repeat(299)}…`);
+    expect(n.lastMessage).toBe(`${"x".repeat(1999)}…`);
+  });
+
+  it("counts code points, not UTF-16 units, and never splits an emoji", () => {
+    const n = render({ name: "Stop" }, { lastMessage: "🎉".repeat(100) }, { maxBodyLength: 40 });
+    expect(n.body).toBe(`${"🎉".repeat(39)}…`);
+  });
+
+  it("leaves text at the limit alone", () => {
+    const n = render({ name: "Stop" }, { lastMessage: "y".repeat(300) });
+    expect(n.body).toBe("y".repeat(300));
+  });
+
+  it("strips terminal escapes and control characters, keeps words", () => {
+    const n = render(
+      {
+        name: "Notification",
+        message: "\u001b[31mRed\u001b[0m alert\u0007 \u001b]0;title\u0007done",
+      },
+      { project: "shop\u0000-api" },
+    );
+    expect(n.title).toBe("shop-api · Agent needs your input");
+    expect(n.body).toBe("Red alert done");
+    expect(n.message).toBe("Red alert done");
+  });
+
+  it("puts a multi-line message on one line, and a multi-line last message too", () => {
+    const n = render(
+      { name: "Stop" },
+      { lastMessage: "Line one\r\nLine two\n\n\nLine three", sessionTitle: "T\nitle" },
+    );
+    expect(n.body).toBe("Line one Line two Line three\nSession: T itle");
+    expect(n.lastMessage).toBe("Line one\nLine two\n\n\nLine three");
+  });
+});
+
+describe("formatNotification templates from the config", () => {
+  const context: Partial<EventContext> = {
+    client: "claude-code",
+    sessionTitle: "Checkout",
+    lastMessage: "All green",
+  };
+
+  it.each<[string, Templates, Partial<HookEvent> & Pick<HookEvent, "name">, string, string]>([
+    [
+      "every documented placeholder",
+      {
+        Stop: {
+          title: "[{event}] {project}: {session_title}",
+          body: "{last_message} | {message} | {reason} | {agent}",
+        },
+      },
+      { name: "Stop" },
+      "[Stop] shop-api: Checkout",
+      "All green | Claude is waiting for your input |  | Claude",
+    ],
+    [
+      "reason of a SessionEnd",
+      { SessionEnd: { title: "{project} ended: {reason}" } },
+      { name: "SessionEnd", reason: "logout" },
+      "shop-api ended: logout",
+      "Session: Checkout",
+    ],
+    [
+      "only a title keeps the default body",
+      { Notification: { title: "Look: {message}" } },
+      { name: "Notification", message: "Allow Bash?" },
+      "Look: Allow Bash?",
+      "Allow Bash?\nSession: Checkout",
+    ],
+    [
+      "only a body keeps the default title",
+      { Stop: { body: "{session_id} in {cwd}" } },
+      { name: "Stop", sessionId: "abc", cwd: "/w" },
+      "shop-api · Claude finished",
+      "abc in /w",
+    ],
+    [
+      "unknown placeholders stay as written",
+      { Stop: { title: "{project} {nope} {Project} {PROJECT}", body: "{ project } {}" } },
+      { name: "Stop" },
+      "shop-api {nope} {Project} {PROJECT}",
+      "{ project } {}",
+    ],
+    [
+      "known placeholders without a value become empty",
+      { Stop: { title: "{project}|{tool}|{agent_type}|{duration}|", body: "[{message_count}]" } },
+      { name: "Stop" },
+      "shop-api||||",
+      "[]",
+    ],
+    [
+      "the failure template wins for failures",
+      { failure: { title: "FAILED {event} {reason}" }, SessionEnd: { title: "ended" } },
+      { name: "SessionEnd", reason: "error" },
+      "FAILED SessionEnd error",
+      "Session: Checkout",
+    ],
+    [
+      "the event template applies when it is not a failure",
+      { failure: { title: "FAILED" }, SessionEnd: { title: "ended {reason}" } },
+      { name: "SessionEnd", reason: "clear" },
+      "ended clear",
+      "Session: Checkout",
+    ],
+    [
+      "the failure template covers StopFailure",
+      { failure: { title: "{event}: {error}", body: "{reason}" } },
+      { name: "StopFailure", error: "overloaded", errorDetails: "529" },
+      "StopFailure: overloaded: 529",
+      "overloaded",
+    ],
+    [
+      "a title template is made one line",
+      { Stop: { title: "{project}\n\nfinished\t{last_message}" } },
+      { name: "Stop" },
+      "shop-api finished All green",
+      "All green\nSession: Checkout",
+    ],
+    [
+      "blank lines in a body template collapse to one",
+      { Stop: { body: "\n\n{last_message}\n\n\n\n{tool}\nend  \n\n" } },
+      { name: "Stop" },
+      "shop-api · Claude finished",
+      "All green\n\nend",
+    ],
+    [
+      "a template for another event does not apply",
+      { Notification: { title: "N" } },
+      { name: "Stop" },
+      "shop-api · Claude finished",
+      "All green\nSession: Checkout",
+    ],
+  ])("%s", (_case, templates, fields, title, body) => {
+    const n = render(fields, context, { templates });
+    expect(n.title).toBe(title);
+    expect(n.body).toBe(body);
+  });
+
+  it("does not expand placeholders inside values (agent text stays literal)", () => {
+    const n = render(
+      { name: "Notification", message: "use {project} and {last_message}" },
+      context,
+      { templates: { Notification: { title: "{message}" } } },
+    );
+    expect(n.title).toBe("use {project} and {last_message}");
+  });
+});
