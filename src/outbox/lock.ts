@@ -1,6 +1,5 @@
 // One draining worker at a time: an O_EXCL lock file holding the owner's pid and a token.
 // A lock whose owner is dead, or whose heartbeat (mtime) is older than STALE_MS, is taken over.
-import { randomBytes } from "node:crypto";
 import { open, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
 
 /** Who asks for the lock; `isAlive` is injected so this module stays free of `process`. */
@@ -16,13 +15,17 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+// The worker takes the lock, not the hook: node:crypto is fetched here so the hook never loads it.
+const randomHex = (bytes: number): string =>
+  process.getBuiltinModule("node:crypto").randomBytes(bytes).toString("hex");
+
 // Past this, a lock without a heartbeat is stale even if its pid looks alive (pid reuse).
 export const STALE_MS = 60_000;
 
 // The lock, or undefined when a live worker holds it (the caller exits or waits politely).
 export async function acquireLock(path: string, owner: LockOwner): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const token = randomBytes(8).toString("hex");
+    const token = randomHex(8);
     try {
       const handle = await open(path, "wx", 0o600);
       await handle.writeFile(JSON.stringify({ pid: owner.pid, token, startedAt: owner.now() }));
@@ -33,7 +36,7 @@ export async function acquireLock(path: string, owner: LockOwner): Promise<HeldL
     }
     if (!(await isStale(path, owner))) return undefined;
     // Rename first: of two workers taking over the same stale lock, only one rename succeeds.
-    const aside = `${path}.stale-${randomBytes(4).toString("hex")}`;
+    const aside = `${path}.stale-${randomHex(4)}`;
     const moved = await rename(path, aside).then(
       () => true,
       () => false,

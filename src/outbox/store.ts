@@ -1,6 +1,5 @@
 // The durable outbox: one JSON file per remote delivery, written atomically (temp file + rename).
 // Entries name the sink and the config to re-read; they never hold sink options or secrets.
-import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
@@ -58,11 +57,24 @@ export async function enqueue(deps: Deps, delivery: Delivery): Promise<string> {
 // Stable, file-name-safe and unique per (notification, sink): re-enqueueing overwrites.
 export function entryKey(notificationId: string, sinkName: string): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60);
-  const hash = createHash("sha256")
-    .update(`${notificationId}\0${sinkName}`)
-    .digest("hex")
-    .slice(0, 10);
+  const hash = fnv1a64(`${notificationId}\0${sinkName}`).slice(0, 10);
   return `${safe(notificationId)}.${safe(sinkName)}.${hash}`;
+}
+
+// FNV-1a, 64 bits, as hex: tells apart names that `safe` made equal. Not a secret, so no node:crypto
+// (loading it would cost every hook run with a remote sink a few ms).
+export function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, "utf8")) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, "0");
+}
+
+// Unique enough for a temp name that is opened with "wx" (a clash fails, it never overwrites).
+function tempSuffix(): string {
+  return `${process.pid.toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 }
 
 // 0700 folders: the outbox holds what agents said, which is nobody else's business.
@@ -78,7 +90,7 @@ export async function writeEntry(
   dir: string,
   entry: OutboxEntry,
 ): Promise<void> {
-  const temp = join(paths.tmp, `${entry.key}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(paths.tmp, `${entry.key}.${tempSuffix()}.tmp`);
   const handle = await open(temp, "wx", 0o600);
   try {
     await handle.writeFile(`${JSON.stringify(entry)}\n`);

@@ -56,7 +56,7 @@ async function queueRemote(
   const { enqueue } = await import("../outbox/store.js");
   const outcomes = await Promise.all(
     deliveries.map(async (delivery): Promise<Outcome> => {
-      const started = performance.now();
+      const started = Date.now();
       const { entry, notification } = delivery;
       try {
         await enqueue(options.deps, {
@@ -69,7 +69,7 @@ async function queueRemote(
         // The outbox is unwritable (disk full, permissions): send now rather than lose it.
         return deliverOne(delivery, budget, options);
       }
-      const ms = Math.round(performance.now() - started);
+      const ms = Math.round(Date.now() - started);
       return {
         sink: entry.name,
         type: entry.type,
@@ -93,7 +93,7 @@ async function deliverOne(
   options: DeliverOptions,
 ): Promise<Outcome> {
   const { entry, sink, notification } = delivery;
-  const started = performance.now();
+  const started = Date.now();
   const outcome: Outcome = {
     sink: entry.name,
     type: entry.type,
@@ -114,7 +114,7 @@ async function deliverOne(
     outcome.code = known.code;
     outcome.error = scrub(known.message, options.secrets);
   }
-  outcome.ms = Math.round(performance.now() - started);
+  outcome.ms = Math.round(Date.now() - started);
   return outcome;
 }
 
