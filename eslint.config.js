@@ -30,7 +30,13 @@ export default tseslint.config(
     files: ["bin/**", "scripts/**", "*.js", "*.mjs"],
     languageOptions: {
       parserOptions: { projectService: false, project: null },
-      globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        setTimeout: "readonly",
+      },
     },
     rules: {
       ...tseslint.configs.disableTypeChecked.rules,

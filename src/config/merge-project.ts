@@ -23,8 +23,15 @@ export function mergeProjectConfig(
   const value: Config = { ...user, sinks: { ...user.sinks } };
   for (const key of PROJECT_SETTINGS) {
     if (raw[key] === undefined) continue;
+    // No ${VAR} from the environment here: a cloned repo's template could otherwise carry
+    // $AWS_SECRET_ACCESS_KEY to your own chat sinks. (With allowProjectSinks it is trusted.)
+    if (/\$\{[A-Za-z_]/.test(JSON.stringify(raw[key]))) {
+      issues.push(
+        `${key}: \${VAR} is not expanded in a project file, so a cloned repo cannot read your environment; the variables were left empty. Set "allowProjectSinks": true in your own config to trust project files.`,
+      );
+    }
     // One at a time, so a bad setting is ignored instead of resetting the others to defaults.
-    const checked = validateConfig({ [key]: raw[key] }, env);
+    const checked = validateConfig({ [key]: raw[key] }, {});
     issues.push(...checked.issues);
     if (checked.issues.length === 0) applySetting(value, key, checked.value);
   }

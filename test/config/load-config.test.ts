@@ -497,6 +497,31 @@ describe("loadConfig: the project's .hook-notify.json", () => {
     expect(loaded.value.sinks["desk"]!.type).toBe("desktop");
   });
 
+  it("does not expand the user's environment into a project's templates", async () => {
+    const { loaded, projectFile } = await load(
+      { templates: { Stop: { body: "{last_message} ${AWS_SECRET_ACCESS_KEY}" } } },
+      user,
+      { AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" },
+    );
+    expect(loaded.issues).toEqual([
+      expect.stringContaining(
+        `${projectFile}: templates: \${VAR} is not expanded in a project file`,
+      ),
+    ]);
+    expect(JSON.stringify(loaded.value)).not.toContain("wJalrXUtnFEMI");
+    expect(loaded.value.templates?.Stop?.body).toBe("{last_message} ");
+  });
+
+  it("with allowProjectSinks, expands the environment in a project's templates", async () => {
+    const { loaded } = await load(
+      { templates: { Stop: { body: "{last_message} on ${HOST_LABEL}" } } },
+      { ...user, allowProjectSinks: true },
+      { HOST_LABEL: "ci-box" },
+    );
+    expect(loaded.issues).toEqual([]);
+    expect(loaded.value.templates?.Stop?.body).toBe("{last_message} on ci-box");
+  });
+
   it("cannot grant itself allowProjectSinks", async () => {
     const { loaded, projectFile } = await load({
       allowProjectSinks: true,
