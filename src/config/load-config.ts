@@ -78,7 +78,7 @@ async function readJson(
     return {
       error: new HookNotifyError(
         "CONFIG_INVALID",
-        `${path}: ${jsonErrorWhere(text, error)}. Fix the file, then run "hook-notify test".`,
+        `${path}: ${jsonErrorWhere(text, error)}. Fix the file, then check it: echo '{"hook_event_name":"Stop"}' | hook-notify --dry-run`,
         { cause: error },
       ),
     };

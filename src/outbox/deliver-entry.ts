@@ -55,7 +55,7 @@ export async function deliverEntry(
   }
   const parsed = sink.options.safeParse(sinkEntry.options);
   if (!parsed.success) {
-    const message = `${entry.sinkName}: its options are invalid now; run "hook-notify test" to see why.`;
+    const message = `${entry.sinkName}: its options are invalid now; see why with: echo '{"hook_event_name":"Stop"}' | hook-notify --dry-run`;
     throw new HookNotifyError("CONFIG_INVALID", message, {
       sink: entry.sinkName,
       retryable: false,
