@@ -9,18 +9,20 @@ import { defineSink } from "./sink.js";
 import { notifyWithNodeNotifier } from "./desktop-node-notifier.js";
 import { escapeBody } from "./notify-send-text.js";
 
-const options = z.strictObject({
-  /** "auto": notify-send on Linux (no shell, real urgency), node-notifier on macOS and Windows. */
-  backend: z._default(z.enum(["auto", "notify-send", "node-notifier"]), "auto"),
-  /** The application name the notification daemon shows. */
-  appName: z._default(z.string().check(z.minLength(1)), "hook-notify"),
-  /** Icon name or path; defaults to a freedesktop icon per level. */
-  icon: z.optional(z.string()),
-  /** How long the banner stays, in seconds (Linux); failures stay until dismissed by default. */
-  expireSeconds: z.optional(z.number().check(z.nonnegative())),
-});
+function optionsSchema() {
+  return z.strictObject({
+    /** "auto": notify-send on Linux (no shell, real urgency), node-notifier on macOS and Windows. */
+    backend: z._default(z.enum(["auto", "notify-send", "node-notifier"]), "auto"),
+    /** The application name the notification daemon shows. */
+    appName: z._default(z.string().check(z.minLength(1)), "hook-notify"),
+    /** Icon name or path; defaults to a freedesktop icon per level. */
+    icon: z.optional(z.string()),
+    /** How long the banner stays, in seconds (Linux); failures stay until dismissed by default. */
+    expireSeconds: z.optional(z.number().check(z.nonnegative())),
+  });
+}
 
-type DesktopOptions = z.infer<typeof options>;
+type DesktopOptions = z.infer<ReturnType<typeof optionsSchema>>;
 
 const ICONS: Record<Level, string> = {
   attention: "dialog-question",
@@ -65,7 +67,7 @@ function hasSessionBus(env: Deps["env"]): boolean {
 
 export const desktop = defineSink({
   type: "desktop",
-  options,
+  options: optionsSchema,
   remote: false,
   describeTarget: (opts) => (opts.backend === "auto" ? "desktop" : opts.backend),
   render(notification, opts, deps) {

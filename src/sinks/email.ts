@@ -15,27 +15,29 @@ const TIMEOUTS = {
 // Certificate problems (nodemailer reports them as ESOCKET with the TLS code as originalCode).
 const CERT_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
 
-const emailOptions = z.strictObject({
-  smtp: z.strictObject({
-    host: z.string().check(z.minLength(1)),
-    /** Default 587, or 465 when `secure`. */
-    port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65_535))),
-    /** TLS from the first byte (port 465). Otherwise STARTTLS is used when the server offers it. */
-    secure: z.optional(z.boolean()),
-    user: z.optional(z.string()),
-    pass: z.optional(z.string().check(z.meta({ secret: true }))),
-    /** Fail unless the connection is upgraded with STARTTLS. */
-    requireTLS: z.optional(z.boolean()),
-    /** Set false to accept a self-signed server certificate. */
-    rejectUnauthorized: z.optional(z.boolean()),
-  }),
-  from: z.string().check(z.regex(/@/, "Expected an e-mail address")),
-  to: z.array(z.string().check(z.regex(/@/, "Expected an e-mail address"))).check(z.minLength(1)),
-  /** Text before the subject; default "[hook-notify]". */
-  subjectPrefix: z.optional(z.string()),
-});
+function optionsSchema() {
+  return z.strictObject({
+    smtp: z.strictObject({
+      host: z.string().check(z.minLength(1)),
+      /** Default 587, or 465 when `secure`. */
+      port: z.optional(z.number().check(z.int(), z.gte(1), z.lte(65_535))),
+      /** TLS from the first byte (port 465). Otherwise STARTTLS is used when the server offers it. */
+      secure: z.optional(z.boolean()),
+      user: z.optional(z.string()),
+      pass: z.optional(z.string().check(z.meta({ secret: true }))),
+      /** Fail unless the connection is upgraded with STARTTLS. */
+      requireTLS: z.optional(z.boolean()),
+      /** Set false to accept a self-signed server certificate. */
+      rejectUnauthorized: z.optional(z.boolean()),
+    }),
+    from: z.string().check(z.regex(/@/, "Expected an e-mail address")),
+    to: z.array(z.string().check(z.regex(/@/, "Expected an e-mail address"))).check(z.minLength(1)),
+    /** Text before the subject; default "[hook-notify]". */
+    subjectPrefix: z.optional(z.string()),
+  });
+}
 
-export type EmailOptions = z.infer<typeof emailOptions>;
+export type EmailOptions = z.infer<ReturnType<typeof optionsSchema>>;
 
 /** The message as it is sent (and as --dry-run shows it). */
 export interface EmailMessage {
@@ -172,7 +174,7 @@ export function toEmailError(
 // Sends one mail; `when: "failure"` (routing) turns this into a failures-only mail.
 export const email = defineSink<EmailOptions>({
   type: "email",
-  options: emailOptions,
+  options: optionsSchema,
   remote: true,
   describeTarget: (options) => `${options.smtp.host} → ${options.to.join(", ")}`,
   render: (notification, options) => ({

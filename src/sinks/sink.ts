@@ -32,7 +32,18 @@ export interface Sink<Options> {
   send(notification: Notification, options: Options, ctx: SendContext): Promise<void>;
 }
 
-// Identity helper so each sink module gets its Options type inferred from its schema.
-export function defineSink<Options>(sink: Sink<Options>): Sink<Options> {
-  return sink;
+/** What a sink module writes: like Sink, with its options schema built on first use. */
+export interface SinkDefinition<Options> extends Omit<Sink<Options>, "options"> {
+  options: () => ZodMiniType<Options>;
+}
+
+// Each sink module gets its Options type inferred from its schema. The schema is built when first
+// read: a hook run validates only the sinks its config names, and building zod schemas costs ms.
+export function defineSink<Options>(definition: SinkDefinition<Options>): Sink<Options> {
+  const { options, ...sink } = definition;
+  let schema: ZodMiniType<Options> | undefined;
+  return Object.defineProperty(sink, "options", {
+    enumerable: true,
+    get: () => (schema ??= options()),
+  }) as Sink<Options>;
 }

@@ -8,22 +8,24 @@ import { assetsDir } from "./assets.js";
 import { findFirstProgram, findProgram } from "./find-program.js";
 import { defineSink } from "./sink.js";
 
-const options = z.strictObject({
-  /** Player program (name on PATH or absolute path); by default the platform's own. */
-  player: z.optional(z.string().check(z.minLength(1))),
-  /** Extra arguments placed before the sound file. */
-  playerArgs: z.optional(z.array(z.string())),
-  /** Your own sound files per level (WAV plays everywhere). */
-  files: z.optional(
-    z.strictObject({
-      attention: z.optional(z.string()),
-      done: z.optional(z.string()),
-      failure: z.optional(z.string()),
-    }),
-  ),
-});
+function optionsSchema() {
+  return z.strictObject({
+    /** Player program (name on PATH or absolute path); by default the platform's own. */
+    player: z.optional(z.string().check(z.minLength(1))),
+    /** Extra arguments placed before the sound file. */
+    playerArgs: z.optional(z.array(z.string())),
+    /** Your own sound files per level (WAV plays everywhere). */
+    files: z.optional(
+      z.strictObject({
+        attention: z.optional(z.string()),
+        done: z.optional(z.string()),
+        failure: z.optional(z.string()),
+      }),
+    ),
+  });
+}
 
-type SoundOptions = z.infer<typeof options>;
+type SoundOptions = z.infer<ReturnType<typeof optionsSchema>>;
 
 // Players tried in order; each plays the shipped WAV files. play-sound's own list finds none on Debian.
 interface PlayerTable {
@@ -83,7 +85,7 @@ export function choosePlayer(
 
 export const sound = defineSink({
   type: "sound",
-  options,
+  options: optionsSchema,
   remote: false,
   describeTarget: (opts) => opts.player ?? "platform player",
   render(notification, opts, deps) {

@@ -18,25 +18,32 @@ const OWN_HEADERS = [
   "webhook-signature",
 ];
 
-const webhookOptions = z.strictObject({
-  /** The receiver's URL (http or https). Treated as a secret: it may carry a token. */
-  url: z.url({ protocol: /^https?$/ }).check(secret),
-  /** Extra request headers, e.g. Authorization. Values are secrets. */
-  headers: z.optional(
-    z.record(
-      z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "Invalid header name")),
-      z.string().check(z.regex(/^[^\r\n\0]*$/, "Header values cannot contain line breaks"), secret),
+function optionsSchema() {
+  return z.strictObject({
+    /** The receiver's URL (http or https). Treated as a secret: it may carry a token. */
+    url: z.url({ protocol: /^https?$/ }).check(secret),
+    /** Extra request headers, e.g. Authorization. Values are secrets. */
+    headers: z.optional(
+      z.record(
+        z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "Invalid header name")),
+        z
+          .string()
+          .check(z.regex(/^[^\r\n\0]*$/, "Header values cannot contain line breaks"), secret),
+      ),
     ),
-  ),
-  /** Standard Webhooks signing secret: `whsec_` + base64 of 24-64 random bytes. */
-  secret: z.optional(
-    z
-      .string()
-      .check(z.refine(isValidSecret, "Expected whsec_ followed by base64 of 24-64 bytes"), secret),
-  ),
-});
+    /** Standard Webhooks signing secret: `whsec_` + base64 of 24-64 random bytes. */
+    secret: z.optional(
+      z
+        .string()
+        .check(
+          z.refine(isValidSecret, "Expected whsec_ followed by base64 of 24-64 bytes"),
+          secret,
+        ),
+    ),
+  });
+}
 
-export type WebhookOptions = z.infer<typeof webhookOptions>;
+export type WebhookOptions = z.infer<ReturnType<typeof optionsSchema>>;
 
 // The documented body, version 1 (docs/webhook.md). Stable bytes: no per-attempt field in it.
 export function webhookBody(notification: Notification, id: string): string {
@@ -99,7 +106,7 @@ export function webhookRequest(
 // POSTs JSON to any HTTP endpoint; the id stays the same across retries so receivers dedupe.
 export const webhook = defineSink<WebhookOptions>({
   type: "webhook",
-  options: webhookOptions,
+  options: optionsSchema,
   remote: true,
   describeTarget: (options) => redactUrl(options.url),
   render: (notification, options, deps) => {

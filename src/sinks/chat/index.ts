@@ -35,51 +35,60 @@ export const SERVICE_NAMES: Record<ChatService, string> = {
 };
 
 /** Options of a `chat` entry in the config file. */
-export const chatOptions = z.strictObject({
-  service: z.enum(CHAT_SERVICES).check(z.describe("Which chat service the url belongs to.")),
-  url: z.url({ protocol: /^https?$/ }).check(
-    z.meta({
-      secret: true,
-      description:
-        "Webhook URL from the service (for ntfy the topic URL, e.g. https://ntfy.sh/mytopic). Secret.",
-    }),
-  ),
-  username: z.optional(
-    z
-      .string()
-      .check(
-        z.minLength(1),
-        z.maxLength(80),
-        z.describe("Discord and Mattermost: name shown as the sender (Mattermost must allow it)."),
-      ),
-  ),
-  avatarUrl: z.optional(
-    z
-      .url({ protocol: /^https?$/ })
-      .check(z.describe("Discord and Mattermost: picture shown as the sender.")),
-  ),
-  priority: z.optional(
-    z
-      .int()
-      .check(
-        z.gte(1),
-        z.lte(5),
-        z.describe("ntfy: fixed priority 1-5 instead of 5 failure / 4 attention / 3 done."),
-      ),
-  ),
-  tags: z.optional(
-    z.array(z.string().check(z.minLength(1))).check(z.describe("ntfy: extra tags or emoji names.")),
-  ),
-  token: z.optional(
-    z
-      .string()
-      .check(
-        z.minLength(1),
-        z.meta({ secret: true, description: "ntfy: access token (tk_…), sent as Bearer. Secret." }),
-      ),
-  ),
-});
-export type ChatOptions = z.infer<typeof chatOptions>;
+function optionsSchema() {
+  return z.strictObject({
+    service: z.enum(CHAT_SERVICES).check(z.describe("Which chat service the url belongs to.")),
+    url: z.url({ protocol: /^https?$/ }).check(
+      z.meta({
+        secret: true,
+        description:
+          "Webhook URL from the service (for ntfy the topic URL, e.g. https://ntfy.sh/mytopic). Secret.",
+      }),
+    ),
+    username: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.maxLength(80),
+          z.describe(
+            "Discord and Mattermost: name shown as the sender (Mattermost must allow it).",
+          ),
+        ),
+    ),
+    avatarUrl: z.optional(
+      z
+        .url({ protocol: /^https?$/ })
+        .check(z.describe("Discord and Mattermost: picture shown as the sender.")),
+    ),
+    priority: z.optional(
+      z
+        .int()
+        .check(
+          z.gte(1),
+          z.lte(5),
+          z.describe("ntfy: fixed priority 1-5 instead of 5 failure / 4 attention / 3 done."),
+        ),
+    ),
+    tags: z.optional(
+      z
+        .array(z.string().check(z.minLength(1)))
+        .check(z.describe("ntfy: extra tags or emoji names.")),
+    ),
+    token: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.meta({
+            secret: true,
+            description: "ntfy: access token (tk_…), sent as Bearer. Secret.",
+          }),
+        ),
+    ),
+  });
+}
+export type ChatOptions = z.infer<ReturnType<typeof optionsSchema>>;
 
 /** The request a builder produces; `body` is the JSON value to send. */
 export interface ChatRequest {
@@ -115,7 +124,7 @@ export function renderChatRequest(notification: Notification, options: ChatOptio
 // The sink: posts JSON, then reads the answer the way each service documents it.
 export const chat = defineSink<ChatOptions>({
   type: "chat",
-  options: chatOptions,
+  options: optionsSchema,
   remote: true,
   describeTarget: (options) => redactUrl(options.url),
   render: (notification, options) => renderChatRequest(notification, options),

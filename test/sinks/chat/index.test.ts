@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../../src/deps.js";
-import { chat, chatOptions, CHAT_SERVICES } from "../../../src/sinks/chat/index.js";
+import { chat, CHAT_SERVICES } from "../../../src/sinks/chat/index.js";
 import type { ChatOptions, ChatService } from "../../../src/sinks/chat/index.js";
 import { hostile } from "./notifications.js";
 
@@ -45,7 +45,7 @@ describe("chat options", () => {
       token: "tk_1",
     },
   ])("accepts %j", (entry) => {
-    expect(chatOptions.safeParse(entry).success).toBe(true);
+    expect(chat.options.safeParse(entry).success).toBe(true);
   });
 
   it.each([
@@ -55,11 +55,11 @@ describe("chat options", () => {
     ["a priority out of range", { service: "ntfy", url: "https://ntfy.sh/t", priority: 6 }],
     ["an empty username", { service: "discord", url: "https://x.y/z", username: "" }],
   ])("rejects %s", (_name, entry) => {
-    expect(chatOptions.safeParse(entry).success).toBe(false);
+    expect(chat.options.safeParse(entry).success).toBe(false);
   });
 
   it("marks url and token as secret in the JSON Schema", () => {
-    const schema = z.toJSONSchema(chatOptions) as {
+    const schema = z.toJSONSchema(chat.options) as {
       properties: Record<string, { secret?: boolean }>;
     };
     expect(schema.properties.url?.secret).toBe(true);
