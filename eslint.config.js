@@ -45,6 +45,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ["bin/**"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     files: ["test/**"],
     plugins: { vitest },
     rules: {

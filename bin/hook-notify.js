@@ -1,5 +1,18 @@
 #!/usr/bin/env node
-// Thin shim: the real program is the bundled dist/cli.js (npm run build).
-import { main } from "../dist/cli.js";
+// Thin shim: the real program is the bundled dist/cli.cjs (npm run build). CommonJS (see
+// bin/package.json), so a hook run never starts the ES module loader.
+"use strict";
 
-await main(process.argv.slice(2));
+let cli;
+try {
+  cli = require("../dist/cli.cjs");
+} catch (error) {
+  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes("cli.cjs")) {
+    process.stderr.write(
+      "hook-notify: dist/ is missing: run `npm run build` in the hook-notify folder.\n",
+    );
+    process.exit(1);
+  }
+  throw error;
+}
+cli.main(process.argv.slice(2));

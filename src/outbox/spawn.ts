@@ -9,16 +9,16 @@ import { outboxPaths } from "./paths.js";
 /** started: a worker was spawned; running: a live one already drains; unavailable: no worker file. */
 export type StartResult = "started" | "running" | "unavailable";
 
-// The built worker (dist/worker.js) sits beside dist/cli.js, one folder above dist/chunks/.
+// The built worker (dist/worker.cjs) sits beside dist/cli.cjs; a test bundle may name it .js.
 export function findWorkerFile(): string | undefined {
-  for (const relative of ["./worker.js", "../worker.js"]) {
+  for (const relative of ["./worker.cjs", "./worker.js", "../worker.js"]) {
     const file = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(file)) return file;
   }
   return undefined;
 }
 
-// Spawns `node dist/worker.js` unless a live worker holds the lock (it re-checks before it exits).
+// Spawns `node dist/worker.cjs` unless a live worker holds the lock (it re-checks before it exits).
 export async function startWorker(
   deps: Deps,
   options: { workerFile?: string } = {},

@@ -1,4 +1,4 @@
-// Entry point of the detached worker (dist/worker.js): drain until empty or only far-future
+// Entry point of the detached worker (dist/worker.cjs): drain until empty or only far-future
 // entries remain, sleeping until the next notBefore within a window. Never prints anything.
 import { createDeps } from "../deps.js";
 import { acquireLock } from "./lock.js";
