@@ -36,12 +36,15 @@ export function formatNotification(
   const custom =
     (failure ? options.templates?.failure : undefined) ?? options.templates?.[event.name];
   const title = oneLine(stripControl(fillTemplate(custom?.title ?? fallback.title, values)));
-  const body = stripControl(fillTemplate(custom?.body ?? fallback.body, values))
+  const rendered = stripControl(fillTemplate(custom?.body ?? fallback.body, values))
     .split("\n")
     .map((line) => line.trimEnd())
     .filter((line, i, all) => line !== "" || (i > 0 && all[i - 1] !== ""))
     .join("\n")
     .trim();
+  // Nothing to say (no title, no last message, no facts): say which session, so a chat message or
+  // an e-mail is never blank. A template that renders empty on purpose stays empty.
+  const body = rendered || (custom?.body === undefined ? whichSession(event) : "");
   return dropUndefined({
     id: options.id,
     event: event.name,
@@ -138,6 +141,13 @@ function defaultTemplate(event: HookEvent, failure: boolean): { title: string; b
           }
         : { title: "{project} · Session ended ({reason})", body: "{session_line}\n{facts}" };
   }
+}
+
+// "Session 1aa7ab5a in /home/dev/projects/shop-api", from whatever the event carries.
+function whichSession(event: HookEvent): string {
+  const id = event.sessionId ? `Session ${event.sessionId.slice(0, 8)}` : "";
+  const where = event.cwd ? `in ${oneLine(stripControl(event.cwd))}` : "";
+  return [id, where].filter(Boolean).join(" ");
 }
 
 function isPermission(event: HookEvent): boolean {

@@ -61,21 +61,21 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
   },
   "claude-code/PermissionRequest.json": {
     title: "shop-api · Claude asks to use Bash",
-    body: "",
+    body: "Session 4cf0a0c5 in /home/dev/projects/shop-api",
     level: "attention",
     failure: false,
     to: [],
   },
   "claude-code/SessionEnd-other.json": {
     title: "shop-api · Session ended with an error (reason: other)",
-    body: "",
+    body: "Session 1aa7ab5a in /home/dev/projects/shop-api",
     level: "failure",
     failure: true,
     to: SENT,
   },
   "claude-code/SessionEnd-prompt_input_exit.json": {
     title: "shop-api · Session ended (prompt_input_exit)",
-    body: "",
+    body: "Session 4cf0a0c5 in /home/dev/projects/shop-api",
     level: "done",
     failure: false,
     to: SENT,
@@ -112,28 +112,28 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
   },
   "droid-documented/SessionEnd-prompt_input_exit.json": {
     title: "shop-api · Session ended (prompt_input_exit)",
-    body: "",
+    body: "Session 9f3c2a10 in /home/dev/projects/shop-api",
     level: "done",
     failure: false,
     to: SENT,
   },
   "droid-documented/Stop-camelCase.json": {
     title: "shop-api · Droid finished",
-    body: "",
+    body: "Session 9f3c2a10 in /home/dev/projects/shop-api",
     level: "done",
     failure: false,
     to: SENT,
   },
   "droid-documented/Stop.json": {
     title: "shop-api · Droid finished",
-    body: "",
+    body: "Session 9f3c2a10 in /home/dev/projects/shop-api",
     level: "done",
     failure: false,
     to: SENT,
   },
   "droid-documented/SubagentStop.json": {
     title: "shop-api · Subagent finished",
-    body: "",
+    body: "Session 9f3c2a10 in /home/dev/projects/shop-api",
     level: "done",
     failure: false,
     to: SENT,
@@ -490,6 +490,18 @@ describe("formatNotification templates from the config", () => {
     const n = render(fields, context, { templates });
     expect(n.title).toBe(title);
     expect(n.body).toBe(body);
+  });
+
+  it("says which session when the built-in body has nothing to say, but keeps a template's empty body", () => {
+    const ended = {
+      name: "SessionEnd",
+      reason: "other",
+      sessionId: "1aa7ab5a-aaed",
+      cwd: "/srv/x",
+    } as const;
+    expect(render(ended).body).toBe("Session 1aa7ab5a in /srv/x");
+    expect(render({ name: "Stop" }).body).toBe("");
+    expect(render(ended, {}, { templates: { failure: { body: "{last_message}" } } }).body).toBe("");
   });
 
   it("does not expand placeholders inside values (agent text stays literal)", () => {
