@@ -76,15 +76,13 @@ function optionsSchema() {
         .check(z.describe("ntfy: extra tags or emoji names.")),
     ),
     token: z.optional(
-      z
-        .string()
-        .check(
-          z.minLength(1),
-          z.meta({
-            secret: true,
-            description: "ntfy: access token (tk_…), sent as Bearer. Secret.",
-          }),
-        ),
+      z.string().check(
+        z.minLength(1),
+        z.meta({
+          secret: true,
+          description: "ntfy: access token (tk_…), sent as Bearer. Secret.",
+        }),
+      ),
     ),
   });
 }
