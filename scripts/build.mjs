@@ -1,5 +1,5 @@
-// Bundles src/ into dist/ with esbuild: dist/cli.cjs (the hook, and the other commands, whose code
-// is only evaluated when they run) and dist/worker.cjs (the outbox worker).
+// Bundles src/ into dist/ with esbuild: dist/cli.cjs (the hook path only), dist/commands.cjs (yargs
+// and the other commands: install, uninstall, flush, help) and dist/worker.cjs (the outbox worker).
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
@@ -9,9 +9,25 @@ import { rm } from "node:fs/promises";
 // Loaded lazily with import(), only by the commands and sinks that need them; never bundled.
 const external = ["node-notifier", "nodemailer", "undici", "yargs", "yargs/*", "jsonc-parser"];
 
+// cli.ts imports ./cli-yargs.js only for non-hook commands: that import loads dist/commands.cjs, so
+// the hook's bundle does not carry (and V8 does not parse) the installer and the other commands.
+const commandsApart = {
+  name: "commands-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli-yargs\.js$/ }, (args) =>
+      args.importer.endsWith("cli.ts") ? { path: "./commands.cjs", external: true } : undefined,
+    );
+  },
+};
+
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: "src/cli.ts", worker: "src/outbox/worker-main.ts" },
+  entryPoints: {
+    cli: "src/cli.ts",
+    commands: "src/cli-yargs.ts",
+    worker: "src/outbox/worker-main.ts",
+  },
+  plugins: [commandsApart],
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,
