@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
@@ -25,13 +25,13 @@ export const DEFAULT_CONFIG_JSON = {
 };
 
 // Reads the user's config (or the built-in default) and merges the project's file over it.
-export async function loadConfig(
+export function loadConfig(
   deps: Pick<Deps, "env" | "homedir" | "platform">,
   options: { configPath?: string | undefined; projectDir?: string | undefined },
-): Promise<LoadedConfig> {
+): LoadedConfig {
   const explicit = options.configPath ?? deps.env.HOOK_NOTIFY_CONFIG;
   const path = userConfigPath(deps, options.configPath);
-  const user = await readJson(path, !!explicit);
+  const user = readJson(path, !!explicit);
   const base = validateConfig(user.json ?? DEFAULT_CONFIG_JSON, deps.env);
   const loaded: LoadedConfig = {
     value: base.value,
@@ -42,7 +42,7 @@ export async function loadConfig(
   };
   if (!options.projectDir) return loaded;
   const projectPath = join(options.projectDir, PROJECT_CONFIG_NAME);
-  const project = await readJson(projectPath, false);
+  const project = readJson(projectPath, false);
   if (project.error) loaded.issues.push(project.error.message);
   if (project.json === undefined) return loaded;
   const merged = mergeProjectConfig(base.value, project.json, deps.env);
@@ -53,13 +53,10 @@ export async function loadConfig(
   return loaded;
 }
 
-async function readJson(
-  path: string,
-  mustExist: boolean,
-): Promise<{ json?: unknown; error?: HookNotifyError }> {
+function readJson(path: string, mustExist: boolean): { json?: unknown; error?: HookNotifyError } {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !mustExist) return {};
@@ -67,7 +64,7 @@ async function readJson(
     return {
       error: new HookNotifyError(
         "CONFIG_UNREADABLE",
-        `${path}: ${why}. Check --config / HOOK_NOTIFY_CONFIG, or run "hook-notify init".`,
+        `${path}: ${why}. Check --config / HOOK_NOTIFY_CONFIG (without a file the built-in default is used).`,
         { cause: error },
       ),
     };

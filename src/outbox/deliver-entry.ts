@@ -8,7 +8,7 @@ import type { OutboxEntry } from "./store.js";
 type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
 
 /** Configs loaded during one drain, by config path and cwd (entries of one hook share them). */
-export type ConfigCache = Map<string, Promise<LoadedConfig>>;
+export type ConfigCache = Map<string, LoadedConfig>;
 
 // Per attempt, unless the sink entry sets timeoutSeconds; Standard Webhooks suggests 15-30 s.
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
@@ -20,22 +20,19 @@ export async function deliverEntry(
   ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
 ): Promise<void> {
   const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
-  let loading = ctx.cache.get(key);
-  if (!loading) {
-    loading = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
-    ctx.cache.set(key, loading);
+  let config = ctx.cache.get(key);
+  if (!config) {
+    try {
+      config = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
+    } catch (error) {
+      throw new HookNotifyError(
+        "CONFIG_UNREADABLE",
+        `${entry.sinkName}: the config could not be read; will retry.`,
+        { sink: entry.sinkName, retryable: true, cause: error },
+      );
+    }
+    ctx.cache.set(key, config);
   }
-  const config = await loading.catch((error: unknown) => {
-    throw new HookNotifyError(
-      "CONFIG_UNREADABLE",
-      `${entry.sinkName}: the config could not be read; will retry.`,
-      {
-        sink: entry.sinkName,
-        retryable: true,
-        cause: error,
-      },
-    );
-  });
   ctx.secrets.push(...config.secrets);
   if (config.error) {
     const message = `${entry.sinkName}: ${config.error.message} The notification stays in the outbox.`;

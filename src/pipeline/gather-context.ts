@@ -14,19 +14,17 @@ export interface EventContext {
 }
 
 // Project, client, session title and last assistant message, with bounded, failure-tolerant reads.
-export async function gatherContext(
+export function gatherContext(
   event: HookEvent,
   deps: Pick<Deps, "cwd" | "env">,
   clientHint?: Client,
-): Promise<EventContext> {
+): EventContext {
   const cwd = event.cwd ?? deps.cwd;
   const projectDir = findGitRoot(cwd) ?? cwd;
   const context: EventContext = { project: basename(projectDir) || projectDir, projectDir };
   const client = clientHint ?? detectClient(event, deps.env);
   if (client) context.client = client;
-  const facts = event.transcriptPath
-    ? await readTranscriptFacts(event.transcriptPath).catch(() => ({}) as Record<string, never>)
-    : {};
+  const facts = event.transcriptPath ? readTranscriptFactsOrNothing(event.transcriptPath) : {};
   if (facts.title) context.sessionTitle = facts.title;
   const lastMessage =
     event.lastAssistantMessage ??
@@ -62,4 +60,13 @@ export function detectClient(
   if (env.FACTORY_PROJECT_DIR || env.DROID_PROJECT_DIR) return "droid";
   if (env.CLAUDE_PROJECT_DIR || env.CLAUDECODE) return "claude-code";
   return undefined;
+}
+
+// A missing or unreadable transcript only means less context.
+function readTranscriptFactsOrNothing(path: string): ReturnType<typeof readTranscriptFacts> {
+  try {
+    return readTranscriptFacts(path);
+  } catch {
+    return {};
+  }
 }

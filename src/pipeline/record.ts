@@ -1,4 +1,6 @@
-import { appendFile, mkdir, rename, stat } from "node:fs/promises";
+// Synchronous on purpose: one small append at the end of a short-lived run, and node:fs/promises
+// costs the hook ~2 ms to load.
+import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ErrorCode } from "../errors.js";
 import { scrubValue } from "../redact.js";
@@ -31,26 +33,23 @@ export function startRecord(now: number): RunRecord {
 }
 
 // Appends the record as one JSON line (secrets masked); rotates the log past 1 MiB. Never throws.
-export async function writeRecord(
-  record: RunRecord,
-  path: string,
-  secrets: readonly string[],
-): Promise<void> {
+export function writeRecord(record: RunRecord, path: string, secrets: readonly string[]): void {
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await rotateIfLarge(path);
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    rotateIfLarge(path);
     const line = `${JSON.stringify(scrubValue(record, secrets))}\n`;
-    await appendFile(path, line, { mode: 0o600 });
+    appendFileSync(path, line, { mode: 0o600 });
   } catch {
     // The log is best effort: a full disk must not break the agent.
   }
 }
 
-async function rotateIfLarge(path: string): Promise<void> {
-  const size = await stat(path).then(
-    (s) => s.size,
-    () => 0,
-  );
-  if (size > MAX_LOG_BYTES)
-    await rename(path, path.replace(/\.ndjson$/, ".1.ndjson")).catch(() => undefined);
+function rotateIfLarge(path: string): void {
+  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  if (size <= MAX_LOG_BYTES) return;
+  try {
+    renameSync(path, path.replace(/\.ndjson$/, ".1.ndjson"));
+  } catch {
+    // Another run rotated it first.
+  }
 }

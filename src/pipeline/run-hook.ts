@@ -50,8 +50,8 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       run.record.ignored = event.ignored;
     } else {
       const deadline = sessionEndDeadline(event, options, Date.parse(run.record.time));
-      const context = await gatherContext(event, deps, options.client);
-      run.config = await loadConfig(deps, {
+      const context = gatherContext(event, deps, options.client);
+      run.config = loadConfig(deps, {
         configPath: options.configPath,
         projectDir: context.projectDir,
       });
@@ -84,8 +84,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
     };
   }
   run.record.ms = deps.now() - Date.parse(run.record.time);
-  if (options.mode !== "dry-run")
-    await writeRecord(run.record, logPath(deps), run.config?.secrets ?? []);
+  if (options.mode !== "dry-run") writeRecord(run.record, logPath(deps), run.config?.secrets ?? []);
   return run;
 }
 

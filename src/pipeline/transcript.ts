@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /** What a transcript tells about its session, read from its first and last 64 KiB only. */
 export interface TranscriptFacts {
@@ -16,8 +16,8 @@ const TITLE_KEYS: Record<string, { key: string; rank: number }> = {
 };
 
 // Reads the session title and the last assistant text of a Droid or Claude Code transcript.
-export async function readTranscriptFacts(path: string): Promise<TranscriptFacts> {
-  const lines = await readEdgeLines(path);
+export function readTranscriptFacts(path: string): TranscriptFacts {
+  const lines = readEdgeLines(path);
   const facts: TranscriptFacts = {};
   let titleRank = 0;
   for (const line of lines) {
@@ -34,19 +34,20 @@ export async function readTranscriptFacts(path: string): Promise<TranscriptFacts
   return facts;
 }
 
-async function readEdgeLines(path: string): Promise<string[]> {
-  const file = await open(path, "r");
+// Two bounded synchronous reads (head and tail) of a local file: cheaper than node:fs/promises.
+function readEdgeLines(path: string): string[] {
+  const fd = openSync(path, "r");
   try {
-    const { size } = await file.stat();
+    const { size } = fstatSync(fd);
     const head = Buffer.alloc(Math.min(size, WINDOW));
-    await file.read(head, 0, head.length, 0);
+    readSync(fd, head, 0, head.length, 0);
     if (size <= WINDOW) return head.toString("utf8").split("\n");
     const tail = Buffer.alloc(Math.min(size - WINDOW, WINDOW));
-    await file.read(tail, 0, tail.length, size - tail.length);
+    readSync(fd, tail, 0, tail.length, size - tail.length);
     // The first and last line of each window may be cut; they simply fail to parse.
     return [...head.toString("utf8").split("\n"), ...tail.toString("utf8").split("\n")];
   } finally {
-    await file.close();
+    closeSync(fd);
   }
 }
 

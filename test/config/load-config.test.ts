@@ -73,7 +73,7 @@ const on = (type: string, events: string[] = ALL, when = "always") => ({
 describe("loadConfig: which file", () => {
   it("uses the built-in default (desktop + sound, four events) when there is no file", async () => {
     const home = await makeHome();
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(loaded).toEqual<LoadedConfig>({
       value: {
         enabled: true,
@@ -141,7 +141,7 @@ describe("loadConfig: which file", () => {
     }
     const { env = {}, configPath } = setup(home);
     const deps = { ...home.deps, env: { ...home.deps.env, ...env } };
-    const loaded = await loadConfig(deps, { configPath });
+    const loaded = loadConfig(deps, { configPath });
     expect(Object.keys(loaded.value.sinks)).toEqual([winner]);
     expect(loaded.path).toBe(files[winner as keyof typeof files]);
     expect(loaded.error).toBeUndefined();
@@ -152,7 +152,7 @@ describe("loadConfig: which file", () => {
     const appData = join(home.root, "AppData", "Roaming");
     await write(join(appData, "hook-notify", "config.json"), { sinks: { win: { type: "sound" } } });
     const deps = { ...home.deps, platform: "win32" as const, env: { APPDATA: appData } };
-    expect(Object.keys((await loadConfig(deps, {})).value.sinks)).toEqual(["win"]);
+    expect(Object.keys(loadConfig(deps, {}).value.sinks)).toEqual(["win"]);
   });
 
   it.each([
@@ -167,7 +167,7 @@ describe("loadConfig: which file", () => {
       const deps = viaFlag
         ? home.deps
         : { ...home.deps, env: { ...home.deps.env, HOOK_NOTIFY_CONFIG: missing } };
-      const loaded = await loadConfig(deps, viaFlag ? { configPath: missing } : {});
+      const loaded = loadConfig(deps, viaFlag ? { configPath: missing } : {});
       expect(loaded.error?.code).toBe("CONFIG_UNREADABLE");
       expect(loaded.error?.message).toContain(`${missing}: not found`);
       expect(loaded.path).toBeUndefined();
@@ -188,7 +188,7 @@ describe("loadConfig: which file", () => {
     async (_c, text, where) => {
       const home = await makeHome();
       await write(home.configFile, text);
-      const loaded = await loadConfig(home.deps, {});
+      const loaded = loadConfig(home.deps, {});
       expect(loaded.error?.code).toBe("CONFIG_INVALID");
       expect(loaded.error?.message).toContain(`${home.configFile}: `);
       expect(loaded.error?.message).toContain(where);
@@ -200,7 +200,7 @@ describe("loadConfig: which file", () => {
   it("does not quote the broken file (it may hold a secret) in the message", async () => {
     const home = await makeHome();
     await write(home.configFile, `{"sinks": {"team": {"type": "chat", "url": "${SLACK}" oops}}}`);
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(loaded.error?.code).toBe("CONFIG_INVALID");
     expect(loaded.error?.message).not.toContain("abcdefghijklmnop");
   });
@@ -211,7 +211,7 @@ describe("loadConfig: which file", () => {
       home.configFile,
       `\uFEFF${JSON.stringify({ sinks: { bom: { type: "desktop" } } })}`,
     );
-    expect(Object.keys((await loadConfig(home.deps, {})).value.sinks)).toEqual(["bom"]);
+    expect(Object.keys(loadConfig(home.deps, {}).value.sinks)).toEqual(["bom"]);
   });
 });
 
@@ -227,7 +227,7 @@ describe("loadConfig: entries", () => {
         ops: { type: "webhook", url: OPS, when: "failure", events: ["SessionEnd", "StopFailure"] },
       },
     });
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(routing(loaded.value)).toEqual({
       desk: on("desktop", ["Stop"]),
       ops: on("webhook", ["SessionEnd", "StopFailure"], "failure"),
@@ -247,7 +247,7 @@ describe("loadConfig: entries", () => {
   ])("reports a bad top-level setting %j", async (json, issue) => {
     const home = await makeHome();
     await write(home.configFile, { ...json, sinks: { desk: { type: "desktop" } } });
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(loaded.issues).toEqual([expect.stringContaining(`${home.configFile}: ${issue}`)]);
     expect(Object.keys(loaded.value.sinks)).toEqual(["desk"]);
   });
@@ -301,7 +301,7 @@ describe("loadConfig: ${VAR} expansion and secrets", () => {
         ops: { type: "webhook", url: OPS, headers: { Authorization: "Bearer ${OPS_TOKEN}" } },
       },
     });
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(loaded.issues).toEqual([]);
     expect(loaded.value.sinks["team"]!.options).toMatchObject({ url: SLACK });
     expect(loaded.value.sinks["ops"]!.options).toMatchObject({
@@ -332,7 +332,7 @@ describe("loadConfig: ${VAR} expansion and secrets", () => {
         ops: { type: "webhook", url: OPS, headers: { "X-Api-Key": "key-abcdef12" } },
       },
     });
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(loaded.secrets).toEqual(expect.arrayContaining(["hunter2-pass", OPS, "key-abcdef12"]));
     expect(loaded.secrets).not.toContain("dev@example.com");
   });
@@ -348,7 +348,7 @@ describe("loadConfig: ${VAR} expansion and secrets", () => {
         desk: { type: "desktop" },
       },
     });
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(Object.keys(loaded.value.sinks)).toEqual(["desk"]);
     expect(loaded.issues).toContain(
       `${home.configFile}: sinks.team.url: environment variable TEAM_URL is not set. Export it where the agent runs, or write the value.`,
@@ -362,7 +362,7 @@ describe("loadConfig: ${VAR} expansion and secrets", () => {
       templates: { Stop: { title: "$HOME_DIR {project} ${1X} $${HOME_DIR}" } },
       sinks: {},
     });
-    const loaded = await loadConfig(home.deps, {});
+    const loaded = loadConfig(home.deps, {});
     expect(loaded.value.templates?.Stop?.title).toBe("$HOME_DIR {project} ${1X} $/h");
   });
 });
@@ -383,13 +383,13 @@ describe("loadConfig: the project's .hook-notify.json", () => {
     const home = await makeHome(env);
     await write(home.configFile, userJson);
     const projectFile = await write(join(home.project, PROJECT_CONFIG_NAME), project);
-    const loaded = await loadConfig(home.deps, { projectDir: home.project });
+    const loaded = loadConfig(home.deps, { projectDir: home.project });
     return { loaded, projectFile, home };
   }
 
   it("is ignored when absent", async () => {
     const home = await makeHome();
-    const loaded = await loadConfig(home.deps, { projectDir: home.project });
+    const loaded = loadConfig(home.deps, { projectDir: home.project });
     expect(loaded.projectPath).toBeUndefined();
     expect(loaded.issues).toEqual([]);
   });

@@ -42,7 +42,7 @@ const noEnv = { env: {} };
 describe("gatherContext project", () => {
   it("names the project after the git root, from a nested cwd", async () => {
     const { root, nested } = await gitProject();
-    const context = await gatherContext(event({ name: "Stop", cwd: nested }), {
+    const context = gatherContext(event({ name: "Stop", cwd: nested }), {
       cwd: "/elsewhere",
       ...noEnv,
     });
@@ -62,19 +62,19 @@ describe("gatherContext project", () => {
     expect(findGitRoot(base)).toBeUndefined();
     const cwd = join(base, "scratch-project");
     await mkdir(cwd);
-    const context = await gatherContext(event({ name: "Stop", cwd }), { cwd: "/x", ...noEnv });
+    const context = gatherContext(event({ name: "Stop", cwd }), { cwd: "/x", ...noEnv });
     expect(context).toEqual({ project: "scratch-project", projectDir: cwd });
   });
 
   it("uses the process cwd when the event has none", async () => {
     const { root } = await gitProject();
-    const context = await gatherContext(event({ name: "Stop" }), { cwd: root, ...noEnv });
+    const context = gatherContext(event({ name: "Stop" }), { cwd: root, ...noEnv });
     expect(context.project).toBe("shop-api");
   });
 
   it("names a cwd that does not exist after its last segment", async () => {
     const cwd = join(await tempDir(), "gone", "shop-api");
-    const context = await gatherContext(event({ name: "Stop", cwd }), { cwd: "/", ...noEnv });
+    const context = gatherContext(event({ name: "Stop", cwd }), { cwd: "/", ...noEnv });
     expect(context.project).toBe("shop-api");
   });
 });
@@ -101,9 +101,9 @@ describe("detectClient", () => {
     expect(detectClient(e, env)).toBe(client);
   });
 
-  it("takes the --client hint over detection", async () => {
+  it("takes the --client hint over detection", () => {
     const e = event({ name: "Stop", cwd: "/", transcriptPath: "/h/.claude/x.jsonl" });
-    expect((await gatherContext(e, { cwd: "/", ...noEnv }, "droid")).client).toBe("droid");
+    expect(gatherContext(e, { cwd: "/", ...noEnv }, "droid").client).toBe("droid");
   });
 });
 
@@ -163,8 +163,8 @@ describe("gatherContext session title and last message", () => {
       { name: "Notification", lastAssistantMessage: "" },
       {},
     ],
-  ])("%s", async (_case, fields, expected) => {
-    const context = await gatherContext(event({ cwd: "/", ...fields }), { cwd: "/", ...noEnv });
+  ])("%s", (_case, fields, expected) => {
+    const context = gatherContext(event({ cwd: "/", ...fields }), { cwd: "/", ...noEnv });
     expect(facts(context)).toEqual(expected);
   });
 
@@ -181,7 +181,7 @@ describe("gatherContext session title and last message", () => {
       },
     ];
     await writeFile(transcriptPath, lines.map((l) => JSON.stringify(l)).join("\n"));
-    const context = await gatherContext(event({ name: "Stop", cwd: dir, transcriptPath }), {
+    const context = gatherContext(event({ name: "Stop", cwd: dir, transcriptPath }), {
       cwd: dir,
       ...noEnv,
     });
@@ -203,7 +203,7 @@ describe("gatherContext session title and last message", () => {
     ].join("\n");
     expect(text.length).toBeGreaterThan(5 * 1024 * 1024);
     await writeFile(transcriptPath, text);
-    const context = await gatherContext(event({ name: "Stop", cwd: dir, transcriptPath }), {
+    const context = gatherContext(event({ name: "Stop", cwd: dir, transcriptPath }), {
       cwd: dir,
       ...noEnv,
     });
@@ -222,13 +222,13 @@ describe("gatherContext session title and last message", () => {
     const dir = await tempDir();
     await writeFile(join(dir, "file.txt"), "not a folder");
     const e = event({ name: "Stop", cwd: dir, transcriptPath: pathIn(dir) });
-    const context = await gatherContext(e, { cwd: dir, ...noEnv });
+    const context = gatherContext(e, { cwd: dir, ...noEnv });
     expect(facts(context)).toEqual({});
   });
 
-  it("works on a captured payload whose paths do not exist here", async () => {
+  it("works on a captured payload whose paths do not exist here", () => {
     const event = parseEvent(fixtureText("claude-code/Stop.json")) as HookEvent;
-    const context = await gatherContext(event, { cwd: "/", env: {} });
+    const context = gatherContext(event, { cwd: "/", env: {} });
     expect(context.client).toBe("claude-code");
     expect(context.lastMessage).toBe("All done after the tool ran.");
     expect(context.sessionTitle).toBeUndefined();

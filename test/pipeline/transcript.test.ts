@@ -41,8 +41,8 @@ describe("readTranscriptFacts on captured transcripts", () => {
   it.each([
     ["claude-code-session.jsonl", { lastAssistantMessage: "All done after the tool ran." }],
     ["droid-session.jsonl", { title: "Refactor the checkout flow" }],
-  ])("%s", async (name, facts) => {
-    expect(await readTranscriptFacts(join(TRANSCRIPTS, name))).toEqual(facts);
+  ])("%s", (name, facts) => {
+    expect(readTranscriptFacts(join(TRANSCRIPTS, name))).toEqual(facts);
   });
 });
 
@@ -70,11 +70,11 @@ describe("readTranscriptFacts titles", () => {
       "Checkout work",
     ],
   ])("%s", async (_case, records, title) => {
-    expect((await readTranscriptFacts(await transcript(jsonl(...records)))).title).toBe(title);
+    expect(readTranscriptFacts(await transcript(jsonl(...records))).title).toBe(title);
   });
 
   it("has no title when no line carries one", async () => {
-    const facts = await readTranscriptFacts(await transcript(jsonl(claudeUser("hi"))));
+    const facts = readTranscriptFacts(await transcript(jsonl(claudeUser("hi"))));
     expect(facts).toEqual({});
   });
 });
@@ -125,19 +125,19 @@ describe("readTranscriptFacts last assistant message", () => {
     ["user lines never count", [claudeUser("I am the user")], undefined],
     ["blank text never counts", [claudeAssistant("kept"), droidAssistant("   ")], "kept"],
   ])("%s", async (_case, records, message) => {
-    const facts = await readTranscriptFacts(await transcript(jsonl(...records)));
+    const facts = readTranscriptFacts(await transcript(jsonl(...records)));
     expect(facts.lastAssistantMessage).toBe(message);
   });
 
   it("skips lines that are not JSON objects", async () => {
     const text = `garbage\n[1,2]\n"str"\n{"broken":\n${jsonl(claudeAssistant("survived"))}null\n`;
-    const facts = await readTranscriptFacts(await transcript(text));
+    const facts = readTranscriptFacts(await transcript(text));
     expect(facts).toEqual({ lastAssistantMessage: "survived" });
   });
 
   it("reads a file without a final newline", async () => {
     const text = jsonl(aiTitle, claudeAssistant("no newline at the end")).trimEnd();
-    expect(await readTranscriptFacts(await transcript(text))).toEqual({
+    expect(readTranscriptFacts(await transcript(text))).toEqual({
       title: "Fix the checkout total",
       lastAssistantMessage: "no newline at the end",
     });
@@ -151,7 +151,7 @@ describe("readTranscriptFacts reads only the edges of big files", () => {
   it("finds the title at the head and the message at the tail of a 5 MiB transcript", async () => {
     const text = jsonl(aiTitle) + filler() + jsonl(claudeAssistant("the very end"));
     expect(Buffer.byteLength(text)).toBeGreaterThan(5 * 1024 * 1024);
-    expect(await readTranscriptFacts(await transcript(text))).toEqual({
+    expect(readTranscriptFacts(await transcript(text))).toEqual({
       title: "Fix the checkout total",
       lastAssistantMessage: "the very end",
     });
@@ -160,7 +160,7 @@ describe("readTranscriptFacts reads only the edges of big files", () => {
   it("does not see a line in the middle", async () => {
     const text =
       jsonl(droidStart) + filler() + jsonl(customTitle, claudeAssistant("middle")) + filler();
-    expect(await readTranscriptFacts(await transcript(text))).toEqual({
+    expect(readTranscriptFacts(await transcript(text))).toEqual({
       title: "Refactor the checkout flow",
     });
   });
@@ -168,20 +168,20 @@ describe("readTranscriptFacts reads only the edges of big files", () => {
   it("skips a final line longer than the 64 KiB tail window (it is cut)", async () => {
     const long = claudeAssistant("y".repeat(100 * 1024));
     const text = jsonl(aiTitle) + filler() + jsonl(claudeAssistant("before"), long);
-    expect(await readTranscriptFacts(await transcript(text))).toEqual({
+    expect(readTranscriptFacts(await transcript(text))).toEqual({
       title: "Fix the checkout total",
     });
   });
 });
 
 describe("readTranscriptFacts failures", () => {
-  it("rejects for a missing file (gatherContext catches it)", async () => {
-    await expect(readTranscriptFacts(join(tmpdir(), "no-such-dir-hn", "x.jsonl"))).rejects.toThrow(
+  it("throws for a missing file (gatherContext catches it)", () => {
+    expect(() => readTranscriptFacts(join(tmpdir(), "no-such-dir-hn", "x.jsonl"))).toThrow(
       expect.objectContaining({ code: "ENOENT" }),
     );
   });
 
   it("returns nothing for an empty file", async () => {
-    expect(await readTranscriptFacts(await transcript(""))).toEqual({});
+    expect(readTranscriptFacts(await transcript(""))).toEqual({});
   });
 });
