@@ -244,9 +244,28 @@ async function main() {
     },
   );
   const desktopEnv = desktopHome();
+  // The floor for hook mode with desktop + sound: any node program that reads the event and starts
+  // the two programs detached, with no parsing, config or log to speak of.
+  const floor = join(scratch, "floor.cjs");
+  writeFileSync(
+    floor,
+    `let s = "";
+process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
+  JSON.parse(s);
+  const { spawn } = require("node:child_process");
+  for (const p of ["notify-send", "paplay"]) spawn(p, [], { detached: true, stdio: "ignore" }).unref();
+});
+`,
+  );
   const hook = [bin, "--client", "claude-code"];
   const cases = [
     { name: "`node -e 0`", args: ["-e", "0"], env: desktopEnv },
+    {
+      name: "reference: 6 lines of JS that read stdin and start 2 programs detached",
+      args: [floor],
+      env: desktopEnv,
+      stdin: stopEvent,
+    },
     {
       name: "`--dry-run`, Stop fixture",
       args: [bin, "--dry-run"],
@@ -267,7 +286,7 @@ async function main() {
       remote: true,
     },
   ];
-  const targets = [undefined, 1.15, 1.2, 1.2];
+  const targets = [undefined, undefined, 1.15, 1.2, 1.2];
 
   console.error(
     `bench: ${ROUNDS} interleaved rounds of ${cases.length} cases, after 2 warm-up rounds…`,
