@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as NodeStream from "node:stream";
 import { createDeps, type Deps } from "../deps.js";
@@ -73,6 +74,7 @@ function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): bo
 
 function printPlan(run: HookRun, deps: Deps): void {
   const secrets = run.config?.secrets ?? [];
+  const lines: string[] = [];
   for (const { entry, sink, notification } of run.plan?.deliveries ?? []) {
     const line = {
       sink: entry.name,
@@ -83,7 +85,20 @@ function printPlan(run: HookRun, deps: Deps): void {
       body: notification.body,
       payload: sink.render(notification, entry.options, deps),
     };
-    console.log(JSON.stringify(scrubValue(line, secrets)));
+    lines.push(JSON.stringify(scrubValue(line, secrets)));
+  }
+  printLines(lines);
+}
+
+// One write to fd 1: building console and process.stdout costs a few ms that a person piping
+// --dry-run into jq need not wait for. A full non-blocking pipe falls back to the stream.
+function printLines(lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  const text = `${lines.join("\n")}\n`;
+  try {
+    writeSync(1, text);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EAGAIN") process.stdout.write(text);
   }
 }
 
