@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Notification } from "../../src/message/notification.js";
 import { desktop, notifySendArgs } from "../../src/sinks/desktop.js";
 import { fakeBin } from "../helpers/fake-bin.js";
+import { canaryPath, isRunning, sinkSender } from "../helpers/sink-harness.js";
 import {
   notificationDaemonTools,
   startNotificationDaemon,
@@ -32,36 +32,7 @@ const attention = sampleNotification({
   body: "Claude needs your permission to use Bash",
 });
 const failure = sampleNotification();
-
-function options(input: Record<string, unknown> = {}) {
-  return desktop.options.parse(input);
-}
-
-function send(
-  notification: Notification,
-  env: Record<string, string>,
-  {
-    wait = true,
-    ms = 8_000,
-    ...opts
-  }: { wait?: boolean; ms?: number } & Record<string, unknown> = {},
-) {
-  return desktop.send(notification, options(opts), {
-    signal: AbortSignal.timeout(ms),
-    deps: testDeps(env),
-    sinkName: "desk",
-    wait,
-  });
-}
-
-// A temp dir for a canary file that any shell run of the hostile text would create.
-function canaryPath(): string {
-  const dir = mkdtempSync(join(tmpdir(), "hook-notify-canary-"));
-  onTestFinished(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return join(dir, "canary");
-}
+const { options, send } = sinkSender(desktop, "desk");
 
 // Text that runs `touch <canary>` if it is ever evaluated by a shell, in every way we know.
 function hostileText(canary: string): { title: string; body: string } {
@@ -322,13 +293,4 @@ describe.runIf(isLinux)("desktop sink with a fake notify-send", () => {
 function mkdirRuntime(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(join(dir, "bus"), "");
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -4,16 +4,13 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatNotification } from "../../src/message/format.js";
 import type { Level, Notification } from "../../src/message/notification.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
@@ -22,6 +19,7 @@ import { sound } from "../../src/sinks/sound.js";
 import { bundle } from "../helpers/bundle.js";
 import { fakeBin, type FakeBin, type FakeProgram } from "../helpers/fake-bin.js";
 import { ROOT } from "../helpers/run-bin.js";
+import { isRunning, sinkSender, tempDir } from "../helpers/sink-harness.js";
 import { sampleNotification, testDeps } from "../helpers/sample-notification.js";
 
 const isLinux = process.platform === "linux";
@@ -55,36 +53,7 @@ function fromFixture(file: string): Notification {
 }
 
 const done = sampleNotification({ event: "Stop", failure: false, level: "done" });
-
-function options(input: Record<string, unknown> = {}) {
-  return sound.options.parse(input);
-}
-
-function send(
-  notification: Notification,
-  env: Record<string, string>,
-  {
-    wait = true,
-    ms = 8_000,
-    ...opts
-  }: { wait?: boolean; ms?: number } & Record<string, unknown> = {},
-) {
-  return sound.send(notification, options(opts), {
-    signal: AbortSignal.timeout(ms),
-    deps: testDeps(env),
-    sinkName: "beep",
-    wait,
-  });
-}
-
-// A throwaway directory, removed when the test finishes.
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `hook-notify-${prefix}-`));
-  onTestFinished(() => {
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
+const { options, send } = sinkSender(sound, "beep");
 
 // An executable script written by the test (for players the fixtures cannot act out).
 function script(dir: string, name: string, text: string): string {
@@ -105,15 +74,6 @@ function hostileText(canary: string): { title: string; body: string } {
       `'single' "double" \\" back\\slash $HOME !! * --volume=100`,
     ].join("\n"),
   };
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 interface Wav {
