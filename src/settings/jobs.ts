@@ -46,43 +46,40 @@ export function installJobs(input: JobInput, desired: Desired, wrapper: string):
   if (target.legacyFile !== undefined) {
     jobs.push(legacyJob(input, target.legacyFile, [...desired.keys()], "moved to hooks.json"));
   }
+  jobs.push(
+    hooksFileJob(input, (text, shown) =>
+      planInstall(text, desired, { shape: target.shape, shown, mayDelete: false }),
+    ),
+  );
+  return jobs;
+}
+
+// The client's hooks file: its text checked for the client (JSON, JSONC, shape), then planned.
+function hooksFileJob(
+  input: JobInput,
+  planText: (text: string | undefined, shown: string) => ReturnType<typeof planInstall>,
+): FileJob {
+  const { target } = input;
   const shown = input.shown(target.file);
-  jobs.push({
+  return {
     client: target.client,
     file: target.file,
     shown,
     plan: (current) => {
       const checked = checkText(current, target.client, shown, input.fixJsonc ? "fix" : "refuse");
-      const plan = planInstall(checked.text, desired, {
-        shape: target.shape,
-        shown,
-        mayDelete: false,
-      });
+      const plan = planText(checked.text, shown);
       return fromPlan(plan.next, plan.changes, plan.conflicts, checked.note);
     },
-  });
-  return jobs;
+  };
 }
 
 // Uninstall touches the same files and removes only what is ours.
 export function uninstallJobs(input: JobInput, events: readonly string[] | undefined): FileJob[] {
   const { target } = input;
-  const shown = input.shown(target.file);
   const jobs: FileJob[] = [
-    {
-      client: target.client,
-      file: target.file,
-      shown,
-      plan: (current) => {
-        const checked = checkText(current, target.client, shown, input.fixJsonc ? "fix" : "refuse");
-        const plan = planUninstall(checked.text, events, {
-          shape: target.shape,
-          shown,
-          mayDelete: true,
-        });
-        return fromPlan(plan.next, plan.changes, plan.conflicts, checked.note);
-      },
-    },
+    hooksFileJob(input, (text, shown) =>
+      planUninstall(text, events, { shape: target.shape, shown, mayDelete: true }),
+    ),
   ];
   if (target.legacyFile !== undefined) {
     jobs.push(legacyJob(input, target.legacyFile, events, "removed"));
