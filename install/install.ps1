@@ -7,13 +7,13 @@ $ErrorActionPreference = "Stop"
 $package = if ($env:HOOK_NOTIFY_PACKAGE) { $env:HOOK_NOTIFY_PACKAGE } else { "hook-notify" }
 
 if (-not (Get-Command node -ErrorAction SilentlyContinue) -or -not (Get-Command npm -ErrorAction SilentlyContinue)) {
-  Write-Error "hook-notify needs Node.js 20 or newer with npm. Install Node.js, then run this again."
+  Write-Error "hook-notify needs Node.js 20.19 or newer with npm. Install Node.js, then run this again."
   exit 1
 }
 
-$major = [int](node -p 'process.versions.node.split(".")[0]')
-if ($major -lt 20) {
-  Write-Error "hook-notify needs Node.js 20 or newer; this is $(node --version)."
+# 20.19 is the oldest Node.js the package supports (package.json "engines").
+if ([version](node -p process.versions.node) -lt [version]"20.19.0") {
+  Write-Error "hook-notify needs Node.js 20.19 or newer; this is $(node --version)."
   exit 1
 }
 

@@ -8,13 +8,13 @@ set -eu
 package=${HOOK_NOTIFY_PACKAGE:-hook-notify}
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "hook-notify needs Node.js 20 or newer with npm. Install Node.js, then run this again." >&2
+  echo "hook-notify needs Node.js 20.19 or newer with npm. Install Node.js, then run this again." >&2
   exit 1
 fi
 
-major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$major" -lt 20 ]; then
-  echo "hook-notify needs Node.js 20 or newer; this is $(node --version)." >&2
+# 20.19 is the oldest Node.js the package supports (package.json "engines").
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
+  echo "hook-notify needs Node.js 20.19 or newer; this is $(node --version)." >&2
   exit 1
 fi
 
