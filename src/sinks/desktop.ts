@@ -49,8 +49,9 @@ export function notifySendArgs(notification: Notification, opts: DesktopOptions)
   return args;
 }
 
-function backendFor(
-  opts: DesktopOptions,
+// Which program shows the notification on this platform (doctor checks the same one).
+export function backendFor(
+  opts: Pick<DesktopOptions, "backend">,
   platform: NodeJS.Platform,
 ): "notify-send" | "node-notifier" {
   if (opts.backend !== "auto") return opts.backend;
@@ -60,7 +61,7 @@ function backendFor(
 }
 
 // notify-send needs a session bus; over SSH or in a container there is none, and it would fail.
-function hasSessionBus(env: Deps["env"]): boolean {
+export function hasSessionBus(env: Deps["env"]): boolean {
   if (env.DBUS_SESSION_BUS_ADDRESS || env.DISPLAY || env.WAYLAND_DISPLAY) return true;
   return !!env.XDG_RUNTIME_DIR && existsSync(`${env.XDG_RUNTIME_DIR}/bus`);
 }

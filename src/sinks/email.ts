@@ -171,6 +171,20 @@ export function toEmailError(
   }
 }
 
+// nodemailer's transport options for the smtp entry (send and doctor's verify use the same ones).
+export function transportOptions(smtp: EmailOptions["smtp"]) {
+  const { host, port, secure, user, pass, requireTLS, rejectUnauthorized } = smtp;
+  return {
+    host,
+    ...(port === undefined ? {} : { port }),
+    ...(secure === undefined ? {} : { secure }),
+    ...(user === undefined ? {} : { auth: { user, pass: pass ?? "" } }),
+    ...(requireTLS === undefined ? {} : { requireTLS }),
+    ...(rejectUnauthorized === undefined ? {} : { tls: { rejectUnauthorized } }),
+    ...TIMEOUTS,
+  };
+}
+
 // Sends one mail; `when: "failure"` (routing) turns this into a failures-only mail.
 export const email = defineSink<EmailOptions>({
   type: "email",
@@ -183,16 +197,7 @@ export const email = defineSink<EmailOptions>({
   }),
   send: async (notification, options, ctx) => {
     const { createTransport } = await import("nodemailer");
-    const { host, port, secure, user, pass, requireTLS, rejectUnauthorized } = options.smtp;
-    const transport = createTransport({
-      host,
-      ...(port === undefined ? {} : { port }),
-      ...(secure === undefined ? {} : { secure }),
-      ...(user === undefined ? {} : { auth: { user, pass: pass ?? "" } }),
-      ...(requireTLS === undefined ? {} : { requireTLS }),
-      ...(rejectUnauthorized === undefined ? {} : { tls: { rejectUnauthorized } }),
-      ...TIMEOUTS,
-    });
+    const transport = createTransport(transportOptions(options.smtp));
     try {
       await transport.sendMail({ ...emailMessage(notification, options), signal: ctx.signal });
     } catch (error) {
