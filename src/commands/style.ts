@@ -1,0 +1,58 @@
+// Colour and symbols for human output: only on a terminal, and never when NO_COLOR is set
+// (https://no-color.org). Piped or redirected output stays plain text, without escapes.
+
+/** How one command paints its output; every function is the identity in plain mode. */
+export interface Style {
+  readonly isRich: boolean;
+  ok(text: string): string;
+  fail(text: string): string;
+  warn(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+  /** "✓" on a terminal, "ok" otherwise. */
+  readonly okMark: string;
+  /** "✗" on a terminal, "failed" otherwise. */
+  readonly failMark: string;
+}
+
+// Decides once per command from the stream it writes to and the environment.
+export function createStyle(
+  stream: { isTTY?: boolean | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): Style {
+  const isRich = stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
+  const paint =
+    (open: number, close: number) =>
+    (text: string): string =>
+      isRich ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    isRich,
+    ok: paint(32, 39),
+    fail: paint(31, 39),
+    warn: paint(33, 39),
+    dim: paint(2, 22),
+    bold: paint(1, 22),
+    okMark: isRich ? "✓" : "ok",
+    failMark: isRich ? "✗" : "failed",
+  };
+}
+
+// The width a person sees: escape sequences take no columns.
+export function visibleLength(text: string): number {
+  // eslint-disable-next-line no-control-regex -- matching the escapes this file writes
+  return text.replace(/\u001b\[[0-9;]*m/g, "").length;
+}
+
+// Lays out rows in columns two spaces apart; the last column is not padded.
+export function formatTable(header: readonly string[], rows: readonly string[][]): string[] {
+  const all = [header.map((h) => h), ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => visibleLength(row[i] ?? ""))));
+  return all.map((row) =>
+    row
+      .map((cell, i) =>
+        i === row.length - 1 ? cell : cell + " ".repeat((widths[i] ?? 0) - visibleLength(cell)),
+      )
+      .join("  ")
+      .trimEnd(),
+  );
+}
