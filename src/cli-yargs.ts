@@ -75,14 +75,18 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush] = await Promise.all([
+  const [install, uninstall, flush, doctor, init] = await Promise.all([
     import("./commands/install.js"),
     import("./commands/uninstall.js"),
     import("./commands/flush.js"),
+    import("./commands/doctor.js"),
+    import("./commands/init.js"),
   ]);
   return [
     install.installCommand,
     uninstall.uninstallCommand,
     flush.flushCommand,
+    doctor.doctorCommand,
+    init.initCommand,
   ] as unknown as CommandModule[];
 }

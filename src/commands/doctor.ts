@@ -1,0 +1,52 @@
+// `hook-notify doctor`: checks the machine, the config, the sinks and the installed hooks.
+import type { CommandModule } from "yargs";
+
+interface DoctorArgs {
+  json: boolean;
+  config: string | undefined;
+}
+
+// Prints one line per check with its fix; exit 1 only when something stops every notification.
+export const doctorCommand: CommandModule<object, DoctorArgs> = {
+  command: "doctor",
+  describe: "Check that notifications can work here, and say how to fix what cannot",
+  builder: (yargs) =>
+    yargs
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "Print an array of {check, status, detail, fix}",
+      })
+      .option("config", {
+        alias: "c",
+        type: "string",
+        describe: "Config file (default: $XDG_CONFIG_HOME/hook-notify/config.json)",
+      })
+      .example("$0 doctor", "check everything; exit 1 when notifications cannot work")
+      .example("$0 doctor --json", "the same checks as JSON, for scripts and bug reports")
+      .example("$0 doctor --config ./config.json", "check another config file"),
+  handler: async (argv) => {
+    const [{ homedir }, { runDoctor, isBlocked }, { renderJson, renderResults }, { createStyle }] =
+      await Promise.all([
+        import("node:os"),
+        import("../doctor/run-doctor.js"),
+        import("../doctor/render.js"),
+        import("./style.js"),
+      ]);
+    // Not createDeps(): its stdin source opens a terminal's stdin, and the process would not end.
+    const deps = {
+      env: process.env,
+      platform: process.platform,
+      cwd: process.cwd(),
+      homedir: homedir(),
+      now: Date.now,
+    };
+    const results = await runDoctor(deps, {
+      configPath: argv.config,
+      nodeVersion: process.versions.node,
+    });
+    const style = createStyle(process.stdout, deps.env);
+    process.stdout.write(argv.json ? renderJson(results) : renderResults(results, style));
+    if (isBlocked(results)) process.exitCode = 1;
+  },
+};

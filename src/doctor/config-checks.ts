@@ -1,0 +1,46 @@
+// Which config file applies and whether it is valid: each issue with its place.
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import { userConfigPath } from "../config/paths.js";
+import type { Deps } from "../deps.js";
+import { fail, ok, warn, type CheckResult } from "./check.js";
+
+// The fix line names the file and the place in it: "Fix sinks.team.url in ~/.config/…".
+function fixFor(issue: string, file: string): string {
+  const rest = issue.startsWith(`${file}: `) ? issue.slice(file.length + 2) : issue;
+  const place = /^([^\s:]+): /.exec(rest)?.[1];
+  const where = place === undefined ? file : `${place} in ${file}`;
+  return `Fix ${where}, then run "hook-notify doctor" again.`;
+}
+
+// The config as the hook would load it, plus one result per finding.
+export function checkConfig(
+  deps: Pick<Deps, "env" | "homedir" | "platform" | "cwd">,
+  configPath: string | undefined,
+): { loaded: LoadedConfig; results: CheckResult[] } {
+  const loaded = loadConfig(deps, { configPath, projectDir: deps.cwd });
+  const results: CheckResult[] = [];
+  if (loaded.error) {
+    const file = userConfigPath(deps, configPath);
+    results.push(fail("config", loaded.error.message, fixFor("", file), { blocks: true }));
+  } else if (loaded.path === undefined) {
+    const path = userConfigPath(deps, configPath);
+    results.push(
+      ok("config", `no file at ${path}: the built-in default (desktop and sound) applies`),
+    );
+  } else {
+    const project = loaded.projectPath ? ` + ${loaded.projectPath}` : "";
+    results.push(ok("config", `${loaded.path}${project}`));
+  }
+  for (const issue of loaded.issues) {
+    const file = issue.startsWith(`${loaded.projectPath}: `)
+      ? (loaded.projectPath ?? "")
+      : userConfigPath(deps, configPath);
+    results.push(fail("config", issue, fixFor(issue, file), { blocks: true }));
+  }
+  if (!loaded.value.enabled) {
+    results.push(
+      warn("config", '"enabled": false: hook-notify is off', 'Remove "enabled": false.'),
+    );
+  }
+  return { loaded, results };
+}

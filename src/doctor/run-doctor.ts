@@ -1,0 +1,76 @@
+// Runs every doctor check in order and returns the findings as data; printing is the command's job.
+import type { LoadedConfig } from "../config/load-config.js";
+import type { SinkEntry } from "../config/validate-config.js";
+import type { Deps } from "../deps.js";
+import { fail, ok, type CheckResult } from "./check.js";
+import { checkConfig } from "./config-checks.js";
+import { checkReachable, checkSmtp } from "./network-checks.js";
+import { checkOutbox } from "./outbox-checks.js";
+import { checkSettings } from "./settings-checks.js";
+import { checkDesktop, checkLog, checkNode, checkSound, checkSsh } from "./system-checks.js";
+
+type DoctorDeps = Pick<Deps, "env" | "homedir" | "platform" | "cwd" | "now">;
+
+// node → config → each sink → usable sinks → installed hooks → outbox → log.
+export async function runDoctor(
+  deps: DoctorDeps,
+  options: { configPath: string | undefined; nodeVersion: string },
+): Promise<CheckResult[]> {
+  const results = [checkNode(options.nodeVersion)];
+  const config = checkConfig(deps, options.configPath);
+  results.push(...config.results);
+  const entries = Object.values(config.loaded.value.sinks).filter((entry) => entry.enabled);
+  const ssh = checkSsh(deps.env, entries);
+  if (ssh) results.push(ssh);
+  const sinkResults = await Promise.all(
+    entries.map((entry) => checkSink(entry, deps, config.loaded.secrets)),
+  );
+  results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded));
+  results.push(
+    ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
+  );
+  results.push(await checkOutbox(deps), checkLog(deps));
+  return results;
+}
+
+// True when doctor should exit 1: something stops every notification.
+export function isBlocked(results: readonly CheckResult[]): boolean {
+  return results.some((result) => result.status === "fail" && result.blocks === true);
+}
+
+async function checkSink(
+  entry: SinkEntry,
+  deps: DoctorDeps,
+  secrets: readonly string[],
+): Promise<CheckResult> {
+  switch (entry.type) {
+    case "desktop":
+      return checkDesktop(entry, deps);
+    case "sound":
+      return checkSound(entry, deps);
+    case "email":
+      return checkSmtp(entry, secrets);
+    case "chat":
+    case "webhook":
+      return checkReachable(entry, deps.env);
+    default:
+      return ok(`${entry.type} (${entry.name})`, "no check for this sink type");
+  }
+}
+
+function summarizeSinks(
+  entries: readonly SinkEntry[],
+  results: readonly CheckResult[],
+  loaded: LoadedConfig,
+): CheckResult {
+  const broken = new Set(results.filter((r) => r.status === "fail").map((r) => r.sink));
+  const usable = entries.filter((entry) => !broken.has(entry.name)).map((entry) => entry.name);
+  if (usable.length > 0) {
+    return ok("sinks", `${usable.length} of ${entries.length} can deliver: ${usable.join(", ")}`);
+  }
+  const why = entries.length === 0 ? "no sink is configured and enabled" : "no sink can deliver";
+  const where = loaded.path ?? "a config file";
+  return fail("sinks", why, `Fix the sinks above, or add one to ${where}: hook-notify init`, {
+    blocks: true,
+  });
+}

@@ -1,0 +1,117 @@
+// Where hook-notify is installed (client, scope, file), with each entry's timeout, and files the
+// client would reject. Reads with the same code install uses; writes nothing.
+import type { Client } from "../pipeline/hook-event.js";
+import { checkText } from "../settings/check.js";
+import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
+import { findOurs } from "../settings/edit.js";
+import { isRecord } from "../settings/hook-shape.js";
+import { displayPath, type LocateInput } from "../settings/locate.js";
+import { allLocations } from "../settings/locations.js";
+import { parseSettings, readText } from "../settings/read.js";
+import { eventMapOf } from "../settings/shape.js";
+import { fail, ok, warn, type CheckResult } from "./check.js";
+
+const CLIENT_NAMES: Record<Client, string> = { droid: "Droid", "claude-code": "Claude Code" };
+
+/** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
+type Entries = Map<string, number | undefined>;
+
+// One result per file that runs hook-notify or that its client would reject, then duplicates.
+export async function checkSettings(input: LocateInput): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  const installed: Installed[] = [];
+  const seen = new Set<string>();
+  for (const location of allLocations(input)) {
+    if (seen.has(location.file)) continue;
+    seen.add(location.file);
+    const shown = displayPath(location.file, input.home);
+    const check = `${CLIENT_NAMES[location.client]} (${location.scope})`;
+    const isLegacy = location.client === "droid" && location.shape === "settings";
+    let root: unknown;
+    try {
+      const text = await readText(location.file, shown);
+      if (text === undefined) continue;
+      root = parseSettings(text, shown).value;
+      checkText(text, location.client, shown, isLegacy ? "keep" : "refuse");
+    } catch (error) {
+      const message = (error as Error).message;
+      results.push(
+        isLegacy
+          ? warn(check, message, "droid ignores this file's hooks until it is valid JSON.")
+          : fail(check, message, "Fix the file (hook-notify install --fix-jsonc rewrites JSONC).", {
+              blocks: true,
+            }),
+      );
+      continue;
+    }
+    const entries = ourEntries(root, location.shape);
+    if (entries.size === 0) continue;
+    installed.push({ ...location, shown, events: [...entries.keys()] });
+    results.push(...describeEntries(check, shown, entries, location.client, location.scope));
+  }
+  if (installed.length === 0) {
+    results.push(
+      warn(
+        "hooks",
+        "hook-notify is not in any Droid or Claude Code hooks file",
+        "hook-notify install",
+      ),
+    );
+  }
+  for (const here of installed) {
+    const others = installed.filter((other) => other !== here);
+    for (const message of findDoubleRuns(here, others)) {
+      results.push(warn("duplicates", message, "Keep one copy (see above)."));
+    }
+  }
+  return dedupe(results);
+}
+
+function ourEntries(root: unknown, shape: "settings" | "bare"): Entries {
+  const map = eventMapOf(root, shape);
+  const entries: Entries = new Map();
+  if (!isRecord(map)) return entries;
+  for (const [event, groups] of Object.entries(map)) {
+    const [first] = findOurs(groups);
+    if (!first) continue;
+    const timeout = first.value["timeout"];
+    entries.set(event, typeof timeout === "number" ? timeout : undefined);
+  }
+  return entries;
+}
+
+function describeEntries(
+  check: string,
+  shown: string,
+  entries: Entries,
+  client: Client,
+  scope: string,
+): CheckResult[] {
+  const list = [...entries]
+    .map(
+      ([event, timeout]) => `${event} ${timeout === undefined ? "(no timeout)" : `${timeout} s`}`,
+    )
+    .join(", ");
+  const results = [ok(check, `${shown}: ${list}`)];
+  if (entries.has("SessionEnd") && entries.get("SessionEnd") === undefined) {
+    results.push(
+      warn(
+        check,
+        `${shown}: SessionEnd has no timeout, so it gets about 1.5 s and remote sinks may miss it`,
+        `hook-notify install --client ${client} --scope ${scope}`,
+      ),
+    );
+  }
+  return results;
+}
+
+// Two files warning about each other would say the same thing twice.
+function dedupe(results: CheckResult[]): CheckResult[] {
+  const seen = new Set<string>();
+  return results.filter((r) => {
+    const key = `${r.check}\n${r.detail}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
