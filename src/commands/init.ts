@@ -1,0 +1,74 @@
+// `hook-notify init`: writes a starter config with "$schema" and ${ENV_VAR} references for secrets.
+import type { CommandModule } from "yargs";
+
+interface InitArgs {
+  sinks: string | undefined;
+  force: boolean;
+  path: string | undefined;
+}
+
+// Asks on a terminal unless --sinks is given; never prompts unattended; never overwrites unasked.
+export const initCommand: CommandModule<object, InitArgs> = {
+  command: "init",
+  describe: "Write a starter config file (secrets as ${ENV_VAR} references)",
+  builder: (yargs) =>
+    yargs
+      .option("sinks", {
+        type: "string",
+        describe:
+          "Comma-separated: desktop,sound,slack,discord,teams,googlechat,mattermost,ntfy,email,webhook (no questions asked)",
+      })
+      .option("force", {
+        type: "boolean",
+        default: false,
+        describe: "Replace an existing config file",
+      })
+      .option("path", {
+        type: "string",
+        describe: "Where to write (default: $XDG_CONFIG_HOME/hook-notify/config.json)",
+      })
+      .example("$0 init", "answer a few questions on the terminal")
+      .example(
+        "$0 init --sinks desktop,sound,slack",
+        "unattended; Slack's URL from $SLACK_WEBHOOK_URL",
+      )
+      .example("$0 init --sinks ntfy --force", "replace the existing file"),
+  handler: async (argv) => {
+    const [{ homedir }, { userConfigPath }, { writeStarter }, { createStyle }] = await Promise.all([
+      import("node:os"),
+      import("../config/paths.js"),
+      import("../init/write-starter.js"),
+      import("./style.js"),
+    ]);
+    // Not createDeps(): its stdin source opens a terminal's stdin, and the process would not end.
+    const deps = { env: process.env, platform: process.platform, homedir: homedir() };
+    const style = createStyle(process.stdout, deps.env);
+    const isInteractive = argv.sinks === undefined && process.stdin.isTTY && process.stdout.isTTY;
+    const code = await writeStarter({
+      file: argv.path ?? userConfigPath(deps),
+      sinkList: argv.sinks,
+      force: argv.force,
+      ask: isInteractive ? askOnTerminal : undefined,
+      out: (text) => process.stdout.write(text),
+      err: (line) => {
+        console.error(line);
+      },
+      style,
+    });
+    if (code !== 0) process.exitCode = code;
+  },
+};
+
+// The questions, on the real terminal.
+async function askOnTerminal() {
+  const [{ createInterface }, { askStarter }] = await Promise.all([
+    import("node:readline/promises"),
+    import("../init/ask.js"),
+  ]);
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await askStarter(prompt);
+  } finally {
+    prompt.close();
+  }
+}

@@ -1,0 +1,60 @@
+// The questions `hook-notify init` asks on a terminal; never used unattended.
+import type { Interface } from "node:readline/promises";
+import {
+  DEFAULT_SMTP,
+  parseSinkList,
+  SECRET_VARS,
+  type SinkChoice,
+  type StarterAnswers,
+  SINK_CHOICES,
+} from "./starter-config.js";
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+// Asks until the answer is valid; an empty answer takes the default shown in brackets.
+async function askFor(
+  prompt: Interface,
+  question: string,
+  fallback: string,
+  isValid: (answer: string) => boolean,
+): Promise<string> {
+  for (;;) {
+    const answer = (await prompt.question(`${question} [${fallback}]: `)).trim() || fallback;
+    if (isValid(answer)) return answer;
+    prompt.write(`  "${answer}" is not valid here.\n`);
+  }
+}
+
+// Which sinks, which env vars hold their secrets, and the SMTP server for email.
+export async function askStarter(
+  prompt: Interface,
+): Promise<{ sinks: SinkChoice[]; answers: StarterAnswers }> {
+  prompt.write(`Sinks: ${SINK_CHOICES.join(", ")}\n`);
+  const list = await askFor(prompt, "Which sinks? (comma-separated)", "desktop,sound", (text) => {
+    const parsed = parseSinkList(text);
+    return parsed.unknown.length === 0 && parsed.sinks.length > 0;
+  });
+  const { sinks } = parseSinkList(list);
+  const answers: StarterAnswers = { envNames: {}, smtp: { ...DEFAULT_SMTP } };
+  for (const sink of sinks) {
+    const secret = SECRET_VARS[sink];
+    if (!secret) continue;
+    answers.envNames[sink] = await askFor(
+      prompt,
+      `Environment variable holding ${secret.what}`,
+      secret.name,
+      (name) => ENV_NAME.test(name),
+    );
+  }
+  if (sinks.includes("email")) {
+    const smtp = answers.smtp;
+    smtp.host = await askFor(prompt, "SMTP server", smtp.host, (host) => /^[\w.-]+$/.test(host));
+    const port = await askFor(prompt, "SMTP port", String(smtp.port), (p) => /^\d{1,5}$/.test(p));
+    smtp.port = Number(port);
+    smtp.user = await askFor(prompt, "SMTP user", smtp.user, (user) => user.length > 0);
+    smtp.address = await askFor(prompt, "Send to (and from) address", smtp.address, (a) =>
+      a.includes("@"),
+    );
+  }
+  return { sinks, answers };
+}

@@ -1,0 +1,87 @@
+// init's flow: refuse an existing file, pick the sinks (asked or given), write, print next steps.
+import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Style } from "../commands/style.js";
+import { findPackageRoot } from "../settings/template.js";
+import {
+  buildStarterConfig,
+  DEFAULT_SMTP,
+  envVarsOf,
+  parseSinkList,
+  SINK_CHOICES,
+  type SinkChoice,
+  type StarterAnswers,
+} from "./starter-config.js";
+
+/** What writeStarter needs from the terminal; `ask` is absent when nobody can answer. */
+export interface StarterIo {
+  file: string;
+  sinkList: string | undefined;
+  force: boolean;
+  ask: (() => Promise<{ sinks: SinkChoice[]; answers: StarterAnswers }>) | undefined;
+  out: (text: string) => void;
+  err: (line: string) => void;
+  style: Style;
+}
+
+const DEFAULT_SINKS: readonly SinkChoice[] = ["desktop", "sound"];
+
+// Returns the exit code: 0 written, 1 refused (existing file, unknown sink name).
+export async function writeStarter(io: StarterIo): Promise<number> {
+  const refuse = `${io.file} already exists; nothing was written. Edit it, or run "hook-notify init --force" to replace it.`;
+  if (!io.force && existsSync(io.file)) {
+    io.err(refuse);
+    return 1;
+  }
+  const answers: StarterAnswers = { envNames: {}, smtp: { ...DEFAULT_SMTP } };
+  let sinks = [...DEFAULT_SINKS];
+  if (io.sinkList !== undefined) {
+    const parsed = parseSinkList(io.sinkList);
+    if (parsed.unknown.length > 0 || parsed.sinks.length === 0) {
+      io.err(
+        `--sinks: unknown sink ${parsed.unknown.join(", ") || "(none given)"}; use some of: ${SINK_CHOICES.join(",")}`,
+      );
+      return 1;
+    }
+    sinks = parsed.sinks;
+  } else if (io.ask) {
+    const asked = await io.ask();
+    sinks = asked.sinks;
+    Object.assign(answers, asked.answers);
+  }
+  const schema = join(findPackageRoot(), "schema", "config.schema.json");
+  const config = buildStarterConfig(sinks, answers, schema);
+  await mkdir(dirname(io.file), { recursive: true });
+  try {
+    await writeFile(io.file, `${JSON.stringify(config, null, 2)}\n`, {
+      flag: io.force ? "w" : "wx",
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    io.err(refuse);
+    return 1;
+  }
+  io.out(nextSteps(io, sinks, answers));
+  return 0;
+}
+
+function nextSteps(io: StarterIo, sinks: readonly SinkChoice[], answers: StarterAnswers): string {
+  const { style } = io;
+  const lines = [`${style.ok(style.okMark)} Wrote ${io.file} (sinks: ${sinks.join(", ")}).`, ""];
+  lines.push("Next steps:");
+  const vars = envVarsOf(sinks, answers);
+  if (vars.length > 0) {
+    lines.push("  Export the secrets where the agent runs (e.g. in your shell profile):");
+    lines.push(...vars.map((name) => `    export ${name}='…'`));
+  }
+  if (sinks.includes("email") && answers.smtp.host === DEFAULT_SMTP.host) {
+    lines.push(`  Set smtp.host, smtp.user, from and to in sinks.email.`);
+  }
+  lines.push(
+    `  ${style.bold("hook-notify doctor")}    checks the setup`,
+    `  ${style.bold("hook-notify test")}      sends a sample notification`,
+    `  ${style.bold("hook-notify install")}   adds hook-notify to Droid and Claude Code`,
+  );
+  return `${lines.join("\n")}\n`;
+}
