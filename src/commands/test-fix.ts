@@ -1,0 +1,88 @@
+// The likely fix for a failed test delivery, from its error code and HTTP status. Pure.
+import type { ErrorCode } from "../errors.js";
+
+/** What likelyFix needs to know about one failed delivery. */
+export interface FailedDelivery {
+  type: string;
+  /** The chat service (slack, discord, …) for a chat sink. */
+  service?: string | undefined;
+  code?: ErrorCode | undefined;
+  /** The error message, already scrubbed of secrets. */
+  error?: string | undefined;
+}
+
+const SERVICE_NAMES: Record<string, string> = {
+  slack: "Slack",
+  discord: "Discord",
+  teams: "Microsoft Teams",
+  googlechat: "Google Chat",
+  mattermost: "Mattermost",
+  ntfy: "ntfy",
+};
+
+// The HTTP status a sink error names ("Slack answered HTTP 404", "Discord answered 404: …").
+export function statusOf(message: string | undefined): number | undefined {
+  const match = /answered (?:HTTP )?(\d{3})\b/.exec(message ?? "");
+  return match ? Number(match[1]) : undefined;
+}
+
+// One sentence a person can act on. Codes are stable; the status comes from the message.
+export function likelyFix(failed: FailedDelivery): string {
+  switch (failed.code) {
+    case "SINK_HTTP_STATUS":
+      return fixForStatus(statusOf(failed.error), failed);
+    case "SINK_UNAVAILABLE":
+      return ownFix(failed.error) ?? "install the program it needs, or use another sink here";
+    case "SINK_NETWORK":
+      return "could not connect: check the host name in the URL, the network, and the proxy (HTTPS_PROXY, NO_PROXY)";
+    case "SINK_TIMEOUT":
+      return "the server is slow or unreachable: check that it is up, or raise timeoutSeconds for this sink";
+    case "SINK_AUTH":
+      return failed.type === "email"
+        ? "the SMTP server refused the login: check smtp.user and smtp.pass"
+        : "the credentials were refused: check the token or password in the config";
+    case "CONFIG_INVALID":
+    case "CONFIG_UNREADABLE":
+      return "fix this sink's entry in the config file";
+    case "SINK_FAILED":
+    case "INPUT_EMPTY":
+    case "INPUT_TIMEOUT":
+    case "INPUT_TOO_LARGE":
+    case "INPUT_INVALID":
+    case "OUTBOX_CORRUPT":
+    case "SETTINGS_UNREADABLE":
+    case "SETTINGS_INVALID":
+    case "SETTINGS_CONFLICT":
+    case "SETTINGS_WRITE":
+    case "USAGE":
+      return ownFix(failed.error) ?? "check this sink's options in the config file";
+    case "INTERNAL":
+    case undefined:
+      return "an unexpected error: please report it with the output of hook-notify --version";
+  }
+}
+
+function fixForStatus(status: number | undefined, failed: FailedDelivery): string {
+  const where = failed.service ? (SERVICE_NAMES[failed.service] ?? failed.service) : undefined;
+  if (status === 404 || status === 410) {
+    return where && failed.service !== "ntfy"
+      ? `the webhook URL was revoked or is wrong; create a new one in ${where}'s settings`
+      : "the URL does not exist on that server: check the url in the config";
+  }
+  if (status === 401 || status === 403)
+    return "the server refused the credentials: check the token, secret or headers in the config";
+  if (status === 429) return "rate limited: wait a minute and try again";
+  if (status !== undefined && status >= 500)
+    return "the service has trouble right now: try again later";
+  if (status !== undefined && status >= 300 && status < 400)
+    return "the URL redirects: put the final URL in the config";
+  return "the service rejected the request: check this sink's options";
+}
+
+// Sink messages end with their own next step: "desktop: notify-send not found. Install it (…)."
+function ownFix(message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  const text = message.replace(/^[^\s:]+: /, "");
+  const split = /^(.*?[.)])\s+([A-Z].*)$/s.exec(text);
+  return (split?.[2] ?? text).trim() || undefined;
+}

@@ -1,0 +1,99 @@
+// `hook-notify test`'s work: a sample event through parse → context → config → format, then every
+// chosen sink in the foreground (remote ones direct, not via the outbox). Nothing is logged.
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import type { SinkEntry } from "../config/validate-config.js";
+import type { Deps } from "../deps.js";
+import { formatNotification } from "../message/format.js";
+import { newNotificationId } from "../message/notification-id.js";
+import { deliver, type Outcome } from "../pipeline/deliver.js";
+import { gatherContext } from "../pipeline/gather-context.js";
+import { parseEvent } from "../pipeline/parse-event.js";
+import type { Delivery } from "../pipeline/route.js";
+import { findSink } from "../sinks/index.js";
+
+/** The events `test` can send. */
+export const TEST_EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const;
+export type TestEvent = (typeof TEST_EVENTS)[number];
+
+export interface TestOptions {
+  event: TestEvent;
+  failure: boolean;
+  /** Only this sink (its name in the config). */
+  sink?: string | undefined;
+  configPath?: string | undefined;
+}
+
+/** One sink's row: an outcome, or the reason it was not sent. */
+export interface TestRow {
+  entry: SinkEntry;
+  outcome?: Outcome | undefined;
+  skipped?: string | undefined;
+}
+
+export interface TestResult {
+  config: LoadedConfig;
+  rows: TestRow[];
+  /** Set when --sink names no configured sink. */
+  unknownSink?: string | undefined;
+}
+
+const BUDGET_MS = 60_000;
+
+// Sends one sample notification to each configured sink (or the one named) and waits for each.
+export async function runTest(deps: Deps, options: TestOptions): Promise<TestResult> {
+  const parsed = parseEvent(JSON.stringify(sampleEvent(options, deps.cwd)));
+  if ("ignored" in parsed) throw new Error(`sample event ${parsed.ignored} is not handled`);
+  const context = gatherContext(parsed, deps);
+  const config = loadConfig(deps, {
+    configPath: options.configPath,
+    projectDir: context.projectDir,
+  });
+  if (config.error) return { config, rows: [] };
+  const entries = Object.values(config.value.sinks);
+  const chosen = options.sink ? entries.filter((e) => e.name === options.sink) : entries;
+  if (options.sink && chosen.length === 0) return { config, rows: [], unknownSink: options.sink };
+  const notification = formatNotification(parsed, context, {
+    templates: config.value.templates,
+    maxBodyLength: config.value.maxBodyLength,
+    id: newNotificationId(),
+    now: deps.now(),
+  });
+  const rows: TestRow[] = [];
+  const deliveries: Delivery[] = [];
+  for (const entry of chosen) {
+    const sink = findSink(entry.type);
+    const skipped = !sink
+      ? `unknown type ${entry.type}`
+      : options.sink === undefined && (!entry.enabled || !config.value.enabled)
+        ? "turned off (enabled: false)"
+        : undefined;
+    if (sink && !skipped) deliveries.push({ entry, sink, notification });
+    rows.push({ entry, skipped });
+  }
+  const outcomes = await deliver(deliveries, {
+    deps,
+    budgetMs: BUDGET_MS,
+    wait: true,
+    secrets: config.secrets,
+  });
+  for (const row of rows) row.outcome = outcomes.find((o) => o.sink === row.entry.name);
+  return { config, rows };
+}
+
+// A hook payload as a client would send it, in the current folder, clearly marked as a test.
+export function sampleEvent(options: TestOptions, cwd: string): Record<string, unknown> {
+  const base = { session_id: "hook-notify-test", cwd };
+  const note = "This is a test notification from hook-notify test.";
+  switch (options.event) {
+    case "Notification":
+      return { ...base, hook_event_name: "Notification", message: note };
+    case "Stop":
+      return options.failure
+        ? { ...base, hook_event_name: "StopFailure", error: "test", error_details: note }
+        : { ...base, hook_event_name: "Stop", last_assistant_message: note };
+    case "SubagentStop":
+      return { ...base, hook_event_name: "SubagentStop", last_assistant_message: note };
+    case "SessionEnd":
+      return { ...base, hook_event_name: "SessionEnd", reason: options.failure ? "error" : "test" };
+  }
+}

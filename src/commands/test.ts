@@ -1,0 +1,82 @@
+// `hook-notify test`: sends a sample notification through every configured sink now and prints
+// what happened to each, with the likely fix for a failure. Exit 1 when any sink failed.
+import type { CommandModule } from "yargs";
+import type { TestEvent, TestResult, TestRow } from "./test-run.js";
+
+interface TestArgs {
+  sink: string | undefined;
+  event: TestEvent;
+  failure: boolean;
+  json: boolean;
+  config: string | undefined;
+}
+
+export const testCommand: CommandModule<object, TestArgs> = {
+  command: "test",
+  describe: "Send a sample notification through each configured sink and show the results",
+  builder: (yargs) =>
+    yargs
+      .option("sink", { type: "string", describe: "Only this sink (its name in the config)" })
+      .option("event", {
+        choices: ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const,
+        default: "Stop" as const,
+        describe: "Which kind of sample event to send",
+      })
+      .option("failure", {
+        type: "boolean",
+        default: false,
+        describe: "Send the failure variant (Stop: StopFailure; SessionEnd: reason error)",
+      })
+      .option("json", { type: "boolean", default: false, describe: "One JSON object per sink" })
+      .option("config", { alias: "c", type: "string", describe: "Config file to test" })
+      .example("$0 test", "send a sample Stop notification through every sink")
+      .example("$0 test --sink team", "only the sink named team")
+      .example("$0 test --event SessionEnd --failure", "what a failed session looks like")
+      .example("$0 test --json | jq .", "one JSON object per sink"),
+  handler: async (args) => {
+    if (args.failure && args.event !== "Stop" && args.event !== "SessionEnd") {
+      console.error(
+        `hook-notify: --failure goes with --event Stop or SessionEnd, not ${args.event}.`,
+      );
+      process.exitCode = 1;
+      return;
+    }
+    const [{ createDeps }, { runTest }, { createStyle }] = await Promise.all([
+      import("../deps.js"),
+      import("./test-run.js"),
+      import("./style.js"),
+    ]);
+    const deps = createDeps();
+    const result = await runTest(deps, {
+      event: args.event,
+      failure: args.failure,
+      sink: args.sink,
+      configPath: args.config,
+    });
+    const problems = reportConfig(result);
+    if (result.unknownSink !== undefined || result.config.error) {
+      process.exitCode = 1;
+      return;
+    }
+    const { printJson, printTable } = await import("./test-report.js");
+    if (args.json) printJson(result.rows);
+    else printTable(result.rows, createStyle(process.stdout, deps.env));
+    const failed = result.rows.some((row: TestRow) => row.outcome && !row.outcome.ok);
+    process.exitCode = problems || failed ? 1 : 0;
+  },
+};
+
+// Config trouble goes to stderr, one line each; true when the test cannot pass.
+function reportConfig(result: TestResult): boolean {
+  const { config, unknownSink } = result;
+  if (config.error) console.error(`hook-notify: ${config.error.message}`);
+  for (const issue of config.issues) console.error(`hook-notify: ${issue}`);
+  if (unknownSink !== undefined) {
+    const names = Object.keys(config.value.sinks);
+    const where = config.path ?? "the built-in default";
+    console.error(
+      `hook-notify: no sink named "${unknownSink}" in ${where}; configured: ${names.join(", ") || "none"}.`,
+    );
+  }
+  return config.error !== undefined || config.issues.length > 0 || unknownSink !== undefined;
+}
