@@ -1,0 +1,98 @@
+// Reads log.ndjson for `hook-notify log`: run records, each with the outbox worker's journal lines
+// for its queued deliveries (joined by notification id and sink). Pure apart from readLogFiles.
+import { readFileSync } from "node:fs";
+import type { JournalLine } from "../outbox/journal.js";
+import type { RunRecord } from "../pipeline/record.js";
+
+/** One hook run as logged, with what the worker later did for its queued sinks. */
+export interface LoggedRun {
+  record: RunRecord;
+  /** The run's own line and its journal lines, as written. */
+  lines: string[];
+  /** The last journal line per sink name. */
+  journal: Map<string, JournalLine>;
+}
+
+export interface ParsedLog {
+  runs: LoggedRun[];
+  /** Lines that are not JSON objects of a known shape. */
+  corrupt: number;
+}
+
+// The rotated file first, then the current one: oldest line first. undefined when neither exists.
+export function readLogFiles(path: string): string | undefined {
+  const texts = [path.replace(/\.ndjson$/, ".1.ndjson"), path].map((file) => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {
+      return undefined;
+    }
+  });
+  if (texts.every((text) => text === undefined)) return undefined;
+  return texts.filter((text) => text !== undefined).join("\n");
+}
+
+// Splits the log into runs; a journal line joins the run whose notification it delivered.
+export function parseLog(text: string): ParsedLog {
+  const runs: LoggedRun[] = [];
+  const byId = new Map<string, LoggedRun>();
+  let corrupt = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const value = parseObject(line);
+    if (value && typeof value.outbox === "string") {
+      const journal = value as JournalLine;
+      const run = journal.id === undefined ? undefined : byId.get(journal.id);
+      if (run && journal.sink !== undefined) {
+        run.lines.push(line);
+        run.journal.set(journal.sink, journal);
+      }
+    } else if (value && typeof value.time === "string" && Array.isArray(value.outcomes)) {
+      const record = toRecord(value);
+      const run: LoggedRun = { record, lines: [line], journal: new Map() };
+      runs.push(run);
+      if (record.id) byId.set(record.id, run);
+    } else corrupt++;
+  }
+  return { runs, corrupt };
+}
+
+// True when a sink failed (now or later in the worker) or the run itself hit an error.
+export function hasFailed(run: LoggedRun): boolean {
+  if (run.record.error) return true;
+  return run.record.outcomes.some((o) => !o.ok || run.journal.get(o.sink)?.outbox === "failed");
+}
+
+// --failed first, then the last `tail` runs.
+export function selectRuns(
+  runs: readonly LoggedRun[],
+  options: { tail: number; failed: boolean },
+): LoggedRun[] {
+  const kept = options.failed ? runs.filter(hasFailed) : [...runs];
+  return options.tail > 0 ? kept.slice(-options.tail) : kept;
+}
+
+// Hand-edited or older lines may lack a list or hold odd items: keep only the objects.
+function toRecord(value: Record<string, unknown>): RunRecord {
+  const objects = (list: unknown): unknown[] =>
+    Array.isArray(list)
+      ? (list as unknown[]).filter((item) => item && typeof item === "object")
+      : [];
+  return {
+    ...value,
+    outcomes: objects(value.outcomes),
+    skipped: objects(value.skipped),
+    issues: [],
+  } as unknown as RunRecord;
+}
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,111 @@
+// `hook-notify log`: the last hook runs from log.ndjson as a table (or the raw lines with --json).
+import type { CommandModule } from "yargs";
+import type { LoggedRun } from "./log-read.js";
+import type { Style } from "./style.js";
+
+interface LogArgs {
+  tail: number;
+  failed: boolean;
+  json: boolean;
+}
+
+export const logCommand: CommandModule<object, LogArgs> = {
+  command: "log",
+  describe: "Show the last hook runs: event, project and what each sink did",
+  builder: (yargs) =>
+    yargs
+      .option("tail", {
+        alias: "n",
+        type: "number",
+        default: 20,
+        describe: "How many runs to show (0: all)",
+      })
+      .option("failed", {
+        type: "boolean",
+        default: false,
+        describe: "Only runs where a sink failed or the run hit an error",
+      })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "Print the logged JSON lines as they are (one run, then its outbox lines)",
+      })
+      .example("$0 log", "the last 20 runs")
+      .example("$0 log --failed --tail 5", "the last 5 runs that went wrong")
+      .example("$0 log --json | jq .", "the raw log lines"),
+  handler: async (args) => {
+    const [deps_, paths, read, { createStyle, formatTable }] = await Promise.all([
+      import("../deps.js"),
+      import("../config/paths.js"),
+      import("./log-read.js"),
+      import("./style.js"),
+    ]);
+    const deps = deps_.createDeps();
+    const path = paths.logPath(deps);
+    const text = read.readLogFiles(path);
+    const parsed = text === undefined ? undefined : read.parseLog(text);
+    if (!parsed || parsed.runs.length === 0) {
+      console.log(`No runs logged yet at ${path}.`);
+      return;
+    }
+    if (parsed.corrupt > 0)
+      console.error(`hook-notify: skipped ${parsed.corrupt} unreadable line(s) in ${path}.`);
+    const tail = Number.isFinite(args.tail) ? Math.max(0, Math.floor(args.tail)) : 20;
+    const runs = read.selectRuns(parsed.runs, { tail, failed: args.failed });
+    if (args.json) {
+      for (const run of runs) for (const line of run.lines) console.log(line);
+    } else if (runs.length === 0) {
+      console.log(`No failed runs among the ${parsed.runs.length} logged in ${path}.`);
+    } else {
+      const style = createStyle(process.stdout, deps.env);
+      const header = ["time", "client", "event", "project", "error", "sinks"].map((h) =>
+        style.bold(h),
+      );
+      for (const line of formatTable(
+        header,
+        runs.map((run) => toRow(run, style)),
+      ))
+        console.log(line);
+    }
+  },
+};
+
+function toRow(run: LoggedRun, style: Style): string[] {
+  const { record } = run;
+  return [
+    localTime(record.time),
+    record.client ?? "",
+    record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
+    record.project ?? "",
+    record.error ? style.fail(record.error.code) : "",
+    sinkCells(run, style).join(", ") || "-",
+  ];
+}
+
+// "✓ desktop", "✗ team SINK_HTTP_STATUS", "queued hook", "skipped sound: <reason>".
+function sinkCells(run: LoggedRun, style: Style): string[] {
+  const cells = run.record.outcomes.map((outcome) => {
+    const later = outcome.queued ? run.journal.get(outcome.sink) : undefined;
+    const ok = outcome.ok && later?.outbox !== "failed";
+    if (outcome.queued && (later === undefined || later.outbox === "retry")) {
+      const retry = later?.code ? ` (retrying: ${later.code})` : "";
+      return style.warn(`queued ${outcome.sink}${retry}`);
+    }
+    if (ok) return style.ok(`${style.okMark} ${outcome.sink}`);
+    const code = later?.code ?? outcome.code ?? "";
+    return style.fail(`${style.failMark} ${outcome.sink} ${code}`.trimEnd());
+  });
+  const skipped = run.record.skipped.map((skip) =>
+    style.dim(`skipped ${skip.sink}: ${skip.reason}`),
+  );
+  return [...cells, ...skipped];
+}
+
+// ISO time in the log → "2026-11-23 12:04:05" in the reader's time zone.
+function localTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return `${day} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}
