@@ -75,10 +75,12 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, doctor, init] = await Promise.all([
+  const [install, uninstall, flush, test, log, doctor, init] = await Promise.all([
     import("./commands/install.js"),
     import("./commands/uninstall.js"),
     import("./commands/flush.js"),
+    import("./commands/test.js"),
+    import("./commands/log.js"),
     import("./commands/doctor.js"),
     import("./commands/init.js"),
   ]);
@@ -86,6 +88,8 @@ async function loadCommands(): Promise<CommandModule[]> {
     install.installCommand,
     uninstall.uninstallCommand,
     flush.flushCommand,
+    test.testCommand,
+    log.logCommand,
     doctor.doctorCommand,
     init.initCommand,
   ] as unknown as CommandModule[];
