@@ -11,7 +11,7 @@ import { FIXTURES, runBin } from "../helpers/run-bin.js";
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const PARALLEL = 4;
-const TIMEOUT_S = 2;
+const TIMEOUT_S = 5;
 
 const fixtures = ["claude-code", "droid", "droid-documented"].flatMap((dir) =>
   readdirSync(join(FIXTURES, dir)).map(
@@ -160,7 +160,7 @@ async function check(index: number, stdin: Buffer): Promise<Failure | undefined>
     stdin.length > 300
       ? `${stdin.subarray(0, 300).toString("latin1")}… (${stdin.length} bytes)`
       : stdin.toString("latin1");
-  return { index, problem, input: shown };
+  return { index, problem: `${problem} (after ${Math.round(result.ms)} ms)`, input: shown };
 }
 
 describe("fuzzing the hook contract on the built binary", () => {
