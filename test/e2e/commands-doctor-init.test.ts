@@ -162,6 +162,26 @@ describe("hook-notify doctor", () => {
     expect(result.code).toBe(0);
   });
 
+  it("checks the proxy instead of the host when HTTPS_PROXY applies, sending no request", async () => {
+    const proxy = await startHttpServer();
+    const box = sandbox({ HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
+    box.home.writeConfig({
+      sinks: { team: { type: "chat", service: "slack", url: "https://hooks.invalid/T/B/x" } },
+    });
+    const { result, rows } = await box.doctorJson();
+    const team = rows.find((r) => r.check === "slack (team)");
+    expect(team?.status).toBe("ok");
+    expect(team?.detail).toContain(`via proxy 127.0.0.1:${proxy.port}`);
+    expect(proxy.requests).toHaveLength(0);
+    expect(result.code).toBe(0);
+  });
+
+  it("warns over SSH that desktop and sound fire on this machine", async () => {
+    const box = sandbox({ SSH_CONNECTION: "10.0.0.2 50000 10.0.0.1 22" });
+    const { rows } = await box.doctorJson();
+    expect(rows.find((r) => r.check === "ssh")?.status).toBe("warn");
+  });
+
   it("fails SMTP on a wrong password without printing it", async () => {
     const smtp = await startSmtpServer({ auth: { user: "bot", pass: "right" } });
     const box = sandbox({ SMTP_PASS: "wrong-pass-canary" });
