@@ -1,7 +1,7 @@
 // `hook-notify log`: the last hook runs from log.ndjson as a table (or the raw lines with --json).
 import type { CommandModule } from "yargs";
 import type { LoggedRun } from "./log-read.js";
-import type { Style } from "./style.js";
+import { formatTable, type Style } from "./style.js";
 
 interface LogArgs {
   tail: number;
@@ -9,6 +9,7 @@ interface LogArgs {
   json: boolean;
 }
 
+// Registered in cli-yargs.ts; the reading and the table load only when the command runs.
 export const logCommand: CommandModule<object, LogArgs> = {
   command: "log",
   describe: "Show the last hook runs: event, project and what each sink did",
@@ -34,16 +35,17 @@ export const logCommand: CommandModule<object, LogArgs> = {
       .example("$0 log --failed --tail 5", "the last 5 runs that went wrong")
       .example("$0 log --json | jq .", "the raw log lines"),
   handler: async (args) => {
-    const [deps_, paths, read, { createStyle, formatTable }] = await Promise.all([
-      import("../deps.js"),
-      import("../config/paths.js"),
-      import("./log-read.js"),
-      import("./style.js"),
-    ]);
-    const deps = deps_.createDeps();
-    const path = paths.logPath(deps);
-    const text = read.readLogFiles(path);
-    const parsed = text === undefined ? undefined : read.parseLog(text);
+    const [{ createDeps }, { logPath }, { readLogFiles, parseLog, selectRuns }, { createStyle }] =
+      await Promise.all([
+        import("../deps.js"),
+        import("../config/paths.js"),
+        import("./log-read.js"),
+        import("./style.js"),
+      ]);
+    const deps = createDeps();
+    const path = logPath(deps);
+    const text = readLogFiles(path);
+    const parsed = text === undefined ? undefined : parseLog(text);
     if (!parsed || parsed.runs.length === 0) {
       console.log(`No runs logged yet at ${path}.`);
       return;
@@ -51,24 +53,22 @@ export const logCommand: CommandModule<object, LogArgs> = {
     if (parsed.corrupt > 0)
       console.error(`hook-notify: skipped ${parsed.corrupt} unreadable line(s) in ${path}.`);
     const tail = Number.isFinite(args.tail) ? Math.max(0, Math.floor(args.tail)) : 20;
-    const runs = read.selectRuns(parsed.runs, { tail, failed: args.failed });
+    const runs = selectRuns(parsed.runs, { tail, failed: args.failed });
     if (args.json) {
       for (const run of runs) for (const line of run.lines) console.log(line);
     } else if (runs.length === 0) {
       console.log(`No failed runs among the ${parsed.runs.length} logged in ${path}.`);
     } else {
-      const style = createStyle(process.stdout, deps.env);
-      const header = ["time", "client", "event", "project", "error", "sinks"].map((h) =>
-        style.bold(h),
-      );
-      for (const line of formatTable(
-        header,
-        runs.map((run) => toRow(run, style)),
-      ))
-        console.log(line);
+      printRuns(runs, createStyle(process.stdout, deps.env));
     }
   },
 };
+
+function printRuns(runs: readonly LoggedRun[], style: Style): void {
+  const header = ["time", "client", "event", "project", "error", "sinks"].map((h) => style.bold(h));
+  const rows = runs.map((run) => toRow(run, style));
+  for (const line of formatTable(header, rows)) console.log(line);
+}
 
 function toRow(run: LoggedRun, style: Style): string[] {
   const { record } = run;

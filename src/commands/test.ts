@@ -11,6 +11,7 @@ interface TestArgs {
   config: string | undefined;
 }
 
+// Registered in cli-yargs.ts; the pipeline and the sinks load only when the command runs.
 export const testCommand: CommandModule<object, TestArgs> = {
   command: "test",
   describe: "Send a sample notification through each configured sink and show the results",
