@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { hasFailed, parseLog, selectRuns } from "../../src/commands/log-read.js";
+
+const run = (id: string, outcomes: unknown[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    time: "2026-11-23T10:00:00.000Z",
+    ms: 5,
+    id,
+    outcomes,
+    skipped: [],
+    issues: [],
+    ...extra,
+  });
+const queued = { sink: "hook", type: "webhook", target: "x", ok: true, queued: true, ms: 1 };
+const sent = { sink: "desktop", type: "desktop", target: "notify-send", ok: true, ms: 3 };
+
+describe("parseLog", () => {
+  it("folds journal lines into the run whose notification they deliver; counts corrupt lines", () => {
+    const text = [
+      run("a", [sent, queued]),
+      "not json",
+      JSON.stringify({ time: "t", outbox: "retry", sink: "hook", id: "a", code: "SINK_TIMEOUT" }),
+      run("b", [queued]),
+      JSON.stringify({ time: "t", outbox: "failed", sink: "hook", id: "a", code: "SINK_TIMEOUT" }),
+      JSON.stringify({ time: "t", outbox: "worker", pid: 1 }),
+      "[1,2]",
+      "",
+    ].join("\n");
+    const { runs, corrupt } = parseLog(text);
+    expect(corrupt).toBe(2);
+    expect(runs.map((r) => r.record.id)).toEqual(["a", "b"]);
+    expect(runs[0]?.lines).toHaveLength(3);
+    expect(runs[0]?.journal.get("hook")?.outbox).toBe("failed");
+    expect(runs.map(hasFailed)).toEqual([true, false]);
+  });
+
+  it("keeps only object items in a hand-edited record's lists", () => {
+    const { runs } = parseLog(run("a", [null, 3, sent]));
+    expect(runs[0]?.record.outcomes).toEqual([sent]);
+  });
+});
+
+describe("selectRuns", () => {
+  const { runs } = parseLog(
+    [
+      run("a", [sent]),
+      run("b", [{ ...sent, ok: false, code: "SINK_FAILED" }]),
+      run("c", [], { error: { code: "INPUT_INVALID", message: "x" } }),
+      run("d", [sent]),
+    ].join("\n"),
+  );
+  it.each([
+    [{ tail: 2, failed: false }, ["c", "d"]],
+    [{ tail: 0, failed: false }, ["a", "b", "c", "d"]],
+    [{ tail: 20, failed: true }, ["b", "c"]],
+    [{ tail: 1, failed: true }, ["c"]],
+  ])("%j → %j", (options, ids) => {
+    expect(selectRuns(runs, options).map((r) => r.record.id)).toEqual(ids);
+  });
+});
