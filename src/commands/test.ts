@@ -14,7 +14,7 @@ interface TestArgs {
 // Registered in cli-yargs.ts; the pipeline and the sinks load only when the command runs.
 export const testCommand: CommandModule<object, TestArgs> = {
   command: "test",
-  describe: "Send a sample notification through each configured sink and show the results",
+  describe: "Send a sample notification to each configured sink now and show the results",
   builder: (yargs) =>
     yargs
       .option("sink", { type: "string", describe: "Only this sink (its name in the config)" })
