@@ -17,8 +17,13 @@ export interface Deps {
 
 // The only place that reads the real process; everything else receives Deps.
 export function createDeps(): Deps {
+  let stdin: InputSource | undefined;
   return {
-    stdin: stdinInput(() => process.stdin),
+    // Opened on first use: a command that never reads stdin (flush, doctor) must not hold a
+    // terminal's stdin open, which would keep the process alive after its work is done.
+    get stdin() {
+      return (stdin ??= stdinInput(() => process.stdin));
+    },
     // Getters: constructing process.stdout costs milliseconds the hook path does not spend.
     get stdout() {
       return process.stdout;
