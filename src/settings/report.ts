@@ -49,7 +49,7 @@ function nextStep(context: ReportContext): string {
     .map((client) => `open /hooks in ${CLIENT_NAMES[client]} (or restart it)`)
     .join(", and ");
   return context.action === "install"
-    ? `Next: ${review} to pick up the hooks, then try it: echo '{"hook_event_name":"Notification","message":"hello"}' | hook-notify --wait`
+    ? `Next: ${review} to pick up the hooks, then run "hook-notify test".`
     : `Done: hook-notify's hooks are removed. Restart the client, or check /hooks, to make sure.`;
 }
 
