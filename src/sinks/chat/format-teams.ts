@@ -28,7 +28,11 @@ export function formatTeams(notification: Notification, options: ChatOptions): C
     },
   ];
   if (body !== "") {
-    const text = fitText(body, breakMentions, { jsonBytes: TEAMS_LIMITS.bodyJsonBytes });
+    // TextBlock text is Markdown: a single "\n" shows as a space, only a blank line breaks
+    // (microsoft/AdaptiveCards#5538). Lines of the body stay lines.
+    const text = fitText(body, (t) => breakMentions(t).replace(/\n+/g, "\n\n"), {
+      jsonBytes: TEAMS_LIMITS.bodyJsonBytes,
+    });
     blocks.push({ type: "TextBlock", text, wrap: true });
   }
   const origin = describeOrigin(notification);

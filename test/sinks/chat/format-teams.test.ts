@@ -82,6 +82,11 @@ describe("formatTeams", () => {
     }
   });
 
+  it("keeps the body's lines as lines (a TextBlock needs a blank line to break)", () => {
+    const twoLines = { ...stop, body: "All green\nSession: Fix checkout" };
+    expect(blocksOf(twoLines)[1]!.text).toBe("All green\n\nSession: Fix checkout");
+  });
+
   it("keeps emoji in the title", () => {
     expect(blocksOf(emojiTitle)[0]!.text).toBe(`✅ ${emojiTitle.title}`);
   });
