@@ -3,6 +3,7 @@
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
+import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../message/notification.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
 
@@ -59,17 +60,6 @@ export function entryKey(notificationId: string, sinkName: string): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60);
   const hash = fnv1a64(`${notificationId}\0${sinkName}`).slice(0, 10);
   return `${safe(notificationId)}.${safe(sinkName)}.${hash}`;
-}
-
-// FNV-1a, 64 bits, as hex: tells apart names that `safe` made equal. Not a secret, so no node:crypto
-// (loading it would cost every hook run with a remote sink a few ms).
-export function fnv1a64(text: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(text, "utf8")) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return hash.toString(16).padStart(16, "0");
 }
 
 // Unique enough for a temp name that is opened with "wx" (a clash fails, it never overwrites).
