@@ -11,6 +11,8 @@ export interface EventContext {
   client?: Client;
   sessionTitle?: string;
   lastMessage?: string;
+  /** When the turn a Stop ends began (the person's last prompt), if the transcript tells. */
+  turnStartedAt?: number;
 }
 
 // Project, client, session title and last assistant message, with bounded, failure-tolerant reads.
@@ -30,6 +32,7 @@ export function gatherContext(
     event.lastAssistantMessage ??
     (needsLastMessage(event) ? facts.lastAssistantMessage : undefined);
   if (lastMessage) context.lastMessage = lastMessage;
+  if (facts.lastUserAt !== undefined) context.turnStartedAt = facts.lastUserAt;
   return context;
 }
 

@@ -4,6 +4,8 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 export interface TranscriptFacts {
   title?: string;
   lastAssistantMessage?: string;
+  /** When the person last wrote (ms since the epoch): the start of the turn a Stop ends. */
+  lastUserAt?: number;
 }
 
 const WINDOW = 64 * 1024;
@@ -30,6 +32,8 @@ export function readTranscriptFacts(path: string): TranscriptFacts {
     }
     const text = assistantTextOf(record);
     if (text) facts.lastAssistantMessage = text;
+    const userAt = userPromptTime(record);
+    if (userAt !== undefined) facts.lastUserAt = userAt;
   }
   return facts;
 }
@@ -81,6 +85,20 @@ function assistantTextOf(record: Record<string, unknown>): string | undefined {
     .filter((b): b is { type: "text"; text: string } => isTextBlock(b))
     .map((b) => b.text.trim());
   return texts.filter(Boolean).join("\n") || undefined;
+}
+
+// A person's prompt (not a tool result, not a sidechain or meta line) with its "timestamp".
+function userPromptTime(record: Record<string, unknown>): number | undefined {
+  const message = record.message as { role?: unknown; content?: unknown } | undefined;
+  if (!message || typeof message !== "object" || message.role !== "user") return undefined;
+  if (record.isSidechain === true || record.isMeta === true) return undefined;
+  const content = message.content;
+  const toolResultsOnly =
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every((b) => (b as { type?: unknown } | null)?.type === "tool_result");
+  const at = typeof record.timestamp === "string" ? Date.parse(record.timestamp) : NaN;
+  return toolResultsOnly || Number.isNaN(at) ? undefined : at;
 }
 
 function isTextBlock(block: unknown): boolean {

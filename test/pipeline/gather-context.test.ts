@@ -113,8 +113,24 @@ describe("gatherContext session title and last message", () => {
     const rest: Partial<EventContext> = { ...c };
     delete rest.project;
     delete rest.projectDir;
+    delete rest.turnStartedAt; // its own test below
     return rest;
   };
+
+  it.each([
+    [
+      "Claude: the prompt, not the later tool result",
+      CLAUDE_TRANSCRIPT,
+      "2026-11-22T12:41:53.422Z",
+    ],
+    ["Droid: the last user message", DROID_TRANSCRIPT, "2026-11-22T12:41:55.513Z"],
+  ])("turnStartedAt from the transcript (%s)", (_case, transcriptPath, at) => {
+    const context = gatherContext(event({ name: "Stop", cwd: "/", transcriptPath }), {
+      cwd: "/",
+      ...noEnv,
+    });
+    expect(context.turnStartedAt).toBe(Date.parse(at));
+  });
 
   it.each<
     [

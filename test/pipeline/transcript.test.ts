@@ -39,8 +39,17 @@ async function transcript(text: string | Buffer): Promise<string> {
 
 describe("readTranscriptFacts on captured transcripts", () => {
   it.each([
-    ["claude-code-session.jsonl", { lastAssistantMessage: "All done after the tool ran." }],
-    ["droid-session.jsonl", { title: "Refactor the checkout flow" }],
+    [
+      "claude-code-session.jsonl",
+      {
+        lastAssistantMessage: "All done after the tool ran.",
+        lastUserAt: Date.parse("2026-11-22T12:41:53.422Z"), // the prompt, not the tool result
+      },
+    ],
+    [
+      "droid-session.jsonl",
+      { title: "Refactor the checkout flow", lastUserAt: Date.parse("2026-11-22T12:41:55.513Z") },
+    ],
   ])("%s", (name, facts) => {
     expect(readTranscriptFacts(join(TRANSCRIPTS, name))).toEqual(facts);
   });
@@ -141,6 +150,52 @@ describe("readTranscriptFacts last assistant message", () => {
       title: "Fix the checkout total",
       lastAssistantMessage: "no newline at the end",
     });
+  });
+});
+
+describe("readTranscriptFacts: when the turn began (lastUserAt)", () => {
+  const at = (iso: string, extra: Record<string, unknown> = {}, content: unknown = "do it") => ({
+    type: "user",
+    timestamp: iso,
+    message: { role: "user", content },
+    ...extra,
+  });
+  const toolResult = [{ type: "tool_result", tool_use_id: "t", content: "ok" }];
+
+  it.each<[string, unknown[], string | undefined]>([
+    ["one prompt", [at("2026-11-22T10:00:00.000Z")], "2026-11-22T10:00:00.000Z"],
+    [
+      "the last prompt wins",
+      [at("2026-11-22T10:00:00.000Z"), at("2026-11-22T10:05:00.000Z")],
+      "2026-11-22T10:05:00.000Z",
+    ],
+    [
+      "a tool result is not a prompt",
+      [at("2026-11-22T10:00:00.000Z"), at("2026-11-22T10:09:00.000Z", {}, toolResult)],
+      "2026-11-22T10:00:00.000Z",
+    ],
+    [
+      "nor a sidechain or meta line",
+      [
+        at("2026-11-22T10:00:00.000Z"),
+        at("2026-11-22T10:01:00.000Z", { isSidechain: true }),
+        at("2026-11-22T10:02:00.000Z", { isMeta: true }),
+      ],
+      "2026-11-22T10:00:00.000Z",
+    ],
+    ["a prompt without a timestamp tells nothing", [claudeUser("hi")], undefined],
+    ["an unreadable timestamp neither", [at("yesterday")], undefined],
+  ])("%s", async (_case, records, expected) => {
+    const facts = readTranscriptFacts(await transcript(jsonl(...records)));
+    expect(facts.lastUserAt).toBe(expected === undefined ? undefined : Date.parse(expected));
+  });
+
+  it("finds the last prompt in the tail window of a 5 MiB transcript (no second read)", async () => {
+    const filler = jsonl(claudeUser("x".repeat(1000))).repeat(5 * 1024);
+    const text = filler + jsonl(at("2026-11-22T11:00:00.000Z"), claudeAssistant("done"));
+    expect(readTranscriptFacts(await transcript(text)).lastUserAt).toBe(
+      Date.parse("2026-11-22T11:00:00.000Z"),
+    );
   });
 });
 
