@@ -4,6 +4,8 @@ import type * as NodeStream from "node:stream";
 import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
+import type { Suppressed } from "../pipeline/policy.js";
+import type { Delivery } from "../pipeline/route.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { scrubValue } from "../redact.js";
 
@@ -75,7 +77,14 @@ function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): bo
 function printPlan(run: HookRun, deps: Deps): void {
   const secrets = run.config?.secrets ?? [];
   const lines: string[] = [];
-  for (const { entry, sink, notification } of run.plan?.deliveries ?? []) {
+  // A delivery a noise rule held back prints the same line, saying which rule and why; the
+  // lines keep the config's order.
+  const order = Object.keys(run.config?.value.sinks ?? {});
+  const planned: (Delivery & Partial<Suppressed>)[] = [
+    ...(run.plan?.deliveries ?? []),
+    ...(run.plan?.suppressed ?? []),
+  ].sort((a, b) => order.indexOf(a.entry.name) - order.indexOf(b.entry.name));
+  for (const { entry, sink, notification, rule, reason } of planned) {
     const line = {
       sink: entry.name,
       type: entry.type,
@@ -84,6 +93,7 @@ function printPlan(run: HookRun, deps: Deps): void {
       title: notification.title,
       body: notification.body,
       payload: sink.render(notification, entry.options, deps),
+      ...(rule ? { suppressed: `${rule}: ${reason ?? ""}` } : {}),
     };
     lines.push(JSON.stringify(scrubValue(line, secrets)));
   }

@@ -1,9 +1,18 @@
-import type { Validated, Config } from "./validate-config.js";
+import { DEFAULT_COOLDOWNS } from "../pipeline/policy.js";
+import type { Validated, Config, Cooldowns } from "./validate-config.js";
 import { validateConfig } from "./validate-config.js";
 
 const NARROWING_KEYS = new Set(["enabled", "events", "when"]);
-const PROJECT_SETTINGS = ["enabled", "templates", "maxBodyLength"] as const;
-const PROJECT_TOP_KEYS = new Set(["$schema", "enabled", "templates", "maxBodyLength", "sinks"]);
+// The noise rules: a project may only make them stricter (see quieter()).
+const QUIETING = [
+  "dedupeSeconds",
+  "cooldown",
+  "minTurnSeconds",
+  "quietHours",
+  "localSinksOverSsh",
+] as const;
+const PROJECT_SETTINGS = ["enabled", "templates", "maxBodyLength", ...QUIETING] as const;
+const PROJECT_TOP_KEYS = new Set(["$schema", ...PROJECT_SETTINGS, "sinks"]);
 
 // A project file may mute, narrow and reword; only with the user's allowProjectSinks may it add targets.
 export function mergeProjectConfig(
@@ -33,7 +42,7 @@ export function mergeProjectConfig(
     // One at a time, so a bad setting is ignored instead of resetting the others to defaults.
     const checked = validateConfig({ [key]: raw[key] }, {});
     issues.push(...checked.issues);
-    if (checked.issues.length === 0) applySetting(value, key, checked.value);
+    if (checked.issues.length === 0) issues.push(...applySetting(value, key, checked.value));
   }
   for (const [name, entry] of Object.entries(asObject(raw.sinks))) {
     issues.push(...narrowSink(value, name, asObject(entry)));
@@ -46,11 +55,41 @@ function applySetting(
   value: Config,
   key: (typeof PROJECT_SETTINGS)[number],
   checked: Config,
-): void {
+): string[] {
   if (key === "enabled") value.enabled = value.enabled && checked.enabled;
   else if (key === "templates") value.templates = { ...value.templates, ...checked.templates };
-  else value.maxBodyLength = checked.maxBodyLength;
+  else if (key === "maxBodyLength") value.maxBodyLength = checked.maxBodyLength;
+  else if (!quieter(value, key, checked))
+    return [
+      `${key}: a project file can only make the noise rules stricter, and your own config is stricter here: ${value[key] === undefined ? "none" : JSON.stringify(value[key])} applies.`,
+    ];
+  return [];
 }
+
+// Longer windows and cool-downs, a higher minimum turn, quiet hours where the user set none, and
+// local sinks off over SSH: each only ever holds back more than the user's own file does.
+// Returns false when the project's value did not apply as written.
+function quieter(value: Config, key: (typeof QUIETING)[number], checked: Config): boolean {
+  if (key === "dedupeSeconds" || key === "minTurnSeconds") {
+    value[key] = Math.max(value[key], checked[key]);
+    return value[key] === checked[key];
+  }
+  if (key === "quietHours") {
+    value.quietHours ??= checked.quietHours;
+    return value.quietHours === checked.quietHours;
+  }
+  if (key === "localSinksOverSsh") {
+    value.localSinksOverSsh &&= checked.localSinksOverSsh;
+    return value.localSinksOverSsh === checked.localSinksOverSsh;
+  }
+  const merged = { ...DEFAULT_COOLDOWNS, ...value.cooldown };
+  const wanted = Object.entries(checked.cooldown ?? {}) as [EventKind, number][];
+  for (const [kind, seconds] of wanted) merged[kind] = Math.max(merged[kind] ?? 0, seconds);
+  value.cooldown = merged;
+  return wanted.every(([kind, seconds]) => merged[kind] === seconds);
+}
+
+type EventKind = keyof Cooldowns;
 
 function narrowSink(value: Config, name: string, entry: Record<string, unknown>): string[] {
   const current = value.sinks[name];
@@ -86,10 +125,29 @@ function mergeTrusted(
       templates: { ...user.templates, ...checked.value.templates },
       maxBodyLength:
         raw.maxBodyLength === undefined ? user.maxBodyLength : checked.value.maxBodyLength,
+      ...trustedRules(user, raw, checked.value),
       sinks: { ...user.sinks, ...sinks.value.sinks },
     },
     issues: [...checked.issues, ...sinks.issues],
     secrets: [...checked.secrets, ...sinks.secrets],
+  };
+}
+
+// A trusted project file sets the noise rules like the user's own file does.
+function trustedRules(
+  user: Config,
+  raw: Record<string, unknown>,
+  project: Config,
+): Partial<Config> {
+  const set = (key: string): boolean => raw[key] !== undefined;
+  return {
+    dedupeSeconds: set("dedupeSeconds") ? project.dedupeSeconds : user.dedupeSeconds,
+    cooldown: { ...user.cooldown, ...project.cooldown },
+    minTurnSeconds: set("minTurnSeconds") ? project.minTurnSeconds : user.minTurnSeconds,
+    quietHours: set("quietHours") ? project.quietHours : user.quietHours,
+    localSinksOverSsh: set("localSinksOverSsh")
+      ? project.localSinksOverSsh
+      : user.localSinksOverSsh,
   };
 }
 

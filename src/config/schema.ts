@@ -3,6 +3,22 @@ import { DEFAULT_EVENTS, KNOWN_EVENTS } from "../pipeline/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
 
+const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
+
+/** "22:00-07:00": local time, may cross midnight; "" means none. */
+const quietHours = z.optional(
+  z.string().check(z.regex(QUIET_HOURS, 'use "HH:MM-HH:MM" in local time, e.g. "22:00-07:00"')),
+);
+/** Seconds per event kind; "idle_prompt" is a Notification that says the agent waits for input. */
+const cooldown = z.optional(
+  z.partialRecord(
+    z.enum([...KNOWN_EVENTS, "idle_prompt"]),
+    z.number().check(z.gte(0), z.lte(86_400)),
+  ),
+);
+const minTurnSeconds = z.optional(z.number().check(z.gte(0), z.lte(86_400)));
+const localSinksOverSsh = z.optional(z.boolean());
+
 /** Keys every sink entry has, whatever its type. */
 export const commonEntryShape = {
   /** Events this sink notifies on. Default: Notification, Stop, SubagentStop, SessionEnd. */
@@ -13,6 +29,14 @@ export const commonEntryShape = {
   enabled: z.optional(z.boolean()),
   /** Give up on one delivery after this many seconds. */
   timeoutSeconds: z.optional(z.number().check(z.positive(), z.lte(600))),
+  /** Quiet hours for this sink, whatever its kind ("" turns the top-level ones off for it). */
+  quietHours,
+  /** Cool-down seconds per event kind for this sink, over the top-level ones. */
+  cooldown,
+  /** A Stop reaches this sink only when the turn took at least this many seconds. */
+  minTurnSeconds,
+  /** true: this desktop or sound sink still runs over SSH. */
+  localSinksOverSsh,
 };
 
 const entrySchemas = new Map<string, z.ZodMiniObject>();
@@ -46,6 +70,16 @@ export const topLevelShape = {
   maxBodyLength: z.optional(z.number().check(z.int(), z.gte(40), z.lte(4000))),
   /** User config only: let project files add sinks and targets (off: a cloned repo could exfiltrate). */
   allowProjectSinks: z.optional(z.boolean()),
+  /** The same event (session, event, text) within this many seconds notifies once. Default 5; 0: off. */
+  dedupeSeconds: z.optional(z.number().check(z.gte(0), z.lte(3600))),
+  /** At most one notification per session and event kind per this many seconds. Default: {"idle_prompt": 60}. Failures are never held back. */
+  cooldown,
+  /** A Stop notifies only when the turn took at least this many seconds (from the transcript). Default 0: off. */
+  minTurnSeconds,
+  /** Local time, e.g. "22:00-07:00": desktop and sound stay silent; remote sinks deliver as configured. */
+  quietHours,
+  /** Over SSH (SSH_CONNECTION or SSH_TTY set) desktop and sound are skipped unless this is true. */
+  localSinksOverSsh,
 };
 
 // The whole config file's schema: the source of the generated JSON Schema.

@@ -15,8 +15,15 @@ export interface SinkEntry {
   when: "always" | "failure";
   enabled: boolean;
   timeoutMs?: number | undefined;
+  quietHours?: string | undefined;
+  cooldown?: Cooldowns | undefined;
+  minTurnSeconds?: number | undefined;
+  localSinksOverSsh?: boolean | undefined;
   options: unknown;
 }
+
+/** Cool-down seconds per event kind ("idle_prompt": a Notification that waits for input). */
+export type Cooldowns = Partial<Record<EventName | "idle_prompt", number>>;
 
 export interface Config {
   enabled: boolean;
@@ -24,6 +31,11 @@ export interface Config {
   templates?: Templates | undefined;
   maxBodyLength: number;
   allowProjectSinks: boolean;
+  dedupeSeconds: number;
+  cooldown?: Cooldowns | undefined;
+  minTurnSeconds: number;
+  quietHours?: string | undefined;
+  localSinksOverSsh: boolean;
 }
 
 export interface Validated {
@@ -36,7 +48,15 @@ export interface Validated {
 // zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
 z.config(en());
 
-const COMMON_KEYS = new Set(["type", "events", "when", "enabled", "timeoutSeconds"]);
+const POLICY_KEYS = ["quietHours", "cooldown", "minTurnSeconds", "localSinksOverSsh"] as const;
+const COMMON_KEYS = new Set([
+  "type",
+  "events",
+  "when",
+  "enabled",
+  "timeoutSeconds",
+  ...POLICY_KEYS,
+]);
 const SECRET_KEYS = new Set(["url", "pass", "password", "secret", "token", "headers"]);
 const topLevel = z.looseObject({
   ...topLevelShape,
@@ -77,6 +97,11 @@ export function validateConfig(
       templates: data.templates,
       maxBodyLength: data.maxBodyLength ?? 300,
       allowProjectSinks: data.allowProjectSinks ?? false,
+      dedupeSeconds: data.dedupeSeconds ?? 5,
+      cooldown: data.cooldown,
+      minTurnSeconds: data.minTurnSeconds ?? 0,
+      quietHours: data.quietHours || undefined,
+      localSinksOverSsh: data.localSinksOverSsh ?? false,
     },
     issues,
     secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),
@@ -114,7 +139,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     when?: "always" | "failure";
     enabled?: boolean;
     timeoutSeconds?: number;
-  };
+  } & Pick<SinkEntry, (typeof POLICY_KEYS)[number]>;
   const options = Object.fromEntries(Object.entries(data).filter(([key]) => !COMMON_KEYS.has(key)));
   return {
     name,
@@ -123,6 +148,9 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     when: data.when ?? "always",
     enabled: data.enabled ?? true,
     timeoutMs: data.timeoutSeconds === undefined ? undefined : data.timeoutSeconds * 1000,
+    ...Object.fromEntries(
+      POLICY_KEYS.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]),
+    ),
     options,
   };
 }

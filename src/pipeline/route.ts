@@ -14,6 +14,8 @@ export interface Delivery {
 export interface Skip {
   sink: string;
   reason: string;
+  /** Set when a noise rule (policy.ts) held the delivery back: dedupe, cooldown, ssh, … */
+  rule?: string | undefined;
 }
 
 export interface Plan {

@@ -1,5 +1,6 @@
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
-import { logPath } from "../config/paths.js";
+import { join } from "node:path";
+import { logPath, stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
@@ -7,12 +8,14 @@ import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../message/notification.js";
 import { scrub } from "../redact.js";
 import { deliver } from "./deliver.js";
-import { gatherContext } from "./gather-context.js";
+import { gatherContext, type EventContext } from "./gather-context.js";
 import type { Client, HookEvent } from "./hook-event.js";
 import { parseEvent } from "./parse-event.js";
+import { applyPolicy, remoteSessionOf, type PolicyFacts, type PolicyPlan } from "./policy.js";
 import { readInput } from "./read-input.js";
 import { startRecord, writeRecord, type RunRecord } from "./record.js";
-import { route, type Plan } from "./route.js";
+import { route } from "./route.js";
+import { claimMarker, peekMarker } from "./seen-markers.js";
 
 export interface HookOptions {
   configPath?: string | undefined;
@@ -33,7 +36,7 @@ export interface HookRun {
   record: RunRecord;
   config?: LoadedConfig | undefined;
   notification?: Notification | undefined;
-  plan?: Plan | undefined;
+  plan?: PolicyPlan | undefined;
 }
 
 // Reads one hook event and notifies: the whole pipeline in one straight line. Never throws.
@@ -63,7 +66,8 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         now: deps.now(),
       });
       describe(run.record, event, run.notification, run.config);
-      run.plan = route(run.notification, value);
+      const planned = route(run.notification, value);
+      run.plan = applyPolicy(planned, event, value, policyFacts(deps, event, context, options));
       run.record.skipped = run.plan.skipped;
       if (options.mode !== "dry-run") {
         run.record.outcomes = await deliver(run.plan.deliveries, {
@@ -91,6 +95,29 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
 function sessionEndDeadline(event: HookEvent, options: HookOptions, started: number): number {
   if (options.explicitTimeout || event.name !== "SessionEnd") return options.deadline;
   return Math.min(options.deadline, started + SESSION_END_DEFAULT_MS);
+}
+
+// The clock, the environment and the seen markers, for the noise rules; --dry-run only peeks.
+function policyFacts(
+  deps: Deps,
+  event: HookEvent,
+  context: EventContext,
+  options: HookOptions,
+): PolicyFacts {
+  const now = deps.now();
+  const dir = join(stateDir(deps), "seen");
+  const mark = options.mode === "dry-run" ? peekMarker : claimMarker;
+  const started = event.name === "Stop" ? context.turnStartedAt : undefined;
+  return {
+    // A getter: the local time zone costs ~0.2 ms to load, and only quiet hours need it.
+    get localMinutes() {
+      const local = new Date(now);
+      return local.getHours() * 60 + local.getMinutes();
+    },
+    remoteSession: remoteSessionOf(deps.env),
+    turnMs: started === undefined ? undefined : now - started,
+    claim: (name, windowMs) => mark(dir, name, windowMs, now),
+  };
 }
 
 function describe(

@@ -1,0 +1,150 @@
+import type { Config, Cooldowns } from "../config/validate-config.js";
+import { fnv1a64 } from "../fnv1a.js";
+import type { Notification } from "../message/notification.js";
+import type { HookEvent } from "./hook-event.js";
+import type { Delivery, Plan, Skip } from "./route.js";
+import type { ClaimMarker } from "./seen-markers.js";
+
+/** The "signal, not noise" rules, in the order they are checked. */
+export type Rule = "ssh" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown";
+
+/** A delivery that route() planned and a rule held back. */
+export interface Suppressed extends Delivery {
+  rule: Rule;
+  reason: string;
+}
+
+export interface PolicyPlan extends Plan {
+  suppressed: Suppressed[];
+}
+
+/** What the rules need to know beyond the event and the config; I/O comes in as `claim`. */
+export interface PolicyFacts {
+  /** Minutes since local midnight. */
+  localMinutes: number;
+  /** Why this looks like a remote login ("SSH_CONNECTION is set"), or undefined. */
+  remoteSession?: string | undefined;
+  /** How long the turn that a Stop ends took, when the transcript tells. */
+  turnMs?: number | undefined;
+  /** Creates (or, for --dry-run, checks) a seen marker; false means "seen within the window". */
+  claim: ClaimMarker;
+}
+
+/** With no `cooldown` setting: idle prompts ("waiting for your input") once a minute per session. */
+export const DEFAULT_COOLDOWNS: Cooldowns = { idle_prompt: 60 };
+const SALIENT_MAX = 256;
+
+// Holds back the deliveries that would be noise; each suppressed one says which rule and why.
+// Pure but for `facts.claim`, which is asked only once a delivery passed every other rule.
+export function applyPolicy(
+  plan: Plan,
+  event: HookEvent,
+  config: Config,
+  facts: PolicyFacts,
+): PolicyPlan {
+  const out: PolicyPlan = { deliveries: [], skipped: [...plan.skipped], suppressed: [] };
+  let duplicate: boolean | undefined;
+  for (const delivery of plan.deliveries) {
+    let verdict = localRule(delivery, event, config, facts);
+    if (!verdict && config.dedupeSeconds > 0) {
+      const marker = dedupeMarker(event, delivery.notification, config.dedupeSeconds);
+      duplicate ??= !facts.claim(marker, config.dedupeSeconds * 1000);
+      if (duplicate) verdict = dedupeVerdict(config.dedupeSeconds);
+    }
+    verdict ??= cooldownRule(delivery, event, config, facts);
+    if (!verdict) out.deliveries.push(delivery);
+    else {
+      out.suppressed.push({ ...delivery, ...verdict });
+      out.skipped.push({ sink: delivery.entry.name, ...verdict } satisfies Skip);
+    }
+  }
+  return out;
+}
+
+type Verdict = { rule: Rule; reason: string } | undefined;
+
+function localRule(d: Delivery, event: HookEvent, config: Config, facts: PolicyFacts): Verdict {
+  const { entry, sink } = d;
+  const overSsh = entry.localSinksOverSsh ?? config.localSinksOverSsh;
+  if (!sink.remote && facts.remoteSession && !overSsh) {
+    return {
+      rule: "ssh",
+      reason: `${facts.remoteSession}: a desktop or sound here would not reach you (localSinksOverSsh: true keeps them)`,
+    };
+  }
+  const quiet = entry.quietHours ?? (sink.remote ? undefined : config.quietHours);
+  if (quiet && isWithin(quiet, facts.localMinutes)) {
+    return { rule: "quiet-hours", reason: `quiet hours ${quiet} (local time)` };
+  }
+  const minTurn = entry.minTurnSeconds ?? config.minTurnSeconds;
+  const short = facts.turnMs !== undefined && facts.turnMs < minTurn * 1000;
+  if (event.name === "Stop" && minTurn > 0 && short && !d.notification.failure) {
+    const took = Math.round((facts.turnMs ?? 0) / 1000);
+    return { rule: "min-turn", reason: `the turn took ${took} s, under minTurnSeconds ${minTurn}` };
+  }
+  return undefined;
+}
+
+function dedupeVerdict(seconds: number): Verdict {
+  return { rule: "dedupe", reason: `the same event was notified less than ${seconds} s ago` };
+}
+
+function cooldownRule(d: Delivery, event: HookEvent, config: Config, facts: PolicyFacts): Verdict {
+  if (d.notification.failure) return undefined; // failures are never cooled down
+  const kind = isIdlePrompt(event) ? "idle_prompt" : event.name;
+  const table = { ...DEFAULT_COOLDOWNS, ...config.cooldown, ...d.entry.cooldown };
+  const seconds = Math.max(
+    table[kind] ?? 0,
+    kind === "idle_prompt" ? (table.Notification ?? 0) : 0,
+  );
+  if (seconds <= 0) return undefined;
+  const key = [d.notification.client, event.sessionId, kind, d.entry.name].join("\0");
+  if (facts.claim(`cd-${fnv1a64(key)}-${seconds}`, seconds * 1000)) return undefined;
+  return {
+    rule: "cooldown",
+    reason: `${kind === "idle_prompt" ? "an idle prompt" : event.name} for this session was notified less than ${seconds} s ago`,
+  };
+}
+
+// One name per event: client, session, event name and the salient text (the first 256 characters
+// of each, plus its length: hashing with BigInt costs ~0.5 µs a byte).
+export function dedupeMarker(
+  event: HookEvent,
+  notification: Notification,
+  seconds: number,
+): string {
+  const texts = [event.message, event.reason, event.agentType, notification.lastMessage];
+  const salient = texts.map((text) =>
+    text === undefined ? "" : `${text.length}:${text.slice(0, SALIENT_MAX)}`,
+  );
+  const key = [notification.client ?? "", event.sessionId ?? "", event.name, ...salient].join("\0");
+  return `dd-${fnv1a64(key)}-${seconds}`;
+}
+
+// An SSH login: a desktop banner or a sound would appear on the remote machine, not before you.
+export function remoteSessionOf(
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (env.SSH_CONNECTION) return "SSH session (SSH_CONNECTION is set)";
+  if (env.SSH_TTY) return "SSH session (SSH_TTY is set)";
+  return undefined;
+}
+
+// "idle_prompt" notifications, or a message saying the agent waits for input.
+export function isIdlePrompt(event: HookEvent): boolean {
+  if (event.name !== "Notification") return false;
+  return (
+    event.notificationType === "idle_prompt" ||
+    /waiting for (your )?input/i.test(event.message ?? "")
+  );
+}
+
+// "22:00-07:00" holds 23:30 and 06:59, not 07:00; a window may cross midnight; "a-a" is empty.
+export function isWithin(window: string, minutes: number): boolean {
+  const match = /^(\d\d):(\d\d)-(\d\d):(\d\d)$/.exec(window);
+  if (!match) return false;
+  const [, h1, m1, h2, m2] = match.map(Number) as [number, number, number, number, number];
+  const start = h1 * 60 + m1;
+  const end = h2 * 60 + m2;
+  return start <= end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
+}
