@@ -181,6 +181,43 @@ describe("--dry-run explains what it holds back", () => {
   }, 30_000);
 });
 
+describe("cool-down and minimum turn length, end to end", () => {
+  const suppressedOf = (stdout: string): (string | undefined)[] =>
+    stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { suppressed?: string }).suppressed);
+
+  it("a second idle prompt in the same session within 60 s is cooled down (default)", async () => {
+    const { home } = await webhookHome({ dedupeSeconds: 0 });
+    const idle = fixture("droid-documented/Notification-idle.json");
+    await runBin(["--timeout", "10"], { input: idle, env: home.env });
+    const result = await runBin(["--dry-run"], { input: idle, env: home.env });
+    expect(suppressedOf(result.stdout)).toEqual(
+      Array(3).fill("cooldown: an idle prompt for this session was notified less than 60 s ago"),
+    );
+    await workerDone(home);
+  }, 30_000);
+
+  it("minTurnSeconds: a Stop after a 3 s turn (from the transcript) is held back", async () => {
+    const { home } = await webhookHome({ minTurnSeconds: 30 });
+    const transcript = join(home.dir, "session.jsonl");
+    const prompt = {
+      type: "user",
+      timestamp: new Date(Date.now() - 3000).toISOString(),
+      message: { role: "user", content: "fix it" },
+    };
+    writeFileSync(transcript, `${JSON.stringify(prompt)}\n`);
+    const input = fixture("claude-code/Stop.json", { transcript_path: transcript });
+    const result = await runBin(["--dry-run"], { input, env: home.env });
+    expect(suppressedOf(result.stdout)).toEqual(
+      Array(3).fill(
+        expect.stringMatching(/^min-turn: the turn took [34] s, under minTurnSeconds 30$/),
+      ),
+    );
+  });
+});
+
 describe("a project file", () => {
   it("that adds a webhook URL is refused with a clear log issue; nothing is sent there", async () => {
     const server = await startHttpServer([{ status: 200 }]);
