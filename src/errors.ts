@@ -18,6 +18,7 @@ export type ErrorCode =
   | "SETTINGS_CONFLICT"
   | "SETTINGS_WRITE"
   | "USAGE"
+  | "HOOK_DEADLINE"
   | "INTERNAL";
 
 export interface HookNotifyErrorOptions {

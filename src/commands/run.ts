@@ -6,6 +6,8 @@ import type { ErrorCode } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import type { Suppressed } from "../pipeline/policy.js";
 import type { Delivery } from "../pipeline/route.js";
+import { logPath } from "../config/paths.js";
+import { startRecord, writeRecord } from "../pipeline/record.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { scrubValue } from "../redact.js";
 
@@ -33,21 +35,28 @@ export async function runCommand(args: RunArgs): Promise<void> {
   const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
   const started = Date.now();
   const budgetMs = args.timeout && args.timeout > 0 ? args.timeout * 1000 - 250 : DEFAULT_BUDGET_MS;
-  installSafetyNet(mode, started + Math.max(budgetMs, 300) + 200);
   const deps = createDeps();
+  // Filled in by runHook as it goes; logged here if the safety net ends the run first.
+  const run: HookRun = { record: startRecord(started) };
+  let finished = false;
+  installSafetyNet(mode, started + Math.max(budgetMs, 300) + 200, (code) => {
+    if (!finished && mode !== "dry-run") logCutShort(run, deps, code);
+  });
   if (deps.stdin.isTTY) {
     console.error(
       "hook-notify reads one hook event (JSON) on stdin. Try: cat event.json | hook-notify --dry-run   (see hook-notify --help)",
     );
     process.exit(1);
   }
-  const run = await runHook(deps, {
+  await runHook(deps, {
     configPath: args.config,
     client: args.client,
     mode,
     deadline: started + Math.max(budgetMs, 300),
     explicitTimeout: args.timeout !== undefined,
+    run,
   });
+  finished = true;
   if (deps.env.HOOK_NOTIFY_DEBUG === "1") console.error(JSON.stringify(run.record));
   const failed = report(run, mode, deps);
   if (mode === "hook") process.exit(failed ? 1 : 0);
@@ -119,15 +128,49 @@ function printOutcomes(run: HookRun): void {
   }
 }
 
-// Last resort: whatever goes wrong, the process exits 0 or 1 by the deadline and prints nothing to stdout.
-function installSafetyNet(mode: "hook" | "wait" | "dry-run", hardDeadline: number): void {
-  if (mode === "hook") muteStdout();
-  const bail = (): void => {
-    process.exit(mode === "hook" ? 0 : 1);
+// The one log line of a run the safety net ends: what the run knew so far, and why it ended.
+export function logCutShort(
+  run: HookRun,
+  deps: Pick<Deps, "env" | "homedir" | "platform" | "now">,
+  code: ErrorCode,
+): void {
+  run.record.error ??= {
+    code,
+    message:
+      code === "HOOK_DEADLINE"
+        ? "the run reached its --timeout budget and was ended (a slow disk or an overloaded machine?)"
+        : "the run failed unexpectedly and was ended",
   };
-  process.on("uncaughtException", bail);
-  process.on("unhandledRejection", bail);
-  setTimeout(bail, Math.max(0, hardDeadline - Date.now())).unref();
+  run.record.ms = deps.now() - Date.parse(run.record.time);
+  writeRecord(run.record, logPath(deps), run.config?.secrets ?? []);
+}
+
+// Last resort: whatever goes wrong, the process exits 0 or 1 by the deadline and prints nothing to stdout.
+function installSafetyNet(
+  mode: "hook" | "wait" | "dry-run",
+  hardDeadline: number,
+  logCutShort: (code: ErrorCode) => void,
+): void {
+  if (mode === "hook") muteStdout();
+  const bail = (code: ErrorCode): void => {
+    try {
+      logCutShort(code);
+    } finally {
+      process.exit(mode === "hook" ? 0 : 1);
+    }
+  };
+  process.on("uncaughtException", () => {
+    bail("INTERNAL");
+  });
+  process.on("unhandledRejection", () => {
+    bail("INTERNAL");
+  });
+  setTimeout(
+    () => {
+      bail("HOOK_DEADLINE");
+    },
+    Math.max(0, hardDeadline - Date.now()),
+  ).unref();
 }
 
 // In hook mode stdout belongs to the client (JSON there can keep the agent from stopping): any

@@ -56,6 +56,8 @@ export function likelyFix(failed: FailedDelivery): string {
     case "SETTINGS_WRITE":
     case "USAGE":
       return ownFix(failed.error) ?? "check this sink's options in the config file";
+    case "HOOK_DEADLINE":
+      return "the run ran out of time: give the hook entry a longer timeout (hook-notify install --timeout)";
     case "INTERNAL":
     case undefined:
       return "an unexpected error: please report it with the output of hook-notify --version";

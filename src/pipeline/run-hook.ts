@@ -26,6 +26,8 @@ export interface HookOptions {
   deadline: number;
   /** False when the client gave no --timeout: a SessionEnd then gets Claude Code's 1.5 s. */
   explicitTimeout: boolean;
+  /** The run to fill in; the caller keeps it to log a run that the deadline cuts short. */
+  run?: HookRun | undefined;
 }
 
 /** Claude Code kills SessionEnd hooks after 1.5 s in all unless the entry sets a timeout. */
@@ -41,7 +43,7 @@ export interface HookRun {
 
 // Reads one hook event and notifies: the whole pipeline in one straight line. Never throws.
 export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun> {
-  const run: HookRun = { record: startRecord(deps.now()) };
+  const run: HookRun = options.run ?? { record: startRecord(deps.now()) };
   try {
     const raw = await readInput(deps.stdin, {
       maxBytes: 1 << 20,

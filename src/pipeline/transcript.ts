@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** What a transcript tells about its session, read from its first and last 64 KiB only. */
 export interface TranscriptFacts {
@@ -40,9 +40,13 @@ export function readTranscriptFacts(path: string): TranscriptFacts {
 
 // Two bounded synchronous reads (head and tail) of a local file: cheaper than node:fs/promises.
 function readEdgeLines(path: string): string[] {
-  const fd = openSync(path, "r");
+  // O_NONBLOCK: a FIFO or a device named as the transcript must not block this synchronous open
+  // (the run's deadline timer could never fire). Only regular files are read.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const { size } = fstatSync(fd);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return [];
+    const { size } = stat;
     const head = Buffer.alloc(Math.min(size, WINDOW));
     readSync(fd, head, 0, head.length, 0);
     if (size <= WINDOW) return head.toString("utf8").split("\n");

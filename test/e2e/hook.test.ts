@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -68,6 +69,20 @@ describe("hook mode, end to end", () => {
     expect(result.stdout).toBe("");
     expect(result.ms).toBeLessThan(2000 + 1500); // generous: node start-up on a busy machine
     expect(home.logLines()).toMatchObject([{ error: { code: "INPUT_TIMEOUT" } }]);
+  });
+
+  it("is not held up by a transcript_path that names a FIFO nobody writes to", async () => {
+    const home = tempHome();
+    const fifo = join(home.dir, "transcript.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const input = JSON.stringify({
+      hook_event_name: "Stop",
+      session_id: "s",
+      transcript_path: fifo,
+    });
+    const result = await runBin(["--timeout", "3"], { input, env: home.env, killAfterMs: 10_000 });
+    expect(result).toMatchObject({ code: 0, signal: null, stdout: "" });
+    expect(home.logLines()).toMatchObject([{ event: "Stop" }]);
   });
 
   it("refuses a 5 MiB stdin without buffering it", async () => {
