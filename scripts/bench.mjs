@@ -26,7 +26,14 @@ const bin = join(root, "bin", "hook-notify.js");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RSS_ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 5);
 const SERVER_DELAY_MS = 2_000;
-const stopEvent = readFileSync(join(root, "test/fixtures/events/claude-code/Stop.json"));
+const stopEvent = JSON.parse(
+  readFileSync(join(root, "test/fixtures/events/claude-code/Stop.json")),
+);
+// A new session every run: the same event twice would be de-duplicated (the cheap path), and
+// every real hook run is a new event.
+let sessions = 0;
+const freshStop = () =>
+  Buffer.from(JSON.stringify({ ...stopEvent, session_id: `bench-${process.pid}-${sessions++}` }));
 const gnuTime = ["/usr/bin/time", "/bin/time"].find((p) => existsSync(p));
 const scratch = mkdtempSync(join(os.tmpdir(), "hook-notify-bench-"));
 const SECRETS = {
@@ -175,7 +182,7 @@ function runOnce(args, { env: childEnv, stdin }) {
       resolve({ ms, code, stdout, stderr });
     });
     child.stdin.on("error", () => undefined);
-    child.stdin.end(stdin ?? "");
+    child.stdin.end(typeof stdin === "function" ? stdin() : (stdin ?? ""));
   });
 }
 
@@ -184,7 +191,7 @@ function peakRss(args, { env: childEnv, stdin }) {
   if (!gnuTime) return undefined;
   const out = spawnSync(gnuTime, ["-f", "HNRSS %M", process.execPath, ...args], {
     env: childEnv,
-    input: stdin ?? "",
+    input: typeof stdin === "function" ? stdin() : (stdin ?? ""),
     encoding: "utf8",
   });
   const match = /HNRSS (\d+)/.exec(out.stderr);
@@ -264,25 +271,25 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
       name: "reference: 6 lines of JS that read stdin and start 2 programs detached",
       args: [floor],
       env: desktopEnv,
-      stdin: stopEvent,
+      stdin: freshStop,
     },
     {
       name: "`--dry-run`, Stop fixture",
       args: [bin, "--dry-run"],
       env: desktopEnv,
-      stdin: stopEvent,
+      stdin: freshStop,
     },
     {
       name: "hook mode, desktop + sound (no config)",
       args: hook,
       env: desktopEnv,
-      stdin: stopEvent,
+      stdin: freshStop,
     },
     {
       name: "hook mode, Slack + Discord + Teams + e-mail + webhook, servers answer in 2 s",
       args: hook,
       env: remoteEnv,
-      stdin: stopEvent,
+      stdin: freshStop,
       remote: true,
     },
   ];
@@ -337,7 +344,7 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   // ---- a server that fails 3 times, then recovers ------------------------------------------------
   const flaky = await startHttp("flaky webhook", { failFirst: 3, delayMs: 0 });
   const flakyEnv = remoteHome("flaky", { hook: { type: "webhook", url: `${flaky.url}/in` } });
-  await runOnce(hook, { env: flakyEnv, stdin: stopEvent });
+  await runOnce(hook, { env: flakyEnv, stdin: freshStop });
   const flakyStarted = Date.now();
   while (flaky.accepted().length < 1 && Date.now() - flakyStarted < 120_000) {
     await new Promise((r) => setTimeout(r, 250));
@@ -346,7 +353,7 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   const flakyIds = new Set(flaky.received.map((r) => r.id));
 
   // ---- no secret anywhere on disk or in printed output ----------------------------------------------
-  const dry = await runOnce([bin, "--dry-run"], { env: remoteEnv, stdin: stopEvent });
+  const dry = await runOnce([bin, "--dry-run"], { env: remoteEnv, stdin: freshStop });
   const secretValues = [SECRETS.slackToken, SECRETS.smtpPass, SECRETS.webhookSecret.slice(6)];
   const leaks = [];
   for (const file of walk(scratch)) {
