@@ -1,6 +1,7 @@
-// One draining worker at a time: an O_EXCL lock file holding the owner's pid and a token.
+// One draining worker at a time: a lock file holding the owner's pid and a token, created whole
+// (written to a temp file, then hard-linked into place, which fails if the lock exists).
 // A lock whose owner is dead, or whose heartbeat (mtime) is older than STALE_MS, is taken over.
-import { open, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
+import { link, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 
 /** Who asks for the lock; `isAlive` is injected so this module stays free of `process`. */
 export interface LockOwner {
@@ -26,13 +27,20 @@ export const STALE_MS = 60_000;
 export async function acquireLock(path: string, owner: LockOwner): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const token = randomHex(8);
+    // Never an empty lock file: a worker killed between creating and writing one would leave
+    // a lock that looks freshly taken, and every worker for the next seconds would stand aside.
+    const temp = `${path}.${token}.tmp`;
     try {
-      const handle = await open(path, "wx", 0o600);
-      await handle.writeFile(JSON.stringify({ pid: owner.pid, token, startedAt: owner.now() }));
-      await handle.close();
+      await writeFile(temp, JSON.stringify({ pid: owner.pid, token, startedAt: owner.now() }), {
+        mode: 0o600,
+        flag: "wx",
+      });
+      await link(temp, path);
       return heldLock(path, token, owner);
     } catch (error) {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
+    } finally {
+      await unlink(temp).catch(() => undefined);
     }
     if (!(await isStale(path, owner))) return undefined;
     // Rename first: of two workers taking over the same stale lock, only one rename succeeds.

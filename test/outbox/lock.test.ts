@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { acquireLock, lockHolder, STALE_MS, type LockOwner } from "../../src/outbox/lock.js";
 
@@ -23,6 +23,19 @@ describe("worker lock", () => {
     expect(await lockHolder(path, owner(102))).toBe(101);
     await first!.release();
     expect(await acquireLock(path, owner(102))).toBeDefined();
+  });
+
+  it("appears whole (pid and token) and leaves no temp file; a crashed writer's temp is no lock", async () => {
+    const path = await lockFile();
+    alive.add(104).add(105);
+    await writeFile(`${path}.deadbeef.tmp`, JSON.stringify({ pid: 999_998, token: "x" }));
+    const lock = await acquireLock(path, owner(104));
+    expect(lock).toBeDefined();
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: 104 });
+    expect(
+      (await readdir(dirname(path))).filter((f) => f.endsWith(".tmp") && !f.includes("deadbeef")),
+    ).toEqual([]);
+    expect(await acquireLock(path, owner(105))).toBeUndefined();
   });
 
   it("takes over the lock of a dead owner (kill -9)", async () => {
