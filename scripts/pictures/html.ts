@@ -1,16 +1,9 @@
 // Shared pieces of the picture mocks: escaping and the page shell that chromium screenshots.
 
-// Text from a payload always goes into the mock page escaped.
-export function escapeHtml(text: string): string {
-  const entities: Record<string, string> = {
-    "&": "&amp;",
-    "<": "&lt;",
-    ">": "&gt;",
-    '"': "&quot;",
-    "'": "&#39;",
-  };
-  return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
-}
+import { escapeHtml } from "../../src/sinks/email.js";
+
+// Text from a payload always goes into the mock page escaped, as the e-mail sink does it.
+export { escapeHtml };
 
 // Line breaks in payload text become <br> once the text is escaped.
 export function escapeLines(text: string): string {

@@ -1,5 +1,6 @@
 // The likely fix for a failed test delivery, from its error code and HTTP status. Pure.
 import type { ErrorCode } from "../errors.js";
+import { SERVICE_NAMES as CHAT_SERVICE_NAMES } from "../sinks/chat/index.js";
 
 /** What likelyFix needs to know about one failed delivery. */
 export interface FailedDelivery {
@@ -11,14 +12,7 @@ export interface FailedDelivery {
   error?: string | undefined;
 }
 
-const SERVICE_NAMES: Record<string, string> = {
-  slack: "Slack",
-  discord: "Discord",
-  teams: "Microsoft Teams",
-  googlechat: "Google Chat",
-  mattermost: "Mattermost",
-  ntfy: "ntfy",
-};
+const SERVICE_NAMES: Readonly<Record<string, string>> = CHAT_SERVICE_NAMES;
 
 // The HTTP status a sink error names ("Slack answered HTTP 404", "Discord answered 404: …").
 export function statusOf(message: string | undefined): number | undefined {
