@@ -73,7 +73,7 @@ describe("outbox across processes", () => {
   it("kill -9 of the worker at random moments loses nothing; resends keep the id", async () => {
     const { server, box } = await webhookBox([{ status: 200, delayMs: 80 }]);
     const ids: string[] = [];
-    for (let round = 0; round < 20; round++) {
+    for (let round = 0; round < 50; round++) {
       for (const n of [0, 1]) {
         const id = `k${round}-${n}`;
         ids.push(id);
