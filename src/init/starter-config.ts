@@ -1,19 +1,8 @@
 // The starter config `hook-notify init` writes: pure data, secrets only as ${ENV_VAR} references.
-import type { ChatService } from "../sinks/chat/index.js";
+import { CHAT_SERVICES, type ChatService } from "../sinks/chat/index.js";
 
 /** What --sinks accepts: the local sinks, each chat service, email and the generic webhook. */
-export const SINK_CHOICES = [
-  "desktop",
-  "sound",
-  "slack",
-  "discord",
-  "teams",
-  "googlechat",
-  "mattermost",
-  "ntfy",
-  "email",
-  "webhook",
-] as const;
+export const SINK_CHOICES = ["desktop", "sound", ...CHAT_SERVICES, "email", "webhook"] as const;
 export type SinkChoice = (typeof SINK_CHOICES)[number];
 
 /** The environment variable that holds each sink's secret, and what that secret is. */

@@ -92,6 +92,16 @@ const ourEntry = (timeout?: number) => ({
   ],
 });
 
+// An e-mail sink at the local SMTP server, its password from $SMTP_PASS.
+function mailSink(port: number) {
+  return {
+    type: "email",
+    smtp: { host: "127.0.0.1", port, user: "bot", pass: "${SMTP_PASS}" },
+    from: "bot@example.com",
+    to: ["me@example.com"],
+  };
+}
+
 describe("hook-notify doctor", () => {
   it("exits 1 on a broken config and names the place in the fix line", async () => {
     const box = sandbox();
@@ -142,12 +152,7 @@ describe("hook-notify doctor", () => {
     });
     box.home.writeConfig({
       sinks: {
-        mail: {
-          type: "email",
-          smtp: { host: "127.0.0.1", port: smtp.port, user: "bot", pass: "${SMTP_PASS}" },
-          from: "bot@example.com",
-          to: ["me@example.com"],
-        },
+        mail: mailSink(smtp.port),
         phone: { type: "chat", service: "ntfy", url: "${NTFY_URL}" },
       },
     });
@@ -187,12 +192,7 @@ describe("hook-notify doctor", () => {
     const box = sandbox({ SMTP_PASS: "wrong-pass-canary" });
     box.home.writeConfig({
       sinks: {
-        mail: {
-          type: "email",
-          smtp: { host: "127.0.0.1", port: smtp.port, user: "bot", pass: "${SMTP_PASS}" },
-          from: "bot@example.com",
-          to: ["me@example.com"],
-        },
+        mail: mailSink(smtp.port),
       },
     });
     const { result, rows } = await box.doctorJson();
