@@ -9,7 +9,7 @@ const CONTEXT = 2;
 // A unified-style line diff a person can read in a terminal; empty when nothing changed.
 export function diffLines(before: string, after: string, label: string): string {
   if (before === after) return "";
-  const lines = compare(splitLines(before), splitLines(after));
+  const lines = compareTrimmed(splitLines(before), splitLines(after));
   const shown = new Set<number>();
   lines.forEach((line, index) => {
     if (line.mark === " ") return;
@@ -29,7 +29,35 @@ function splitLines(text: string): string[] {
   return text.replace(/\r?\n$/, "").split(/\r?\n/);
 }
 
-// Longest common subsequence, fine for settings files of a few hundred lines.
+/** Above this many table cells the middle is shown as all removed, then all added. */
+const MAX_CELLS = 4_000_000;
+
+// Install changes a few lines of a file that may hold thousands: the unchanged head and tail are
+// matched directly, so the quadratic table only covers the part that differs.
+function compareTrimmed(a: string[], b: string[]): DiffLine[] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
+  const same = (lines: string[]): DiffLine[] => lines.map((text) => ({ mark: " ", text }));
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  const middle =
+    (midA.length + 1) * (midB.length + 1) > MAX_CELLS
+      ? [
+          ...midA.map((text): DiffLine => ({ mark: "-", text })),
+          ...midB.map((text): DiffLine => ({ mark: "+", text })),
+        ]
+      : compare(midA, midB);
+  return [...same(a.slice(0, head)), ...middle, ...same(a.slice(a.length - tail))];
+}
+
+// Longest common subsequence, fine for the few hundred lines that differ.
 function compare(a: string[], b: string[]): DiffLine[] {
   const rows = a.length + 1;
   const cols = b.length + 1;
