@@ -17,10 +17,13 @@ export interface Installed {
 // Events of one file that run hook-notify; a file we cannot parse counts as none.
 export function eventsWithOurs(text: string | undefined, shape: FileShape): string[] {
   if (text === undefined) return [];
-  const map = eventMapOf(
-    parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true }),
-    shape,
-  );
+  let root: unknown;
+  try {
+    root = parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
+  } catch {
+    return []; // nested too deeply for the parser: that file's own install refuses it
+  }
+  const map = eventMapOf(root, shape);
   if (!isRecord(map)) return [];
   return Object.keys(map).filter((event) => findOurs(map[event]).length > 0);
 }

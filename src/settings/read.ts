@@ -14,13 +14,36 @@ const BOM = "\uFEFF";
 
 // Reads a file's text; a missing file is undefined (install creates it), other errors are fatal.
 export async function readText(file: string, shown: string): Promise<string | undefined> {
+  let bytes: Buffer;
   try {
-    return await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if ((error as NodeJS.ErrnoException).code === "EISDIR") {
+      throw new HookNotifyError(
+        "SETTINGS_UNREADABLE",
+        `${shown}: this is a folder, not a settings file. Move it out of the way, then run again.`,
+        { cause: error },
+      );
+    }
     throw new HookNotifyError(
       "SETTINGS_UNREADABLE",
       `${shown}: cannot read the file (${(error as Error).message}). Check its permissions, then run again.`,
+      { cause: error },
+    );
+  }
+  return decodeUtf8(bytes, shown);
+}
+
+// Strict UTF-8: a lenient decode would turn bad bytes into U+FFFD, and our write would then
+// replace the file's own bytes with those. The BOM is kept, so parseSettings still sees it.
+function decodeUtf8(bytes: Buffer, shown: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (error) {
+    throw new HookNotifyError(
+      "SETTINGS_INVALID",
+      `${shown}: the file is not UTF-8 text, so nothing was written. Save it as UTF-8, then run "hook-notify install" again.`,
       { cause: error },
     );
   }
@@ -32,7 +55,10 @@ export function parseSettings(text: string, shown: string): ParsedSettings {
   const body = hasBom ? text.slice(1) : text;
   if (body.trim() === "") return { value: {}, isJsonc: hasBom, hasBom };
   const lenient: ParseError[] = [];
-  const value: unknown = parse(body, lenient, { allowTrailingComma: true });
+  const value = parseOrRefuse(
+    () => parse(body, lenient, { allowTrailingComma: true }) as unknown,
+    shown,
+  );
   const first = lenient[0];
   if (first !== undefined) {
     const { line, column } = lineColumn(body, first.offset);
@@ -44,6 +70,20 @@ export function parseSettings(text: string, shown: string): ParsedSettings {
   const strict: ParseError[] = [];
   parse(body, strict, { allowTrailingComma: false, disallowComments: true });
   return { value, isJsonc: hasBom || strict.length > 0, hasBom };
+}
+
+// The parser recurses once per level: thousands of nested arrays overflow the stack. Say so clearly.
+function parseOrRefuse(run: () => unknown, shown: string): unknown {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new HookNotifyError(
+      "SETTINGS_INVALID",
+      `${shown}: nested too deeply for hook-notify to edit safely, so nothing was written. Add the entries by hand, then run again.`,
+      { cause: error },
+    );
+  }
 }
 
 // 1-based line and column of an offset, as editors show them.
