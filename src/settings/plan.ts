@@ -3,6 +3,7 @@ import type { CommandHandler } from "./hook-shape.js";
 import { isRecord } from "./hook-shape.js";
 import { detectFormatting, findOurs, removeHandler, setValue, valueAt, type Doc } from "./edit.js";
 import type { FileShape } from "./locate.js";
+import { findDuplicateKeys } from "./duplicate-keys.js";
 import { eventMapOf, findDroppedContent, findShapeConflicts } from "./shape.js";
 
 /** What happened to one event in one file. */
@@ -32,14 +33,19 @@ export type Desired = ReadonlyMap<string, CommandHandler>;
 export function planInstall(text: string | undefined, desired: Desired, file: PlanFile): Plan {
   const start = startDoc(text);
   const before: unknown = parse(start.text, [], { allowTrailingComma: true });
-  const conflicts = findShapeConflicts(before, file.shape, [...desired.keys()], file.shown);
+  const conflicts = [
+    ...findShapeConflicts(before, file.shape, [...desired.keys()], file.shown),
+    ...findDuplicateKeys(start.text, file.shape, file.shown),
+  ];
   if (conflicts.length > 0) return { next: text, changes: [], conflicts };
-  let doc = start;
-  const changes: Change[] = [];
-  for (const [event, handler] of desired) {
-    doc = installEvent(doc, eventPath(file.shape, event), handler, event, changes);
-  }
-  return finish(text, doc, before, changes, file);
+  return refuseOnEditFailure(text, file, () => {
+    let doc = start;
+    const changes: Change[] = [];
+    for (const [event, handler] of desired) {
+      doc = installEvent(doc, eventPath(file.shape, event), handler, event, changes);
+    }
+    return finish(text, doc, before, changes, file);
+  });
 }
 
 // Removes our handlers (all events, or the given ones) and the containers that leaves empty.
@@ -54,18 +60,37 @@ export function planUninstall(
   const map = eventMapOf(before, file.shape);
   const names =
     events ?? (isRecord(map) ? Object.keys(map).filter((k) => Array.isArray(map[k])) : []);
-  const conflicts = findShapeConflicts(before, file.shape, names, file.shown);
+  // Only the file and its "hooks" map must be sound: a malformed entry on some event holds none of
+  // ours (findOurs skips it), and must not keep hook-notify from being removed everywhere else.
+  const conflicts = [
+    ...findShapeConflicts(before, file.shape, [], file.shown),
+    ...findDuplicateKeys(start.text, file.shape, file.shown),
+  ];
   if (conflicts.length > 0) return { next: text, changes: [], conflicts };
-  let doc = start;
-  const changes: Change[] = [];
-  for (const event of names) {
-    const path = eventPath(file.shape, event);
-    const found = findOurs(valueAt(doc, path)).reverse();
-    for (const one of found) doc = removeHandler(doc, path, one);
-    if (found.length > 0) changes.push({ event, action: "removed" });
+  return refuseOnEditFailure(text, file, () => {
+    let doc = start;
+    const changes: Change[] = [];
+    for (const event of names) {
+      const path = eventPath(file.shape, event);
+      const found = findOurs(valueAt(doc, path)).reverse();
+      for (const one of found) doc = removeHandler(doc, path, one);
+      if (found.length > 0) changes.push({ event, action: "removed" });
+    }
+    if (file.shape === "settings" && changes.length > 0) doc = dropEmptyHooks(doc);
+    return finish(text, doc, before, changes, file);
+  });
+}
+
+// The JSONC editor can fail on shapes it was not built for (a 5,000-level nesting overflows the
+// stack; its formatter breaks at some indent depths): refuse with the file's name, never crash.
+function refuseOnEditFailure(text: string | undefined, file: PlanFile, edit: () => Plan): Plan {
+  try {
+    return edit();
+  } catch (error) {
+    const reason = (error as Error).message;
+    const conflict = `${file.shown}: hook-notify cannot edit this file safely (${reason}), so nothing was written. Add the entries by hand or simplify the file, then run again.`;
+    return { next: text, changes: [], conflicts: [conflict] };
   }
-  if (file.shape === "settings" && changes.length > 0) doc = dropEmptyHooks(doc);
-  return finish(text, doc, before, changes, file);
 }
 
 // Missing and blank files start as {}; everything else is edited where it stands.

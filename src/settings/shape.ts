@@ -6,7 +6,9 @@ import type { FileShape } from "./locate.js";
 // The event map inside a parsed file: root["hooks"] in settings.json, the root in hooks.json.
 export function eventMapOf(root: unknown, shape: FileShape): unknown {
   if (shape === "bare") return root;
-  return isRecord(root) ? (root["hooks"] ?? {}) : undefined;
+  // Only a missing "hooks" means none yet; "hooks": null is a value we cannot add events to.
+  if (!isRecord(root)) return undefined;
+  return root["hooks"] === undefined ? {} : root["hooks"];
 }
 
 // Says what is wrong with the parts install would touch, so it refuses before writing anything.
