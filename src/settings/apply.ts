@@ -1,5 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { chmod, copyFile, mkdir, open, realpath, rename, rm, stat, unlink } from "node:fs/promises";
+import {
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  open,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+  unlink,
+} from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
@@ -59,6 +71,7 @@ async function isStale(lock: string): Promise<boolean> {
 // Temp file + rename, after one .bak of the old file; refuses to touch a read-only file.
 export async function writeAtomic(request: WriteRequest): Promise<WriteResult> {
   const target = await realpath(request.file).catch(() => request.file);
+  await refuseDanglingLink(request.file, target, request.shown);
   const info = await stat(target).catch(() => undefined);
   if (info !== undefined && (info.mode & 0o222) === 0) {
     throw new HookNotifyError(
@@ -78,6 +91,19 @@ export async function writeAtomic(request: WriteRequest): Promise<WriteResult> {
   } catch (error) {
     throw writeError(request.shown, error);
   }
+}
+
+// A symlink whose target is missing: writing beside it would replace the link with a plain file,
+// and following it would create files wherever it points. Neither is ours to decide.
+async function refuseDanglingLink(file: string, target: string, shown: string): Promise<void> {
+  if (target !== file) return;
+  const info = await lstat(file).catch(() => undefined);
+  if (info?.isSymbolicLink() !== true) return;
+  const points = await readlink(file).catch(() => "?");
+  throw new HookNotifyError(
+    "SETTINGS_WRITE",
+    `${shown}: a symlink to ${points}, which does not exist, so nothing was written. Create that file (or remove the link), then run again.`,
+  );
 }
 
 // Writes beside the target and renames over it, so a reader never sees half a file.
