@@ -31,6 +31,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       { outboxPaths },
       { processOwner },
       { ensureDirs, requeueFailed },
+      { releaseHeld },
     ] = await Promise.all([
       import("../deps.js"),
       import("../outbox/worker.js"),
@@ -38,11 +39,17 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       import("../outbox/paths.js"),
       import("../outbox/spawn.js"),
       import("../outbox/store.js"),
+      import("../outbox/held.js"),
     ]);
     const deps = createDeps();
     const paths = outboxPaths(deps);
     await ensureDirs(paths);
     const owner = processOwner(deps);
+    // SubagentStop events held for coalescing go out now, merged, instead of at their window's
+    // end; a running worker (which may be waiting for that window) then delivers them.
+    const held = await releaseHeld(deps, { force: true, abandoned: false });
+    if (held.released > 0)
+      console.log(`Merged ${String(held.released)} group(s) of held SubagentStop events.`);
     let lock = await acquireLock(paths.lock, owner);
     if (!lock) console.log("A background worker is delivering; waiting for it to finish…");
     for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !lock && Date.now() < giveUpAt;) {
@@ -57,6 +64,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     try {
       if (argv["retry-failed"])
         console.log(`Retrying ${await requeueFailed(paths, deps.now())} failed deliveries.`);
+      await releaseHeld(deps, { force: true }); // with the lock: also what a dead worker claimed
       const hours = argv["max-age-hours"];
       const summary = await drain(deps, {
         force: true,

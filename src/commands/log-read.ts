@@ -1,5 +1,6 @@
 // Reads log.ndjson for `hook-notify log`: run records, each with the outbox worker's journal lines
-// for its queued deliveries (joined by notification id and sink). Pure apart from readLogFiles.
+// for its queued deliveries (joined by notification id and sink; a coalesced notification's lines
+// join every run it stands for). Pure apart from readLogFiles.
 import { readFileSync } from "node:fs";
 import type { JournalLine } from "../outbox/journal.js";
 import type { RunRecord } from "../pipeline/record.js";
@@ -11,6 +12,8 @@ export interface LoggedRun {
   lines: string[];
   /** The last journal line per sink name. */
   journal: Map<string, JournalLine>;
+  /** Per sink: how many SubagentStop runs the coalesced notification it went into stands for. */
+  merged: Map<string, number>;
 }
 
 export interface ParsedLog {
@@ -35,23 +38,29 @@ export function readLogFiles(path: string): string | undefined {
 // Splits the log into runs; a journal line joins the run whose notification it delivered.
 export function parseLog(text: string): ParsedLog {
   const runs: LoggedRun[] = [];
-  const byId = new Map<string, LoggedRun>();
+  // Notification id → the runs it stands for (one, or the parts of a coalesced notification).
+  const byId = new Map<string, LoggedRun[]>();
   let corrupt = 0;
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     const value = parseObject(line);
     if (value && typeof value.outbox === "string") {
       const journal = value as JournalLine;
-      const run = journal.id === undefined ? undefined : byId.get(journal.id);
-      if (run && journal.sink !== undefined) {
+      const { sink, id } = journal;
+      if (sink === undefined || id === undefined) continue;
+      const parts = journal.outbox === "coalesced" ? stringsOf(journal.parts) : [id];
+      const joined = parts.flatMap((part) => byId.get(part) ?? []);
+      for (const run of new Set(joined)) {
         run.lines.push(line);
-        run.journal.set(journal.sink, journal);
+        run.journal.set(sink, journal);
+        if (journal.outbox === "coalesced") run.merged.set(sink, parts.length);
       }
+      if (journal.outbox === "coalesced") byId.set(id, [...(byId.get(id) ?? []), ...joined]);
     } else if (value && typeof value.time === "string" && Array.isArray(value.outcomes)) {
       const record = toRecord(value);
-      const run: LoggedRun = { record, lines: [line], journal: new Map() };
+      const run: LoggedRun = { record, lines: [line], journal: new Map(), merged: new Map() };
       runs.push(run);
-      if (record.id) byId.set(record.id, run);
+      if (record.id) byId.set(record.id, [run]);
     } else corrupt++;
   }
   return { runs, corrupt };
@@ -84,6 +93,12 @@ function toRecord(value: Record<string, unknown>): RunRecord {
     skipped: objects(value.skipped),
     issues: [],
   } as unknown as RunRecord;
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value)
+    ? (value as unknown[]).filter((item): item is string => typeof item === "string")
+    : [];
 }
 
 function parseObject(line: string): Record<string, unknown> | undefined {

@@ -82,18 +82,23 @@ function toRow(run: LoggedRun, style: Style): string[] {
   ];
 }
 
-// "✓ desktop", "✗ team SINK_HTTP_STATUS", "queued hook", "skipped sound: <reason>".
+// "✓ desktop", "✗ team SINK_HTTP_STATUS", "queued hook", "held hook (coalescing)",
+// "✓ hook (1 of 3 merged)", "skipped sound: <reason>".
 function sinkCells(run: LoggedRun, style: Style): string[] {
   const cells = run.record.outcomes.map((outcome) => {
-    const later = outcome.queued ? run.journal.get(outcome.sink) : undefined;
+    const later = outcome.queued || outcome.held ? run.journal.get(outcome.sink) : undefined;
     const ok = outcome.ok && later?.outbox !== "failed";
-    if (outcome.queued && (later === undefined || later.outbox === "retry")) {
+    const count = run.merged.get(outcome.sink);
+    const merged = count === undefined ? "" : ` (1 of ${String(count)} merged)`;
+    if (outcome.held && later === undefined) return style.warn(`held ${outcome.sink} (coalescing)`);
+    const waiting = later === undefined || later.outbox === "retry" || later.outbox === "coalesced";
+    if ((outcome.queued || outcome.held) && waiting) {
       const retry = later?.code ? ` (retrying: ${later.code})` : "";
-      return style.warn(`queued ${outcome.sink}${retry}`);
+      return style.warn(`queued ${outcome.sink}${merged}${retry}`);
     }
-    if (ok) return style.ok(`${style.okMark} ${outcome.sink}`);
+    if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}`);
     const code = later?.code ?? outcome.code ?? "";
-    return style.fail(`${style.failMark} ${outcome.sink} ${code}`.trimEnd());
+    return style.fail(`${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd());
   });
   const skipped = run.record.skipped.map((skip) =>
     style.dim(`skipped ${skip.sink}: ${skip.reason}`),

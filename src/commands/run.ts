@@ -4,7 +4,7 @@ import type * as NodeStream from "node:stream";
 import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
-import type { Suppressed } from "../pipeline/policy.js";
+import type { Held, Suppressed } from "../pipeline/policy.js";
 import type { Delivery } from "../pipeline/route.js";
 import { logPath } from "../config/paths.js";
 import { startRecord, writeRecord } from "../pipeline/record.js";
@@ -86,14 +86,16 @@ function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): bo
 function printPlan(run: HookRun, deps: Deps): void {
   const secrets = run.config?.secrets ?? [];
   const lines: string[] = [];
-  // A delivery a noise rule held back prints the same line, saying which rule and why; the
-  // lines keep the config's order.
+  // A delivery a noise rule held back prints the same line, saying which rule and why, and one
+  // held for subagent coalescing says so; the lines keep the config's order.
   const order = Object.keys(run.config?.value.sinks ?? {});
-  const planned: (Delivery & Partial<Suppressed>)[] = [
+  const held = (run.plan?.held ?? []).map((d: Held) => ({ ...d, coalesce: d.reason }));
+  const planned: (Delivery & Partial<Suppressed> & { coalesce?: string })[] = [
     ...(run.plan?.deliveries ?? []),
     ...(run.plan?.suppressed ?? []),
+    ...held,
   ].sort((a, b) => order.indexOf(a.entry.name) - order.indexOf(b.entry.name));
-  for (const { entry, sink, notification, rule, reason } of planned) {
+  for (const { entry, sink, notification, rule, reason, coalesce } of planned) {
     const line = {
       sink: entry.name,
       type: entry.type,
@@ -103,6 +105,7 @@ function printPlan(run: HookRun, deps: Deps): void {
       body: notification.body,
       payload: sink.render(notification, entry.options, deps),
       ...(rule ? { suppressed: `${rule}: ${reason ?? ""}` } : {}),
+      ...(coalesce ? { coalesce } : {}),
     };
     lines.push(JSON.stringify(scrubValue(line, secrets)));
   }

@@ -10,6 +10,7 @@ const QUIETING = [
   "minTurnSeconds",
   "quietHours",
   "localSinksOverSsh",
+  "coalesceSeconds",
 ] as const;
 const PROJECT_SETTINGS = ["enabled", "templates", "maxBodyLength", ...QUIETING] as const;
 const PROJECT_TOP_KEYS = new Set(["$schema", ...PROJECT_SETTINGS, "sinks"]);
@@ -66,11 +67,12 @@ function applySetting(
   return [];
 }
 
-// Longer windows and cool-downs, a higher minimum turn, quiet hours where the user set none, and
-// local sinks off over SSH: each only ever holds back more than the user's own file does.
+// Longer windows (de-duplication, coalescing) and cool-downs, a higher minimum turn, quiet hours
+// where the user set none, and local sinks off over SSH: each only ever holds back more than the
+// user's own file does.
 // Returns false when the project's value did not apply as written.
 function quieter(value: Config, key: (typeof QUIETING)[number], checked: Config): boolean {
-  if (key === "dedupeSeconds" || key === "minTurnSeconds") {
+  if (key === "dedupeSeconds" || key === "minTurnSeconds" || key === "coalesceSeconds") {
     value[key] = Math.max(value[key], checked[key]);
     return value[key] === checked[key];
   }
@@ -148,6 +150,7 @@ function trustedRules(
     localSinksOverSsh: set("localSinksOverSsh")
       ? project.localSinksOverSsh
       : user.localSinksOverSsh,
+    coalesceSeconds: set("coalesceSeconds") ? project.coalesceSeconds : user.coalesceSeconds,
   };
 }
 

@@ -18,6 +18,7 @@ const cooldown = z.optional(
 );
 const minTurnSeconds = z.optional(z.number().check(z.gte(0), z.lte(86_400)));
 const localSinksOverSsh = z.optional(z.boolean());
+const coalesceSeconds = z.optional(z.number().check(z.gte(0), z.lte(600)));
 
 /** Keys every sink entry has, whatever its type. */
 export const commonEntryShape = {
@@ -35,8 +36,10 @@ export const commonEntryShape = {
   cooldown,
   /** A Stop reaches this sink only when the turn took at least this many seconds. */
   minTurnSeconds,
-  /** true: this desktop or sound sink still runs over SSH. */
+  /** true: this desktop or sound sink still runs over SSH or in a container without a display. */
   localSinksOverSsh,
+  /** Subagent coalescing window for this sink; 0 gives it every SubagentStop on its own. */
+  coalesceSeconds,
 };
 
 const entrySchemas = new Map<string, z.ZodMiniObject>();
@@ -78,8 +81,10 @@ export const topLevelShape = {
   minTurnSeconds,
   /** Local time, e.g. "22:00-07:00": desktop and sound stay silent; remote sinks deliver as configured. */
   quietHours,
-  /** Over SSH (SSH_CONNECTION or SSH_TTY set) desktop and sound are skipped unless this is true. */
+  /** Over SSH (SSH_CONNECTION or SSH_TTY set) or in a container without a display, desktop and sound are skipped unless this is true. */
   localSinksOverSsh,
+  /** SubagentStop events of one session less than this many seconds apart become one notification ("3 subagents finished: …"), sent this long after the last one (at most 60 s after the first). Default 3; 0: off. */
+  coalesceSeconds,
 };
 
 // The whole config file's schema: the source of the generated JSON Schema.

@@ -19,6 +19,7 @@ export interface SinkEntry {
   cooldown?: Cooldowns | undefined;
   minTurnSeconds?: number | undefined;
   localSinksOverSsh?: boolean | undefined;
+  coalesceSeconds?: number | undefined;
   options: unknown;
 }
 
@@ -36,6 +37,7 @@ export interface Config {
   minTurnSeconds: number;
   quietHours?: string | undefined;
   localSinksOverSsh: boolean;
+  coalesceSeconds: number;
 }
 
 export interface Validated {
@@ -45,10 +47,19 @@ export interface Validated {
   secrets: string[];
 }
 
+/** SubagentStop events of one session this close together become one notification. */
+export const DEFAULT_COALESCE_SECONDS = 3;
+
 // zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
 z.config(en());
 
-const POLICY_KEYS = ["quietHours", "cooldown", "minTurnSeconds", "localSinksOverSsh"] as const;
+const POLICY_KEYS = [
+  "quietHours",
+  "cooldown",
+  "minTurnSeconds",
+  "localSinksOverSsh",
+  "coalesceSeconds",
+] as const;
 const COMMON_KEYS = new Set([
   "type",
   "events",
@@ -102,6 +113,7 @@ export function validateConfig(
       minTurnSeconds: data.minTurnSeconds ?? 0,
       quietHours: data.quietHours || undefined,
       localSinksOverSsh: data.localSinksOverSsh ?? false,
+      coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
     },
     issues,
     secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),

@@ -1,5 +1,6 @@
-// The outbox backlog: deliveries waiting (pending/) or given up (failed/), and the oldest one's age.
-import { stat } from "node:fs/promises";
+// The outbox backlog: deliveries waiting (pending/, and SubagentStop events held for coalescing in
+// held/) or given up (failed/), and the oldest one's age.
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { outboxPaths } from "../outbox/paths.js";
@@ -13,10 +14,12 @@ export async function checkOutbox(
   const paths = outboxPaths(deps);
   const pending = await listNames(paths.pending).catch(() => []);
   const failed = await listNames(paths.failed).catch(() => []);
-  if (pending.length === 0 && failed.length === 0) return ok("outbox", "empty");
+  const held = await heldFiles(paths.held);
+  if (pending.length + failed.length + held.length === 0) return ok("outbox", "empty");
   const files = [
     ...pending.map((name) => join(paths.pending, name)),
     ...failed.map((name) => join(paths.failed, name)),
+    ...held,
   ];
   const times = await Promise.all(
     files.map((file) =>
@@ -30,9 +33,20 @@ export async function checkOutbox(
   const fix = failed.length > 0 ? "hook-notify flush --retry-failed" : "hook-notify flush";
   return warn(
     "outbox",
-    `${pending.length} pending, ${failed.length} failed, oldest ${age} old (${paths.root})`,
+    `${pending.length} pending, ${held.length === 0 ? "" : `${held.length} held for coalescing, `}${failed.length} failed, oldest ${age} old (${paths.root})`,
     fix,
   );
+}
+
+// Every part in every held group (a group is a folder of .json files).
+async function heldFiles(root: string): Promise<string[]> {
+  const groups = await readdir(root).catch(() => [] as string[]);
+  const lists = await Promise.all(
+    groups.map(async (group) =>
+      (await listNames(join(root, group)).catch(() => [])).map((name) => join(root, group, name)),
+    ),
+  );
+  return lists.flat();
 }
 
 // "45 s", "12 min", "3 h", "2 d"

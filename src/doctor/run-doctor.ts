@@ -20,7 +20,7 @@ export async function runDoctor(
   const config = checkConfig(deps, options.configPath);
   results.push(...config.results);
   const entries = Object.values(config.loaded.value.sinks).filter((entry) => entry.enabled);
-  const ssh = checkSsh(deps.env, entries);
+  const ssh = checkSsh(deps, entries, config.loaded.value.localSinksOverSsh);
   if (ssh) results.push(ssh);
   const sinkResults = await Promise.all(
     entries.map((entry) => checkSink(entry, deps, config.loaded.secrets)),

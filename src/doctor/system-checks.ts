@@ -6,6 +6,7 @@ import type { Deps } from "../deps.js";
 import { backendFor, hasSessionBus } from "../sinks/desktop.js";
 import { findProgram } from "../sinks/find-program.js";
 import { choosePlayer } from "../sinks/sound.js";
+import { headlessContainerOf, remoteSessionOf } from "../pipeline/policy.js";
 import { fail, ok, warn, type CheckResult } from "./check.js";
 
 type MachineDeps = Pick<Deps, "env" | "platform" | "homedir">;
@@ -23,14 +24,27 @@ export function checkNode(version: string): CheckResult {
       });
 }
 
-// Over SSH, desktop and sound sinks notify the remote machine, where nobody is looking.
-export function checkSsh(env: Deps["env"], entries: readonly SinkEntry[]): CheckResult | undefined {
-  if (!env.SSH_CONNECTION && !env.SSH_TTY) return undefined;
+// Over SSH or in a container without a display, desktop and sound would fire where nobody is:
+// the hook skips them (the "ssh" and "container" rules) unless localSinksOverSsh keeps them.
+export function checkSsh(
+  deps: Pick<Deps, "env" | "platform">,
+  entries: readonly SinkEntry[],
+  keepAll: boolean,
+): CheckResult | undefined {
+  const ssh = remoteSessionOf(deps.env);
+  const why = ssh ?? headlessContainerOf(deps.env, deps.platform, existsSync);
+  if (!why) return undefined;
+  const name = ssh ? "ssh" : "container";
   const local = entries.filter((e) => e.type === "desktop" || e.type === "sound");
-  if (local.length === 0) return ok("ssh", "over SSH; no desktop or sound sink configured");
+  if (local.length === 0) return ok(name, `${why}; no desktop or sound sink configured`);
+  const kept = local.filter((e) => e.localSinksOverSsh ?? keepAll).map((e) => e.name);
+  const what =
+    kept.length === local.length
+      ? "desktop and sound are kept (localSinksOverSsh) and fire on this machine"
+      : "desktop and sound are skipped here";
   return warn(
-    "ssh",
-    "over SSH: desktop and sound fire on this machine, not on the one you are sitting at",
+    name,
+    `${why}: ${what}`,
     "Add a chat (ntfy, Slack, …) or email sink to be notified where you are: hook-notify init --force",
   );
 }

@@ -27,6 +27,16 @@ export interface Notification {
   messageCount?: number | undefined;
   /** ISO-8601 time the hook ran. */
   timestamp: string;
-  /** The hook input as received. */
+  /** The hook input as received (for a coalesced notification: the last part's). */
   raw: Record<string, unknown>;
+  /** Set when several SubagentStop events were merged into this one: each part, in order. */
+  coalesced?: CoalescedPart[] | undefined;
+}
+
+/** One SubagentStop that a coalesced notification stands for. */
+export interface CoalescedPart {
+  id: string;
+  timestamp: string;
+  agentType?: string | undefined;
+  lastMessage?: string | undefined;
 }

@@ -3,10 +3,12 @@ import { join } from "node:path";
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 
-/** The outbox folders: pending/ (to deliver), failed/, corrupt/ (quarantine), tmp/, and the lock. */
+/** The outbox folders: pending/ (to deliver), held/ (subagent coalescing), failed/, corrupt/
+ * (quarantine), tmp/, and the lock. */
 export interface OutboxPaths {
   root: string;
   pending: string;
+  held: string;
   failed: string;
   corrupt: string;
   tmp: string;
@@ -19,6 +21,7 @@ export function outboxPaths(deps: Pick<Deps, "env" | "homedir" | "platform">): O
   return {
     root,
     pending: join(root, "pending"),
+    held: join(root, "held"),
     failed: join(root, "failed"),
     corrupt: join(root, "corrupt"),
     tmp: join(root, "tmp"),

@@ -69,7 +69,7 @@ function tempSuffix(): string {
 
 // 0700 folders: the outbox holds what agents said, which is nobody else's business.
 export async function ensureDirs(paths: OutboxPaths): Promise<void> {
-  for (const dir of [paths.pending, paths.failed, paths.corrupt, paths.tmp]) {
+  for (const dir of [paths.pending, paths.held, paths.failed, paths.corrupt, paths.tmp]) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   }
 }

@@ -1,6 +1,7 @@
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
+import type { Held } from "./policy.js";
 import type { Delivery } from "./route.js";
 
 /** What happened to one delivery. */
@@ -15,6 +16,8 @@ export interface Outcome {
   error?: string | undefined;
   /** Handed to the outbox and the background worker rather than sent here. */
   queued?: boolean | undefined;
+  /** Held for subagent coalescing: the worker sends it merged with the session's next ones. */
+  held?: boolean | undefined;
 }
 
 export interface DeliverOptions {
@@ -27,6 +30,9 @@ export interface DeliverOptions {
   /** What the background worker needs to re-read the same config for a queued delivery. */
   configPath?: string | undefined;
   projectDir?: string | undefined;
+  /** Deliveries held for subagent coalescing, and the body length their merge may use. */
+  held?: readonly Held[] | undefined;
+  maxBodyLength?: number | undefined;
 }
 
 const DEFAULT_SINK_TIMEOUT_MS = 5000;
@@ -40,11 +46,53 @@ export async function deliver(
   const budget = AbortSignal.timeout(Math.max(1, options.budgetMs));
   const toQueue = options.wait ? [] : deliveries.filter((d) => d.sink.remote);
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
-  const [sent, queued] = await Promise.all([
+  const [sent, queued, held] = await Promise.all([
     Promise.all(toSend.map((delivery) => deliverOne(delivery, budget, options))),
     queueRemote(toQueue, budget, options),
+    holdForCoalescing(options.held ?? [], budget, options),
   ]);
-  return [...sent, ...queued];
+  if (queued.some((o) => o.queued) || held.some((o) => o.held)) {
+    const { startWorker } = await import("../outbox/spawn.js");
+    await startWorker(options.deps);
+  }
+  return [...sent, ...queued, ...held];
+}
+
+// Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker
+// sends the merged notification). If that cannot be written, it is sent now rather than lost.
+async function holdForCoalescing(
+  held: readonly Held[],
+  budget: AbortSignal,
+  options: DeliverOptions,
+): Promise<Outcome[]> {
+  if (held.length === 0) return [];
+  const { hold } = await import("../outbox/held.js");
+  return Promise.all(
+    held.map(async (delivery): Promise<Outcome> => {
+      const started = Date.now();
+      const { entry, notification } = delivery;
+      try {
+        await hold(options.deps, {
+          notification,
+          sinkName: entry.name,
+          configPath: options.configPath,
+          projectDir: options.projectDir,
+          holdMs: delivery.holdMs,
+          maxBodyLength: options.maxBodyLength ?? 300,
+        });
+      } catch {
+        return deliverOne(delivery, budget, options);
+      }
+      return {
+        sink: entry.name,
+        type: entry.type,
+        target: safeTarget(delivery),
+        ok: true,
+        held: true,
+        ms: Math.round(Date.now() - started),
+      };
+    }),
+  );
 }
 
 async function queueRemote(
@@ -80,10 +128,6 @@ async function queueRemote(
       };
     }),
   );
-  if (outcomes.some((o) => o.queued)) {
-    const { startWorker } = await import("../outbox/spawn.js");
-    await startWorker(options.deps);
-  }
   return outcomes;
 }
 

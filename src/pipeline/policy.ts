@@ -5,8 +5,11 @@ import type { HookEvent } from "./hook-event.js";
 import type { Delivery, Plan, Skip } from "./route.js";
 import type { ClaimMarker } from "./seen-markers.js";
 
+/** A coalesced group goes out at the latest this long after its first SubagentStop. */
+export const MAX_HOLD_MS = 60_000;
+
 /** The "signal, not noise" rules, in the order they are checked. */
-export type Rule = "ssh" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown";
+export type Rule = "ssh" | "container" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown";
 
 /** A delivery that route() planned and a rule held back. */
 export interface Suppressed extends Delivery {
@@ -14,8 +17,15 @@ export interface Suppressed extends Delivery {
   reason: string;
 }
 
+/** A SubagentStop delivery held back to be merged with the session's next ones (coalescing). */
+export interface Held extends Delivery {
+  holdMs: number;
+  reason: string;
+}
+
 export interface PolicyPlan extends Plan {
   suppressed: Suppressed[];
+  held: Held[];
 }
 
 /** What the rules need to know beyond the event and the config; I/O comes in as `claim`. */
@@ -24,10 +34,14 @@ export interface PolicyFacts {
   localMinutes: number;
   /** Why this looks like a remote login ("SSH_CONNECTION is set"), or undefined. */
   remoteSession?: string | undefined;
+  /** Why this looks like a container nobody sees or hears ("/.dockerenv, no DISPLAY…"), or undefined. */
+  headlessContainer?: string | undefined;
   /** How long the turn that a Stop ends took, when the transcript tells. */
   turnMs?: number | undefined;
   /** Creates (or, for --dry-run, checks) a seen marker; false means "seen within the window". */
   claim: ClaimMarker;
+  /** False for --wait: a person who asked to see the delivery gets it now, not merged later. */
+  coalesce: boolean;
 }
 
 /** With no `cooldown` setting: idle prompts ("waiting for your input") once a minute per session. */
@@ -42,7 +56,7 @@ export function applyPolicy(
   config: Config,
   facts: PolicyFacts,
 ): PolicyPlan {
-  const out: PolicyPlan = { deliveries: [], skipped: [...plan.skipped], suppressed: [] };
+  const out: PolicyPlan = { deliveries: [], skipped: [...plan.skipped], suppressed: [], held: [] };
   let duplicate: boolean | undefined;
   for (const delivery of plan.deliveries) {
     let verdict = localRule(delivery, event, config, facts);
@@ -52,7 +66,9 @@ export function applyPolicy(
       if (duplicate) verdict = dedupeVerdict(config.dedupeSeconds);
     }
     verdict ??= cooldownRule(delivery, event, config, facts);
-    if (!verdict) out.deliveries.push(delivery);
+    const holdSeconds = verdict ? 0 : coalesceSeconds(delivery, event, config, facts);
+    if (holdSeconds > 0) out.held.push({ ...delivery, ...holdOf(holdSeconds) });
+    else if (!verdict) out.deliveries.push(delivery);
     else {
       out.suppressed.push({ ...delivery, ...verdict });
       out.skipped.push({ sink: delivery.entry.name, ...verdict } satisfies Skip);
@@ -69,7 +85,13 @@ function localRule(d: Delivery, event: HookEvent, config: Config, facts: PolicyF
   if (!sink.remote && facts.remoteSession && !overSsh) {
     return {
       rule: "ssh",
-      reason: `${facts.remoteSession}: a desktop or sound here would not reach you (localSinksOverSsh: true keeps them)`,
+      reason: `${facts.remoteSession}: a desktop or sound here would not reach you (localSinksOverSsh: true or HOOK_NOTIFY_LOCAL_SINKS=1 keeps them)`,
+    };
+  }
+  if (!sink.remote && !overSsh && facts.headlessContainer) {
+    return {
+      rule: "container",
+      reason: `${facts.headlessContainer}: a desktop or sound here would not reach you (localSinksOverSsh: true or HOOK_NOTIFY_LOCAL_SINKS=1 keeps them)`,
     };
   }
   const quiet = entry.quietHours ?? (sink.remote ? undefined : config.quietHours);
@@ -106,6 +128,19 @@ function cooldownRule(d: Delivery, event: HookEvent, config: Config, facts: Poli
   };
 }
 
+// Subagent coalescing: a SubagentStop waits this many seconds for the session's next ones.
+function coalesceSeconds(d: Delivery, event: HookEvent, config: Config, facts: PolicyFacts) {
+  if (event.name !== "SubagentStop" || d.notification.failure || !facts.coalesce) return 0;
+  return d.entry.coalesceSeconds ?? config.coalesceSeconds;
+}
+
+function holdOf(seconds: number): { holdMs: number; reason: string } {
+  return {
+    holdMs: seconds * 1000,
+    reason: `held ${String(seconds)} s for the session's next SubagentStop events; they arrive as one notification (at most ${String(MAX_HOLD_MS / 1000)} s later; coalesceSeconds: 0 turns this off)`,
+  };
+}
+
 // One name per event: client, session, event name and the salient text (the first 256 characters
 // of each, plus its length, so a 100 KiB last message costs no more to hash than a short one).
 export function dedupeMarker(
@@ -113,7 +148,13 @@ export function dedupeMarker(
   notification: Notification,
   seconds: number,
 ): string {
-  const texts = [event.message, event.reason, event.agentType, notification.lastMessage];
+  const texts = [
+    event.message,
+    event.reason,
+    event.agentId,
+    event.agentType,
+    notification.lastMessage,
+  ];
   const salient = texts.map((text) =>
     text === undefined ? "" : `${text.length}:${text.slice(0, SALIENT_MAX)}`,
   );
@@ -122,12 +163,38 @@ export function dedupeMarker(
 }
 
 // An SSH login: a desktop banner or a sound would appear on the remote machine, not before you.
+// HOOK_NOTIFY_LOCAL_SINKS=1 says "they do reach me" (X forwarding, a container with /dev/snd).
 export function remoteSessionOf(
   env: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
+  if (env.HOOK_NOTIFY_LOCAL_SINKS === "1") return undefined;
   if (env.SSH_CONNECTION) return "SSH session (SSH_CONNECTION is set)";
   if (env.SSH_TTY) return "SSH session (SSH_TTY is set)";
   return undefined;
+}
+
+/** What a container needs to show a banner or play a sound: any one of these. */
+const WAYS_OUT = [
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "PULSE_SERVER",
+] as const;
+
+// A Linux container (docker, podman, systemd-nspawn…) with no display, session bus or sound server
+// passed in: a desktop banner or a sound would go nowhere. `exists` is the only I/O.
+export function headlessContainerOf(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
+  exists: (path: string) => boolean,
+): string | undefined {
+  if (platform !== "linux" || env.HOOK_NOTIFY_LOCAL_SINKS === "1") return undefined;
+  if (WAYS_OUT.some((name) => env[name])) return undefined;
+  const marker = env.container
+    ? `container=${env.container}`
+    : ["/.dockerenv", "/run/.containerenv"].find(exists);
+  if (!marker) return undefined;
+  return `a container without a display (${marker}; no DISPLAY, WAYLAND_DISPLAY, DBUS_SESSION_BUS_ADDRESS or PULSE_SERVER)`;
 }
 
 // "idle_prompt" notifications, or a message saying the agent waits for input.

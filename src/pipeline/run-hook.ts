@@ -1,4 +1,5 @@
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { logPath, stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
@@ -11,7 +12,13 @@ import { deliver } from "./deliver.js";
 import { gatherContext, type EventContext } from "./gather-context.js";
 import type { Client, HookEvent } from "./hook-event.js";
 import { parseEvent } from "./parse-event.js";
-import { applyPolicy, remoteSessionOf, type PolicyFacts, type PolicyPlan } from "./policy.js";
+import {
+  applyPolicy,
+  headlessContainerOf,
+  remoteSessionOf,
+  type PolicyFacts,
+  type PolicyPlan,
+} from "./policy.js";
 import { readInput } from "./read-input.js";
 import { startRecord, writeRecord, type RunRecord } from "./record.js";
 import { route } from "./route.js";
@@ -79,6 +86,8 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           secrets: run.config.secrets,
           configPath: options.configPath,
           projectDir: run.config.projectPath ? context.projectDir : undefined,
+          held: run.plan.held,
+          maxBodyLength: value.maxBodyLength,
         });
       }
     }
@@ -117,8 +126,13 @@ function policyFacts(
       return local.getHours() * 60 + local.getMinutes();
     },
     remoteSession: remoteSessionOf(deps.env),
+    // A getter: two stat calls that only a desktop or sound delivery needs.
+    get headlessContainer() {
+      return headlessContainerOf(deps.env, deps.platform, existsSync);
+    },
     turnMs: started === undefined ? undefined : now - started,
     claim: (name, windowMs) => mark(dir, name, windowMs, now),
+    coalesce: options.mode !== "wait",
   };
 }
 

@@ -71,6 +71,7 @@ export function webhookBody(notification: Notification, id: string): string {
       durationMs: n.durationMs,
       messageCount: n.messageCount,
       raw: n.raw,
+      coalesced: n.coalesced,
     },
   });
 }

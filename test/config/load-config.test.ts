@@ -105,6 +105,7 @@ describe("loadConfig: which file", () => {
         minTurnSeconds: 0,
         quietHours: undefined,
         localSinksOverSsh: false,
+        coalesceSeconds: 3,
       },
       issues: [],
       path: undefined,

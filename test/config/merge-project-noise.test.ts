@@ -15,6 +15,14 @@ describe("mergeProjectConfig: noise rules", () => {
     ["dedupe cannot be turned off", {}, { dedupeSeconds: 0 }, { dedupeSeconds: 5 }, true],
     ["a minimum turn applies", {}, { minTurnSeconds: 60 }, { minTurnSeconds: 60 }, false],
     [
+      "a longer coalescing window applies",
+      {},
+      { coalesceSeconds: 10 },
+      { coalesceSeconds: 10 },
+      false,
+    ],
+    ["coalescing cannot be turned off", {}, { coalesceSeconds: 0 }, { coalesceSeconds: 3 }, true],
+    [
       "a lower minimum turn does not",
       { minTurnSeconds: 30 },
       { minTurnSeconds: 10 },

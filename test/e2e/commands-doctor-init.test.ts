@@ -181,8 +181,11 @@ describe("hook-notify doctor", () => {
     expect(result.code).toBe(0);
   });
 
-  it("warns over SSH that desktop and sound fire on this machine", async () => {
-    const box = sandbox({ SSH_CONNECTION: "10.0.0.2 50000 10.0.0.1 22" });
+  it("warns over SSH that desktop and sound are skipped there", async () => {
+    const box = sandbox({
+      SSH_CONNECTION: "10.0.0.2 50000 10.0.0.1 22",
+      HOOK_NOTIFY_LOCAL_SINKS: "0",
+    });
     const { rows } = await box.doctorJson();
     expect(rows.find((r) => r.check === "ssh")?.status).toBe("warn");
   });

@@ -92,7 +92,7 @@ describe("SSH-aware routing", () => {
   it("SSH_CONNECTION set: desktop and sound are skipped and logged, the webhook carries on", async () => {
     const { server, home } = await webhookHome(
       {},
-      { SSH_CONNECTION: "10.0.0.2 51000 10.0.0.1 22" },
+      { SSH_CONNECTION: "10.0.0.2 51000 10.0.0.1 22", HOOK_NOTIFY_LOCAL_SINKS: "0" },
     );
     const result = await runBin(["--timeout", "10"], { input: STOP, env: home.env });
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
@@ -113,7 +113,7 @@ describe("SSH-aware routing", () => {
   it("localSinksOverSsh: true keeps them", async () => {
     const { home } = await webhookHome(
       { localSinksOverSsh: true, dedupeSeconds: 0 },
-      { SSH_TTY: "/dev/pts/1" },
+      { SSH_TTY: "/dev/pts/1", HOOK_NOTIFY_LOCAL_SINKS: "0" },
     );
     const result = await runBin(["--dry-run"], { input: STOP, env: home.env });
     const lines = result.stdout

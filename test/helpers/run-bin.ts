@@ -70,6 +70,9 @@ export function tempHome(extraEnv: Record<string, string | undefined> = {}): Tem
     XDG_STATE_HOME: join(dir, "state"),
     PATH: dirname(process.execPath),
     NO_PROXY: "127.0.0.1,localhost",
+    // The same answer on a laptop and in a CI container: desktop and sound are attempted. Tests
+    // of the SSH and container rules set it to "0".
+    HOOK_NOTIFY_LOCAL_SINKS: "1",
     ...extraEnv,
   };
   const logFile = join(dir, "state", "hook-notify", "log.ndjson");

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../helpers/bundle.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { outboxEnv, type OutboxEnv } from "../helpers/outbox-env.js";
+import { hold } from "../../src/outbox/held.js";
 import { enqueue } from "../../src/outbox/store.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 
@@ -92,6 +93,45 @@ describe("outbox across processes", () => {
       expect(new Set(hits.map((r) => r.headers["webhook-id"])).size).toBe(1);
     }
     expect(await box.files("pending")).toEqual([]);
+  }, 90_000);
+
+  it("kill -9 of the worker while it merges held SubagentStops: each session's parts arrive in one notification, same id on resends", async () => {
+    const { server, box } = await webhookBox([{ status: 200, delayMs: 40 }]);
+    const sessions: Record<string, string[]> = {};
+    for (let round = 0; round < 30; round++) {
+      const sessionId = `s${round}`;
+      sessions[sessionId] = [0, 1, 2].map((n) => `c${round}-${n}`);
+      for (const id of sessions[sessionId]) {
+        const notification = sampleNotification({
+          id,
+          sessionId,
+          event: "SubagentStop",
+          failure: false,
+          level: "done",
+          agentType: `agent-${id}`,
+        });
+        await hold(box.deps, { notification, sinkName: "ops", holdMs: 0, maxBodyLength: 300 });
+      }
+      const { child, exited } = run(files.worker!, [], box.env);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
+      child.kill("SIGKILL");
+      await exited;
+    }
+    const final = await run(files.worker!, [], box.env).exited;
+    expect(final.code).toBe(0);
+    type Merged = {
+      data: { notificationId: string; session: { id: string }; coalesced?: { id: string }[] };
+    };
+    const bodies = server.requests.map((r) => ({ r, body: JSON.parse(r.body) as Merged }));
+    for (const [sessionId, parts] of Object.entries(sessions)) {
+      const mine = bodies.filter(({ body }) => body.data.session.id === sessionId);
+      expect(mine.length).toBeGreaterThanOrEqual(1); // at least once
+      expect(new Set(mine.map(({ body }) => body.data.notificationId)).size).toBe(1);
+      expect(new Set(mine.map(({ r }) => r.headers["webhook-id"])).size).toBe(1);
+      expect(mine[0]?.body.data.coalesced?.map((p) => p.id)).toEqual(parts);
+    }
+    expect(await box.files("pending")).toEqual([]);
+    expect(await readdir(box.paths.held)).toEqual([]);
   }, 90_000);
 
   it("a hook process enqueues and starts the worker in a few ms; the worker delivers", async () => {

@@ -4,6 +4,7 @@ import type { EventName, HookEvent } from "../../src/pipeline/hook-event.js";
 import {
   applyPolicy,
   dedupeMarker,
+  headlessContainerOf,
   isIdlePrompt,
   isWithin,
   remoteSessionOf,
@@ -61,7 +62,12 @@ function decide(
 ): PolicyPlan {
   const notification = sampleNotification({ event: e.name, failure, sessionId: e.sessionId });
   const plan = route(notification, cfg);
-  return applyPolicy(plan, e, cfg, { localMinutes: 12 * 60, claim: () => true, ...facts });
+  return applyPolicy(plan, e, cfg, {
+    localMinutes: 12 * 60,
+    claim: () => true,
+    coalesce: true,
+    ...facts,
+  });
 }
 
 const sent = (plan: PolicyPlan): string[] => plan.deliveries.map((d) => d.entry.name);
@@ -367,5 +373,127 @@ describe("minimum turn length", () => {
     const plan = decide(event("Stop"), config({}, { minTurnSeconds: 60 }), { turnMs: 20_000 });
     expect(sent(plan)).toEqual(["sound", "hook"]);
     expect(held(plan)).toEqual([["desktop", "min-turn"]]);
+  });
+});
+
+describe("a container without a display", () => {
+  const docker = (path: string) => path === "/.dockerenv";
+  const none = () => false;
+  it.each<[string, Record<string, string>, NodeJS.Platform, (p: string) => boolean, boolean]>([
+    ["/.dockerenv, nothing passed in", {}, "linux", docker, true],
+    ["podman's /run/.containerenv", {}, "linux", (p) => p === "/run/.containerenv", true],
+    ["container=systemd-nspawn", { container: "systemd-nspawn" }, "linux", none, true],
+    ["not a container", {}, "linux", none, false],
+    ["a forwarded X display", { DISPLAY: ":0" }, "linux", docker, false],
+    ["Wayland", { WAYLAND_DISPLAY: "wayland-0" }, "linux", docker, false],
+    ["a session bus", { DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/bus" }, "linux", docker, false],
+    ["a sound server", { PULSE_SERVER: "unix:/run/pulse" }, "linux", docker, false],
+    ["HOOK_NOTIFY_LOCAL_SINKS=1", { HOOK_NOTIFY_LOCAL_SINKS: "1" }, "linux", docker, false],
+    ["macOS", {}, "darwin", docker, false],
+  ])("%s", (_case, env, platform, exists, headless) => {
+    const why = headlessContainerOf(env, platform, exists);
+    expect(why !== undefined).toBe(headless);
+    if (why) expect(why).toMatch(/^a container without a display \(/);
+  });
+
+  it("skips desktop and sound like SSH does, with its own rule; localSinksOverSsh keeps them", () => {
+    const facts = { headlessContainer: "a container without a display (/.dockerenv; …)" };
+    const plan = decide(event("Stop"), config(), facts);
+    expect(sent(plan)).toEqual(["hook"]);
+    expect(held(plan)).toEqual([
+      ["desktop", "container"],
+      ["sound", "container"],
+    ]);
+    expect(sent(decide(event("Stop"), config({ localSinksOverSsh: true }), facts))).toEqual([
+      "desktop",
+      "sound",
+      "hook",
+    ]);
+  });
+
+  it("HOOK_NOTIFY_LOCAL_SINKS=1 also overrides the SSH rule", () => {
+    expect(
+      remoteSessionOf({ SSH_TTY: "/dev/pts/1", HOOK_NOTIFY_LOCAL_SINKS: "1" }),
+    ).toBeUndefined();
+  });
+});
+
+describe("subagent coalescing", () => {
+  const ALL = ["Notification", "Stop", "SubagentStop", "SessionEnd"];
+  function subagentConfig(top: Record<string, unknown> = {}, hook: Record<string, unknown> = {}) {
+    const checked = validateConfig(
+      {
+        sinks: {
+          desktop: { type: "desktop", events: ALL },
+          hook: { type: "webhook", url: HOOK, events: ALL, ...hook },
+        },
+        ...top,
+      },
+      {},
+    );
+    expect(checked.issues).toEqual([]);
+    return checked.value;
+  }
+  const holding = (plan: PolicyPlan) => plan.held.map((h) => [h.entry.name, h.holdMs]);
+  const sub = event("SubagentStop", { agentId: "a1", agentType: "Explore" });
+
+  it("holds every sink's SubagentStop for 3 s by default, and says why", () => {
+    const plan = decide(sub, subagentConfig());
+    expect(sent(plan)).toEqual([]);
+    expect(holding(plan)).toEqual([
+      ["desktop", 3000],
+      ["hook", 3000],
+    ]);
+    expect(plan.held[0]?.reason).toMatch(/^held 3 s for the session's next SubagentStop events/);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, (string | number)[][]]>([
+    ["coalesceSeconds: 0 turns it off", { coalesceSeconds: 0 }, {}, []],
+    [
+      "a longer window",
+      { coalesceSeconds: 10 },
+      {},
+      [
+        ["desktop", 10_000],
+        ["hook", 10_000],
+      ],
+    ],
+    ["per sink: 0 sends that sink each one", {}, { coalesceSeconds: 0 }, [["desktop", 3000]]],
+    [
+      "per sink wins over the top level",
+      { coalesceSeconds: 0 },
+      { coalesceSeconds: 5 },
+      [["hook", 5000]],
+    ],
+  ])("%s", (_case, top, hook, expected) => {
+    expect(holding(decide(sub, subagentConfig(top, hook)))).toEqual(expected);
+  });
+
+  it("holds nothing but SubagentStop, never a failure, and nothing for --wait", () => {
+    expect(decide(event("Stop"), subagentConfig()).held).toEqual([]);
+    expect(decide(sub, subagentConfig(), {}, true).held).toEqual([]);
+    const now = decide(sub, subagentConfig(), { coalesce: false });
+    expect(now.held).toEqual([]);
+    expect(sent(now)).toEqual(["desktop", "hook"]);
+  });
+
+  it("applies the other rules first: a duplicate is suppressed, not held", () => {
+    const store = markers();
+    const cfg = subagentConfig();
+    expect(decide(sub, cfg, { claim: store.claim }).held).toHaveLength(2);
+    const again = decide(sub, cfg, { claim: store.claim });
+    expect(again.held).toEqual([]);
+    expect(held(again)).toEqual([
+      ["desktop", "dedupe"],
+      ["hook", "dedupe"],
+    ]);
+  });
+
+  it("tells two subagents of one session apart by agent_id, even with the same words", () => {
+    const n = sampleNotification({ event: "SubagentStop", failure: false });
+    const a = event("SubagentStop", { agentId: "a1", agentType: "Explore" });
+    const b = event("SubagentStop", { agentId: "a2", agentType: "Explore" });
+    expect(dedupeMarker(a, n, 5)).not.toBe(dedupeMarker(b, n, 5));
   });
 });
