@@ -52,10 +52,12 @@ export async function writeStarter(io: StarterIo): Promise<number> {
   }
   const schema = join(findPackageRoot(), "schema", "config.schema.json");
   const config = buildStarterConfig(sinks, answers, schema);
-  await mkdir(dirname(io.file), { recursive: true });
+  // Private from the start: users paste secrets into this file despite the ${VAR} references.
+  await mkdir(dirname(io.file), { recursive: true, mode: 0o700 });
   try {
     await writeFile(io.file, `${JSON.stringify(config, null, 2)}\n`, {
       flag: io.force ? "w" : "wx",
+      mode: 0o600,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

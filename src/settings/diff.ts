@@ -19,9 +19,31 @@ export function diffLines(before: string, after: string, label: string): string 
   lines.forEach((line, index) => {
     if (!shown.has(index)) return;
     if (index > 0 && !shown.has(index - 1)) out.push("@@");
-    out.push(`${line.mark} ${line.text}`);
+    out.push(`${line.mark} ${maskValues(line.text)}`);
   });
   return out.join("\n");
+}
+
+const JSON_STRING = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
+
+// The diff is printed (and pasted into bug reports), and the user's file may hold secrets, e.g.
+// Claude Code's "env": keys stay, string values are shown only for hook entries' own fields.
+export function maskValues(text: string): string {
+  let key: string | undefined;
+  return text.replace(JSON_STRING, (token, colon: string | undefined) => {
+    if (colon !== undefined) {
+      key = token.slice(0, token.length - colon.length);
+      return token;
+    }
+    const shown = isShownValue(key, token);
+    key = undefined;
+    return shown ? token : '"…"';
+  });
+}
+
+function isShownValue(key: string | undefined, value: string): boolean {
+  if (key === '"type"' || key === '"matcher"') return true;
+  return key === '"command"' && value.includes("hook-notify");
 }
 
 function splitLines(text: string): string[] {

@@ -191,8 +191,13 @@ export const email = defineSink<EmailOptions>({
   options: optionsSchema,
   remote: true,
   describeTarget: (options) => `${options.smtp.host} → ${options.to.join(", ")}`,
+  // The login is a credential too (some providers' SMTP user is an access key id): both masked.
   render: (notification, options) => ({
-    smtp: { ...options.smtp, ...(options.smtp.pass === undefined ? {} : { pass: "***" }) },
+    smtp: {
+      ...options.smtp,
+      ...(options.smtp.user === undefined ? {} : { user: "***" }),
+      ...(options.smtp.pass === undefined ? {} : { pass: "***" }),
+    },
     ...emailMessage(notification, options),
   }),
   send: async (notification, options, ctx) => {

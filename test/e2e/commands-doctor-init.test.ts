@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/validate-config.js";
@@ -285,6 +285,8 @@ describe("hook-notify init", () => {
     expect(text).not.toContain("smtp-pass-canary");
     expect(Object.keys(json.sinks)).toEqual(["desktop", "sound", "slack", "email"]);
     expect(validateConfig(json, secrets).issues).toEqual([]);
+    expect(statSync(file).mode & 0o777, "the config is private").toBe(0o600);
+    expect(statSync(dirname(file)).mode & 0o777, "and so is its folder").toBe(0o700);
   });
 
   it("refuses to overwrite without --force, with one line, and replaces with it", async () => {

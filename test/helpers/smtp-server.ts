@@ -24,11 +24,14 @@ export interface SmtpOptions {
   auth?: { user: string; pass: string };
   /** Offer STARTTLS with this certificate (see selfSignedCert). */
   tls?: { key: Buffer; cert: Buffer };
+  /** Refuse this many logins first, even with the right password (a flaky server). */
+  rejectAuthTimes?: number;
 }
 
 // smtp-server on 127.0.0.1:0 that collects every message it accepts.
 export async function startSmtpServer(options: SmtpOptions = {}) {
   const messages: ReceivedMail[] = [];
+  let rejectsLeft = options.rejectAuthTimes ?? 0;
   const server = new SMTPServer({
     logger: false,
     disabledCommands: [...(options.tls ? [] : ["STARTTLS"]), ...(options.auth ? [] : ["AUTH"])],
@@ -36,7 +39,8 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
     authOptional: !options.auth,
     allowInsecureAuth: true,
     onAuth: (auth, _session, callback) => {
-      const ok = auth.username === options.auth?.user && auth.password === options.auth?.pass;
+      const matches = auth.username === options.auth?.user && auth.password === options.auth?.pass;
+      const ok = matches && rejectsLeft-- <= 0;
       callback(
         ok ? null : new Error("Invalid username or password"),
         ok ? { user: auth.username } : undefined,

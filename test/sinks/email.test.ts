@@ -94,13 +94,15 @@ describe("email sink against smtp-server", () => {
     },
   );
 
-  it("renders the message for --dry-run with the password masked", () => {
+  it("renders the message for --dry-run with the login and password masked", () => {
     const rendered = email.render(
       sampleNotification(),
-      options(25, { user: "bot", pass: PASS }),
+      options(25, { user: "AKIA-login-canary", pass: PASS }),
       testDeps(),
     );
     expect(JSON.stringify(rendered)).not.toContain(PASS);
+    expect(JSON.stringify(rendered)).not.toContain("AKIA-login-canary");
+    expect(rendered).toMatchObject({ smtp: { user: "***", pass: "***" } });
     expect(rendered).toMatchObject({
       subject: "[hook-notify] shop-api: Session ended with an error",
       to: base.to,
