@@ -1,4 +1,5 @@
 // One attempt at one outbox entry: re-read the config, find the sink, send under a deadline.
+import { deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
@@ -59,11 +60,15 @@ export async function deliverEntry(
     });
   }
   const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-  await sink.send(entry.notification, parsed.data, {
-    signal,
-    deps,
-    sinkName: entry.sinkName,
-    wait: true,
-  });
+  const timeout = deadline(timeoutMs, ctx.signal);
+  try {
+    await sink.send(entry.notification, parsed.data, {
+      signal: timeout.signal,
+      deps,
+      sinkName: entry.sinkName,
+      wait: true,
+    });
+  } finally {
+    timeout.clear();
+  }
 }

@@ -1,4 +1,5 @@
 // Drains the outbox: bounded concurrency, retries with backoff and jitter, give-up by age.
+import { deadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
@@ -53,11 +54,22 @@ export interface DrainSummary {
 export async function drain(deps: Deps, options: DrainOptions = {}): Promise<DrainSummary> {
   const paths = outboxPaths(deps);
   await ensureDirs(paths);
-  const signals = [
-    options.signal,
-    options.deadlineMs === undefined ? undefined : AbortSignal.timeout(options.deadlineMs),
-  ];
-  const signal = AbortSignal.any(signals.filter((s) => s !== undefined));
+  const drainDeadline =
+    options.deadlineMs === undefined ? undefined : deadline(options.deadlineMs, options.signal);
+  const signal = drainDeadline?.signal ?? options.signal ?? new AbortController().signal;
+  try {
+    return await drainWithin(deps, paths, options, signal);
+  } finally {
+    drainDeadline?.clear();
+  }
+}
+
+async function drainWithin(
+  deps: Deps,
+  paths: OutboxPaths,
+  options: DrainOptions,
+  signal: AbortSignal,
+): Promise<DrainSummary> {
   const summary: DrainSummary = {
     delivered: 0,
     retrying: 0,

@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.js";
+import { deadline } from "../abort.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { Held } from "./policy.js";
@@ -43,14 +44,17 @@ export async function deliver(
   deliveries: readonly Delivery[],
   options: DeliverOptions,
 ): Promise<Outcome[]> {
-  const budget = AbortSignal.timeout(Math.max(1, options.budgetMs));
+  const budgetDeadline = deadline(options.budgetMs);
+  const budget = budgetDeadline.signal;
   const toQueue = options.wait ? [] : deliveries.filter((d) => d.sink.remote);
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
   const [sent, queued, held] = await Promise.all([
     Promise.all(toSend.map((delivery) => deliverOne(delivery, budget, options))),
     queueRemote(toQueue, budget, options),
     holdForCoalescing(options.held ?? [], budget, options),
-  ]);
+  ]).finally(() => {
+    budgetDeadline.clear();
+  });
   if (queued.some((o) => o.queued) || held.some((o) => o.held)) {
     const { startWorker } = await import("../outbox/spawn.js");
     await startWorker(options.deps);
@@ -145,10 +149,8 @@ async function deliverOne(
     ok: true,
     ms: 0,
   };
-  const signal = AbortSignal.any([
-    budget,
-    AbortSignal.timeout(entry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS),
-  ]);
+  const timeout = deadline(entry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS, budget);
+  const { signal } = timeout;
   const ctx = { signal, deps: options.deps, sinkName: entry.name, wait: options.wait };
   try {
     await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
@@ -157,6 +159,8 @@ async function deliverOne(
     outcome.ok = false;
     outcome.code = known.code;
     outcome.error = scrub(known.message, options.secrets);
+  } finally {
+    timeout.clear();
   }
   outcome.ms = Math.round(Date.now() - started);
   return outcome;

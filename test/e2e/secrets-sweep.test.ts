@@ -110,10 +110,9 @@ async function startServers(s: Secrets) {
       { status: 200, body: "ok" },
     ]),
     basic: await startHttpServer([{ status: 200, body: "ok" }]),
-    // Answers long after the sink's 1 s timeout, but does answer: on Node 20 a timeout signal
-    // inside AbortSignal.any() can be garbage-collected before it fires (nodejs/node#57736), and
-    // a worker stuck on a true hang would hold up the rest of the sweep.
-    slow: await startHttpServer([{ status: 200, body: "late", delayMs: 3_000 }]),
+    // Never answers: the sink's 1 s timeout must end each attempt (src/abort.ts keeps that timer
+    // alive; AbortSignal.timeout() inside AbortSignal.any() can be collected on Node 20).
+    slow: await startHttpServer([{ hang: true }]),
     smtp: await startSmtpServer({
       auth: { user: s.smtpUser, pass: s.smtpPass },
       rejectAuthTimes: 1,
