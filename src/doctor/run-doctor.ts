@@ -25,7 +25,9 @@ export async function runDoctor(
   const sinkResults = await Promise.all(
     entries.map((entry) => checkSink(entry, deps, config.loaded.secrets)),
   );
-  results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded));
+  // Desktop and sound that the ssh or container rule skips deliver nothing here, working or not.
+  const skipped = ssh?.status === "warn" ? localSkipped(entries, config.loaded) : [];
+  results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded, skipped));
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
   );
@@ -58,17 +60,34 @@ async function checkSink(
   }
 }
 
+function localSkipped(entries: readonly SinkEntry[], loaded: LoadedConfig): string[] {
+  const keepAll = loaded.value.localSinksOverSsh;
+  return entries
+    .filter(
+      (e) => (e.type === "desktop" || e.type === "sound") && !(e.localSinksOverSsh ?? keepAll),
+    )
+    .map((e) => e.name);
+}
+
 function summarizeSinks(
   entries: readonly SinkEntry[],
   results: readonly CheckResult[],
   loaded: LoadedConfig,
+  skipped: readonly string[],
 ): CheckResult {
   const broken = new Set(results.filter((r) => r.status === "fail").map((r) => r.sink));
-  const usable = entries.filter((entry) => !broken.has(entry.name)).map((entry) => entry.name);
+  const usable = entries
+    .filter((entry) => !broken.has(entry.name) && !skipped.includes(entry.name))
+    .map((entry) => entry.name);
   if (usable.length > 0) {
     return ok("sinks", `${usable.length} of ${entries.length} can deliver: ${usable.join(", ")}`);
   }
-  const why = entries.length === 0 ? "no sink is configured and enabled" : "no sink can deliver";
+  const why =
+    entries.length === 0
+      ? "no sink is configured and enabled"
+      : skipped.length > 0
+        ? `no sink can deliver (${skipped.join(", ")} skipped here: see above)`
+        : "no sink can deliver";
   const where = loaded.path ?? "a config file";
   return fail("sinks", why, `Fix the sinks above, or add one to ${where}: hook-notify init`, {
     blocks: true,

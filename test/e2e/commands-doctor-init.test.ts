@@ -181,6 +181,17 @@ describe("hook-notify doctor", () => {
     expect(result.code).toBe(0);
   });
 
+  it("in a container without a display and only desktop and sound: exit 1, nothing can deliver", async () => {
+    const box = sandbox({ container: "docker", HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    const { result, rows } = await box.doctorJson();
+    expect(rows.find((r) => r.check === "container")).toMatchObject({ status: "warn" });
+    expect(rows.find((r) => r.check === "sinks")).toMatchObject({
+      status: "fail",
+      detail: "no sink can deliver (desktop, sound skipped here: see above)",
+    });
+    expect(result.code).toBe(1);
+  });
+
   it("warns over SSH that desktop and sound are skipped there", async () => {
     const box = sandbox({
       SSH_CONNECTION: "10.0.0.2 50000 10.0.0.1 22",
