@@ -7,7 +7,7 @@
 // lands before the rename (and is merged) or finds the folder gone and starts a new group. A worker
 // killed after the rename leaves a "*.claimed.*" folder that the next one (holding the lock, so no
 // other release is running) merges again: same parts, same id, at-least-once.
-import { mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
@@ -17,7 +17,14 @@ import { MAX_HOLD_MS } from "../pipeline/policy.js";
 import { writeJournal } from "./journal.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
 import { readEntries } from "./read-entries.js";
-import { ensureDirs, entryKey, writeEntry, type Delivery, type OutboxEntry } from "./store.js";
+import {
+  ensureDirs,
+  newEntry,
+  writeEntry,
+  writeTemp,
+  type Delivery,
+  type OutboxEntry,
+} from "./store.js";
 
 const CLAIMED = ".claimed.";
 /** An empty group folder (a hook died between mkdir and rename) is removed after this. */
@@ -50,26 +57,11 @@ export async function hold(deps: Deps, request: HoldRequest): Promise<void> {
   const now = deps.now();
   const { notification, sinkName } = request;
   const entry: HeldEntry = {
-    version: 1,
-    key: entryKey(notification.id, sinkName),
-    sinkName,
-    ...(request.configPath ? { configPath: request.configPath } : {}),
-    ...(request.projectDir ? { projectDir: request.projectDir } : {}),
-    notification,
-    createdAt: now,
-    attempts: 0,
-    notBefore: now,
+    ...newEntry(request, now),
     holdMs: request.holdMs,
     maxBodyLength: request.maxBodyLength,
   };
-  const temp = join(paths.tmp, `${entry.key}.${process.pid.toString(36)}${now.toString(36)}.tmp`);
-  const handle = await open(temp, "wx", 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(entry)}\n`);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
+  const temp = await writeTemp(paths, entry);
   const dir = join(paths.held, groupName(notification, sinkName));
   // Sortable by arrival: the time first, then the key.
   const name = `${String(now).padStart(15, "0")}.${entry.key}.json`;
@@ -165,16 +157,10 @@ async function mergeClaimed(deps: Deps, paths: OutboxPaths, dir: string): Promis
     parts.map((part) => part.notification),
     maxBodyLength,
   );
+  // Its age (for giving up) counts from the first part.
   const entry: OutboxEntry = {
-    version: 1,
-    key: entryKey(notification.id, first.sinkName),
-    sinkName: first.sinkName,
-    ...(first.configPath ? { configPath: first.configPath } : {}),
-    ...(first.projectDir ? { projectDir: first.projectDir } : {}),
-    notification,
+    ...newEntry({ ...first, notification }, deps.now()),
     createdAt: first.createdAt,
-    attempts: 0,
-    notBefore: deps.now(),
   };
   await writeEntry(paths, paths.pending, entry);
   await writeJournal(deps, {

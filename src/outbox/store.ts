@@ -39,8 +39,14 @@ export interface Delivery {
 export async function enqueue(deps: Deps, delivery: Delivery): Promise<string> {
   const paths = outboxPaths(deps);
   await ensureDirs(paths);
-  const now = deps.now();
-  const entry: OutboxEntry = {
+  const entry = newEntry(delivery, deps.now());
+  await writeEntry(paths, paths.pending, entry);
+  return entry.key;
+}
+
+// A fresh entry for one delivery: no attempt yet, due now.
+export function newEntry(delivery: Delivery, now: number): OutboxEntry {
+  return {
     version: 1,
     key: entryKey(delivery.notification.id, delivery.sinkName),
     sinkName: delivery.sinkName,
@@ -51,8 +57,6 @@ export async function enqueue(deps: Deps, delivery: Delivery): Promise<string> {
     attempts: 0,
     notBefore: now,
   };
-  await writeEntry(paths, paths.pending, entry);
-  return entry.key;
 }
 
 // Stable, file-name-safe and unique per (notification, sink): re-enqueueing overwrites.
@@ -80,6 +84,17 @@ export async function writeEntry(
   dir: string,
   entry: OutboxEntry,
 ): Promise<void> {
+  const temp = await writeTemp(paths, entry);
+  try {
+    await rename(temp, join(dir, `${entry.key}.json`));
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+// The entry as a durable temp file (0600, fsync'd) in tmp/, ready to be renamed into place.
+export async function writeTemp(paths: OutboxPaths, entry: OutboxEntry): Promise<string> {
   const temp = join(paths.tmp, `${entry.key}.${tempSuffix()}.tmp`);
   const handle = await open(temp, "wx", 0o600);
   try {
@@ -88,12 +103,7 @@ export async function writeEntry(
   } finally {
     await handle.close();
   }
-  try {
-    await rename(temp, join(dir, `${entry.key}.json`));
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  return temp;
 }
 
 // Delivered: the entry is gone. A missing file is fine (another drain got there first).
