@@ -2,6 +2,7 @@ import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
+import type { Delivery as OutboxDelivery } from "../outbox/store.js";
 import type { Held } from "./policy.js";
 import type { Delivery } from "./route.js";
 
@@ -63,7 +64,7 @@ export async function deliver(
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker
-// sends the merged notification). If that cannot be written, it is sent now rather than lost.
+// sends the merged notification).
 async function holdForCoalescing(
   held: readonly Held[],
   budget: AbortSignal,
@@ -71,30 +72,11 @@ async function holdForCoalescing(
 ): Promise<Outcome[]> {
   if (held.length === 0) return [];
   const { hold } = await import("../outbox/held.js");
-  return Promise.all(
-    held.map(async (delivery): Promise<Outcome> => {
-      const started = Date.now();
-      const { entry, notification } = delivery;
-      try {
-        await hold(options.deps, {
-          notification,
-          sinkName: entry.name,
-          configPath: options.configPath,
-          projectDir: options.projectDir,
-          holdMs: delivery.holdMs,
-          maxBodyLength: options.maxBodyLength ?? 300,
-        });
-      } catch {
-        return deliverOne(delivery, budget, options);
-      }
-      return {
-        sink: entry.name,
-        type: entry.type,
-        target: safeTarget(delivery),
-        ok: true,
-        held: true,
-        ms: Math.round(Date.now() - started),
-      };
+  return handOver(held, budget, options, "held", (delivery, stored) =>
+    hold(options.deps, {
+      ...stored,
+      holdMs: delivery.holdMs,
+      maxBodyLength: options.maxBodyLength ?? 300,
     }),
   );
 }
@@ -106,33 +88,44 @@ async function queueRemote(
 ): Promise<Outcome[]> {
   if (deliveries.length === 0) return [];
   const { enqueue } = await import("../outbox/store.js");
-  const outcomes = await Promise.all(
+  return handOver(deliveries, budget, options, "queued", (_, stored) =>
+    enqueue(options.deps, stored),
+  );
+}
+
+// Writes each delivery to disk for the worker. If that fails (disk full, permissions) it is sent
+// now rather than lost.
+async function handOver<D extends Delivery>(
+  deliveries: readonly D[],
+  budget: AbortSignal,
+  options: DeliverOptions,
+  flag: "queued" | "held",
+  store: (delivery: D, stored: OutboxDelivery) => Promise<unknown>,
+): Promise<Outcome[]> {
+  return Promise.all(
     deliveries.map(async (delivery): Promise<Outcome> => {
       const started = Date.now();
       const { entry, notification } = delivery;
       try {
-        await enqueue(options.deps, {
+        await store(delivery, {
           notification,
           sinkName: entry.name,
           configPath: options.configPath,
           projectDir: options.projectDir,
         });
       } catch {
-        // The outbox is unwritable (disk full, permissions): send now rather than lose it.
         return deliverOne(delivery, budget, options);
       }
-      const ms = Math.round(Date.now() - started);
       return {
         sink: entry.name,
         type: entry.type,
         target: safeTarget(delivery),
         ok: true,
-        queued: true,
-        ms,
+        [flag]: true,
+        ms: Math.round(Date.now() - started),
       };
     }),
   );
-  return outcomes;
 }
 
 async function deliverOne(
