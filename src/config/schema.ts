@@ -128,7 +128,7 @@ export const topLevelShape = {
       .partialRecord(z.enum([...KNOWN_EVENTS, "failure"]), template)
       .check(
         about(
-          'Per-event title and body templates; the "failure" one wins for failures. Placeholders such as {project} and {last_message} are listed below.',
+          'Per-event title and body templates; the "failure" one wins for failures. Placeholders: {project}, {agent}, {event}, {message}, {last_message} and more (see the README).',
         ),
       ),
   ),
