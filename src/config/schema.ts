@@ -37,7 +37,7 @@ export const commonEntryShape = {
       .enum(["always", "failure"])
       .check(
         about(
-          '"failure": only failures (SessionEnd with reason error or other, StopFailure); "always": every event in `events`.',
+          '"failure": only failures, i.e. SessionEnd with reason error or other, and StopFailure once `events` lists it; "always": every event in `events`.',
           "always",
         ),
       ),
