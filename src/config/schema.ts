@@ -5,41 +5,92 @@ import type { Sink } from "../sinks/sink.js";
 
 const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
 
-/** "22:00-07:00": local time, may cross midnight; "" means none. */
-const quietHours = z.optional(
-  z.string().check(z.regex(QUIET_HOURS, 'use "HH:MM-HH:MM" in local time, e.g. "22:00-07:00"')),
+// The noise rules are keys both at the top level and on a sink entry, with a description for each
+// place; `.check(z.meta(…))` makes a described copy of the one schema.
+const quietHours = z
+  .string()
+  .check(z.regex(QUIET_HOURS, 'use "HH:MM-HH:MM" in local time, e.g. "22:00-07:00"'));
+const cooldown = z.partialRecord(
+  z.enum([...KNOWN_EVENTS, "idle_prompt"]),
+  z.number().check(z.gte(0), z.lte(86_400)),
 );
-/** Seconds per event kind; "idle_prompt" is a Notification that says the agent waits for input. */
-const cooldown = z.optional(
-  z.partialRecord(
-    z.enum([...KNOWN_EVENTS, "idle_prompt"]),
-    z.number().check(z.gte(0), z.lte(86_400)),
-  ),
-);
-const minTurnSeconds = z.optional(z.number().check(z.gte(0), z.lte(86_400)));
-const localSinksOverSsh = z.optional(z.boolean());
-const coalesceSeconds = z.optional(z.number().check(z.gte(0), z.lte(600)));
+const minTurnSeconds = z.number().check(z.gte(0), z.lte(86_400));
+const localSinksOverSsh = z.boolean();
+const coalesceSeconds = z.number().check(z.gte(0), z.lte(600));
+
+// The JSON Schema description (and default) of one config key; editors show it on hover.
+function about(description: string, defaultValue?: unknown) {
+  return z.meta(
+    defaultValue === undefined ? { description } : { description, default: defaultValue },
+  );
+}
 
 /** Keys every sink entry has, whatever its type. */
 export const commonEntryShape = {
-  /** Events this sink notifies on. Default: Notification, Stop, SubagentStop, SessionEnd. */
-  events: z.optional(z.array(z.enum(KNOWN_EVENTS)).check(z.minLength(1))),
-  /** "failure": only failures (SessionEnd with reason error/other, StopFailure). */
-  when: z.optional(z.enum(["always", "failure"])),
-  /** false turns this sink off without deleting it. */
-  enabled: z.optional(z.boolean()),
-  /** Give up on one delivery after this many seconds. */
-  timeoutSeconds: z.optional(z.number().check(z.positive(), z.lte(600))),
-  /** Quiet hours for this sink, whatever its kind ("" turns the top-level ones off for it). */
-  quietHours,
-  /** Cool-down seconds per event kind for this sink, over the top-level ones. */
-  cooldown,
-  /** A Stop reaches this sink only when the turn took at least this many seconds. */
-  minTurnSeconds,
-  /** true: this desktop or sound sink still runs over SSH or in a container without a display. */
-  localSinksOverSsh,
-  /** Subagent coalescing window for this sink; 0 gives it every SubagentStop on its own. */
-  coalesceSeconds,
+  events: z.optional(
+    z
+      .array(z.enum(KNOWN_EVENTS))
+      .check(z.minLength(1), about("Events this sink notifies on.", [...DEFAULT_EVENTS])),
+  ),
+  when: z.optional(
+    z
+      .enum(["always", "failure"])
+      .check(
+        about(
+          '"failure": only failures, i.e. SessionEnd with reason error or other, and StopFailure once `events` lists it; "always": every event in `events`.',
+          "always",
+        ),
+      ),
+  ),
+  enabled: z.optional(
+    z.boolean().check(about("false turns this sink off without deleting it.", true)),
+  ),
+  timeoutSeconds: z.optional(
+    z
+      .number()
+      .check(
+        z.positive(),
+        z.lte(600),
+        about(
+          "Give up on one delivery after this many seconds. Default 5 for desktop and sound (in the hook), 15 per attempt for chat, email and webhook (in the background worker).",
+        ),
+      ),
+  ),
+  quietHours: z.optional(
+    quietHours.check(
+      about(
+        'Quiet hours for this sink, whatever its kind (a remote sink too), e.g. "22:00-07:00" in local time; "" lifts the top-level ones for it. Default: the top-level quietHours for desktop and sound, none for remote sinks.',
+      ),
+    ),
+  ),
+  cooldown: z.optional(
+    cooldown.check(
+      about(
+        "Cool-down seconds per event kind for this sink, merged over the top-level ones and the default.",
+      ),
+    ),
+  ),
+  minTurnSeconds: z.optional(
+    minTurnSeconds.check(
+      about(
+        "A Stop reaches this sink only when the turn took at least this many seconds. Default: the top-level minTurnSeconds.",
+      ),
+    ),
+  ),
+  localSinksOverSsh: z.optional(
+    localSinksOverSsh.check(
+      about(
+        "true: this desktop or sound sink still runs over SSH or in a container without a display. Default: the top-level localSinksOverSsh.",
+      ),
+    ),
+  ),
+  coalesceSeconds: z.optional(
+    coalesceSeconds.check(
+      about(
+        "Subagent coalescing window for this sink; 0 gives it every SubagentStop on its own. Default: the top-level coalesceSeconds.",
+      ),
+    ),
+  ),
 };
 
 const entrySchemas = new Map<string, z.ZodMiniObject>();
@@ -49,42 +100,110 @@ export function entrySchemaFor(sink: Sink<unknown>): z.ZodMiniObject {
   const cached = entrySchemas.get(sink.type);
   if (cached) return cached;
   const own = (sink.options as unknown as { shape: z.core.$ZodShape }).shape;
-  const schema = z.strictObject({ type: z.literal(sink.type), ...commonEntryShape, ...own });
+  const type = z.literal(sink.type).check(about("The kind of sink; its options follow."));
+  const schema = z.strictObject({ type, ...commonEntryShape, ...own });
   entrySchemas.set(sink.type, schema);
   return schema;
 }
 
 const template = z.strictObject({
-  /** Title template, e.g. "{project} · {agent} finished". */
-  title: z.optional(z.string()),
-  /** Body template, e.g. "{last_message}". */
-  body: z.optional(z.string()),
+  title: z.optional(
+    z.string().check(about('Title template, e.g. "{project} · {agent} finished".')),
+  ),
+  body: z.optional(z.string().check(about('Body template, e.g. "{last_message}".'))),
 });
 
 /** The config file minus the sink entries, which are validated one by one. */
 export const topLevelShape = {
-  /** Path or URL of schema/config.schema.json, for editor completion. */
-  $schema: z.optional(z.string()),
-  /** false turns hook-notify off (in a project file: for that project). */
-  enabled: z.optional(z.boolean()),
-  /** Per-event title/body templates; "failure" wins for failures. */
-  templates: z.optional(z.partialRecord(z.enum([...KNOWN_EVENTS, "failure"]), template)),
-  /** The notification body is cut to this many characters. Default 300. */
-  maxBodyLength: z.optional(z.number().check(z.int(), z.gte(40), z.lte(4000))),
-  /** User config only: let project files add sinks and targets (off: a cloned repo could exfiltrate). */
-  allowProjectSinks: z.optional(z.boolean()),
-  /** The same event (session, event, text) within this many seconds notifies once. Default 5; 0: off. */
-  dedupeSeconds: z.optional(z.number().check(z.gte(0), z.lte(3600))),
-  /** At most one notification per session and event kind per this many seconds. Default: {"idle_prompt": 60}. Failures are never held back. */
-  cooldown,
-  /** A Stop notifies only when the turn took at least this many seconds (from the transcript). Default 0: off. */
-  minTurnSeconds,
-  /** Local time, e.g. "22:00-07:00": desktop and sound stay silent; remote sinks deliver as configured. */
-  quietHours,
-  /** Over SSH (SSH_CONNECTION or SSH_TTY set) or in a container without a display, desktop and sound are skipped unless this is true. */
-  localSinksOverSsh,
-  /** SubagentStop events of one session less than this many seconds apart become one notification ("3 subagents finished: …"), sent this long after the last one (at most 60 s after the first). Default 3; 0: off. */
-  coalesceSeconds,
+  $schema: z.optional(
+    z.string().check(about("Path or URL of schema/config.schema.json, for editor completion.")),
+  ),
+  enabled: z.optional(
+    z
+      .boolean()
+      .check(about("false turns hook-notify off (in a project file: for that project).", true)),
+  ),
+  templates: z.optional(
+    z
+      .partialRecord(z.enum([...KNOWN_EVENTS, "failure"]), template)
+      .check(
+        about(
+          'Per-event title and body templates; the "failure" one wins for failures. Placeholders: {project}, {agent}, {event}, {message}, {last_message} and more (see the README).',
+        ),
+      ),
+  ),
+  maxBodyLength: z.optional(
+    z
+      .number()
+      .check(
+        z.int(),
+        z.gte(40),
+        z.lte(4000),
+        about("The notification body is cut to this many characters.", 300),
+      ),
+  ),
+  /** Read from the user's file only: a project file cannot grant itself this trust. */
+  allowProjectSinks: z.optional(
+    z
+      .boolean()
+      .check(
+        about(
+          "User config only: let project files add sinks and targets (off by default: a cloned repository could send your notifications elsewhere).",
+          false,
+        ),
+      ),
+  ),
+  dedupeSeconds: z.optional(
+    z
+      .number()
+      .check(
+        z.gte(0),
+        z.lte(3600),
+        about(
+          "The same event (client, session, event, text) within this many seconds notifies once, even from several hook processes at once; 0: off.",
+          5,
+        ),
+      ),
+  ),
+  cooldown: z.optional(
+    cooldown.check(
+      about(
+        'At most one notification per session and event kind per this many seconds, e.g. {"Notification": 120}; "idle_prompt" is a Notification saying the agent waits for input. Merged over the default, so {"idle_prompt": 0} lifts it. Failures are never held back.',
+        { idle_prompt: 60 },
+      ),
+    ),
+  ),
+  minTurnSeconds: z.optional(
+    minTurnSeconds.check(
+      about(
+        "A Stop notifies only when the turn (from your last prompt in the transcript) took at least this many seconds; 0: off. Failures always notify.",
+        0,
+      ),
+    ),
+  ),
+  quietHours: z.optional(
+    quietHours.check(
+      about(
+        'Local time, e.g. "22:00-07:00" (may cross midnight): desktop and sound stay silent; remote sinks deliver as configured. "": none.',
+      ),
+    ),
+  ),
+  localSinksOverSsh: z.optional(
+    localSinksOverSsh.check(
+      about(
+        "Over SSH (SSH_CONNECTION or SSH_TTY set) or in a container without a display, desktop and sound are skipped unless this is true (or HOOK_NOTIFY_LOCAL_SINKS=1 is set).",
+        false,
+      ),
+    ),
+  ),
+  coalesceSeconds: z.optional(
+    coalesceSeconds.check(
+      about(
+        'SubagentStop events of one session less than this many seconds apart become one notification ("3 subagents finished: …"), sent this long after the last one (at most 60 s after the first); 0: off.',
+        3,
+      ),
+    ),
+  ),
 };
 
 // The whole config file's schema: the source of the generated JSON Schema.
@@ -92,7 +211,14 @@ export function buildConfigSchema(): z.ZodMiniObject {
   const entries = sinks.map((sink) => entrySchemaFor(sink as Sink<unknown>));
   const [first, ...rest] = entries;
   const entry = first && rest.length > 0 ? z.union([first, ...rest]) : (first ?? z.never());
-  return z.strictObject({ ...topLevelShape, sinks: z.optional(z.record(z.string(), entry)) });
+  const sinksRecord = z
+    .record(z.string(), entry)
+    .check(
+      about(
+        "Where notifications go: one entry per sink, under a name of your choice (it shows in logs and errors); `type` picks the kind. With no config file at all: one desktop and one sound sink.",
+      ),
+    );
+  return z.strictObject({ ...topLevelShape, sinks: z.optional(sinksRecord) });
 }
 
 export { DEFAULT_EVENTS };

@@ -11,14 +11,45 @@ import { escapeBody } from "./notify-send-text.js";
 
 function optionsSchema() {
   return z.strictObject({
-    /** "auto": notify-send on Linux (no shell, real urgency), node-notifier on macOS and Windows. */
-    backend: z._default(z.enum(["auto", "notify-send", "node-notifier"]), "auto"),
-    /** The application name the notification daemon shows. */
-    appName: z._default(z.string().check(z.minLength(1)), "hook-notify"),
-    /** Icon name or path; defaults to a freedesktop icon per level. */
-    icon: z.optional(z.string()),
-    /** How long the banner stays, in seconds (Linux); failures stay until dismissed by default. */
-    expireSeconds: z.optional(z.number().check(z.nonnegative())),
+    /** notify-send is preferred on Linux: no shell, real urgency, and node-notifier costs 40-70 ms. */
+    backend: z._default(
+      z
+        .enum(["auto", "notify-send", "node-notifier"])
+        .check(
+          z.describe(
+            '"auto": notify-send on Linux (WSL too, where Node reports Linux) and the BSDs; node-notifier on macOS and Windows. In WSL, "node-notifier" shows Windows toasts.',
+          ),
+        ),
+      "auto",
+    ),
+    appName: z._default(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.describe("The application name the notification daemon shows (the app ID on Windows)."),
+        ),
+      "hook-notify",
+    ),
+    icon: z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            "Icon name or path. Default with notify-send: a freedesktop icon per level (dialog-question, dialog-information, dialog-error).",
+          ),
+        ),
+    ),
+    expireSeconds: z.optional(
+      z
+        .number()
+        .check(
+          z.nonnegative(),
+          z.describe(
+            "notify-send only: how long the banner stays, in seconds. Default: the notification daemon's choice; failures are sent as critical, which most daemons keep until dismissed.",
+          ),
+        ),
+    ),
   });
 }
 

@@ -10,17 +10,37 @@ import { defineSink } from "./sink.js";
 
 function optionsSchema() {
   return z.strictObject({
-    /** Player program (name on PATH or absolute path); by default the platform's own. */
-    player: z.optional(z.string().check(z.minLength(1))),
-    /** Extra arguments placed before the sound file. */
-    playerArgs: z.optional(z.array(z.string())),
-    /** Your own sound files per level (WAV plays everywhere). */
+    player: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.describe(
+            "Player program (name on PATH or absolute path). Default: the first of paplay, pw-play, aplay, play, ffplay, mpv on PATH; afplay on macOS; PowerShell on Windows.",
+          ),
+        ),
+    ),
+    playerArgs: z.optional(
+      z
+        .array(z.string())
+        .check(
+          z.describe(
+            "Arguments placed before the sound file, instead of the player's usual quiet flags.",
+          ),
+        ),
+    ),
     files: z.optional(
-      z.strictObject({
-        attention: z.optional(z.string()),
-        done: z.optional(z.string()),
-        failure: z.optional(z.string()),
-      }),
+      z
+        .strictObject({
+          attention: z.optional(
+            z
+              .string()
+              .check(z.describe("Sound when the agent waits for you (WAV plays everywhere).")),
+          ),
+          done: z.optional(z.string().check(z.describe("Sound when the agent finished."))),
+          failure: z.optional(z.string().check(z.describe("Sound for a failure."))),
+        })
+        .check(z.describe("Your own sound files per level, instead of the shipped ones.")),
     ),
   });
 }

@@ -20,24 +20,37 @@ const OWN_HEADERS = [
 
 function optionsSchema() {
   return z.strictObject({
-    /** The receiver's URL (http or https). Treated as a secret: it may carry a token. */
-    url: z.url({ protocol: /^https?$/ }).check(secret),
-    /** Extra request headers, e.g. Authorization. Values are secrets. */
-    headers: z.optional(
-      z.record(
-        z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "Invalid header name")),
-        z
-          .string()
-          .check(z.regex(/^[^\r\n\0]*$/, "Header values cannot contain line breaks"), secret),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .check(
+        secret,
+        z.describe(
+          "The receiver's URL (http or https); the JSON body is documented in docs/webhook.md. Secret: it may carry a token.",
+        ),
       ),
+    headers: z.optional(
+      z
+        .record(
+          z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "Invalid header name")),
+          z
+            .string()
+            .check(z.regex(/^[^\r\n\0]*$/, "Header values cannot contain line breaks"), secret),
+        )
+        .check(
+          z.describe(
+            "Extra request headers, e.g. Authorization; content-type, user-agent, idempotency-key and webhook-* are set by hook-notify. Values are secrets.",
+          ),
+        ),
     ),
-    /** Standard Webhooks signing secret: `whsec_` + base64 of 24-64 random bytes. */
     secret: z.optional(
       z
         .string()
         .check(
           z.refine(isValidSecret, "Expected whsec_ followed by base64 of 24-64 bytes"),
           secret,
+          z.describe(
+            "Standard Webhooks signing secret: whsec_ followed by base64 of 24-64 random bytes; adds webhook-signature. Secret.",
+          ),
         ),
     ),
   });

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { buildConfigSchema } from "../../src/config/schema.js";
+import { schemaProperties, type SchemaNode } from "../helpers/schema-properties.js";
 
 // The JSON Schema users point "$schema" at. `npm run schema` rewrites it; this test keeps it current.
 function renderSchema(): string {
@@ -23,5 +24,13 @@ describe("schema/config.schema.json", () => {
     for (const type of ["desktop", "sound", "chat", "email", "webhook"]) {
       expect(text).toContain(`"const": "${type}"`);
     }
+  });
+
+  it("describes every property, so no option goes undocumented", () => {
+    const schema = JSON.parse(renderSchema()) as SchemaNode;
+    const undocumented = schemaProperties(schema)
+      .filter(({ node }) => !node.description?.trim())
+      .map(({ path }) => path);
+    expect(undocumented, "add z.describe(…) or z.meta({ description }) to these").toEqual([]);
   });
 });
