@@ -30,9 +30,11 @@ describe("deadline", () => {
 
   it("aborts with a TimeoutError, follows the other signals, and clear() stops the timer", async () => {
     const timed = deadline(10);
-    const reason = await new Promise((resolve) =>
-      timed.signal.addEventListener("abort", () => resolve(timed.signal.reason)),
-    );
+    const reason = await new Promise((resolve) => {
+      timed.signal.addEventListener("abort", () => {
+        resolve(timed.signal.reason);
+      });
+    });
     expect((reason as DOMException).name).toBe("TimeoutError");
     const outer = new AbortController();
     const joined = deadline(60_000, outer.signal, undefined);
