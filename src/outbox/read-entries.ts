@@ -1,5 +1,5 @@
 // Reads the pending entries; a corrupt or truncated file is quarantined, never fatal.
-import { readFile, rename } from "node:fs/promises";
+import { readFile, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { OutboxPaths } from "./paths.js";
@@ -22,15 +22,23 @@ export interface Quarantined {
   reason: string;
 }
 
-// Every readable entry in `dir`, oldest first; unreadable ones are moved to corrupt/.
+/** Parsed entries by file path, reused while the file (inode, size, mtime) is unchanged. */
+export type EntryCache = Map<string, { version: string; entry: OutboxEntry }>;
+
+// Every readable entry in `dir`, oldest first; unreadable ones are moved to corrupt/. With a
+// cache (the worker's), a file already parsed costs one stat instead of a read and a parse: a
+// worker waking for retries with hundreds of entries waiting must stay cheap.
 export async function readEntries(
   paths: OutboxPaths,
   dir: string,
   onQuarantine: (item: Quarantined) => void,
+  cache?: EntryCache,
 ): Promise<OutboxEntry[]> {
   const entries: OutboxEntry[] = [];
-  for (const name of await listNames(dir)) {
-    const result = await readEntry(join(dir, name));
+  const names = await listNames(dir);
+  if (cache) forgetGone(cache, dir, names);
+  for (const name of names) {
+    const result = await readCached(join(dir, name), cache);
     if (result === "gone") continue;
     if (!("corrupt" in result)) {
       entries.push(result);
@@ -45,6 +53,28 @@ export async function readEntries(
     );
   }
   return entries.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+async function readCached(
+  file: string,
+  cache: EntryCache | undefined,
+): Promise<OutboxEntry | { corrupt: string } | "gone"> {
+  if (!cache) return readEntry(file);
+  const info = await stat(file).catch(() => undefined);
+  if (!info) return "gone";
+  const version = `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}`;
+  const hit = cache.get(file);
+  if (hit?.version === version) return hit.entry;
+  const result = await readEntry(file);
+  if (result !== "gone" && !("corrupt" in result)) cache.set(file, { version, entry: result });
+  return result;
+}
+
+function forgetGone(cache: EntryCache, dir: string, names: readonly string[]): void {
+  const present = new Set(names.map((name) => join(dir, name)));
+  for (const file of cache.keys()) {
+    if (file.startsWith(dir) && !present.has(file)) cache.delete(file);
+  }
 }
 
 // The entry, "gone" when another drain removed it meanwhile, or why it is corrupt.

@@ -5,7 +5,7 @@ import { createDeps } from "../deps.js";
 import { hasHeld, releaseHeld } from "./held.js";
 import { acquireLock } from "./lock.js";
 import { outboxPaths } from "./paths.js";
-import { readEntries } from "./read-entries.js";
+import { readEntries, type EntryCache } from "./read-entries.js";
 import { processOwner } from "./spawn.js";
 import { ensureDirs, sweepTemp } from "./store.js";
 import { drain } from "./worker.js";
@@ -13,12 +13,14 @@ import { drain } from "./worker.js";
 const SLEEP_WINDOW_MS = 2 * 60_000;
 const MAX_LIFETIME_MS = 10 * 60_000;
 const HEARTBEAT_MS = 10_000;
-// While a group is held the worker looks again this often: a new group (or a part that extends
-// one) may have arrived while it slept, and its hook saw the lock and started no worker.
-const HELD_POLL_MS = 500;
+// While it sleeps the worker looks this often for work: an entry that fell due (a retry, or a new
+// one whose hook saw the lock and started no worker) or a held group. Retries that fall due close
+// together are tried together: hundreds of jittered retries wake it at most twice a second.
+const POLL_MS = 500;
 
 const deps = createDeps();
 const paths = outboxPaths(deps);
+const cache: EntryCache = new Map();
 const stop = new AbortController();
 const endAt = deps.now() + MAX_LIFETIME_MS;
 const maxAgeHours = Number(process.env.HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS);
@@ -42,15 +44,13 @@ async function drainWhileLocked(): Promise<boolean> {
         concurrency: 4,
         signal: stop.signal,
         deadlineMs: endAt - deps.now(),
+        cache,
         ...(maxAgeMs ? { maxAgeMs } : {}),
       });
-      const wait = (summary.nextDueAt ?? Infinity) - deps.now();
-      if (held.waiting > 0) {
-        await sleep(Math.max(50, Math.min(wait, (held.nextDueAt ?? 0) - deps.now(), HELD_POLL_MS)));
-        continue;
-      }
-      if (summary.remaining === 0 || wait > SLEEP_WINDOW_MS) break;
-      await sleepUnlessHeld(Math.max(wait, 50));
+      if (summary.remaining === 0 && held.waiting === 0) break;
+      const retryAt = summary.nextDueAt ?? Infinity;
+      if (held.waiting === 0 && retryAt - deps.now() > SLEEP_WINDOW_MS) break;
+      await sleepUntilWork(retryAt, held.nextDueAt ?? Infinity);
     }
   } finally {
     clearInterval(heartbeat);
@@ -66,12 +66,17 @@ async function hasDueEntries(): Promise<boolean> {
   return entries.some((entry) => entry.notBefore <= deps.now() + SLEEP_WINDOW_MS);
 }
 
-// Waits for a retry, but wakes as soon as a group is held (it may be due before the retry).
-async function sleepUnlessHeld(ms: number): Promise<void> {
-  const until = deps.now() + ms;
-  while (!stop.signal.aborted && deps.now() < until) {
-    await sleep(Math.min(HELD_POLL_MS, until - deps.now()));
-    if (await hasHeld(paths)) return;
+// Sleeps in POLL_MS steps until an entry is due (retryAt, or a new one) or a held group is due
+// (heldAt, kept to the millisecond), or a new group is held. Each look costs a readdir and a
+// stat per entry: the parsed entries stay in the cache.
+async function sleepUntilWork(retryAt: number, heldAt: number): Promise<void> {
+  const heldBefore = heldAt !== Infinity;
+  while (!stop.signal.aborted && deps.now() < endAt) {
+    await sleep(Math.max(1, Math.min(POLL_MS, heldAt - deps.now())));
+    if (deps.now() >= Math.min(retryAt, heldAt)) return;
+    const entries = await readEntries(paths, paths.pending, () => undefined, cache);
+    if (entries.some((entry) => entry.notBefore <= deps.now())) return;
+    if (!heldBefore && (await hasHeld(paths))) return;
   }
 }
 

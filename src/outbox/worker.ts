@@ -7,7 +7,7 @@ import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/ret
 import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
 import { writeJournal } from "./journal.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
-import { readEntries } from "./read-entries.js";
+import { readEntries, type EntryCache } from "./read-entries.js";
 import { ensureDirs, moveToFailed, removeEntry, writeEntry, type OutboxEntry } from "./store.js";
 
 export interface DrainOptions {
@@ -25,6 +25,8 @@ export interface DrainOptions {
   random?: () => number;
   /** Called after each attempt (flush prints a line per delivery). */
   onResult?: (result: DeliveryResult) => void;
+  /** Parsed entries kept between drains (the worker's loop). */
+  cache?: EntryCache;
 }
 
 /** What became of one entry in this drain. */
@@ -77,15 +79,20 @@ async function drainWithin(
     quarantined: 0,
     remaining: 0,
   };
-  const entries = await readEntries(paths, paths.pending, (item) => {
-    summary.quarantined++;
-    void writeJournal(deps, {
-      outbox: "quarantined",
-      key: item.name,
-      message: item.reason,
-      movedTo: item.movedTo,
-    });
-  });
+  const entries = await readEntries(
+    paths,
+    paths.pending,
+    (item) => {
+      summary.quarantined++;
+      void writeJournal(deps, {
+        outbox: "quarantined",
+        key: item.name,
+        message: item.reason,
+        movedTo: item.movedTo,
+      });
+    },
+    options.cache,
+  );
   const now = deps.now();
   const due = options.force ? entries : entries.filter((entry) => entry.notBefore <= now);
   const run: AttemptRun = { deps, paths, options, signal, cache: new Map() };
@@ -95,7 +102,7 @@ async function drainWithin(
     summary[result.outcome === "retry" ? "retrying" : result.outcome]++;
     options.onResult?.(result);
   });
-  const left = await readEntries(paths, paths.pending, () => undefined);
+  const left = await readEntries(paths, paths.pending, () => undefined, options.cache);
   summary.remaining = left.length;
   if (left.length > 0) summary.nextDueAt = Math.min(...left.map((entry) => entry.notBefore));
   return summary;

@@ -1,8 +1,15 @@
 import { stat, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEntries } from "../../src/outbox/read-entries.js";
-import { enqueue, entryKey, moveToFailed, requeueFailed } from "../../src/outbox/store.js";
+import { readEntries, type EntryCache } from "../../src/outbox/read-entries.js";
+import {
+  enqueue,
+  entryKey,
+  moveToFailed,
+  removeEntry,
+  requeueFailed,
+  writeEntry,
+} from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 
@@ -86,5 +93,43 @@ describe("outbox store", () => {
     const [back] = await box.files("pending");
     expect(back).toMatchObject({ createdAt: 5, notBefore: 5 });
     expect(back).not.toHaveProperty("failure");
+  });
+});
+
+describe("readEntries with the worker's cache", () => {
+  it("parses a file once while it is unchanged, again once rewritten, and forgets removed ones", async () => {
+    const box = await outboxEnv({});
+    const cache: EntryCache = new Map();
+    await enqueue(box.deps, { notification: sampleNotification({ id: "a" }), sinkName: "ops" });
+    await enqueue(box.deps, { notification: sampleNotification({ id: "b" }), sinkName: "ops" });
+    const first = await readEntries(box.paths, box.paths.pending, () => undefined, cache);
+    const again = await readEntries(box.paths, box.paths.pending, () => undefined, cache);
+    expect(again).toHaveLength(2);
+    expect(again[0]).toBe(first[0]); // the same parsed object: no read, no parse
+    const [a] = first;
+    if (!a) throw new Error("no entry");
+    await writeEntry(box.paths, box.paths.pending, { ...a, attempts: 3, notBefore: 42 });
+    const rewritten = await readEntries(box.paths, box.paths.pending, () => undefined, cache);
+    expect(rewritten.find((e) => e.key === a.key)).toMatchObject({ attempts: 3, notBefore: 42 });
+    await removeEntry(box.paths, a.key);
+    expect(await readEntries(box.paths, box.paths.pending, () => undefined, cache)).toHaveLength(1);
+    expect(cache.size).toBe(1);
+  });
+
+  it("still quarantines a file that turns corrupt", async () => {
+    const box = await outboxEnv({});
+    const cache: EntryCache = new Map();
+    const key = await enqueue(box.deps, { notification: sampleNotification(), sinkName: "ops" });
+    await readEntries(box.paths, box.paths.pending, () => undefined, cache);
+    await writeFile(join(box.paths.pending, `${key}.json`), '{"version":1,"ke');
+    const quarantined: string[] = [];
+    const left = await readEntries(
+      box.paths,
+      box.paths.pending,
+      (item) => quarantined.push(item.name),
+      cache,
+    );
+    expect(left).toEqual([]);
+    expect(quarantined).toEqual([`${key}.json`]);
   });
 });
