@@ -134,6 +134,32 @@ describe("outbox across processes", () => {
     expect(await readdir(box.paths.held)).toEqual([]);
   }, 90_000);
 
+  it("a worker sleeping on a Retry-After of 60 s still delivers a new entry at once", async () => {
+    const slow = await startHttpServer([{ status: 429, headers: { "retry-after": "60" } }]);
+    const fast = await startHttpServer([{ status: 200 }]);
+    const box = await outboxEnv({
+      slow: { type: "webhook", url: `${slow.url}/s` },
+      ops: { type: "webhook", url: `${fast.url}/o` },
+    });
+    await enqueue(box.deps, {
+      notification: sampleNotification({ id: "first" }),
+      sinkName: "slow",
+    });
+    const worker = run(files.worker!, [], box.env);
+    await slow.waitForRequests(1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the worker is asleep now
+    // What a hook does when it sees the worker's lock: it queues and starts no second worker.
+    await enqueue(box.deps, {
+      notification: sampleNotification({ id: "second" }),
+      sinkName: "ops",
+    });
+    await fast.waitForRequests(1, 5_000); // not 60 s later
+    expect(receivedIds(fast)).toEqual(new Set(["second"]));
+    expect(slow.requests).toHaveLength(1); // Retry-After is still honoured
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+  }, 30_000);
+
   it("a hook process enqueues and starts the worker in a few ms; the worker delivers", async () => {
     const { server, box } = await webhookBox([{ status: 200 }]);
     const { out, code } = await run(files.enqueue!, ["s1", "spawn"], {
