@@ -8,6 +8,7 @@ import { findProgram } from "../sinks/find-program.js";
 import { choosePlayer } from "../sinks/sound.js";
 import { headlessContainerOf, remoteSessionOf } from "../pipeline/policy.js";
 import { fail, ok, warn, type CheckResult } from "./check.js";
+import { checkNodeNotifier } from "./node-notifier-checks.js";
 
 type MachineDeps = Pick<Deps, "env" | "platform" | "homedir">;
 
@@ -53,7 +54,10 @@ export function checkSsh(
 export function checkDesktop(entry: SinkEntry, deps: MachineDeps): CheckResult {
   const name = `desktop (${entry.name})`;
   const backend = backendFor(entry.options as { backend: "auto" }, deps.platform);
-  if (backend === "node-notifier") return ok(name, "node-notifier (macOS, Windows)");
+  if (backend === "node-notifier") {
+    const notifier = checkNodeNotifier(entry, deps);
+    if (notifier) return notifier;
+  }
   const path = findProgram("notify-send", deps.env, deps.platform);
   if (!path) {
     return fail(

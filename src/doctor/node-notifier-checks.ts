@@ -1,0 +1,90 @@
+// The desktop sink's node-notifier backend (macOS, Windows, WSL): the vendored program it starts
+// must be there and executable. What macOS and Windows then do with the banner (notification
+// permission, Focus, a registered app ID) cannot be read from here, so the detail says where to look.
+import { accessSync, constants } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { SinkEntry } from "../config/validate-config.js";
+import type { Deps } from "../deps.js";
+import { fail, ok, type CheckResult } from "./check.js";
+
+type NotifierDeps = Pick<Deps, "env" | "platform">;
+
+/** Where node-notifier keeps terminal-notifier and SnoreToast; undefined when not installed. */
+export function nodeNotifierVendorDir(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    return join(dirname(require.resolve("node-notifier/package.json")), "vendor");
+  } catch {
+    return undefined;
+  }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// WSL: node-notifier starts SnoreToast (a Windows .exe) through WSL's interop.
+export function isWsl(env: Deps["env"]): boolean {
+  return Boolean(env.WSL_DISTRO_NAME ?? env.WSL_INTEROP);
+}
+
+// undefined: node-notifier would fall back to notify-send (plain Linux); the caller checks that.
+export function checkNodeNotifier(
+  entry: SinkEntry,
+  deps: NotifierDeps,
+  vendor: string | undefined = nodeNotifierVendorDir(),
+  executable: (path: string) => boolean = isExecutable,
+): CheckResult | undefined {
+  const name = `desktop (${entry.name})`;
+  const appName = (entry.options as { appName?: string }).appName ?? "hook-notify";
+  const reinstall =
+    "Reinstall hook-notify (npm install -g hook-notify) so node-notifier is complete.";
+  if (deps.platform === "darwin") {
+    const program =
+      vendor &&
+      join(
+        vendor,
+        "mac.noindex",
+        "terminal-notifier.app",
+        "Contents",
+        "MacOS",
+        "terminal-notifier",
+      );
+    if (!program || !executable(program))
+      return fail(
+        name,
+        `terminal-notifier is missing or not executable (${program ?? "node-notifier not installed"})`,
+        reinstall,
+        { sink: entry.name },
+      );
+    return ok(
+      name,
+      "terminal-notifier (node-notifier); banners show only if System Settings → Notifications → terminal-notifier allows them and no Focus mode hides them",
+    );
+  }
+  const windows = deps.platform === "win32";
+  if (!windows && !(deps.platform === "linux" && isWsl(deps.env))) return undefined;
+  const program = vendor && join(vendor, "snoreToast", "snoretoast-x64.exe");
+  if (!program || !executable(program)) {
+    const fix =
+      program && !windows
+        ? `chmod +x ${join(vendor, "snoreToast")}/*.exe (npm unpacked them without the execute bit)`
+        : reinstall;
+    return fail(
+      name,
+      `SnoreToast is missing or not executable (${program ?? "node-notifier not installed"})`,
+      fix,
+      { sink: entry.name },
+    );
+  }
+  return ok(
+    name,
+    `SnoreToast (node-notifier), toast app ID "${appName}"; if no toast shows, check Focus assist and that Windows allows notifications for it`,
+  );
+}
