@@ -16,12 +16,12 @@ import { isDeepStrictEqual } from "node:util";
 import { parse } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../src/errors.js";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
+import { runSettingsCommand } from "../../src/settings/cli-run.js";
 import { commitJobs } from "../../src/settings/flow.js";
 import { prepareInstall, prepareUninstall, type SettingsRequest } from "../../src/settings/run.js";
 import { BIN } from "../helpers/run-bin.js";
 import { CORPUS, type CorpusCase } from "./corpus.js";
-import { makeSandbox, modeOf, type Sandbox } from "./tree.js";
+import { SETTINGS_ARGS, makeSandbox, modeOf, type Sandbox } from "./tree.js";
 
 type Client = CorpusCase["client"];
 
@@ -120,17 +120,6 @@ function oursPerEvent(root: unknown, client: Client): Map<string, Record<string,
   return out;
 }
 
-const ARGS: SettingsArgs = {
-  client: "claude-code",
-  scope: "user",
-  events: undefined,
-  timeout: undefined,
-  projectDir: undefined,
-  dryRun: false,
-  yes: true,
-  fixJsonc: false,
-};
-
 const requestFor = (client: Client, fixJsonc = false): SettingsRequest => ({
   clients: [client],
   scope: "user",
@@ -169,7 +158,7 @@ async function cliRun(
   const err: string[] = [];
   const code = await runSettingsCommand(
     action,
-    { ...ARGS, client, fixJsonc },
+    { ...SETTINGS_ARGS, client, fixJsonc },
     { machine: box.machine, out: (t) => out.push(t), err: (l) => err.push(l) },
   );
   return { code, out: out.join(""), err };

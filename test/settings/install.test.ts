@@ -3,18 +3,15 @@ import { describe, expect, it } from "vitest";
 import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
 import { commitJobs } from "../../src/settings/flow.js";
 import { prepareInstall, prepareUninstall, type SettingsRequest } from "../../src/settings/run.js";
-import { makeSandbox, modeOf, readMaybe, readTree, type Sandbox, type Tree } from "./tree.js";
-
-const ARGS: SettingsArgs = {
-  client: "claude-code",
-  scope: "user",
-  events: undefined,
-  timeout: undefined,
-  projectDir: undefined,
-  dryRun: false,
-  yes: true,
-  fixJsonc: false,
-};
+import {
+  SETTINGS_ARGS,
+  makeSandbox,
+  modeOf,
+  readMaybe,
+  readTree,
+  type Sandbox,
+  type Tree,
+} from "./tree.js";
 
 const FOREIGN = { type: "command", command: "notify-send Droid done", timeout: 5 };
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2) + "\n";
@@ -29,7 +26,7 @@ async function run(
   const err: string[] = [];
   const code = await runSettingsCommand(
     action,
-    { ...ARGS, ...args },
+    { ...SETTINGS_ARGS, ...args },
     {
       machine: box.machine,
       out: (text) => out.push(text),

@@ -4,6 +4,7 @@ import { dirname, join, relative } from "node:path";
 import { onTestFinished } from "vitest";
 import { findPackageRoot } from "../../src/settings/template.js";
 import type { Machine } from "../../src/settings/run.js";
+import type { SettingsArgs } from "../../src/settings/cli-run.js";
 
 /** A file tree: path → text, or text plus a mode (0o444 for a read-only file). */
 export type Tree = Record<string, string | { text: string; mode: number }>;
@@ -68,3 +69,15 @@ export async function makeSandbox(tree: Tree = {}): Promise<Sandbox> {
   };
   return { root, home, project, machine };
 }
+
+/** `install` / `uninstall` as a person runs them: Claude Code, user scope, no prompt. */
+export const SETTINGS_ARGS: SettingsArgs = {
+  client: "claude-code",
+  scope: "user",
+  events: undefined,
+  timeout: undefined,
+  projectDir: undefined,
+  dryRun: false,
+  yes: true,
+  fixJsonc: false,
+};
