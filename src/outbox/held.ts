@@ -16,7 +16,7 @@ import type { Notification } from "../message/notification.js";
 import { MAX_HOLD_MS } from "../pipeline/policy.js";
 import { writeJournal } from "./journal.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
-import { readEntries } from "./read-entries.js";
+import { readEntries, type Quarantined } from "./read-entries.js";
 import {
   ensureDirs,
   newEntry,
@@ -102,9 +102,7 @@ export async function releaseHeld(
       if (options.abandoned ?? true) summary.released += await mergeClaimed(deps, paths, dir);
       continue;
     }
-    const parts = await readEntries(paths, dir, (item) => {
-      void writeJournal(deps, { outbox: "quarantined", key: item.name, message: item.reason });
-    });
+    const parts = await readEntries(paths, dir, quarantined(deps));
     if (parts.length === 0) {
       await removeIfStaleEmpty(dir, deps.now());
       continue;
@@ -144,9 +142,7 @@ export function dueTime(parts: readonly HeldEntry[]): number {
 
 // Merges a claimed group into one pending entry, then deletes the group. Returns 1, or 0 if empty.
 async function mergeClaimed(deps: Deps, paths: OutboxPaths, dir: string): Promise<number> {
-  const parts = (await readEntries(paths, dir, (item) => {
-    void writeJournal(deps, { outbox: "quarantined", key: item.name, message: item.reason });
-  })) as HeldEntry[];
+  const parts = (await readEntries(paths, dir, quarantined(deps))) as HeldEntry[];
   const [first] = parts;
   if (!first) {
     await rm(dir, { recursive: true, force: true });
@@ -172,6 +168,13 @@ async function mergeClaimed(deps: Deps, paths: OutboxPaths, dir: string): Promis
   });
   await rm(dir, { recursive: true, force: true });
   return 1;
+}
+
+// A corrupt part was moved to corrupt/: say so in the log.
+function quarantined(deps: Deps) {
+  return (item: Quarantined): void => {
+    void writeJournal(deps, { outbox: "quarantined", key: item.name, message: item.reason });
+  };
 }
 
 async function removeIfStaleEmpty(dir: string, now: number): Promise<void> {
