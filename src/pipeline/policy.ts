@@ -48,8 +48,9 @@ export interface PolicyFacts {
 export const DEFAULT_COOLDOWNS: Cooldowns = { idle_prompt: 60 };
 const SALIENT_MAX = 256;
 
-// Holds back the deliveries that would be noise; each suppressed one says which rule and why.
-// Pure but for `facts.claim`, which is asked only once a delivery passed every other rule.
+// Holds back the deliveries that would be noise (each suppressed one says which rule and why),
+// and sets aside a SubagentStop that passed every rule for coalescing (`held`). Pure but for
+// `facts.claim`, which is asked only once a delivery passed every other rule.
 export function applyPolicy(
   plan: Plan,
   event: HookEvent,
