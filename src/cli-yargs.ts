@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { runCommand } from "./commands/run.js";
 import { version } from "./version.js";
+import { configOption } from "./commands/config-option.js";
 
 interface RunOptions {
   config: string | undefined;
@@ -15,12 +16,7 @@ const runModule: CommandModule<object, RunOptions> = {
   describe: "Hook mode (the default): read one hook event on stdin and notify",
   builder: (y) =>
     y
-      .option("config", {
-        alias: "c",
-        type: "string",
-        describe:
-          "Config file (default: $XDG_CONFIG_HOME/hook-notify/config.json or HOOK_NOTIFY_CONFIG)",
-      })
+      .option("config", configOption)
       .option("timeout", {
         type: "number",
         describe: "Seconds the client gives this hook entry; the process ends inside it",

@@ -1,5 +1,6 @@
 // `hook-notify doctor`: checks the machine, the config, the sinks and the installed hooks.
 import type { CommandModule } from "yargs";
+import { configOption } from "./config-option.js";
 
 interface DoctorArgs {
   json: boolean;
@@ -17,11 +18,7 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
         default: false,
         describe: "Print an array of {check, status, detail, fix}",
       })
-      .option("config", {
-        alias: "c",
-        type: "string",
-        describe: "Config file (default: $XDG_CONFIG_HOME/hook-notify/config.json)",
-      })
+      .option("config", configOption)
       .example("$0 doctor", "check everything; exit 1 when notifications cannot work")
       .example("$0 doctor --json", "the same checks as JSON, for scripts and bug reports")
       .example("$0 doctor --config ./config.json", "check another config file"),

@@ -2,6 +2,7 @@
 // what happened to each, with the likely fix for a failure. Exit 1 when any sink failed.
 import type { CommandModule } from "yargs";
 import type { TestEvent, TestResult, TestRow } from "./test-run.js";
+import { configOption } from "./config-option.js";
 
 interface TestArgs {
   sink: string | undefined;
@@ -29,7 +30,7 @@ export const testCommand: CommandModule<object, TestArgs> = {
         describe: "Send the failure variant (Stop: StopFailure; SessionEnd: reason error)",
       })
       .option("json", { type: "boolean", default: false, describe: "One JSON object per sink" })
-      .option("config", { alias: "c", type: "string", describe: "Config file to test" })
+      .option("config", configOption)
       .example("$0 test", "send a sample Stop notification through every sink")
       .example("$0 test --sink team", "only the sink named team")
       .example("$0 test --event SessionEnd --failure", "what a failed session looks like")
