@@ -13,6 +13,8 @@ export interface Deps {
   homedir: string;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /** The parent process (the agent, or the shell it ran the hook in): presence matches it. */
+  ppid?: number | undefined;
 }
 
 // The only place that reads the real process; everything else receives Deps.
@@ -36,5 +38,6 @@ export function createDeps(): Deps {
     cwd: process.cwd(),
     homedir: homedir(),
     now: Date.now,
+    ppid: process.ppid,
   };
 }

@@ -70,11 +70,13 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
         force: true,
         ...(hours && hours > 0 ? { maxAgeMs: hours * 3_600_000 } : {}),
         onResult: (r) => {
-          const mark = r.outcome === "delivered" ? "✓" : r.outcome === "retry" ? "↻" : "✗";
+          const mark = { delivered: "✓", retry: "↻", failed: "✗", skipped: "-", cancelled: "-" }[
+            r.outcome
+          ];
           const detail =
             r.outcome === "delivered"
               ? "delivered"
-              : `${r.outcome === "retry" ? "will retry" : "failed"}: ${r.message ?? r.code ?? ""}`;
+              : `${r.outcome === "retry" ? "will retry" : r.outcome}: ${r.message ?? r.code ?? ""}`;
           console.log(`${mark} ${r.sink} ${r.id} ${detail}`);
         },
       });

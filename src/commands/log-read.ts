@@ -48,11 +48,13 @@ export function parseLog(text: string): ParsedLog {
       const journal = value as JournalLine;
       const { sink, id } = journal;
       if (sink === undefined || id === undefined) continue;
-      const parts = journal.outbox === "coalesced" ? stringsOf(journal.parts) : [id];
+      // A follow-up joins the run of the notification nobody answered, under its own name.
+      const of = typeof journal.of === "string" ? journal.of : undefined;
+      const parts = journal.outbox === "coalesced" ? stringsOf(journal.parts) : [of ?? id];
       const joined = parts.flatMap((part) => byId.get(part) ?? []);
       for (const run of new Set(joined)) {
         run.lines.push(line);
-        run.journal.set(sink, journal);
+        run.journal.set(of ? followUpKey(sink) : sink, journal);
         if (journal.outbox === "coalesced") run.merged.set(sink, parts.length);
       }
       if (journal.outbox === "coalesced") byId.set(id, [...(byId.get(id) ?? []), ...joined]);
@@ -64,6 +66,11 @@ export function parseLog(text: string): ParsedLog {
     } else corrupt++;
   }
   return { runs, corrupt };
+}
+
+/** Where a sink's follow-up (escalation) journal line is kept in LoggedRun.journal. */
+export function followUpKey(sink: string): string {
+  return `${sink} (follow-up)`;
 }
 
 // True when a sink failed (now or later in the worker) or the run itself hit an error.

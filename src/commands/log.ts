@@ -1,6 +1,7 @@
 // `hook-notify log`: the last hook runs from log.ndjson as a table (or the raw lines with --json).
 import type { CommandModule } from "yargs";
-import type { LoggedRun } from "./log-read.js";
+import type { JournalLine } from "../outbox/journal.js";
+import { followUpKey, type LoggedRun } from "./log-read.js";
 import { formatTable, type Style } from "./style.js";
 
 interface LogArgs {
@@ -96,14 +97,37 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
       const retry = later?.code ? ` (retrying: ${later.code})` : "";
       return style.warn(`queued ${outcome.sink}${merged}${retry}`);
     }
-    if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}`);
+    if (later?.outbox === "skipped")
+      return style.dim(`skipped ${outcome.sink}: ${presenceOf(later)}`);
+    const away = later?.presence ? ` (${presenceOf(later).replace(" (", ": ").slice(0, -1)})` : "";
+    if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}${away}`);
     const code = later?.code ?? outcome.code ?? "";
     return style.fail(`${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd());
   });
   const skipped = run.record.skipped.map((skip) =>
     style.dim(`skipped ${skip.sink}: ${skip.reason}`),
   );
-  return [...cells, ...skipped];
+  return [...cells, ...skipped, ...followUpCells(run, style)];
+}
+
+// "present (tmux: pane %1 is active …)", "away (tmux: …)"
+function presenceOf(line: JournalLine): string {
+  const presence = line.presence as { state?: string; probe?: string; detail?: string } | undefined;
+  if (!presence) return line.message ?? "";
+  return `${presence.state ?? ""} (${presence.probe ?? ""}: ${presence.detail ?? ""})`;
+}
+
+// Escalations: "follow-up phone in 300 s", "✓ phone (follow-up)", "cancelled phone: answered …".
+function followUpCells(run: LoggedRun, style: Style): string[] {
+  return (run.record.escalations ?? []).map(({ sink, afterSeconds }) => {
+    const line = run.journal.get(followUpKey(sink));
+    if (!line || line.outbox === "retry")
+      return style.warn(`follow-up ${sink} after ${String(afterSeconds)} s unless answered`);
+    if (line.outbox === "delivered") return style.ok(`${style.okMark} ${sink} (follow-up)`);
+    if (line.outbox === "cancelled")
+      return style.dim(`cancelled ${sink} follow-up: ${line.message ?? ""}`);
+    return style.fail(`${style.failMark} ${sink} (follow-up) ${line.code ?? ""}`.trimEnd());
+  });
 }
 
 // ISO time in the log → "2026-11-23 12:04:05" in the reader's time zone.

@@ -6,6 +6,7 @@ import type { ErrorCode } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import type { Held, Suppressed } from "../pipeline/policy.js";
 import type { Delivery } from "../pipeline/route.js";
+import type { Presence } from "../presence/probe.js";
 import { logPath } from "../config/paths.js";
 import { startRecord, writeRecord } from "../pipeline/record.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
@@ -106,10 +107,40 @@ function printPlan(run: HookRun, deps: Deps): void {
       payload: sink.render(notification, entry.options, deps),
       ...(rule ? { suppressed: `${rule}: ${reason ?? ""}` } : {}),
       ...(coalesce ? { coalesce } : {}),
+      ...(entry.when === "away" && !rule ? awayLine(run.presence) : {}),
+    };
+    lines.push(JSON.stringify(scrubValue(line, secrets)));
+  }
+  for (const escalation of run.escalations ?? []) {
+    const { sinkName, afterSeconds, notification } = escalation;
+    const line = {
+      sink: sinkName,
+      escalate: `after ${String(afterSeconds)} s unless the session is answered (its next prompt)`,
+      id: notification.id,
+      title: notification.title,
     };
     lines.push(JSON.stringify(scrubValue(line, secrets)));
   }
   printLines(lines);
+}
+
+// The "when": "away" rule and the presence answer it would use now (the worker asks again).
+function awayLine(presence: Presence | undefined) {
+  if (!presence) return { rule: "when: away" };
+  const { state, probe, detail, idleSeconds, ms } = presence;
+  const readings = presence.readings.map((r) => `${r.probe}: ${r.detail}`);
+  return {
+    rule: "when: away",
+    presence: {
+      state,
+      probe,
+      detail,
+      ...(idleSeconds === undefined ? {} : { idleSeconds }),
+      ms,
+      readings,
+    },
+    wouldSend: state !== "present",
+  };
 }
 
 // One write to fd 1: building console and process.stdout costs a few ms that a person piping

@@ -25,6 +25,32 @@ function about(description: string, defaultValue?: unknown) {
   );
 }
 
+/** With "when": "away", idle this long counts as away. */
+export const DEFAULT_IDLE_SECONDS = 120;
+
+// A follow-up to other sinks when nobody answered the session in time (on a sink or top level).
+const escalateShape = z.strictObject({
+  afterSeconds: z
+    .number()
+    .check(
+      z.gte(1),
+      z.lte(43_200),
+      about("Seconds to wait for you to answer the session (your next prompt there) first."),
+    ),
+  to: z
+    .array(z.string().check(z.minLength(1)))
+    .check(z.minLength(1), about('Names of the sinks that get the follow-up, e.g. ["phone"].')),
+  events: z.optional(
+    z
+      .array(z.enum(KNOWN_EVENTS))
+      .check(
+        about(
+          "Events that escalate. Default: permission and idle prompts (Notification) and failures; add Stop to be chased after a finished turn too.",
+        ),
+      ),
+  ),
+});
+
 /** Keys every sink entry has, whatever its type. */
 export const commonEntryShape = {
   events: z.optional(
@@ -34,13 +60,32 @@ export const commonEntryShape = {
   ),
   when: z.optional(
     z
-      .enum(["always", "failure"])
+      .enum(["always", "failure", "away"])
       .check(
         about(
-          '"failure": only failures, i.e. SessionEnd with reason error or other, and StopFailure once `events` lists it; "always": every event in `events`.',
+          '"failure": only failures, i.e. SessionEnd with reason error or other, and StopFailure once `events` lists it; "away": only when the session\'s terminal (or tmux pane) does not have the focus or you have been idle `idleSeconds` (checked in the background worker; when no probe can tell, it notifies); "always": every event in `events`.',
           "always",
         ),
       ),
+  ),
+  idleSeconds: z.optional(
+    z
+      .number()
+      .check(
+        z.gte(1),
+        z.lte(86_400),
+        about(
+          'With "when": "away": idle this long counts as away even while the terminal has the focus.',
+          DEFAULT_IDLE_SECONDS,
+        ),
+      ),
+  ),
+  escalate: z.optional(
+    escalateShape.check(
+      about(
+        "When this sink delivered an event that needs you (a permission or idle prompt, a failure) and you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
+      ),
+    ),
   ),
   enabled: z.optional(
     z.boolean().check(about("false turns this sink off without deleting it.", true)),
@@ -193,6 +238,13 @@ export const topLevelShape = {
       about(
         "Over SSH (SSH_CONNECTION or SSH_TTY set) or in a container without a display, desktop and sound are skipped unless this is true (or HOOK_NOTIFY_LOCAL_SINKS=1 is set).",
         false,
+      ),
+    ),
+  ),
+  escalate: z.optional(
+    escalateShape.check(
+      about(
+        "For every event that needs you (permission and idle prompts, failures; Stop only when `events` lists it): if you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
       ),
     ),
   ),

@@ -12,7 +12,10 @@ export interface SinkEntry {
   name: string;
   type: string;
   events: EventName[];
-  when: "always" | "failure";
+  when: "always" | "failure" | "away";
+  /** With when: "away": idle this long counts as away (default DEFAULT_IDLE_SECONDS). */
+  idleSeconds?: number | undefined;
+  escalate?: Escalate | undefined;
   enabled: boolean;
   timeoutMs?: number | undefined;
   quietHours?: string | undefined;
@@ -21,6 +24,13 @@ export interface SinkEntry {
   localSinksOverSsh?: boolean | undefined;
   coalesceSeconds?: number | undefined;
   options: unknown;
+}
+
+/** A follow-up to the `to` sinks when the session is not answered within afterSeconds. */
+export interface Escalate {
+  afterSeconds: number;
+  to: string[];
+  events?: EventName[] | undefined;
 }
 
 /** Cool-down seconds per event kind ("idle_prompt": a Notification that waits for input). */
@@ -38,6 +48,7 @@ export interface Config {
   quietHours?: string | undefined;
   localSinksOverSsh: boolean;
   coalesceSeconds: number;
+  escalate?: Escalate | undefined;
 }
 
 export interface Validated {
@@ -64,6 +75,8 @@ const COMMON_KEYS = new Set([
   "type",
   "events",
   "when",
+  "idleSeconds",
+  "escalate",
   "enabled",
   "timeoutSeconds",
   ...POLICY_KEYS,
@@ -101,6 +114,9 @@ export function validateConfig(
       );
     } else if (entry) sinks[name] = entry;
   }
+  issues.push(...unknownEscalationTargets(data.escalate, sinks, "escalate"));
+  for (const entry of Object.values(sinks))
+    issues.push(...unknownEscalationTargets(entry.escalate, sinks, `sinks.${entry.name}.escalate`));
   return {
     value: {
       enabled: data.enabled ?? true,
@@ -114,6 +130,7 @@ export function validateConfig(
       quietHours: data.quietHours || undefined,
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
+      escalate: data.escalate,
     },
     issues,
     secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),
@@ -148,7 +165,9 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
   }
   const data = result.data as Record<string, unknown> & {
     events?: EventName[];
-    when?: "always" | "failure";
+    when?: "always" | "failure" | "away";
+    idleSeconds?: number;
+    escalate?: Escalate;
     enabled?: boolean;
     timeoutSeconds?: number;
   } & Pick<SinkEntry, (typeof POLICY_KEYS)[number]>;
@@ -158,6 +177,8 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     type: sink.type,
     events: data.events ?? [...DEFAULT_EVENTS],
     when: data.when ?? "always",
+    ...(data.idleSeconds === undefined ? {} : { idleSeconds: data.idleSeconds }),
+    ...(data.escalate ? { escalate: data.escalate } : {}),
     enabled: data.enabled ?? true,
     timeoutMs: data.timeoutSeconds === undefined ? undefined : data.timeoutSeconds * 1000,
     ...Object.fromEntries(
@@ -165,6 +186,17 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     ),
     options,
   };
+}
+
+// An escalation to a sink that is not configured (or invalid) would never reach anyone.
+function unknownEscalationTargets(
+  escalate: Escalate | undefined,
+  sinks: Record<string, SinkEntry>,
+  path: string,
+): string[] {
+  return (escalate?.to ?? [])
+    .filter((name) => !(name in sinks))
+    .map((name) => `${path}.to: no valid sink named "${name}"`);
 }
 
 // "sinks.team.url: Invalid URL"

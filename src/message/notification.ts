@@ -29,6 +29,8 @@ export interface Notification {
   timestamp: string;
   /** The hook input as received (for a coalesced notification: the last part's). */
   raw: Record<string, unknown>;
+  /** Set on an escalation's follow-up: the notification nobody answered, and the wait. */
+  followUp?: { of: string; afterSeconds: number; label: string } | undefined;
   /** Set when several SubagentStop events were merged into this one: each part, in order. */
   coalesced?: CoalescedPart[] | undefined;
 }

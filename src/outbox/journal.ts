@@ -7,7 +7,15 @@ import { scrubValue } from "../redact.js";
 
 /** One outbox event in the log; `message` is scrubbed of the config's secrets before writing. */
 export interface JournalLine {
-  outbox: "delivered" | "retry" | "failed" | "quarantined" | "worker" | "coalesced";
+  outbox:
+    | "delivered"
+    | "retry"
+    | "failed"
+    | "quarantined"
+    | "worker"
+    | "coalesced"
+    | "skipped"
+    | "cancelled";
   sink?: string;
   id?: string;
   key?: string;

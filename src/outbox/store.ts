@@ -23,8 +23,32 @@ export interface OutboxEntry {
   /** Not to be tried before this time (ms since epoch). */
   notBefore: number;
   lastError?: { code: string; message: string };
+  /** "when": "away": the worker asks the presence probes first and skips it when present. */
+  presence?: PresenceGate;
+  /** An escalation's follow-up: due at notBefore, cancelled if the session was answered since. */
+  escalation?: EscalationWait;
   /** Set when the entry was moved to failed/. */
   failure?: { at: number; reason: string };
+}
+
+/** What the worker needs to ask whether the person is there, as the hook saw it. */
+export interface PresenceGate {
+  idleSeconds: number;
+  /** The agent's process and, where cheap to know, its ancestors (the terminal is one). */
+  pids: number[];
+  /** The hook's display and tmux variables (TMUX, DISPLAY, WAYLAND_DISPLAY, …); no secrets. */
+  env: Record<string, string>;
+  /** `test --away`: the answer is away without asking. */
+  forced?: "away";
+}
+
+/** A follow-up waiting for the person to answer the session. */
+export interface EscalationWait {
+  /** The session's answer-marker key (a hash of its id). */
+  session: string;
+  /** The time of the notification that waits: an answer after it cancels the follow-up. */
+  since: number;
+  cancelOn: "prompt" | "prompt-or-moved";
 }
 
 /** What the hook hands over for one remote sink. */
@@ -33,6 +57,10 @@ export interface Delivery {
   sinkName: string;
   configPath?: string | undefined;
   projectDir?: string | undefined;
+  presence?: PresenceGate | undefined;
+  escalation?: EscalationWait | undefined;
+  /** Not before this time (an escalation's window); default now. */
+  notBefore?: number | undefined;
 }
 
 // Writes one delivery to outbox/pending and returns its key; durable before it returns.
@@ -55,7 +83,9 @@ export function newEntry(delivery: Delivery, now: number): OutboxEntry {
     notification: delivery.notification,
     createdAt: now,
     attempts: 0,
-    notBefore: now,
+    notBefore: delivery.notBefore ?? now,
+    ...(delivery.presence ? { presence: delivery.presence } : {}),
+    ...(delivery.escalation ? { escalation: delivery.escalation } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
+import { checkGate, type PresenceBrief, type PresenceCache } from "./gate.js";
 import { writeJournal } from "./journal.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
 import { readEntries, type EntryCache } from "./read-entries.js";
@@ -34,15 +35,20 @@ export interface DeliveryResult {
   key: string;
   sink: string;
   id: string;
-  outcome: "delivered" | "retry" | "failed";
+  /** skipped: "when": "away" and the person is there; cancelled: the session was answered. */
+  outcome: "delivered" | "retry" | "failed" | "skipped" | "cancelled";
   attempts: number;
   code?: string;
   message?: string;
   notBefore?: number;
+  presence?: PresenceBrief;
 }
 
 export interface DrainSummary {
   delivered: number;
+  /** Not sent on purpose: present for a "when": "away" sink, or an answered escalation. */
+  skipped: number;
+  cancelled: number;
   retrying: number;
   failed: number;
   quarantined: number;
@@ -74,6 +80,8 @@ async function drainWithin(
 ): Promise<DrainSummary> {
   const summary: DrainSummary = {
     delivered: 0,
+    skipped: 0,
+    cancelled: 0,
     retrying: 0,
     failed: 0,
     quarantined: 0,
@@ -94,8 +102,18 @@ async function drainWithin(
     options.cache,
   );
   const now = deps.now();
-  const due = options.force ? entries : entries.filter((entry) => entry.notBefore <= now);
-  const run: AttemptRun = { deps, paths, options, signal, cache: new Map() };
+  // `force` (flush) tries retries early, never an escalation before its window is over.
+  const due = entries.filter(
+    (entry) => entry.notBefore <= now || (options.force && !entry.escalation),
+  );
+  const run: AttemptRun = {
+    deps,
+    paths,
+    options,
+    signal,
+    cache: new Map(),
+    presence: new Map(),
+  };
   await eachBounded(due, options.concurrency ?? 4, async (entry) => {
     if (signal.aborted) return;
     const result = await attempt(entry, run);
@@ -114,6 +132,7 @@ interface AttemptRun {
   options: DrainOptions;
   signal: AbortSignal;
   cache: ConfigCache;
+  presence: PresenceCache;
 }
 
 async function attempt(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
@@ -139,16 +158,33 @@ async function attempt(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryRes
       secrets,
     );
   }
+  const verdict = await checkGate(entry, deps, run.presence);
+  const presence = verdict.presence ? { presence: verdict.presence } : {};
+  const followUp = entry.notification.followUp ? { of: entry.notification.followUp.of } : {};
+  if (!verdict.send) {
+    await removeEntry(paths, entry.key);
+    const { outcome, rule, message } = verdict;
+    const line = { sink: entry.sinkName, id: base.id, key: entry.key, rule, message };
+    await writeJournal(deps, { outbox: outcome, ...line, ...presence, ...followUp });
+    return { ...base, outcome, message, ...presence };
+  }
   try {
     await deliverEntry(entry, deps, { cache: run.cache, signal: run.signal, secrets });
     await removeEntry(paths, entry.key);
-    const result: DeliveryResult = { ...base, attempts: entry.attempts + 1, outcome: "delivered" };
+    const result: DeliveryResult = {
+      ...base,
+      attempts: entry.attempts + 1,
+      outcome: "delivered",
+      ...presence,
+    };
     await writeJournal(deps, {
       outbox: "delivered",
       sink: entry.sinkName,
       id: base.id,
       key: entry.key,
       attempts: result.attempts,
+      ...presence,
+      ...followUp,
     });
     return result;
   } catch (thrown) {

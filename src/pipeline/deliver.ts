@@ -1,7 +1,10 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
+import { DEFAULT_IDLE_SECONDS } from "../config/schema.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
+import type { PlannedEscalation } from "../escalation/plan.js";
+import type { PresenceBrief } from "../outbox/gate.js";
 import type { Delivery as OutboxDelivery } from "../outbox/store.js";
 import type { Held } from "./policy.js";
 import type { Delivery } from "./route.js";
@@ -20,6 +23,10 @@ export interface Outcome {
   queued?: boolean | undefined;
   /** Held for subagent coalescing: the worker sends it merged with the session's next ones. */
   held?: boolean | undefined;
+  /** "when": "away", decided here (--wait, test): what the presence probes said. */
+  presence?: PresenceBrief | undefined;
+  /** Not sent on purpose ("when": "away" and the person is there). */
+  skipped?: string | undefined;
 }
 
 export interface DeliverOptions {
@@ -35,6 +42,10 @@ export interface DeliverOptions {
   /** Deliveries held for subagent coalescing, and the body length their merge may use. */
   held?: readonly Held[] | undefined;
   maxBodyLength?: number | undefined;
+  /** Follow-ups to queue, each due after its window unless the session is answered first. */
+  escalations?: readonly PlannedEscalation[] | undefined;
+  /** `test --away`: "when": "away" sinks take the away path without asking the probes. */
+  forceAway?: boolean | undefined;
 }
 
 const DEFAULT_SINK_TIMEOUT_MS = 5000;
@@ -47,16 +58,21 @@ export async function deliver(
 ): Promise<Outcome[]> {
   const budgetDeadline = deadline(options.budgetMs);
   const budget = budgetDeadline.signal;
-  const toQueue = options.wait ? [] : deliveries.filter((d) => d.sink.remote);
+  // A "when": "away" sink goes to the worker too: the presence probes start programs, and the
+  // hook does not wait for them.
+  const toQueue = options.wait
+    ? []
+    : deliveries.filter((d) => d.sink.remote || d.entry.when === "away");
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
-  const [sent, queued, held] = await Promise.all([
-    Promise.all(toSend.map((delivery) => deliverOne(delivery, budget, options))),
+  const [sent, queued, held, escalated] = await Promise.all([
+    Promise.all(toSend.map((delivery) => deliverOrSkip(delivery, budget, options))),
     queueRemote(toQueue, budget, options),
     holdForCoalescing(options.held ?? [], budget, options),
+    queueEscalations(options),
   ]).finally(() => {
     budgetDeadline.clear();
   });
-  if (queued.some((o) => o.queued) || held.some((o) => o.held)) {
+  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated) {
     const { startWorker } = await import("../outbox/spawn.js");
     await startWorker(options.deps);
   }
@@ -72,13 +88,92 @@ async function holdForCoalescing(
 ): Promise<Outcome[]> {
   if (held.length === 0) return [];
   const { hold } = await import("../outbox/held.js");
+  const gate = await gateMaker(held, options);
   return handOver(held, budget, options, "held", (delivery, stored) =>
     hold(options.deps, {
       ...stored,
+      presence: gate(delivery),
       holdMs: delivery.holdMs,
       maxBodyLength: options.maxBodyLength ?? 300,
     }),
   );
+}
+
+// --wait and test: a "when": "away" sink asks the presence probes here (a person is waiting
+// for the answer anyway) and is skipped while they say present.
+async function deliverOrSkip(
+  delivery: Delivery,
+  budget: AbortSignal,
+  options: DeliverOptions,
+): Promise<Outcome> {
+  if (delivery.entry.when !== "away") return deliverOne(delivery, budget, options);
+  const [{ askPresence }, { presenceGate }] = await Promise.all([
+    import("../outbox/gate.js"),
+    import("../presence/gate-env.js"),
+  ]);
+  const gate = presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options));
+  const presence = await askPresence(gate, options.deps);
+  if (presence.state !== "present")
+    return { ...(await deliverOne(delivery, budget, options)), presence };
+  const { entry } = delivery;
+  const skipped = `present: ${presence.probe}: ${presence.detail}`;
+  const target = safeTarget(delivery);
+  return {
+    sink: entry.name,
+    type: entry.type,
+    target,
+    ok: true,
+    ms: presence.ms,
+    presence,
+    skipped,
+  };
+}
+
+// The escalations' follow-ups, durable in the outbox before the hook returns; true if any.
+async function queueEscalations(options: DeliverOptions): Promise<boolean> {
+  const escalations = options.escalations ?? [];
+  if (escalations.length === 0) return false;
+  const [{ enqueue }, { sessionKey }] = await Promise.all([
+    import("../outbox/store.js"),
+    import("../escalation/answers.js"),
+  ]);
+  const now = options.deps.now();
+  const results = await Promise.allSettled(
+    escalations.map((escalation) =>
+      enqueue(options.deps, {
+        notification: escalation.notification,
+        sinkName: escalation.sinkName,
+        configPath: options.configPath,
+        projectDir: options.projectDir,
+        notBefore: now + escalation.afterSeconds * 1000,
+        escalation: {
+          session: sessionKey(escalation.notification.sessionId ?? ""),
+          since: now,
+          cancelOn: escalation.cancelOn,
+        },
+      }),
+    ),
+  );
+  return results.some((result) => result.status === "fulfilled");
+}
+
+// What the worker needs to ask the presence probes, for each "when": "away" delivery (loaded
+// only when there is one).
+async function gateMaker(deliveries: readonly Delivery[], options: DeliverOptions) {
+  if (!deliveries.some((d) => d.entry.when === "away")) return () => undefined;
+  const { presenceGate } = await import("../presence/gate-env.js");
+  return (delivery: Delivery) =>
+    delivery.entry.when === "away"
+      ? presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options))
+      : undefined;
+}
+
+function idleSecondsOf(delivery: Delivery): number {
+  return delivery.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS;
+}
+
+function awayIfForced(options: DeliverOptions): "away" | undefined {
+  return options.forceAway ? "away" : undefined;
 }
 
 async function queueRemote(
@@ -88,8 +183,9 @@ async function queueRemote(
 ): Promise<Outcome[]> {
   if (deliveries.length === 0) return [];
   const { enqueue } = await import("../outbox/store.js");
-  return handOver(deliveries, budget, options, "queued", (_, stored) =>
-    enqueue(options.deps, stored),
+  const gate = await gateMaker(deliveries, options);
+  return handOver(deliveries, budget, options, "queued", (delivery, stored) =>
+    enqueue(options.deps, { ...stored, presence: gate(delivery) }),
   );
 }
 

@@ -20,9 +20,18 @@ export interface RunRecord {
   id?: string | undefined;
   outcomes: Outcome[];
   skipped: Skip[];
+  /** Follow-ups queued: each goes out after afterSeconds unless the session is answered first. */
+  escalations?: EscalationRecord[] | undefined;
   /** Config problems: broken entries that were left out. */
   issues: string[];
   error?: { code: ErrorCode; message: string } | undefined;
+}
+
+/** One queued follow-up, as logged. */
+export interface EscalationRecord {
+  sink: string;
+  afterSeconds: number;
+  id: string;
 }
 
 const MAX_LOG_BYTES = 1024 * 1024;

@@ -20,9 +20,13 @@ import {
   type PolicyPlan,
 } from "./policy.js";
 import { readInput } from "./read-input.js";
-import { startRecord, writeRecord, type RunRecord } from "./record.js";
+import { startRecord, writeRecord, type EscalationRecord, type RunRecord } from "./record.js";
 import { route } from "./route.js";
 import { claimMarker, peekMarker } from "./seen-markers.js";
+import { DEFAULT_IDLE_SECONDS } from "../config/schema.js";
+import { escalationsOf, noteAnswer, noteMovedOn } from "../escalation/hook-steps.js";
+import type { PlannedEscalation } from "../escalation/plan.js";
+import type { Presence } from "../presence/probe.js";
 
 export interface HookOptions {
   configPath?: string | undefined;
@@ -46,6 +50,10 @@ export interface HookRun {
   config?: LoadedConfig | undefined;
   notification?: Notification | undefined;
   plan?: PolicyPlan | undefined;
+  /** Follow-ups this notification schedules unless the session is answered in time. */
+  escalations?: PlannedEscalation[] | undefined;
+  /** --dry-run with a "when": "away" sink: what the presence probes say now. */
+  presence?: Presence | undefined;
 }
 
 // Reads one hook event and notifies: the whole pipeline in one straight line. Never throws.
@@ -60,6 +68,8 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
     const event = parseEvent(raw);
     if ("ignored" in event) {
       run.record.ignored = event.ignored;
+      if (event.ignored === "UserPromptSubmit" && options.mode !== "dry-run")
+        run.record.session = noteAnswer(raw, deps);
     } else {
       const deadline = sessionEndDeadline(event, options, Date.parse(run.record.time));
       const context = gatherContext(event, deps, options.client);
@@ -78,7 +88,10 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       const planned = route(run.notification, value);
       run.plan = applyPolicy(planned, event, value, policyFacts(deps, event, context, options));
       run.record.skipped = run.plan.skipped;
-      if (options.mode !== "dry-run") {
+      run.escalations = escalationsOf(run.notification, value, run.plan);
+      if (options.mode === "dry-run") run.presence = await dryRunPresence(run.plan, deps);
+      else {
+        noteMovedOn(run.notification, value, deps);
         run.record.outcomes = await deliver(run.plan.deliveries, {
           deps,
           budgetMs: deadline - deps.now() - 150,
@@ -88,7 +101,10 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           projectDir: run.config.projectPath ? context.projectDir : undefined,
           held: run.plan.held,
           maxBodyLength: value.maxBodyLength,
+          escalations: run.escalations,
         });
+        if (run.escalations.length > 0)
+          run.record.escalations = run.escalations.map(escalationRecord);
       }
     }
   } catch (error) {
@@ -101,6 +117,26 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
   run.record.ms = deps.now() - Date.parse(run.record.time);
   if (options.mode !== "dry-run") writeRecord(run.record, logPath(deps), run.config?.secrets ?? []);
   return run;
+}
+
+// --dry-run is for a person, not the agent: it may ask the probes (the hook never does).
+async function dryRunPresence(plan: PolicyPlan, deps: Deps): Promise<Presence | undefined> {
+  const away = plan.deliveries.find((d) => d.entry.when === "away");
+  if (!away) return undefined;
+  const { probePresence } = await import("../presence/probe.js");
+  return probePresence({
+    env: deps.env,
+    pid: deps.ppid ?? 0,
+    idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
+    signal: AbortSignal.timeout(10_000),
+    platform: deps.platform,
+    now: deps.now(),
+  });
+}
+
+function escalationRecord(escalation: PlannedEscalation): EscalationRecord {
+  const { sinkName: sink, afterSeconds, notification } = escalation;
+  return { sink, afterSeconds, id: notification.id };
 }
 
 function sessionEndDeadline(event: HookEvent, options: HookOptions, started: number): number {

@@ -26,6 +26,8 @@ export interface PresenceInput {
   env: NodeJS.ProcessEnv;
   /** A process of the agent session (the hook's parent): its ancestors include the terminal. */
   pid: number;
+  /** More of the agent's processes, known in advance (its ancestors when the hook ran). */
+  pids?: number[] | undefined;
   /** Idle this long counts as away. */
   idleSeconds: number;
   signal: AbortSignal;
@@ -94,7 +96,7 @@ async function matchFocus(
 ): Promise<Reading[]> {
   if (!readings.some((r) => r.activePid !== undefined)) return readings;
   const tmux = readings.find((r) => r.probe === "tmux");
-  const starts = tmux?.clientPids ?? [input.pid];
+  const starts = tmux?.clientPids ?? [input.pid, ...(input.pids ?? [])];
   const parentOf: ParentOf = parents
     ? mapParents(parents)
     : platform === "linux"

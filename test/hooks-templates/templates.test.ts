@@ -17,7 +17,7 @@ const handler = z.strictObject({
   timeout: z.number().int().min(1).max(60),
 });
 const eventMap = z.record(
-  z.enum(["Notification", "Stop", "SubagentStop", "SessionEnd"]),
+  z.enum(["Notification", "Stop", "SubagentStop", "SessionEnd", "UserPromptSubmit"]),
   z
     .array(z.strictObject({ matcher: z.string().optional(), hooks: z.array(handler).length(1) }))
     .length(1),
@@ -41,13 +41,15 @@ describe.each(["claude-code", "droid"] as const)("hooks-templates/%s.json", (cli
   it("has every default event, each with an explicit timeout in seconds (SessionEnd too)", async () => {
     const json = JSON.parse(await read(`${client}.json`)) as Record<string, unknown>;
     const map = (client === "droid" ? json : json["hooks"]) as z.infer<typeof eventMap>;
-    expect(Object.keys(map)).toEqual([...DEFAULT_EVENTS]);
+    // UserPromptSubmit only records when the person answered the session (escalation).
+    expect(Object.keys(map)).toEqual([...DEFAULT_EVENTS, "UserPromptSubmit"]);
     const defaults = await loadTemplate(client, root);
     expect(Object.fromEntries(defaults)).toEqual({
       Notification: 10,
       Stop: 10,
       SubagentStop: 10,
       SessionEnd: 5,
+      UserPromptSubmit: 5,
     });
     for (const [event, groups] of Object.entries(map)) {
       const entry = groups[0]!.hooks[0]!;

@@ -72,6 +72,7 @@ describe.each(CASES)("%s, %s scope", (client, scope, path) => {
       "Stop",
       "SubagentStop",
       "SessionEnd",
+      "UserPromptSubmit",
     ]);
     expect(text).toContain('"timeout": 5');
     const before = await readTree(box.root);
@@ -283,7 +284,7 @@ describe("double notifications", () => {
     await run(box, "install", { scope: "user" });
     const result = await run(box, "install", { scope: "project" });
     expect(result.out).toMatch(
-      /Warning: Notification, Stop, SubagentStop, SessionEnd: hook-notify also runs from ~\/\.claude\/settings\.json/,
+      /Warning: Notification, Stop, SubagentStop, SessionEnd, UserPromptSubmit: hook-notify also runs from ~\/\.claude\/settings\.json/,
     );
     expect(result.out).toContain("hook-notify uninstall --client claude-code --scope user");
   });

@@ -1,0 +1,42 @@
+// When did the person last answer a session? The hook leaves one small marker file per session
+// and kind: "prompt" (UserPromptSubmit: the person typed) and "moved" (a Stop: the agent went on,
+// so a prompt that blocked it was answered). A pending escalation older than the marker is void.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stateDir } from "../config/paths.js";
+import type { Deps } from "../deps.js";
+import { fnv1a64 } from "../fnv1a.js";
+
+export type AnswerKind = "prompt" | "moved";
+
+type PathDeps = Pick<Deps, "env" | "homedir" | "platform">;
+
+// The session id is hashed: markers name no session, and any id is a safe file name.
+export function sessionKey(sessionId: string): string {
+  return fnv1a64(sessionId);
+}
+
+function markerPath(deps: PathDeps, key: string, kind: AnswerKind): string {
+  return join(stateDir(deps), "answered", `${key}.${kind}`);
+}
+
+// Synchronous and tiny: it runs on the hook path (UserPromptSubmit returns right after it).
+export function recordAnswer(deps: PathDeps, sessionId: string, kind: AnswerKind, now: number) {
+  try {
+    const file = markerPath(deps, sessionKey(sessionId), kind);
+    mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
+    writeFileSync(file, String(now), { mode: 0o600 });
+  } catch {
+    // Best effort: a missing marker means one follow-up too many, never a lost notification.
+  }
+}
+
+// The time of the last answer of that kind, or undefined.
+export function answeredAt(deps: PathDeps, key: string, kind: AnswerKind): number | undefined {
+  try {
+    const value = Number(readFileSync(markerPath(deps, key, kind), "utf8"));
+    return Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

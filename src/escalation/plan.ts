@@ -1,0 +1,81 @@
+// Which sinks get a follow-up when nobody answers the session, and what that follow-up says. Pure.
+import type { Config, Escalate } from "../config/validate-config.js";
+import type { Notification } from "../message/notification.js";
+import type { EventName } from "../pipeline/hook-event.js";
+
+/** Notification types that wait for the person (Claude Code's notification_type). */
+const WAITING_TYPES = new Set(["permission_prompt", "idle_prompt", "elicitation_dialog"]);
+
+/** One follow-up to send unless the session is answered first. */
+export interface PlannedEscalation {
+  sinkName: string;
+  afterSeconds: number;
+  /** The follow-up: a copy of the notification with its own stable id, marked as such. */
+  notification: Notification;
+  /**
+   * "prompt": only the session's next prompt answers it. "prompt-or-moved": for a prompt that
+   * blocks the agent, its next Stop (the person answered and the agent went on) counts too.
+   */
+  cancelOn: "prompt" | "prompt-or-moved";
+}
+
+// True for an event a person must act on: a permission or idle prompt, a failure; a Stop only
+// when the escalation's `events` lists it.
+export function needsPerson(notification: Notification, events?: readonly EventName[]): boolean {
+  if (events && !events.includes(notification.event)) return false;
+  if (notification.failure) return true;
+  if (notification.event === "Notification") {
+    const type = notification.raw.notification_type;
+    // Droid sends no type: its Notification always waits for the person.
+    return typeof type !== "string" || WAITING_TYPES.has(type);
+  }
+  return events !== undefined && notification.event !== "SubagentStop";
+}
+
+// The escalations of one notification: the top-level rule and those of the sinks it went to
+// (`planned`), one per target sink (the earliest wins). None without a session to answer.
+export function planEscalations(
+  notification: Notification,
+  config: Config,
+  planned: readonly string[],
+): PlannedEscalation[] {
+  if (!notification.sessionId || planned.length === 0) return [];
+  const rules: Escalate[] = [
+    ...(config.escalate ? [config.escalate] : []),
+    ...planned.flatMap((name) => config.sinks[name]?.escalate ?? []),
+  ];
+  const earliest = new Map<string, number>();
+  for (const rule of rules) {
+    if (!needsPerson(notification, rule.events)) continue;
+    for (const to of rule.to) {
+      if (!config.sinks[to]) continue;
+      earliest.set(to, Math.min(earliest.get(to) ?? Infinity, rule.afterSeconds));
+    }
+  }
+  const cancelOn = notification.event === "Notification" ? "prompt-or-moved" : "prompt";
+  return [...earliest].map(([sinkName, afterSeconds]) => ({
+    sinkName,
+    afterSeconds,
+    notification: followUp(notification, afterSeconds),
+    cancelOn,
+  }));
+}
+
+// "Still waiting after 5 min: <title>"; the id is derived, so every retry and restart keeps it.
+export function followUp(notification: Notification, afterSeconds: number): Notification {
+  const label = `still waiting after ${waitLabel(afterSeconds)}`;
+  return {
+    ...notification,
+    id: `${notification.id}.followup`,
+    title: `Still waiting after ${waitLabel(afterSeconds)}: ${notification.title}`.slice(0, 200),
+    level: notification.failure ? "failure" : "attention",
+    followUp: { of: notification.id, afterSeconds, label },
+  };
+}
+
+// 300 → "5 min", 90 → "90 s", 7200 → "2 h".
+export function waitLabel(seconds: number): string {
+  if (seconds < 120 && seconds % 60 !== 0) return `${String(seconds)} s`;
+  if (seconds < 7200 || seconds % 3600 !== 0) return `${String(Math.round(seconds / 60))} min`;
+  return `${String(seconds / 3600)} h`;
+}

@@ -1,0 +1,83 @@
+// Before the worker sends an entry: is it still wanted? An escalation whose session was answered
+// is cancelled; a "when": "away" delivery asks the presence probes and is skipped while the person
+// is at the session's terminal (unknown sends: never drop a notification on a guess).
+import { answeredAt } from "../escalation/answers.js";
+import type { Deps } from "../deps.js";
+import { probePresence, type Presence } from "../presence/probe.js";
+import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
+import type { OutboxEntry, PresenceGate } from "./store.js";
+
+/** The presence answer as logged: no readings' pids, just what decided. */
+export interface PresenceBrief {
+  state: Presence["state"];
+  probe: string;
+  detail: string;
+  ms: number;
+  idleSeconds?: number;
+}
+
+export type Verdict =
+  | { send: true; presence?: PresenceBrief }
+  | {
+      send: false;
+      outcome: "cancelled" | "skipped";
+      rule: string;
+      message: string;
+      presence?: PresenceBrief;
+    };
+
+/** Answers asked for within one drain, by gate: entries of one hook share one probe. */
+export type PresenceCache = Map<string, Promise<PresenceBrief>>;
+
+export async function checkGate(
+  entry: OutboxEntry,
+  deps: Deps,
+  cache: PresenceCache,
+): Promise<Verdict> {
+  const wait = entry.escalation;
+  if (wait) {
+    const prompt = answeredAt(deps, wait.session, "prompt");
+    const moved =
+      wait.cancelOn === "prompt-or-moved" ? answeredAt(deps, wait.session, "moved") : undefined;
+    const answered = Math.max(prompt ?? 0, moved ?? 0);
+    if (answered > wait.since) {
+      const how = answered === prompt ? "the session got a new prompt" : "the agent went on";
+      const message = `answered: ${how} ${String(Math.round((answered - wait.since) / 1000))} s after the notification`;
+      return { send: false, outcome: "cancelled", rule: "escalate", message };
+    }
+  }
+  if (!entry.presence) return { send: true };
+  const key = JSON.stringify(entry.presence);
+  let asked = cache.get(key);
+  if (!asked) {
+    asked = askPresence(entry.presence, deps);
+    cache.set(key, asked);
+  }
+  const presence = await asked;
+  if (presence.state !== "present") return { send: true, presence };
+  const message = `present: ${presence.probe}: ${presence.detail}`;
+  return { send: false, outcome: "skipped", rule: "when: away", message, presence };
+}
+
+// The probes run with the hook's display and tmux variables over the worker's own environment.
+export async function askPresence(gate: PresenceGate, deps: Deps): Promise<PresenceBrief> {
+  if (gate.forced === "away")
+    return { state: "away", probe: "forced", detail: "test --away", ms: 0 };
+  const hookKeys = new Set<string>(PRESENCE_ENV_KEYS);
+  const env = Object.fromEntries(Object.entries(deps.env).filter(([key]) => !hookKeys.has(key)));
+  const presence = await probePresence({
+    env: { ...env, ...gate.env },
+    pid: gate.pids[0] ?? 0,
+    pids: gate.pids,
+    idleSeconds: gate.idleSeconds,
+    signal: AbortSignal.timeout(10_000),
+    platform: deps.platform,
+    now: deps.now(),
+  });
+  return brief(presence);
+}
+
+export function brief(presence: Presence): PresenceBrief {
+  const { state, probe, detail, ms, idleSeconds } = presence;
+  return { state, probe, detail, ms, ...(idleSeconds === undefined ? {} : { idleSeconds }) };
+}

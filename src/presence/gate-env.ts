@@ -1,0 +1,54 @@
+// What the hook hands the worker so that it can ask about the same session later: the agent's
+// pids and the few variables that say which display and tmux pane it runs in. Cheap: no program
+// is started on the hook path.
+import { readFileSync } from "node:fs";
+import type { Deps } from "../deps.js";
+import type { PresenceGate } from "../outbox/store.js";
+
+/** The variables the probes read (PATH too: the hook's PATH finds tmux, xdotool, …). */
+export const PRESENCE_ENV_KEYS = [
+  "PATH",
+  "TMUX",
+  "TMUX_PANE",
+  "DISPLAY",
+  "XAUTHORITY",
+  "WAYLAND_DISPLAY",
+  "XDG_SESSION_TYPE",
+  "XDG_CURRENT_DESKTOP",
+  "XDG_RUNTIME_DIR",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "SWAYSOCK",
+  "HYPRLAND_INSTANCE_SIGNATURE",
+  "WSL_DISTRO_NAME",
+  "WSL_INTEROP",
+] as const;
+
+const MAX_CHAIN = 32;
+
+export function presenceGate(deps: Deps, idleSeconds: number, forced?: "away"): PresenceGate {
+  const env: Record<string, string> = {};
+  for (const key of PRESENCE_ENV_KEYS) {
+    const value = deps.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  const ppid = deps.ppid ?? 0;
+  const pids = deps.platform === "linux" && !env.TMUX ? procChain(ppid) : [ppid];
+  return { idleSeconds, pids, env, ...(forced ? { forced } : {}) };
+}
+
+// Linux: the agent's ancestors now, from /proc (a few small reads), in case the shell that ran
+// the hook is gone by the time the worker asks.
+function procChain(start: number): number[] {
+  const chain: number[] = [];
+  let pid = start;
+  while (pid > 1 && chain.length < MAX_CHAIN) {
+    chain.push(pid);
+    try {
+      const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
+      pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      break;
+    }
+  }
+  return chain;
+}
