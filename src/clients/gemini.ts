@@ -21,7 +21,8 @@ function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
     shape: "settings",
     wrapper: {
       path: join(dir, "hooks", "hook-notify.sh"),
-      command: '"$GEMINI_PROJECT_DIR"/.gemini/hooks/hook-notify.sh',
+      // Unquoted on purpose: Gemini puts the folder in already shell-quoted (shell-quote).
+      command: "$GEMINI_PROJECT_DIR/.gemini/hooks/hook-notify.sh",
     },
   };
 }
