@@ -1,6 +1,13 @@
 import * as z from "zod/mini";
 import { HookNotifyError } from "../errors.js";
-import { KNOWN_EVENTS, type EventName, type HookEvent, type IgnoredEvent } from "./hook-event.js";
+import { adapterFor } from "../clients/index.js";
+import {
+  KNOWN_EVENTS,
+  type Client,
+  type EventName,
+  type HookEvent,
+  type IgnoredEvent,
+} from "./hook-event.js";
 
 const text = z.optional(z.string());
 const count = z.optional(z.number().check(z.nonnegative()));
@@ -33,8 +40,9 @@ const FIELDS = Object.keys(eventSchema.shape) as (keyof Canonical)[];
 export const MAX_EVENT_DEPTH = 64;
 
 // Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
-// Lenient: a field of the wrong type is dropped (and named in `dropped`), the event still notifies.
-export function parseEvent(input: string): HookEvent | IgnoredEvent {
+// The client's adapter first maps its own event names and fields onto hook-notify's. Lenient:
+// a field of the wrong type is dropped (and named in `dropped`), the event still notifies.
+export function parseEvent(input: string, clientHint?: Client): HookEvent | IgnoredEvent {
   if (input.trim() === "") {
     throw new HookNotifyError(
       "INPUT_EMPTY",
@@ -42,10 +50,10 @@ export function parseEvent(input: string): HookEvent | IgnoredEvent {
     );
   }
   const dropped: string[] = [];
-  const raw = pruneDeep(parseJsonObject(input), MAX_EVENT_DEPTH, "", dropped) as Record<
-    string,
-    unknown
-  >;
+  const parsed = parseJsonObject(input);
+  const received = pruneDeep(parsed, MAX_EVENT_DEPTH, "", dropped) as Record<string, unknown>;
+  const client = clientHint ?? clientOf(received);
+  const raw = client === undefined ? received : adapterFor(client).toCanonical(received);
   const canonical = pickFields(raw);
   const name = canonical.hookEventName;
   if (name === undefined) {
@@ -69,13 +77,15 @@ export function parseEvent(input: string): HookEvent | IgnoredEvent {
     else
       dropped.push(`${toSnake(field)}: ${result.error.issues[0]?.message ?? "invalid"}; dropped`);
   }
-  return {
+  const event: HookEvent = {
     ...(fields as Omit<HookEvent, "name" | "raw">),
     ...failureFields(raw),
     ...(dropped.length > 0 ? { dropped } : {}),
     name,
-    raw,
+    raw: received,
   };
+  if (client !== undefined) event.client = client;
+  return event;
 }
 
 // A copy of `value` cut at `depth` levels (the cut parts named in `dropped`). Recursion stops at
@@ -94,6 +104,13 @@ function pruneDeep(value: unknown, depth: number, path: string, dropped: string[
     out[key] = pruneDeep(item, depth - 1, path ? `${path}.${key}` : key, dropped);
   }
   return out;
+}
+
+// A payload only one client sends, for an event piped in by hand without --client.
+function clientOf(raw: Record<string, unknown>): Client | undefined {
+  if (raw["type"] === "agent-turn-complete") return "codex";
+  if (raw["hook_event_name"] === "AfterAgent") return "gemini";
+  return undefined;
 }
 
 function parseJsonObject(input: string): Record<string, unknown> {

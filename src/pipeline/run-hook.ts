@@ -56,7 +56,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
   try {
     const waitMs = inputWaitMs(options.deadline - deps.now());
     const raw = await readInput(deps.stdin, { maxBytes: 1 << 20, idleMs: waitMs, totalMs: waitMs });
-    const event = parseEvent(raw);
+    const event = parseEvent(raw, options.client);
     if ("ignored" in event) {
       run.record.ignored = event.ignored;
     } else {
