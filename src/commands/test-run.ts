@@ -10,6 +10,7 @@ import { gatherContext } from "../pipeline/gather-context.js";
 import { parseEvent } from "../pipeline/parse-event.js";
 import type { Delivery } from "../pipeline/route.js";
 import { findSink } from "../sinks/index.js";
+import { planEscalations } from "../escalation/plan.js";
 
 /** The events `test` can send. */
 export const TEST_EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const;
@@ -21,6 +22,8 @@ export interface TestOptions {
   /** Only this sink (its name in the config). */
   sink?: string | undefined;
   configPath?: string | undefined;
+  /** Take the away path: "when": "away" sinks send without asking, escalations are queued. */
+  away?: boolean | undefined;
 }
 
 /** One sink's row: an outcome, or the reason it was not sent. */
@@ -75,6 +78,15 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
     budgetMs: BUDGET_MS,
     wait: true,
     secrets: config.secrets,
+    configPath: options.configPath,
+    forceAway: options.away,
+    escalations: options.away
+      ? planEscalations(
+          notification,
+          config.value,
+          deliveries.map((d) => d.entry.name),
+        )
+      : [],
   });
   for (const row of rows) row.outcome = outcomes.find((o) => o.sink === row.entry.name);
   return { config, rows };

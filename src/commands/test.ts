@@ -9,6 +9,7 @@ interface TestArgs {
   event: TestEvent;
   failure: boolean;
   json: boolean;
+  away: boolean;
   config: string | undefined;
 }
 
@@ -29,12 +30,22 @@ export const testCommand: CommandModule<object, TestArgs> = {
         default: false,
         describe: "Send the failure variant (Stop: StopFailure; SessionEnd: reason error)",
       })
+      .option("away", {
+        type: "boolean",
+        default: false,
+        describe:
+          'Take the away path: "when": "away" sinks send without asking the presence probes, and escalations queue their follow-ups (after afterSeconds; cancelled by no prompt, since the sample session gets none)',
+      })
       .option("json", { type: "boolean", default: false, describe: "One JSON object per sink" })
       .option("config", configOption)
       .example("$0 test", "send a sample Stop notification through every sink")
       .example("$0 test --sink team", "only the sink named team")
       .example("$0 test --event SessionEnd --failure", "what a failed session looks like")
-      .example("$0 test --json | jq .", "one JSON object per sink"),
+      .example("$0 test --json | jq .", "one JSON object per sink")
+      .example(
+        "$0 test --away --event Notification",
+        "as if you were away: away-only sinks too, and the escalation follow-up after its window",
+      ),
   handler: async (args) => {
     if (args.failure && args.event !== "Stop" && args.event !== "SessionEnd") {
       console.error(
@@ -54,6 +65,7 @@ export const testCommand: CommandModule<object, TestArgs> = {
       failure: args.failure,
       sink: args.sink,
       configPath: args.config,
+      away: args.away,
     });
     const problems = reportConfig(result);
     if (result.unknownSink !== undefined || result.config.error) {

@@ -6,10 +6,11 @@ import { fail, ok, type CheckResult } from "./check.js";
 import { checkConfig } from "./config-checks.js";
 import { checkReachable, checkSmtp } from "./network-checks.js";
 import { checkOutbox } from "./outbox-checks.js";
+import { checkPresence } from "./presence-checks.js";
 import { checkSettings } from "./settings-checks.js";
 import { checkDesktop, checkLog, checkNode, checkSound, checkSsh } from "./system-checks.js";
 
-type DoctorDeps = Pick<Deps, "env" | "homedir" | "platform" | "cwd" | "now">;
+type DoctorDeps = Pick<Deps, "env" | "homedir" | "platform" | "cwd" | "now" | "ppid">;
 
 // node → config → each sink → usable sinks → installed hooks → outbox → log.
 export async function runDoctor(
@@ -31,6 +32,8 @@ export async function runDoctor(
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
   );
+  const away = entries.filter((entry) => entry.when === "away").map((entry) => entry.name);
+  results.push(...(await checkPresence(deps, away)));
   results.push(await checkOutbox(deps), checkLog(deps));
   return results;
 }

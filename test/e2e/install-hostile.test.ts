@@ -9,7 +9,8 @@ import { BIN } from "../helpers/run-bin.js";
 // The installer as a person runs it (the built binary), against what else happens on a machine:
 // sudo with HOME kept, and another program writing the same settings file while install runs.
 
-const EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"];
+// UserPromptSubmit: the light entry that records when the person answered (escalation).
+const EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd", "UserPromptSubmit"];
 const USER = { uid: 1000, gid: 1000 };
 const isRoot = process.getuid?.() === 0;
 

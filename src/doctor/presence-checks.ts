@@ -1,0 +1,32 @@
+// What each presence probe sees right now (for "when": "away"), and how long it took.
+import type { Deps } from "../deps.js";
+import { probePresence } from "../presence/probe.js";
+import { ok, warn, type CheckResult } from "./check.js";
+
+// Doctor runs in the terminal the agent would use: its parent shell stands for the agent.
+export async function checkPresence(
+  deps: Pick<Deps, "env" | "platform" | "now" | "ppid">,
+  awaySinks: readonly string[],
+): Promise<CheckResult[]> {
+  const presence = await probePresence({
+    env: deps.env,
+    pid: deps.ppid ?? 0,
+    idleSeconds: 120,
+    signal: AbortSignal.timeout(10_000),
+    platform: deps.platform,
+    now: deps.now(),
+  });
+  const readings = presence.readings.map((r) =>
+    ok(`presence: ${r.probe}`, `${r.detail} (${String(r.ms)} ms)`),
+  );
+  const summary = `${presence.state} by ${presence.probe}: ${presence.detail} (${String(presence.ms)} ms in all)`;
+  const uses = awaySinks.length > 0 ? `; "when": "away" sinks: ${awaySinks.join(", ")}` : "";
+  if (presence.state === "unknown" && awaySinks.length > 0) {
+    const fix =
+      presence.readings.length === 0
+        ? "No probe fits this system: away-only sinks always notify here."
+        : "Install the probe programs named above (e.g. xprintidle), or run the agent inside tmux.";
+    return [...readings, warn("presence", `${summary}${uses}`, fix)];
+  }
+  return [...readings, ok("presence", `${summary}${uses}`)];
+}
