@@ -115,7 +115,12 @@ function dedupeVerdict(seconds: number): Verdict {
   return { rule: "dedupe", reason: `the same event was notified less than ${seconds} s ago` };
 }
 
-function cooldownRule(d: Delivery, event: PolicyEvent, config: Config, facts: PolicyFacts): Verdict {
+function cooldownRule(
+  d: Delivery,
+  event: PolicyEvent,
+  config: Config,
+  facts: PolicyFacts,
+): Verdict {
   if (d.notification.failure) return undefined; // failures are never cooled down
   const kind = isIdlePrompt(event) ? "idle_prompt" : event.name;
   const table = { ...DEFAULT_COOLDOWNS, ...config.cooldown, ...d.entry.cooldown };
