@@ -94,4 +94,3 @@ describe("enrichment of Droid notifications by the background worker", () => {
     expectNoLeak(ctx, {});
   });
 });
-
