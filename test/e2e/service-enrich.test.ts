@@ -1,11 +1,13 @@
 // Enrichment end to end: the built hook enqueues a Droid Stop, the background worker asks the fake
 // service for the session and the webhook gets the real title; a hanging or failing service only
 // costs the bounded wait, and the notification goes out as it would have.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeCanary } from "../helpers/canary.js";
-import { leaksOf, startFakeService } from "../helpers/fake-service.js";
+import { leaksOf, startFakeService, workerDone } from "../helpers/fake-service.js";
 import { startHttpServer } from "../helpers/http-server.js";
-import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
+import { fixture, ROOT, runBin, tempHome } from "../helpers/run-bin.js";
 
 const SESSION_ID = "9f3c2a10-5b7e-4d21-9c8e-2f4a6b1d0e77"; // droid-documented/Stop.json
 const TITLE = "Fix the flaky checkout test";
@@ -46,7 +48,8 @@ function sessionRequestOf(ctx: Awaited<ReturnType<typeof setup>>) {
   return ctx.fake.requests.find((r) => r.path === `/api/v0/sessions/${SESSION_ID}`);
 }
 
-function expectNoLeak(ctx: Awaited<ReturnType<typeof setup>>, texts: Record<string, string>) {
+async function expectNoLeak(ctx: Awaited<ReturnType<typeof setup>>, texts: Record<string, string>) {
+  await workerDone(ctx.home.dir);
   const bodies = Object.fromEntries(ctx.hook.requests.map((r, i) => [`webhook ${i}`, r.body]));
   expect(leaksOf(ctx.key, ctx.home.dir, { ...texts, ...bodies })).toEqual([]);
 }
@@ -61,7 +64,7 @@ describe("enrichment of Droid notifications by the background worker", () => {
     expect(data.session.tokenUsage).toBeDefined();
     const asked = sessionRequestOf(ctx);
     expect(asked?.headers.authorization).toBe(`Bearer ${ctx.key}`);
-    expectNoLeak(ctx, { stdout: result.stdout, stderr: result.stderr });
+    await expectNoLeak(ctx, { stdout: result.stdout, stderr: result.stderr });
   });
 
   it("with the service hanging, the notification goes out within the bound, without the title", async () => {
@@ -77,7 +80,7 @@ describe("enrichment of Droid notifications by the background worker", () => {
     expect(request.receivedAt - asked!.at).toBeGreaterThanOrEqual(ENRICH_TIMEOUT_S * 1000 - 50);
     expect(request.receivedAt - asked!.at).toBeLessThan(ENRICH_TIMEOUT_S * 1000 + 5000);
     expect(result.ms).toBeLessThan(10_000);
-    expectNoLeak(ctx, { stdout: result.stdout, stderr: result.stderr });
+    await expectNoLeak(ctx, { stdout: result.stdout, stderr: result.stderr });
   });
 
   it("with the service answering 500, the notification goes out at once, as it would have", async () => {
@@ -91,6 +94,16 @@ describe("enrichment of Droid notifications by the background worker", () => {
       .toMatchObject({
         code: "SERVICE_HTTP_STATUS",
       });
-    expectNoLeak(ctx, {});
+    await expectNoLeak(ctx, {});
+  });
+});
+
+describe("the hook path pays nothing for the service", () => {
+  it("the built hook bundle holds no service client; the worker's does", () => {
+    const built = (name: string) => readFileSync(join(ROOT, "dist", name), "utf8");
+    for (const marker of ["/api/v0/sessions/", "enterprise-controls", "install-deps"]) {
+      expect(built("cli.cjs")).not.toContain(marker);
+    }
+    expect(built("worker.cjs")).toContain("/api/v0/sessions/");
   });
 });

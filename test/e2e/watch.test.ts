@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyticsDay } from "../../scripts/fake-service/analytics.mjs";
 import { makeCanary } from "../helpers/canary.js";
-import { leaksOf, startFakeService } from "../helpers/fake-service.js";
+import { leaksOf, startFakeService, workerDone } from "../helpers/fake-service.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { runBin, tempHome, type BinResult } from "../helpers/run-bin.js";
 
@@ -43,6 +43,7 @@ async function settle(ctx: Awaited<ReturnType<typeof setup>>, count: number) {
   const pending = join(ctx.home.dir, "state", "hook-notify", "outbox", "pending");
   await expect.poll(() => readdirSync(pending).length, { timeout: 20_000 }).toBe(0);
   expect(ctx.hook.requests).toHaveLength(count);
+  await workerDone(ctx.home.dir);
 }
 
 const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);

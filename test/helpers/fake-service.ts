@@ -1,8 +1,8 @@
 // The local fake of the service (scripts/fake-service/server.mjs) for one test, closed after it,
 // and what a test needs around it: a state folder sweep for leaked keys.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { onTestFinished } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import {
   startFakeService as start,
   type FakeOptions,
@@ -28,10 +28,18 @@ export function leaksOf(secret: string, dir: string, texts: Record<string, strin
   const walk = (folder: string): void => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else hits.push(...findCanaries(path, readFileSync(path, "latin1"), needles));
+      const info = statSync(path, { throwIfNoEntry: false });
+      if (info?.isDirectory()) walk(path);
+      else if (info) hits.push(...findCanaries(path, readFileSync(path, "latin1"), needles));
     }
   };
   walk(dir);
   return hits;
+}
+
+// Waits until the background worker of a temp HOME has let go (its lock is gone), so that the
+// test reads settled files and its cleanup does not race the worker's last writes.
+export async function workerDone(home: string): Promise<void> {
+  const lock = join(home, "state", "hook-notify", "outbox", "worker.lock");
+  await expect.poll(() => existsSync(lock), { timeout: 30_000, interval: 200 }).toBe(false);
 }
