@@ -6,6 +6,7 @@ export type ErrorCode =
   | "INPUT_INVALID"
   | "CONFIG_UNREADABLE"
   | "CONFIG_INVALID"
+  | "CONFIG_ENV_MISSING"
   | "SINK_UNAVAILABLE"
   | "SINK_FAILED"
   | "SINK_HTTP_STATUS"
@@ -63,6 +64,7 @@ function isRetryableByDefault(code: ErrorCode): boolean {
     "SINK_NETWORK",
     "SINK_TIMEOUT",
     "SINK_FAILED",
+    "CONFIG_ENV_MISSING",
     "SERVICE_RATE_LIMITED",
     "SERVICE_HTTP_STATUS",
     "SERVICE_NETWORK",
