@@ -9,6 +9,7 @@ import type { Delivery } from "../pipeline/route.js";
 import { logPath } from "../config/paths.js";
 import { startRecord, writeRecord } from "../pipeline/record.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
+import { inert } from "../inert-output.js";
 import { scrubValue } from "../redact.js";
 
 export interface RunArgs {
@@ -112,13 +113,13 @@ function printPlan(run: HookRun, deps: Deps): void {
   printLines(lines);
 }
 
-// One write to fd 1: building console and process.stdout costs a few ms that a person piping
+// One write to fd 1 (made inert like every other output): building console and process.stdout costs a few ms that a person piping
 // --dry-run into jq need not wait for. A full non-blocking pipe falls back to the stream.
 function printLines(lines: readonly string[]): void {
   if (lines.length === 0) return;
   const text = `${lines.join("\n")}\n`;
   try {
-    writeSync(1, text);
+    writeSync(1, inert(text));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EAGAIN") process.stdout.write(text);
   }
