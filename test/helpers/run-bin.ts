@@ -62,7 +62,8 @@ export interface TempHome {
 export function tempHome(extraEnv: Record<string, string | undefined> = {}): TempHome {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-e2e-"));
   onTestFinished(() => {
-    rmSync(dir, { recursive: true, force: true });
+    // A detached worker may still be writing into it: retry on ENOTEMPTY, as a busy machine needs.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
   const env = {
     HOME: dir,
