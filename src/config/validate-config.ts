@@ -46,6 +46,9 @@ export interface Validated {
   /** One line per problem: "sinks.team.url: Invalid URL". Broken entries are left out of value. */
   issues: string[];
   secrets: string[];
+  /** Sinks left out only because a ${VAR} they use is not set here: sink name → variable names.
+   * Another process (with the variable) can still deliver to them; queued work for them waits. */
+  unresolved?: Record<string, string[]> | undefined;
 }
 
 /** SubagentStop events of one session this close together become one notification. */
@@ -74,25 +77,30 @@ const topLevel = z.looseObject({
   sinks: z.optional(z.record(z.string(), z.unknown())),
 });
 
+/** More sinks than this are not read: every hook run's work stays bounded (and its deadline held). */
+export const MAX_SINKS = 100;
+
 // Validates parsed config JSON. Pure: returns the usable part plus every problem as data.
 export function validateConfig(
   json: unknown,
   env: Readonly<Record<string, string | undefined>>,
 ): Validated {
-  const expanded = expandEnv(json, env);
   const issues: string[] = [];
+  const expanded = expandEnv(capSinks(json, issues), env);
   const data = parseTopLevel(expanded.value, issues);
   const unknownKeys = Object.keys(data).filter((key) => !(key in topLevelShape) && key !== "sinks");
   issues.push(
     ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),
   );
   const sinks: Record<string, SinkEntry> = {};
+  const unresolved: Record<string, string[]> = {};
   for (const [name, raw] of Object.entries(data.sinks ?? {})) {
     const missing = expanded.missing.filter(
       (m) => m.path.startsWith(`sinks.${name}.`) || m.path === `sinks.${name}`,
     );
     const entry = validateEntry(name, raw, issues);
     if (missing.length > 0) {
+      unresolved[name] = [...new Set(missing.map((m) => m.name))];
       issues.push(
         ...missing.map(
           (m) =>
@@ -120,7 +128,21 @@ export function validateConfig(
       ...expanded.values,
       ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
     ].flatMap(secretPartsOf),
+    unresolved,
   };
+}
+
+// The first MAX_SINKS entries of `sinks`; the rest are reported and left out before any work.
+function capSinks(json: unknown, issues: string[]): unknown {
+  const sinks = (json as { sinks?: unknown } | null)?.sinks;
+  if (!sinks || typeof sinks !== "object" || Array.isArray(sinks)) return json;
+  const names = Object.keys(sinks);
+  if (names.length <= MAX_SINKS) return json;
+  issues.push(
+    `sinks: ${names.length} entries; only the first ${MAX_SINKS} are used (${names[MAX_SINKS] ?? ""} and after are ignored)`,
+  );
+  const kept = Object.fromEntries(Object.entries(sinks).slice(0, MAX_SINKS));
+  return { ...(json as object), sinks: kept };
 }
 
 // A bad top-level setting is reported and left out; the other settings and the sinks still apply.
