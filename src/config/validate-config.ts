@@ -3,9 +3,10 @@ import en from "zod/v4/locales/en.js";
 import type { Templates } from "../message/format.js";
 import { DEFAULT_EVENTS, type EventName } from "../pipeline/hook-event.js";
 import { secretPartsOf } from "../redact.js";
-import { findSink, sinkTypes } from "../sinks/index.js";
+import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
 import { entrySchemaFor, topLevelShape } from "./schema.js";
+import { containsSecret, secretValuesOf, stringsIn } from "./secret-values.js";
 
 /** A valid sink entry, defaults applied; `options` has passed the sink's own schema. */
 export interface SinkEntry {
@@ -71,7 +72,6 @@ const COMMON_KEYS = new Set([
   "timeoutSeconds",
   ...POLICY_KEYS,
 ]);
-const SECRET_KEYS = new Set(["url", "pass", "password", "secret", "token", "headers"]);
 const topLevel = z.looseObject({
   ...topLevelShape,
   sinks: z.optional(z.record(z.string(), z.unknown())),
@@ -124,7 +124,10 @@ export function validateConfig(
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
     },
     issues,
-    secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),
+    secrets: [
+      ...expanded.values,
+      ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
+    ].flatMap(secretPartsOf),
     unresolved,
   };
 }
@@ -198,13 +201,23 @@ function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
   return `${path || "(top level)"}: ${issue.message}`;
 }
 
-function collectSecrets(value: unknown, key = ""): string[] {
-  if (typeof value === "string") return SECRET_KEYS.has(key) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap((item) => collectSecrets(item, key));
-  if (value && typeof value === "object") {
-    return Object.entries(value).flatMap(([k, item]) =>
-      collectSecrets(item, SECRET_KEYS.has(key) ? key : k),
-    );
+// The values of an entry's fields that its sink's schema marks secret. An entry of an unknown type
+// (its schema unknown) gives every value under a key that is secret in some sink.
+function secretsOfEntry(raw: unknown): string[] {
+  const type = (raw as { type?: unknown } | null)?.type;
+  const sink = typeof type === "string" ? findSink(type) : undefined;
+  if (sink) return secretValuesOf(entrySchemaFor(sink), raw);
+  if (!raw || typeof raw !== "object") return [];
+  const keys = secretKeysOfAllSinks();
+  return Object.entries(raw).flatMap(([key, value]) => (keys.has(key) ? stringsIn(value) : []));
+}
+
+// The option keys that hold a secret in some sink ("url", "token", "smtp", "headers", …).
+function secretKeysOfAllSinks(): Set<string> {
+  const keys = new Set<string>();
+  for (const sink of allSinks) {
+    const shape = (sink.options as unknown as { shape: Record<string, z.core.$ZodType> }).shape;
+    for (const [key, child] of Object.entries(shape)) if (containsSecret(child)) keys.add(key);
   }
-  return [];
+  return keys;
 }
