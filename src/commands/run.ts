@@ -12,6 +12,7 @@ import { logPath } from "../config/paths.js";
 import { startRecord, writeRecordSomewhere } from "../pipeline/record.js";
 import { textInput } from "../pipeline/input-source.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
+import { inert } from "../inert-output.js";
 import { scrubValue } from "../redact.js";
 
 export interface RunArgs {
@@ -170,13 +171,13 @@ function awayLine(presence: Presence | undefined) {
   };
 }
 
-// One write to fd 1: building console and process.stdout costs a few ms that a person piping
+// One write to fd 1 (made inert like every other output): building console and process.stdout costs a few ms that a person piping
 // --dry-run into jq need not wait for. A full non-blocking pipe falls back to the stream.
 function printLines(lines: readonly string[]): void {
   if (lines.length === 0) return;
   const text = `${lines.join("\n")}\n`;
   try {
-    writeSync(1, text);
+    writeSync(1, inert(text));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EAGAIN") process.stdout.write(text);
   }

@@ -1,17 +1,18 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import type { Templates } from "../message/format.js";
-import { DEFAULT_EVENTS, type EventName } from "../pipeline/hook-event.js";
+import { DEFAULT_EVENTS, type NoticeEvent } from "../pipeline/hook-event.js";
 import { secretPartsOf } from "../redact.js";
-import { findSink, sinkTypes } from "../sinks/index.js";
+import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
 import { entrySchemaFor, topLevelShape } from "./schema.js";
+import { containsSecret, secretValuesOf, stringsIn } from "./secret-values.js";
 
 /** A valid sink entry, defaults applied; `options` has passed the sink's own schema. */
 export interface SinkEntry {
   name: string;
   type: string;
-  events: EventName[];
+  events: NoticeEvent[];
   when: "always" | "failure" | "away";
   /** With when: "away": idle this long counts as away (default DEFAULT_IDLE_SECONDS). */
   idleSeconds?: number | undefined;
@@ -30,11 +31,20 @@ export interface SinkEntry {
 export interface Escalate {
   afterSeconds: number;
   to: string[];
-  events?: EventName[] | undefined;
+  events?: NoticeEvent[] | undefined;
 }
 
 /** Cool-down seconds per event kind ("idle_prompt": a Notification that waits for input). */
-export type Cooldowns = Partial<Record<EventName | "idle_prompt", number>>;
+export type Cooldowns = Partial<Record<NoticeEvent | "idle_prompt", number>>;
+
+/** `service` from the config: the service's HTTP API (enrichment and `hook-notify watch`). */
+export interface ServiceConfig {
+  baseUrl: string;
+  apiKey: string;
+  enrich: boolean;
+  enrichTimeoutMs: number;
+  intervalMs: number;
+}
 
 export interface Config {
   enabled: boolean;
@@ -49,6 +59,7 @@ export interface Config {
   localSinksOverSsh: boolean;
   coalesceSeconds: number;
   escalate?: Escalate | undefined;
+  service?: ServiceConfig | undefined;
 }
 
 export interface Validated {
@@ -84,7 +95,6 @@ const COMMON_KEYS = new Set([
   "timeoutSeconds",
   ...POLICY_KEYS,
 ]);
-const SECRET_KEYS = new Set(["url", "pass", "password", "secret", "token", "headers"]);
 const topLevel = z.looseObject({
   ...topLevelShape,
   sinks: z.optional(z.record(z.string(), z.unknown())),
@@ -125,6 +135,7 @@ export function validateConfig(
   issues.push(...unknownEscalationTargets(data.escalate, sinks, "escalate"));
   for (const entry of Object.values(sinks))
     issues.push(...unknownEscalationTargets(entry.escalate, sinks, `sinks.${entry.name}.escalate`));
+  const service = serviceOf(data.service, expanded.missing, issues);
   return {
     value: {
       enabled: data.enabled ?? true,
@@ -139,10 +150,44 @@ export function validateConfig(
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
       escalate: data.escalate,
+      service,
     },
     issues,
-    secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),
+    secrets: [
+      ...expanded.values,
+      ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
+      ...(data.service?.apiKey ? [data.service.apiKey] : []),
+    ].flatMap(secretPartsOf),
     unresolved,
+  };
+}
+
+// `service` with its defaults; left out (with an issue) when a ${VAR} in it has no value.
+function serviceOf(
+  raw: z.infer<typeof topLevel>["service"],
+  missing: readonly { path: string; name: string }[],
+  issues: string[],
+): ServiceConfig | undefined {
+  const unset = missing.filter((m) => m.path.startsWith("service."));
+  if (unset.length > 0) {
+    // The empty value also failed the schema: say the cause instead of "too small".
+    const said = issues.findIndex((issue) => issue.startsWith("service.apiKey:"));
+    if (said >= 0) issues.splice(said, 1);
+    issues.push(
+      ...unset.map(
+        (m) =>
+          `${m.path}: environment variable ${m.name} is not set, so the service is not used. Export it where hook-notify runs.`,
+      ),
+    );
+    return undefined;
+  }
+  if (!raw) return undefined;
+  return {
+    baseUrl: raw.baseUrl.replace(/\/+$/, ""),
+    apiKey: raw.apiKey,
+    enrich: raw.enrich ?? true,
+    enrichTimeoutMs: (raw.enrichTimeoutSeconds ?? 3) * 1000,
+    intervalMs: (raw.intervalSeconds ?? 60) * 1000,
   };
 }
 
@@ -186,7 +231,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     return undefined;
   }
   const data = result.data as Record<string, unknown> & {
-    events?: EventName[];
+    events?: NoticeEvent[];
     when?: "always" | "failure" | "away";
     idleSeconds?: number;
     escalate?: Escalate;
@@ -230,13 +275,23 @@ function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
   return `${path || "(top level)"}: ${issue.message}`;
 }
 
-function collectSecrets(value: unknown, key = ""): string[] {
-  if (typeof value === "string") return SECRET_KEYS.has(key) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap((item) => collectSecrets(item, key));
-  if (value && typeof value === "object") {
-    return Object.entries(value).flatMap(([k, item]) =>
-      collectSecrets(item, SECRET_KEYS.has(key) ? key : k),
-    );
+// The values of an entry's fields that its sink's schema marks secret. An entry of an unknown type
+// (its schema unknown) gives every value under a key that is secret in some sink.
+function secretsOfEntry(raw: unknown): string[] {
+  const type = (raw as { type?: unknown } | null)?.type;
+  const sink = typeof type === "string" ? findSink(type) : undefined;
+  if (sink) return secretValuesOf(entrySchemaFor(sink), raw);
+  if (!raw || typeof raw !== "object") return [];
+  const keys = secretKeysOfAllSinks();
+  return Object.entries(raw).flatMap(([key, value]) => (keys.has(key) ? stringsIn(value) : []));
+}
+
+// The option keys that hold a secret in some sink ("url", "token", "smtp", "headers", …).
+function secretKeysOfAllSinks(): Set<string> {
+  const keys = new Set<string>();
+  for (const sink of allSinks) {
+    const shape = (sink.options as unknown as { shape: Record<string, z.core.$ZodType> }).shape;
+    for (const [key, child] of Object.entries(shape)) if (containsSecret(child)) keys.add(key);
   }
-  return [];
+  return keys;
 }

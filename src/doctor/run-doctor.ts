@@ -35,6 +35,11 @@ export async function runDoctor(
   const away = entries.filter((entry) => entry.when === "away").map((entry) => entry.name);
   results.push(...(await checkPresence(deps, away)));
   results.push(await checkOutbox(deps), checkLog(deps));
+  const service = config.loaded.value.service;
+  if (service) {
+    const { checkService } = await import("./service-checks.js");
+    results.push(...(await checkService(service, deps.env, deps.now(), config.loaded.secrets)));
+  }
   return results;
 }
 

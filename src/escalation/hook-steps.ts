@@ -3,7 +3,7 @@
 import type { Config } from "../config/validate-config.js";
 import type { Deps } from "../deps.js";
 import type { Notification } from "../message/notification.js";
-import type { EventName } from "../pipeline/hook-event.js";
+import type { NoticeEvent } from "../pipeline/hook-event.js";
 import type { PolicyPlan } from "../pipeline/policy.js";
 import { recordAnswer } from "./answers.js";
 import { planEscalations, type PlannedEscalation } from "./plan.js";
@@ -24,7 +24,7 @@ export function noteAnswer(raw: string, deps: Deps): string | undefined {
 }
 
 /** Events that show the agent went on: a prompt that blocked it was answered. */
-const MOVED_ON: readonly EventName[] = ["Stop", "SessionEnd"];
+const MOVED_ON: readonly NoticeEvent[] = ["Stop", "SessionEnd"];
 
 // A Stop or SessionEnd marks the session as moved on, only when some escalation is configured.
 export function noteMovedOn(notification: Notification, config: Config, deps: Deps): void {

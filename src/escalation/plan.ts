@@ -1,7 +1,7 @@
 // Which sinks get a follow-up when nobody answers the session, and what that follow-up says. Pure.
 import type { Config, Escalate } from "../config/validate-config.js";
 import type { Notification } from "../message/notification.js";
-import type { EventName } from "../pipeline/hook-event.js";
+import type { NoticeEvent } from "../pipeline/hook-event.js";
 
 /** Notification types that wait for the person (Claude Code's notification_type). */
 const WAITING_TYPES = new Set(["permission_prompt", "idle_prompt", "elicitation_dialog"]);
@@ -21,7 +21,7 @@ export interface PlannedEscalation {
 
 // True for an event a person must act on: a permission or idle prompt, a failure; a Stop only
 // when the escalation's `events` lists it.
-export function needsPerson(notification: Notification, events?: readonly EventName[]): boolean {
+export function needsPerson(notification: Notification, events?: readonly NoticeEvent[]): boolean {
   if (events && !events.includes(notification.event)) return false;
   if (notification.failure) return true;
   if (notification.event === "Notification") {

@@ -7,7 +7,7 @@ import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../message/notification.js";
-import { scrub } from "../redact.js";
+import { scrub, scrubValue } from "../redact.js";
 import { deliver } from "./deliver.js";
 import { gatherContext, type EventContext } from "./gather-context.js";
 import type { Client, HookEvent } from "./hook-event.js";
@@ -82,7 +82,13 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         projectDir: context.projectDir,
       });
       const { value } = run.config;
-      run.notification = formatNotification(event, context, {
+      // The agent's text may quote a configured secret (the webhook URL it was given): it is
+      // masked here, before the notification is cut to length, stored or sent.
+      const told = scrubValue({ event, context }, run.config.secrets) as {
+        event: HookEvent;
+        context: EventContext;
+      };
+      run.notification = formatNotification(told.event, told.context, {
         templates: value.templates,
         maxBodyLength: value.maxBodyLength,
         id: newNotificationId(),
