@@ -82,7 +82,7 @@ function toRow(run: LoggedRun, style: Style): string[] {
   ];
 }
 
-// "✓ desktop", "✗ team SINK_HTTP_STATUS", "queued hook", "held hook (coalescing)",
+// "✓ desktop", "✓ sound (started)", "✗ team SINK_HTTP_STATUS", "queued hook", "held hook (coalescing)",
 // "✓ hook (1 of 3 merged)", "skipped sound: <reason>".
 function sinkCells(run: LoggedRun, style: Style): string[] {
   const cells = run.record.outcomes.map((outcome) => {
@@ -96,6 +96,8 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
       const retry = later?.code ? ` (retrying: ${later.code})` : "";
       return style.warn(`queued ${outcome.sink}${merged}${retry}`);
     }
+    // "started": the program was still running when the hook went on; nothing failed while watched.
+    if (ok && outcome.started) return style.ok(`${style.okMark} ${outcome.sink} (started)`);
     if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}`);
     const code = later?.code ?? outcome.code ?? "";
     return style.fail(`${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd());

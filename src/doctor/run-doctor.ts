@@ -9,7 +9,7 @@ import { checkOutbox } from "./outbox-checks.js";
 import { checkSettings } from "./settings-checks.js";
 import { checkDesktop, checkLog, checkNode, checkSound, checkSsh } from "./system-checks.js";
 
-type DoctorDeps = Pick<Deps, "env" | "homedir" | "platform" | "cwd" | "now">;
+type DoctorDeps = Pick<Deps, "env" | "homedir" | "platform" | "cwd" | "now" | "arch" | "osRelease">;
 
 // node → config → each sink → usable sinks → installed hooks → outbox → log.
 export async function runDoctor(
