@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 
 /** Program names that mean "this handler runs hook-notify" (bin, script, our wrappers). */
@@ -18,17 +19,45 @@ const LAUNCHERS = new Set(["node", "node.exe", "nodejs", "npx", "bunx", "exec", 
 
 // Recognises our own entries, also older ones with other paths, launchers or timeouts.
 export function isHookNotifyCommand(command: string): boolean {
-  const words = splitWords(command);
+  return isHookNotifyArgv(splitWords(command));
+}
+
+// A handler is ours by its command string, or in exec form (Claude Code's `args`) by the program
+// and its arguments together.
+export function isHookNotifyHandler(command: string, args: unknown): boolean {
+  if (Array.isArray(args) && args.every((arg) => typeof arg === "string")) {
+    return isHookNotifyArgv([command, ...(args as string[])]);
+  }
+  return isHookNotifyCommand(command);
+}
+
+function isHookNotifyArgv(words: readonly string[]): boolean {
   let index = 0;
   while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index++;
   for (; index < words.length; index++) {
-    const word = words[index] ?? "";
+    // cmd.exe's "@" (no echo) starts our Droid commands on Windows.
+    const word = index === 0 ? (words[index] ?? "").replace(/^@/, "") : (words[index] ?? "");
     const name = programName(word);
     if (OUR_PROGRAMS.has(name)) return true;
     if (word.startsWith("-") && index > 0) continue;
     if (!LAUNCHERS.has(name)) return false;
   }
   return false;
+}
+
+// The absolute paths a handler runs (node and the script), for doctor: the words before the first
+// flag that are absolute paths. A wrapper or a bare "hook-notify" on PATH has none.
+export function programPaths(command: string, args: unknown): string[] {
+  const words = Array.isArray(args)
+    ? [command, ...args.filter((arg): arg is string => typeof arg === "string")]
+    : splitWords(command);
+  const paths: string[] = [];
+  for (const [index, raw] of words.entries()) {
+    const word = index === 0 ? raw.replace(/^@/, "") : raw;
+    if (word.startsWith("-")) break;
+    if (word.startsWith("/") || /^[A-Za-z]:[\\/]/.test(word)) paths.push(word);
+  }
+  return paths;
 }
 
 // The last path segment of a word, for either slash ("$X"/a/b.sh, C:\a\b.js).
@@ -59,7 +88,8 @@ export function splitWords(command: string): string[] {
   return words;
 }
 
-// Quotes a path for the hook's shell: sh everywhere, cmd.exe for Droid on Windows.
+// Quotes a path for the hook's shell: sh everywhere, cmd.exe for Droid on Windows (where a path
+// cannot hold a double quote, and nothing inside double quotes but % is special).
 export function quoteForShell(path: string, platform: NodeJS.Platform): string {
   if (platform === "win32") return `"${path}"`;
   return `"${path.replace(/(["\\$`])/g, "\\$1")}"`;
@@ -69,6 +99,8 @@ export function quoteForShell(path: string, platform: NodeJS.Platform): string {
 export interface CommandBase {
   /** Already quoted, e.g. `"/usr/bin/node" "/opt/hook-notify/bin/hook-notify.js"`. */
   program: string;
+  /** Exec form (Claude Code on Windows): the program and its first arguments, no shell. */
+  exec?: { command: string; args: string[] } | undefined;
 }
 
 // The full hook command: the budget and the caller travel with it.
@@ -76,11 +108,37 @@ export function buildCommand(base: CommandBase, client: Client, timeout: number)
   return `${base.program} --client ${client} --timeout ${timeout}`;
 }
 
-// User scope: node + the script, both absolute, so it works in any shell without PATH.
+// The handler's command, and in exec form its args: what install writes.
+export function buildHandlerCommand(
+  base: CommandBase,
+  client: Client,
+  timeout: number,
+): { command: string; args?: string[] } {
+  if (!base.exec) return { command: buildCommand(base, client, timeout) };
+  const flags = ["--client", client, "--timeout", String(timeout)];
+  return { command: base.exec.command, args: [...base.exec.args, ...flags] };
+}
+
+// User scope: node + the script, both absolute, so it works in any shell without PATH. On Windows
+// Claude Code gets exec form (no shell: Git Bash and PowerShell quote differently), and Droid a
+// line for cmd.exe that starts with "@", so no version of cmd's /s quote stripping can touch it.
 export function absoluteProgram(
   nodePath: string,
   scriptPath: string,
   platform: NodeJS.Platform,
+  client: Client = "droid",
 ): CommandBase {
-  return { program: `${quoteForShell(nodePath, platform)} ${quoteForShell(scriptPath, platform)}` };
+  const program = `${quoteForShell(nodePath, platform)} ${quoteForShell(scriptPath, platform)}`;
+  if (platform !== "win32") return { program };
+  if (client === "claude-code") {
+    return { program, exec: { command: nodePath, args: [scriptPath] } };
+  }
+  const expanded = [nodePath, scriptPath].find((path) => path.includes("%"));
+  if (expanded !== undefined) {
+    throw new HookNotifyError(
+      "USAGE",
+      `${expanded}: cmd.exe, which runs Droid's hooks on Windows, would expand the "%" in this path. Install Node.js and hook-notify in folders without "%", then run install again.`,
+    );
+  }
+  return { program: `@${program}` };
 }

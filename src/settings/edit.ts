@@ -1,5 +1,5 @@
 import { applyEdits, modify, parse, type FormattingOptions, type JSONPath } from "jsonc-parser";
-import { isHookNotifyCommand } from "./command.js";
+import { isHookNotifyHandler } from "./command.js";
 import { isRecord } from "./hook-shape.js";
 
 /** A place in the file plus its formatting: everything a minimal text edit needs. */
@@ -56,11 +56,11 @@ export function findOurs(groups: unknown): Found[] {
   return found;
 }
 
-// A command handler whose program is hook-notify (any path, launcher or timeout).
+// A command handler whose program is hook-notify (any path, launcher or timeout; exec form too).
 export function isOurHandler(handler: unknown): handler is Record<string, unknown> {
   if (!isRecord(handler) || handler["type"] !== "command") return false;
   const command = handler["command"];
-  return typeof command === "string" && isHookNotifyCommand(command);
+  return typeof command === "string" && isHookNotifyHandler(command, handler["args"]);
 }
 
 // Removes one of our handlers, and its matcher group and event list when they end up empty.

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { parse, type JSONPath } from "jsonc-parser";
 import type { CommandHandler } from "./hook-shape.js";
 import { isRecord } from "./hook-shape.js";
@@ -123,8 +124,8 @@ function installEvent(
   if (extra.length > 0) changes.push({ event, action: "removed duplicate" });
   const handlerPath = [...path, first.group, "hooks", first.handler];
   let isStale = false;
-  for (const key of ["command", "timeout"] as const) {
-    if (first.value[key] === handler[key]) continue;
+  for (const key of ["command", "args", "timeout"] as const) {
+    if (isDeepStrictEqual(first.value[key], handler[key])) continue;
     next = setValue(next, [...handlerPath, key], handler[key]);
     isStale = true;
   }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
-import { absoluteProgram, buildCommand, type CommandBase } from "./command.js";
+import { absoluteProgram, buildHandlerCommand, type CommandBase } from "./command.js";
 import { findDoubleRuns } from "./duplicates.js";
 import { previewJobs } from "./flow.js";
 import type { CommandHandler } from "./hook-shape.js";
@@ -46,6 +46,7 @@ export async function prepareInstall(
   request: SettingsRequest,
   machine: Machine,
 ): Promise<Prepared> {
+  refuseWindowsProject(request, machine);
   const { targets, warnings } = targetsFor(request, machine);
   const shown = (file: string): string => displayPath(file, machine.home);
   const wrapper = await loadWrapper(machine.packageRoot);
@@ -110,6 +111,16 @@ export async function prepareUninstall(
   };
 }
 
+// The project wrapper is a sh script: cmd.exe (Droid) and PowerShell (Claude Code without Git
+// Bash) cannot run it, so project scope is refused on Windows rather than written broken.
+function refuseWindowsProject(request: SettingsRequest, machine: Machine): void {
+  if (machine.platform !== "win32" || request.scope !== "project") return;
+  throw new HookNotifyError(
+    "USAGE",
+    "--scope project is not available on Windows: its shared wrapper is a sh script, which Droid (cmd.exe) and Claude Code without Git Bash (PowerShell) cannot run. Use --scope user (or --scope local for Claude Code).",
+  );
+}
+
 // "--client all --scope local" installs Claude Code only: droid has no local scope that fires.
 function targetsFor(
   request: SettingsRequest,
@@ -139,7 +150,7 @@ async function desiredHandlers(
   const defaults = await loadTemplate(target.client, machine.packageRoot);
   const base: CommandBase =
     target.wrapper === undefined
-      ? absoluteProgram(machine.nodePath, script, machine.platform)
+      ? absoluteProgram(machine.nodePath, script, machine.platform, target.client)
       : { program: target.wrapper.command };
   const desired = new Map<string, CommandHandler>();
   for (const event of request.events ?? [...defaults.keys()]) {
@@ -154,7 +165,7 @@ async function desiredHandlers(
     const timeout = request.timeout ?? fallback;
     desired.set(event, {
       type: "command",
-      command: buildCommand(base, target.client, timeout),
+      ...buildHandlerCommand(base, target.client, timeout),
       timeout,
     });
   }
