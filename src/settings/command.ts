@@ -26,7 +26,7 @@ export function isHookNotifyCommand(command: string): boolean {
 // and its arguments together.
 export function isHookNotifyHandler(command: string, args: unknown): boolean {
   if (Array.isArray(args) && args.every((arg) => typeof arg === "string")) {
-    return isHookNotifyArgv([command, ...(args as string[])]);
+    return isHookNotifyArgv([command, ...args]);
   }
   return isHookNotifyCommand(command);
 }

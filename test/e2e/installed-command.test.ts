@@ -69,7 +69,7 @@ describe.runIf(isPosix)("installed commands run through sh and bash", () => {
       );
       for (const [index, shell] of SHELLS.entries()) {
         const result = await runShell(shell, command, home.env);
-        expect(result, shell).toEqual({ code: 0, stdout: "", stderr: "" });
+        expect({ shell, ...result }).toEqual({ shell, code: 0, stdout: "", stderr: "" });
         expect(home.logLines()).toHaveLength(index + 1);
         expect(home.logLines()[index]).toMatchObject({ client, event: "Stop" });
       }
