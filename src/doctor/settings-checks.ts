@@ -2,6 +2,7 @@
 // client would reject. Reads with the same code install uses; writes nothing.
 import { existsSync } from "node:fs";
 import type { Client } from "../pipeline/hook-event.js";
+import { adapterFor } from "../clients/index.js";
 import { programPaths } from "../settings/command.js";
 import { checkText } from "../settings/check.js";
 import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
@@ -12,8 +13,6 @@ import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/shape.js";
 import { fail, ok, warn, type CheckResult } from "./check.js";
-
-const CLIENT_NAMES: Record<Client, string> = { droid: "Droid", "claude-code": "Claude Code" };
 
 /** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
 type Entries = Map<string, number | undefined>;
@@ -27,7 +26,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     if (seen.has(location.file)) continue;
     seen.add(location.file);
     const shown = displayPath(location.file, input.home);
-    const check = `${CLIENT_NAMES[location.client]} (${location.scope})`;
+    const check = `${adapterFor(location.client).name} (${location.scope})`;
     const isLegacy = location.client === "droid" && location.shape === "settings";
     let root: unknown;
     try {
@@ -56,7 +55,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any Droid or Claude Code hooks file",
+        "hook-notify is not in any hooks file of Droid, Claude Code, Codex or Gemini CLI",
         "hook-notify install",
       ),
     );

@@ -122,14 +122,15 @@ export function buildHandlerCommand(
 // User scope: node + the script, both absolute, so it works in any shell without PATH. On Windows
 // Claude Code gets exec form (no shell: Git Bash and PowerShell quote differently), and Droid a
 // line for cmd.exe that starts with "@", so no version of cmd's /s quote stripping can touch it.
+// Other clients keep the plain quoted line (not checked on Windows here).
 export function absoluteProgram(
   nodePath: string,
   scriptPath: string,
   platform: NodeJS.Platform,
-  client: Client = "droid",
+  client?: Client,
 ): CommandBase {
   const program = `${quoteForShell(nodePath, platform)} ${quoteForShell(scriptPath, platform)}`;
-  if (platform !== "win32") return { program };
+  if (platform !== "win32" || (client !== "claude-code" && client !== "droid")) return { program };
   if (client === "claude-code") {
     return { program, exec: { command: nodePath, args: [scriptPath] } };
   }
