@@ -19,30 +19,31 @@ const LAUNCHERS = new Set(["node", "node.exe", "nodejs", "npx", "bunx", "exec", 
 
 // Recognises our own entries, also older ones with other paths, launchers or timeouts.
 export function isHookNotifyCommand(command: string): boolean {
-  return isHookNotifyArgv(splitWords(command));
+  return findProgram(splitWords(command)) >= 0;
 }
 
 // A handler is ours by its command string, or in exec form (Claude Code's `args`) by the program
 // and its arguments together.
 export function isHookNotifyHandler(command: string, args: unknown): boolean {
   if (Array.isArray(args) && args.every((arg) => typeof arg === "string")) {
-    return isHookNotifyArgv([command, ...args]);
+    return findProgram([command, ...args]) >= 0;
   }
   return isHookNotifyCommand(command);
 }
 
-function isHookNotifyArgv(words: readonly string[]): boolean {
+// The index of the word that is hook-notify itself (after VAR=x and launchers), or -1.
+export function findProgram(words: readonly string[]): number {
   let index = 0;
   while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index++;
   for (; index < words.length; index++) {
     // cmd.exe's "@" (no echo) starts our Droid commands on Windows.
     const word = index === 0 ? (words[index] ?? "").replace(/^@/, "") : (words[index] ?? "");
     const name = programName(word);
-    if (OUR_PROGRAMS.has(name)) return true;
+    if (OUR_PROGRAMS.has(name)) return index;
     if (word.startsWith("-") && index > 0) continue;
-    if (!LAUNCHERS.has(name)) return false;
+    if (!LAUNCHERS.has(name)) return -1;
   }
-  return false;
+  return -1;
 }
 
 // The absolute paths a handler runs (node and the script), for doctor: the words before the first
