@@ -185,6 +185,8 @@ function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: Ev
 // (cd x && hook-notify, sh -c '…') stays, with a note, since the rest of it is the user's.
 function isPlainInvocation(found: Found, where: string, notes: string[]): boolean {
   const command = String(found.value["command"]);
+  // Exec form runs one program with its arguments, never other commands.
+  if (Array.isArray(found.value["args"])) return true;
   if (findInvocation(command)?.kind === "simple") return true;
   notes.push(
     `${where}: "${command}" runs other commands too, so it was left in place; take hook-notify out of it by hand.`,
