@@ -9,7 +9,7 @@ export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "StopFailure", "PermissionReques
 export type EventName = (typeof KNOWN_EVENTS)[number];
 
 /** Every agent client hook-notify has an adapter for (src/clients/). */
-export const CLIENT_IDS = ["droid", "claude-code", "codex", "gemini"] as const;
+export const CLIENT_IDS = ["droid", "claude-code", "codex", "gemini", "copilot"] as const;
 
 export type Client = (typeof CLIENT_IDS)[number];
 

@@ -38,7 +38,11 @@ const FIELDS = Object.keys(eventSchema.shape) as (keyof Canonical)[];
 
 // Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
 // The client's adapter first maps its own event names and fields onto hook-notify's.
-export function parseEvent(input: string, clientHint?: Client): HookEvent | IgnoredEvent {
+export function parseEvent(
+  input: string,
+  clientHint?: Client,
+  eventHint?: string,
+): HookEvent | IgnoredEvent {
   if (input.trim() === "") {
     throw new HookNotifyError(
       "INPUT_EMPTY",
@@ -47,7 +51,12 @@ export function parseEvent(input: string, clientHint?: Client): HookEvent | Igno
   }
   const received = parseJsonObject(input);
   const client = clientHint ?? clientOf(received);
-  const raw = client === undefined ? received : adapterFor(client).toCanonical(received);
+  // Copilot CLI sends no event name: its entry passes it with --event.
+  const named =
+    eventHint !== undefined && received["hook_event_name"] === undefined
+      ? { ...received, hook_event_name: eventHint }
+      : received;
+  const raw = client === undefined ? named : adapterFor(client).toCanonical(named);
   const canonical = pickFields(raw);
   if (canonical.hookEventName === undefined) {
     throw new HookNotifyError(

@@ -27,6 +27,8 @@ import { claimMarker, peekMarker } from "./seen-markers.js";
 export interface HookOptions {
   configPath?: string | undefined;
   client?: Client | undefined;
+  /** The event's name for a payload without one (--event). */
+  event?: string | undefined;
   /** "hook": deliver and log; "wait": deliver in the foreground; "dry-run": plan only. */
   mode: "hook" | "wait" | "dry-run";
   /** When the whole run must be over (ms since the epoch). */
@@ -57,7 +59,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       idleMs: 1000,
       totalMs: Math.min(5000, (options.deadline - deps.now()) / 2),
     });
-    const event = parseEvent(raw, options.client);
+    const event = parseEvent(raw, options.client, options.event);
     if ("ignored" in event) {
       run.record.ignored = event.ignored;
     } else {
