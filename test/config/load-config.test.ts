@@ -110,6 +110,7 @@ describe("loadConfig: which file", () => {
       issues: [],
       path: undefined,
       secrets: [],
+      unresolved: {},
       error: undefined,
     });
   });
