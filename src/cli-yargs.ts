@@ -80,7 +80,7 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, test, log, doctor, init] = await Promise.all([
+  const [install, uninstall, flush, test, log, doctor, init, watch, computers] = await Promise.all([
     import("./commands/install.js"),
     import("./commands/uninstall.js"),
     import("./commands/flush.js"),
@@ -88,6 +88,8 @@ async function loadCommands(): Promise<CommandModule[]> {
     import("./commands/log.js"),
     import("./commands/doctor.js"),
     import("./commands/init.js"),
+    import("./commands/watch.js"),
+    import("./commands/computers.js"),
   ]);
   return [
     install.installCommand,
@@ -97,5 +99,7 @@ async function loadCommands(): Promise<CommandModule[]> {
     log.logCommand,
     doctor.doctorCommand,
     init.initCommand,
+    watch.watchCommand,
+    computers.computersCommand,
   ] as unknown as CommandModule[];
 }
