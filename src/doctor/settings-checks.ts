@@ -8,7 +8,7 @@ import { checkText } from "../settings/check.js";
 import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
 import { findOurs } from "../settings/edit.js";
 import { isRecord } from "../settings/hook-shape.js";
-import { displayPath, type LocateInput } from "../settings/locate.js";
+import { displayPath, type FileShape, type LocateInput } from "../settings/locate.js";
 import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/shape.js";
@@ -55,7 +55,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any hooks file of Droid, Claude Code, Codex or Gemini CLI",
+        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI or Copilot CLI",
         "hook-notify install",
       ),
     );
@@ -75,7 +75,7 @@ function checkPaths(
   check: string,
   shown: string,
   root: unknown,
-  location: { client: Client; scope: string; shape: "settings" | "bare" },
+  location: { client: Client; scope: string; shape: FileShape },
 ): CheckResult[] {
   const map = eventMapOf(root, location.shape);
   if (!isRecord(map)) return [];
@@ -98,7 +98,7 @@ function checkPaths(
     );
 }
 
-function ourEntries(root: unknown, shape: "settings" | "bare"): Entries {
+function ourEntries(root: unknown, shape: FileShape): Entries {
   const map = eventMapOf(root, shape);
   const entries: Entries = new Map();
   if (!isRecord(map)) return entries;

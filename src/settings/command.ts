@@ -105,8 +105,15 @@ export interface CommandBase {
 }
 
 // The full hook command: the budget and the caller travel with it.
-export function buildCommand(base: CommandBase, client: Client, timeout: number): string {
-  return `${base.program} --client ${client} --timeout ${timeout}`;
+// Copilot CLI sends no event name, so its entries name the event they are for (--event).
+export function buildCommand(
+  base: CommandBase,
+  client: Client,
+  timeout: number,
+  event?: string,
+): string {
+  const named = event === undefined ? "" : ` --event ${event}`;
+  return `${base.program} --client ${client}${named} --timeout ${timeout}`;
 }
 
 // The handler's command, and in exec form its args: what install writes.
@@ -114,9 +121,11 @@ export function buildHandlerCommand(
   base: CommandBase,
   client: Client,
   timeout: number,
+  event?: string,
 ): { command: string; args?: string[] } {
-  if (!base.exec) return { command: buildCommand(base, client, timeout) };
-  const flags = ["--client", client, "--timeout", String(timeout)];
+  if (!base.exec) return { command: buildCommand(base, client, timeout, event) };
+  const named = event === undefined ? [] : ["--event", event];
+  const flags = ["--client", client, ...named, "--timeout", String(timeout)];
   return { command: base.exec.command, args: [...base.exec.args, ...flags] };
 }
 
