@@ -47,6 +47,12 @@ const runModule: CommandModule<object, RunOptions> = {
   },
 };
 
+// `hook-notify approve` without yargs (cli.ts): the approve code travels in this bundle, not the hook's.
+export async function runApprove(argv: string[]): Promise<void> {
+  const { parseApproveArgs, runApproveCommand } = await import("./commands/approve.js");
+  await runApproveCommand(parseApproveArgs(argv));
+}
+
 // Every command but the hook path: yargs and the command modules load only here.
 export async function runYargs(argv: string[]): Promise<void> {
   const { default: yargs } = await import("yargs");
@@ -71,7 +77,7 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, test, log, doctor, init] = await Promise.all([
+  const [install, uninstall, flush, test, log, doctor, init, approve] = await Promise.all([
     import("./commands/install.js"),
     import("./commands/uninstall.js"),
     import("./commands/flush.js"),
@@ -79,6 +85,7 @@ async function loadCommands(): Promise<CommandModule[]> {
     import("./commands/log.js"),
     import("./commands/doctor.js"),
     import("./commands/init.js"),
+    import("./commands/approve.js"),
   ]);
   return [
     install.installCommand,
@@ -88,5 +95,6 @@ async function loadCommands(): Promise<CommandModule[]> {
     log.logCommand,
     doctor.doctorCommand,
     init.initCommand,
+    approve.approveCommand,
   ] as unknown as CommandModule[];
 }

@@ -38,6 +38,11 @@ export interface Config {
   quietHours?: string | undefined;
   localSinksOverSsh: boolean;
   coalesceSeconds: number;
+  /** `hook-notify approve`: "away" (default) or "always"; see the schema. */
+  approveWhen: "away" | "always";
+  approveSeconds: number;
+  approveReplyTopic?: string | undefined;
+  approveSink?: string | undefined;
 }
 
 export interface Validated {
@@ -49,6 +54,9 @@ export interface Validated {
 
 /** SubagentStop events of one session this close together become one notification. */
 export const DEFAULT_COALESCE_SECONDS = 3;
+
+/** How long `hook-notify approve` waits for the phone by default. */
+export const DEFAULT_APPROVE_SECONDS = 120;
 
 // zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
 z.config(en());
@@ -114,9 +122,17 @@ export function validateConfig(
       quietHours: data.quietHours || undefined,
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
+      approveWhen: data.approveWhen ?? "away",
+      approveSeconds: data.approveSeconds ?? DEFAULT_APPROVE_SECONDS,
+      approveReplyTopic: data.approveReplyTopic,
+      approveSink: data.approveSink,
     },
     issues,
-    secrets: [...expanded.values, ...collectSecrets(data.sinks ?? {})].flatMap(secretPartsOf),
+    secrets: [
+      ...expanded.values,
+      ...collectSecrets(data.sinks ?? {}),
+      ...(data.approveReplyTopic === undefined ? [] : [data.approveReplyTopic]),
+    ].flatMap(secretPartsOf),
   };
 }
 

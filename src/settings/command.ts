@@ -76,6 +76,11 @@ export function buildCommand(base: CommandBase, client: Client, timeout: number)
   return `${base.program} --client ${client} --timeout ${timeout}`;
 }
 
+// The PermissionRequest entry of install --approve: `approve` has its own, longer budget.
+export function buildApproveCommand(base: CommandBase, timeout: number): string {
+  return `${base.program} approve --timeout ${timeout}`;
+}
+
 // User scope: node + the script, both absolute, so it works in any shell without PATH.
 export function absoluteProgram(
   nodePath: string,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
-import { absoluteProgram, buildCommand, type CommandBase } from "./command.js";
+import { absoluteProgram, buildApproveCommand, buildCommand, type CommandBase } from "./command.js";
 import { findDoubleRuns } from "./duplicates.js";
 import { previewJobs } from "./flow.js";
 import type { CommandHandler } from "./hook-shape.js";
@@ -32,6 +32,8 @@ export interface SettingsRequest {
   events: readonly string[] | undefined;
   timeout: number | undefined;
   fixJsonc: boolean;
+  /** install --approve: the PermissionRequest entry's timeout in seconds (Claude Code only). */
+  approve?: { timeout: number } | undefined;
 }
 
 /** Planned, not yet written: previews to show or commit, and warnings to print. */
@@ -118,6 +120,10 @@ function targetsFor(
   const warnings: string[] = [];
   const targets: Target[] = [];
   for (const client of request.clients) {
+    if (client === "droid" && request.approve !== undefined) {
+      warnings.push(DROID_HAS_NO_APPROVE);
+      continue;
+    }
     if (client === "droid" && request.scope === "local" && request.clients.length > 1) {
       warnings.push(
         "droid has no local scope that runs hooks; skipped droid. Use --scope project or user for droid.",
@@ -126,8 +132,14 @@ function targetsFor(
     }
     targets.push(locateTarget(client, request.scope, machine));
   }
+  if (targets.length === 0 && request.approve !== undefined) {
+    throw new HookNotifyError("USAGE", `${DROID_HAS_NO_APPROVE} Use --client claude-code.`);
+  }
   return { targets, warnings };
 }
+
+const DROID_HAS_NO_APPROVE =
+  "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.";
 
 // One handler per event: template timeout unless --timeout, and a command for this scope.
 async function desiredHandlers(
@@ -155,6 +167,14 @@ async function desiredHandlers(
     desired.set(event, {
       type: "command",
       command: buildCommand(base, target.client, timeout),
+      timeout,
+    });
+  }
+  if (request.approve !== undefined && target.client === "claude-code") {
+    const { timeout } = request.approve;
+    desired.set("PermissionRequest", {
+      type: "command",
+      command: buildApproveCommand(base, timeout),
       timeout,
     });
   }
