@@ -20,6 +20,8 @@ export interface StreamOptions {
   token?: string | undefined;
   /** `since=` value: a Unix time in seconds or a message id (cached messages from then on). */
   since?: string | undefined;
+  /** poll=1: return the cached messages and end (doctor's reachability check). */
+  poll?: boolean | undefined;
   signal: AbortSignal;
   env: Readonly<Record<string, string | undefined>>;
   sinkName: string;
@@ -29,7 +31,11 @@ const MAX_LINE = 64 * 1024;
 
 // Resolves once the server accepted the subscription (HTTP 200); the events follow as they come.
 export async function openStream(options: StreamOptions): Promise<AsyncIterable<NtfyEvent>> {
-  const url = `${options.root}${options.topic}/json${options.since ? `?since=${encodeURIComponent(options.since)}` : ""}`;
+  const query = new URLSearchParams();
+  if (options.poll) query.set("poll", "1");
+  if (options.since) query.set("since", options.since);
+  const search = query.size > 0 ? `?${query.toString()}` : "";
+  const url = `${options.root}${options.topic}/json${search}`;
   const shown = `${options.root}…/json`;
   const undici = await import("undici");
   const dispatcher = new undici.EnvHttpProxyAgent({
@@ -55,6 +61,8 @@ export async function openStream(options: StreamOptions): Promise<AsyncIterable<
     destroy();
     throw toTransportError(error, options.sinkName, shown, options.signal.aborted);
   }
+  // A destroyed body reports "aborted" as an error event: with no listener, that would crash.
+  response.body.on("error", () => undefined);
   if (response.statusCode !== 200) {
     response.body.destroy();
     destroy();

@@ -291,4 +291,12 @@ describe("hook-notify approve (built binary, local ntfy)", () => {
     expect(ntfy.calls).toHaveLength(0);
     expect(home.logLines().at(-1)?.error).toMatchObject({ code: "CONFIG_INVALID" });
   });
+
+  it("a token the server refuses: prints nothing, exit 0, the log says why", async () => {
+    const ntfy = await startFakeNtfy({ token: "tk_theserverwantsthisone" });
+    const home = setUp(ntfy);
+    const result = await approve(home);
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(home.logLines().at(-1)?.error).toMatchObject({ code: "SINK_AUTH" });
+  });
 });
