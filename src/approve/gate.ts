@@ -1,15 +1,21 @@
 // Presence first: while approve waits, Claude Code shows no dialog, so a person at the terminal
 // would wait for nothing. The phone is asked only when the person is away, or always if they say so.
 
-/** The presence contract (src/presence/probe.ts of the presence work): present, away or unknown. */
-export type PresenceState = "present" | "away" | "unknown";
+import type { PresenceState } from "../presence/probe.js";
 
-/** One presence reading as approve logs it. */
+/** One presence reading as approve logs it (the decision of src/presence/probe.ts). */
 export interface PresenceReading {
   state: PresenceState;
   probe: string;
   detail: string;
+  idleSeconds?: number | undefined;
 }
+
+/**
+ * Idle this long counts as away even with the terminal in front: a person who watched the agent
+ * for five minutes without touching anything is probably not there.
+ */
+export const AWAY_IDLE_SECONDS = 300;
 
 /** Where the permission question goes, and why. */
 export interface Route {
@@ -17,9 +23,9 @@ export interface Route {
   why: string;
 }
 
-// This build has no presence probe: presence is unknown, so "away" defers to the terminal.
+// The probe did not answer in time: presence is unknown, so "away" defers to the terminal.
 export function presenceUnavailable(): PresenceReading {
-  return { state: "unknown", probe: "none", detail: "this build has no presence probe" };
+  return { state: "unknown", probe: "none", detail: "the presence probe did not answer" };
 }
 
 // "always" asks the phone; "away" only when the probe says away, the terminal otherwise.

@@ -8,7 +8,13 @@ import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import { assertSuccess, postRequest } from "../http/post.js";
 import { redactUrl } from "../redact.js";
 import { decisionJson } from "./decision.js";
-import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
+import { probePresence } from "../presence/probe.js";
+import {
+  AWAY_IDLE_SECONDS,
+  chooseRoute,
+  presenceUnavailable,
+  type PresenceReading,
+} from "./gate.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";
@@ -22,8 +28,10 @@ export interface ApproveOptions {
   configPath?: string | undefined;
   /** The hook entry's timeout in seconds (--timeout): the wait ends well inside it. */
   timeout?: number | undefined;
-  /** Reads presence; without one presence is unknown. */
-  probePresence?: (signal: AbortSignal) => Promise<PresenceReading>;
+  /** A process of the agent session (the hook's parent), for the presence probe. */
+  pid?: number | undefined;
+  /** Per probe program (default: the presence module's 1 s); the whole probe gets 6 s at most. */
+  presenceTimeoutMs?: number | undefined;
   /** `test --approve`: this request instead of stdin, asked whatever the presence. */
   sample?: PermissionInput | undefined;
   /** Called once the request is on its way to the phone. */
@@ -39,7 +47,7 @@ export interface ApproveRun {
 
 const EXIT_MARGIN_MS = 5_000;
 const PUBLISH_TIMEOUT_MS = 15_000;
-const PRESENCE_TIMEOUT_MS = 1_500;
+const PRESENCE_TIMEOUT_MS = 6_000;
 
 // Runs the round trip into `run`; the caller prints `run.output` and writes the record.
 export async function runApprove(
@@ -71,7 +79,7 @@ export async function runApprove(
         `--timeout ${options.timeout ?? ""} leaves no time to wait for the phone.`,
       );
     }
-    if (options.sample === undefined && !(await goesToPhone(setup, options, record))) return;
+    if (options.sample === undefined && !(await goesToPhone(setup, deps, options, record))) return;
     record.approval.route = "phone";
     const secret = readSecret(secretPath(deps), deps.platform);
     const requestId = randomBytes(16).toString("base64url");
@@ -132,16 +140,30 @@ export async function runApprove(
 // Presence first; the reading and the route go in the record. True when the phone is asked.
 async function goesToPhone(
   setup: ApproveSetup,
+  deps: Deps,
   options: ApproveOptions,
   record: ApproveRecord,
 ): Promise<boolean> {
-  const probe = options.probePresence ?? (() => Promise.resolve(presenceUnavailable()));
-  const presence = await probe(AbortSignal.timeout(PRESENCE_TIMEOUT_MS)).catch(() =>
-    presenceUnavailable(),
-  );
-  const route = chooseRoute(setup.when, presence);
+  const presence = setup.when === "always" ? undefined : await readPresence(deps, options);
+  const route = chooseRoute(setup.when, presence ?? presenceUnavailable());
   Object.assign(record.approval, { presence, route: route.to, why: route.why });
   return route.to === "phone";
+}
+
+// The presence probe's decision (src/presence/probe.ts); unknown when it cannot run or answer.
+async function readPresence(deps: Deps, options: ApproveOptions): Promise<PresenceReading> {
+  if (options.pid === undefined) return presenceUnavailable();
+  const found = await probePresence({
+    env: deps.env,
+    pid: options.pid,
+    idleSeconds: AWAY_IDLE_SECONDS,
+    signal: AbortSignal.timeout(Math.max(PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0)),
+    platform: deps.platform,
+    ...(options.presenceTimeoutMs === undefined ? {} : { timeoutMs: options.presenceTimeoutMs }),
+  }).catch(() => undefined);
+  if (found === undefined) return presenceUnavailable();
+  const { state, probe, detail, idleSeconds } = found;
+  return { state, probe, detail, idleSeconds };
 }
 
 // Publishes the request; the outcome goes in the record. Returns when it was accepted.

@@ -48,7 +48,11 @@ export async function runApproveCommand(args: ApproveArgs): Promise<void> {
     writeRecord(run.record, logPath(deps), run.secrets);
   };
   installSafetyNet(run, finish, args.timeout);
-  await runApprove(deps, { configPath: args.config, timeout: args.timeout }, run);
+  await runApprove(
+    deps,
+    { configPath: args.config, timeout: args.timeout, pid: process.ppid },
+    run,
+  );
   finish();
   if (run.output !== undefined) writeSync(1, `${run.output}\n`);
   process.exit(0);
