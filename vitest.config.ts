@@ -10,11 +10,24 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"] },
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/e2e/**", "test/real-clients/**"],
+        },
       },
       {
         extends: true,
         test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        // The pinned agent clients (test/real-clients/pinned.json), each driven through a turn.
+        extends: true,
+        test: {
+          name: "clients",
+          include: ["test/real-clients/**/*.test.ts"],
+          testTimeout: 240_000,
+        },
       },
     ],
   },

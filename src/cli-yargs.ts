@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { runCommand } from "./commands/run.js";
 import { version } from "./version.js";
+import { CLIENT_IDS, isClient } from "./pipeline/hook-event.js";
 import { configOption } from "./commands/config-option.js";
 
 interface RunOptions {
@@ -22,7 +23,7 @@ const runModule: CommandModule<object, RunOptions> = {
         describe: "Seconds the client gives this hook entry; the process ends inside it",
       })
       .option("client", {
-        choices: ["droid", "claude-code"],
+        choices: CLIENT_IDS,
         describe: "Which client runs the hook (install writes it)",
       })
       .option("dry-run", {
@@ -40,7 +41,7 @@ const runModule: CommandModule<object, RunOptions> = {
     await runCommand({
       config: args.config,
       timeout: args.timeout,
-      client: args.client === "droid" || args.client === "claude-code" ? args.client : undefined,
+      client: isClient(args.client) ? args.client : undefined,
       dryRun: args["dry-run"] === true,
       wait: args.wait === true,
     });
@@ -59,7 +60,9 @@ export async function runYargs(argv: string[]): Promise<void> {
   const commands = await loadCommands();
   const parser: Argv = yargs(argv)
     .scriptName("hook-notify")
-    .usage("$0 [command]\n\nTells you when your coding agent (Droid, Claude Code) needs you.")
+    .usage(
+      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI) needs you.",
+    )
     .version(version)
     .command(runModule as unknown as CommandModule)
     .strict()

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { runCommand } from "./commands/run.js";
+import { isClient } from "./pipeline/hook-event.js";
 
 const HOOK_FLAGS = {
   config: { type: "string", short: "c" },
@@ -27,7 +28,11 @@ export async function main(argv: string[]): Promise<void> {
 
 function isHookInvocation(argv: readonly string[]): boolean {
   const first = argv[0];
-  return !asksForHelp(argv) && (first === undefined || first === "run" || first.startsWith("-"));
+  const isEvent = first?.trimStart().startsWith("{") === true;
+  return (
+    !asksForHelp(argv) &&
+    (first === undefined || first === "run" || first.startsWith("-") || isEvent)
+  );
 }
 
 function asksForHelp(argv: readonly string[]): boolean {
@@ -36,16 +41,18 @@ function asksForHelp(argv: readonly string[]): boolean {
 
 // Lenient on purpose: an unknown or malformed flag in a hook entry must not stop the notification.
 function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: argv.filter((a) => a !== "run"),
     options: HOOK_FLAGS,
     strict: false,
     allowPositionals: true,
   });
   const timeout = Number(values.timeout);
-  const client =
-    values.client === "droid" || values.client === "claude-code" ? values.client : undefined;
+  const client = isClient(values.client) ? values.client : undefined;
+  // Codex's `notify` program gets the event as its last argument, not on stdin.
+  const payload = positionals.findLast((word) => word.trimStart().startsWith("{"));
   return {
+    payload,
     config: typeof values.config === "string" ? values.config : undefined,
     timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
     client,

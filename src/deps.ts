@@ -16,8 +16,9 @@ export interface Deps {
 }
 
 // The only place that reads the real process; everything else receives Deps.
-export function createDeps(): Deps {
-  let stdin: InputSource | undefined;
+// `input`, when given, replaces stdin (an event passed as an argument).
+export function createDeps(input?: InputSource): Deps {
+  let stdin: InputSource | undefined = input;
   return {
     // Opened on first use: a command that never reads stdin (flush, doctor) must not hold a
     // terminal's stdin open, which would keep the process alive after its work is done.

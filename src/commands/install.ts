@@ -1,11 +1,12 @@
-// `hook-notify install`: writes hook-notify's hook entries into Droid's or Claude Code's settings.
+// `hook-notify install`: writes hook-notify's hook entries into each agent client's hook files.
 import type { Argv, CommandModule } from "yargs";
 import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-config.js";
+import { CLIENT_IDS, type Client } from "../pipeline/hook-event.js";
 import type { SettingsArgs } from "../settings/cli-run.js";
 
 /** The flags install and uninstall share, as yargs parses them. */
 export interface SettingsFlags {
-  client: "droid" | "claude-code" | "all" | undefined;
+  client: Client | "all" | undefined;
   scope: "user" | "project" | "local";
   events: string[] | undefined;
   timeout: number | undefined;
@@ -21,14 +22,14 @@ export interface SettingsFlags {
 export function withSettingsFlags(yargs: Argv): Argv<SettingsFlags> {
   return yargs
     .option("client", {
-      choices: ["droid", "claude-code", "all"] as const,
+      choices: [...CLIENT_IDS, "all"] as const,
       describe: "Which client to set up (default: every one with a folder in your home)",
     })
     .option("scope", {
       choices: ["user", "project", "local"] as const,
       default: "user" as const,
       describe:
-        "user: all your projects; project: committed with the project; local: Claude Code only, not committed",
+        "user: all your projects; project: committed with the project (Codex and Gemini: trusted projects only); local: Claude Code only, not committed",
     })
     .option("events", {
       type: "string",
@@ -151,7 +152,8 @@ async function finishApprove(plan: ApprovePlan, dryRun: boolean): Promise<void> 
 
 export const installCommand: CommandModule<object, SettingsFlags> = {
   command: "install",
-  describe: "Add hook-notify to Droid's or Claude Code's hooks (safe to run again)",
+  describe:
+    "Add hook-notify to the hooks of Droid, Claude Code, Codex and Gemini CLI (safe to run again)",
   builder: (yargs) =>
     withSettingsFlags(yargs)
       .option("approve", {

@@ -8,6 +8,7 @@ import type { Held, Suppressed } from "../pipeline/policy.js";
 import type { Delivery } from "../pipeline/route.js";
 import { logPath } from "../config/paths.js";
 import { startRecord, writeRecord } from "../pipeline/record.js";
+import { textInput } from "../pipeline/input-source.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { scrubValue } from "../redact.js";
 
@@ -16,6 +17,8 @@ export interface RunArgs {
   /** The budget the client gives this hook entry, in seconds. */
   timeout?: number | undefined;
   client?: Client | undefined;
+  /** The event as an argument (Codex's notify program), read instead of stdin. */
+  payload?: string | undefined;
   dryRun: boolean;
   wait: boolean;
 }
@@ -35,7 +38,7 @@ export async function runCommand(args: RunArgs): Promise<void> {
   const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
   const started = Date.now();
   const budgetMs = args.timeout && args.timeout > 0 ? args.timeout * 1000 - 250 : DEFAULT_BUDGET_MS;
-  const deps = createDeps();
+  const deps = createDeps(args.payload === undefined ? undefined : textInput(args.payload));
   // Filled in by runHook as it goes; logged here if the safety net ends the run first.
   const run: HookRun = { record: startRecord(started) };
   let finished = false;

@@ -1,6 +1,7 @@
 // Where hook-notify is installed (client, scope, file), with each entry's timeout, and files the
 // client would reject. Reads with the same code install uses; writes nothing.
 import type { Client } from "../pipeline/hook-event.js";
+import { adapterFor } from "../clients/index.js";
 import { checkText } from "../settings/check.js";
 import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
 import { findOurs } from "../settings/edit.js";
@@ -10,8 +11,6 @@ import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/shape.js";
 import { fail, ok, warn, type CheckResult } from "./check.js";
-
-const CLIENT_NAMES: Record<Client, string> = { droid: "Droid", "claude-code": "Claude Code" };
 
 /** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
 type Entries = Map<string, number | undefined>;
@@ -25,7 +24,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     if (seen.has(location.file)) continue;
     seen.add(location.file);
     const shown = displayPath(location.file, input.home);
-    const check = `${CLIENT_NAMES[location.client]} (${location.scope})`;
+    const check = `${adapterFor(location.client).name} (${location.scope})`;
     const isLegacy = location.client === "droid" && location.shape === "settings";
     let root: unknown;
     try {
@@ -53,7 +52,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any Droid or Claude Code hooks file",
+        "hook-notify is not in any hooks file of Droid, Claude Code, Codex or Gemini CLI",
         "hook-notify install",
       ),
     );

@@ -1,3 +1,4 @@
+import { adapterFor } from "../clients/index.js";
 import { isFailure, type EventName, type HookEvent } from "../pipeline/hook-event.js";
 import type { EventContext } from "../pipeline/gather-context.js";
 import type { Level, Notification } from "./notification.js";
@@ -21,7 +22,6 @@ export interface FormatOptions {
   now: number;
 }
 
-const AGENT_NAMES = { droid: "Droid", "claude-code": "Claude" } as const;
 const LAST_MESSAGE_MAX = 2000;
 
 // Renders a HookEvent and its context into the title and body a person reads at a glance.
@@ -76,7 +76,7 @@ function levelOf(event: HookEvent, failure: boolean): Level {
 }
 
 function templateValues(event: HookEvent, context: EventContext): TemplateValues {
-  const agent = context.client ? AGENT_NAMES[context.client] : "Agent";
+  const agent = context.client ? adapterFor(context.client).agent : "Agent";
   const lastMessage = oneLine(stripControl(context.lastMessage ?? "")) || undefined;
   const facts = [
     event.messageCount === undefined
@@ -139,7 +139,13 @@ function defaultTemplate(event: HookEvent, failure: boolean): { title: string; b
             title: "{project} · Session ended with an error (reason: {reason})",
             body: "{session_line}\n{facts}",
           }
-        : { title: "{project} · Session ended ({reason})", body: "{session_line}\n{facts}" };
+        : {
+            // Codex sends no reason worth showing: then the title has no parentheses.
+            title: event.reason
+              ? "{project} · Session ended ({reason})"
+              : "{project} · Session ended",
+            body: "{session_line}\n{facts}",
+          };
   }
 }
 

@@ -24,7 +24,7 @@ export function gatherContext(
   const cwd = event.cwd ?? deps.cwd;
   const projectDir = findGitRoot(cwd) ?? cwd;
   const context: EventContext = { project: basename(projectDir) || projectDir, projectDir };
-  const client = clientHint ?? detectClient(event, deps.env);
+  const client = clientHint ?? event.client ?? detectClient(event, deps.env);
   if (client) context.client = client;
   const facts = event.transcriptPath ? readTranscriptFactsOrNothing(event.transcriptPath) : {};
   if (facts.title) context.sessionTitle = facts.title;
@@ -59,6 +59,7 @@ export function detectClient(
 ): Client | undefined {
   const path = event.transcriptPath?.replaceAll("\\", "/") ?? "";
   if (path.includes("/.factory/")) return "droid";
+  if (path.includes("/.gemini/") || env.GEMINI_SESSION_ID) return "gemini";
   if (path.includes("/.claude/")) return "claude-code";
   if (env.FACTORY_PROJECT_DIR || env.DROID_PROJECT_DIR) return "droid";
   if (env.CLAUDE_PROJECT_DIR || env.CLAUDECODE) return "claude-code";

@@ -8,10 +8,20 @@ export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "StopFailure", "PermissionReques
 
 export type EventName = (typeof KNOWN_EVENTS)[number];
 
-export type Client = "droid" | "claude-code";
+/** Every agent client hook-notify has an adapter for (src/clients/). */
+export const CLIENT_IDS = ["droid", "claude-code", "codex", "gemini"] as const;
+
+export type Client = (typeof CLIENT_IDS)[number];
+
+// True for a --client value hook-notify knows.
+export function isClient(value: unknown): value is Client {
+  return (CLIENT_IDS as readonly unknown[]).includes(value);
+}
 
 export interface HookEvent {
   name: EventName;
+  /** The client, when --client said so or only one client sends such a payload. */
+  client?: Client | undefined;
   sessionId?: string | undefined;
   transcriptPath?: string | undefined;
   cwd?: string | undefined;

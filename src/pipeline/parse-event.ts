@@ -1,6 +1,13 @@
 import * as z from "zod/mini";
 import { HookNotifyError } from "../errors.js";
-import { KNOWN_EVENTS, type EventName, type HookEvent, type IgnoredEvent } from "./hook-event.js";
+import { adapterFor } from "../clients/index.js";
+import {
+  KNOWN_EVENTS,
+  type Client,
+  type EventName,
+  type HookEvent,
+  type IgnoredEvent,
+} from "./hook-event.js";
 
 const text = z.optional(z.string());
 const count = z.optional(z.number().check(z.nonnegative()));
@@ -30,14 +37,17 @@ type Canonical = Record<keyof z.infer<typeof eventSchema>, unknown>;
 const FIELDS = Object.keys(eventSchema.shape) as (keyof Canonical)[];
 
 // Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
-export function parseEvent(input: string): HookEvent | IgnoredEvent {
+// The client's adapter first maps its own event names and fields onto hook-notify's.
+export function parseEvent(input: string, clientHint?: Client): HookEvent | IgnoredEvent {
   if (input.trim() === "") {
     throw new HookNotifyError(
       "INPUT_EMPTY",
       "stdin: empty input. Pipe one hook event JSON object in.",
     );
   }
-  const raw = parseJsonObject(input);
+  const received = parseJsonObject(input);
+  const client = clientHint ?? clientOf(received);
+  const raw = client === undefined ? received : adapterFor(client).toCanonical(received);
   const canonical = pickFields(raw);
   if (canonical.hookEventName === undefined) {
     throw new HookNotifyError(
@@ -56,7 +66,21 @@ export function parseEvent(input: string): HookEvent | IgnoredEvent {
   }
   const { hookEventName, ...fields } = result.data;
   if (!isKnown(hookEventName)) return { ignored: hookEventName };
-  return { ...dropUndefined(fields), ...failureFields(raw), name: hookEventName, raw };
+  const event: HookEvent = {
+    ...dropUndefined(fields),
+    ...failureFields(raw),
+    name: hookEventName,
+    raw: received,
+  };
+  if (client !== undefined) event.client = client;
+  return event;
+}
+
+// A payload only one client sends, for an event piped in by hand without --client.
+function clientOf(raw: Record<string, unknown>): Client | undefined {
+  if (raw["type"] === "agent-turn-complete") return "codex";
+  if (raw["hook_event_name"] === "AfterAgent") return "gemini";
+  return undefined;
 }
 
 function parseJsonObject(input: string): Record<string, unknown> {

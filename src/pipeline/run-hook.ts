@@ -57,7 +57,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       idleMs: 1000,
       totalMs: Math.min(5000, (options.deadline - deps.now()) / 2),
     });
-    const event = parseEvent(raw);
+    const event = parseEvent(raw, options.client);
     if ("ignored" in event) {
       run.record.ignored = event.ignored;
     } else {

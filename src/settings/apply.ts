@@ -1,34 +1,27 @@
 import { randomUUID } from "node:crypto";
-import {
-  chmod,
-  copyFile,
-  lstat,
-  mkdir,
-  open,
-  readlink,
-  realpath,
-  rename,
-  rm,
-  stat,
-  unlink,
-} from "node:fs/promises";
+import { lstat, open, readlink, realpath, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
+import { applyOwnership, makeFolder, ownershipFor, type Ownership } from "./owner.js";
+import { isSameStamp, readStamped, type Stamp } from "./stamp.js";
 
 /** One file to put in place: the text expected on disk, and the text (or absence) wanted. */
 export interface WriteRequest {
   file: string;
   shown: string;
   next: string | undefined;
+  /** The file as it was read and planned from (undefined: there was none); checked before the rename. */
+  expected: Stamp | undefined;
+  /** The bytes that were read: what the .bak holds. Undefined: no .bak this time. */
+  previous?: Buffer | undefined;
   /** File mode for a file we create (the wrapper is 0o755); an existing file keeps its own. */
   mode?: number;
-  /** False for files that are only ever our own (the wrapper): no .bak beside them. */
-  backup?: boolean;
 }
 
-/** What the write did, for the report. */
+/** What the write did, for the report; "changed": another program wrote the file meanwhile. */
 export interface WriteResult {
+  status: "written" | "changed";
   backup: string | undefined;
   removed: boolean;
 }
@@ -42,7 +35,7 @@ export async function withFileLock<T>(
   shown: string,
   work: () => Promise<T>,
 ): Promise<T> {
-  await mkdir(dirname(file), { recursive: true });
+  await makeFolder(dirname(file));
   const lock = `${file}.hook-notify.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
@@ -68,7 +61,9 @@ async function isStale(lock: string): Promise<boolean> {
   return info !== undefined && Date.now() - info.mtimeMs > LOCK_STALE_MS;
 }
 
-// Temp file + rename, after one .bak of the old file; refuses to touch a read-only file.
+// Temp file + rename, after one .bak of the old file; refuses to touch a read-only file. The file
+// keeps its owner and mode (a new one takes its folder's owner), and if it is no longer what was
+// read, nothing is replaced and the caller plans again from the new text.
 export async function writeAtomic(request: WriteRequest): Promise<WriteResult> {
   const target = await realpath(request.file).catch(() => request.file);
   await refuseDanglingLink(request.file, target, request.shown);
@@ -79,17 +74,29 @@ export async function writeAtomic(request: WriteRequest): Promise<WriteResult> {
       `${request.shown}: the file is read-only, so nothing was written. Make it writable (chmod u+w), then run again.`,
     );
   }
-  const backup = info === undefined || request.backup === false ? undefined : `${target}.bak`;
+  const backup = info === undefined || request.previous === undefined ? undefined : `${target}.bak`;
+  let temp: string | undefined;
   try {
-    if (backup !== undefined) await copyFile(target, backup);
-    if (request.next === undefined) {
-      if (info !== undefined) await unlink(target);
-      return { backup, removed: true };
+    await makeFolder(dirname(target));
+    const owner = await ownershipFor(info, dirname(target), request.mode ?? 0o644);
+    if (request.next !== undefined) temp = await writeTemp(target, request.next, owner);
+    if (backup !== undefined && request.previous !== undefined) {
+      await rename(await writeTemp(backup, request.previous, owner), backup);
     }
-    await replace(target, request.next, info?.mode ?? request.mode ?? 0o644);
-    return { backup, removed: false };
+    if (!isSameStamp((await readStamped(request.file)).stamp, request.expected)) {
+      return { status: "changed", backup: undefined, removed: false };
+    }
+    if (temp === undefined) {
+      if (info !== undefined) await unlink(target);
+      return { status: "written", backup, removed: true };
+    }
+    await rename(temp, target);
+    temp = undefined;
+    return { status: "written", backup, removed: false };
   } catch (error) {
     throw writeError(request.shown, error);
+  } finally {
+    if (temp !== undefined) await rm(temp, { force: true });
   }
 }
 
@@ -106,20 +113,23 @@ async function refuseDanglingLink(file: string, target: string, shown: string): 
   );
 }
 
-// Writes beside the target and renames over it, so a reader never sees half a file.
-async function replace(target: string, text: string, mode: number): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+// Writes a new file beside the target, owned and moded as the target will be, for a rename.
+async function writeTemp(
+  target: string,
+  content: string | Buffer,
+  owner: Ownership,
+): Promise<string> {
   const temp = `${target}.${randomUUID().slice(0, 8)}.tmp`;
   try {
-    const handle = await open(temp, "wx", mode & 0o777);
+    const handle = await open(temp, "wx", owner.mode);
     try {
-      await handle.writeFile(text, "utf8");
+      await applyOwnership(handle, owner);
+      await handle.writeFile(content);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await chmod(temp, mode & 0o777);
-    await rename(temp, target);
+    return temp;
   } catch (error) {
     await rm(temp, { force: true });
     throw error;

@@ -1,3 +1,4 @@
+import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { firstJsoncProblem, parseSettings } from "./read.js";
@@ -21,15 +22,14 @@ export function checkText(
 ): Checked {
   if (text === undefined) return { text, note: undefined };
   const parsed = parseSettings(text, shown);
-  if (!parsed.isJsonc || policy === "keep") return { text, note: undefined };
+  const adapter = adapterFor(client);
+  if (!parsed.isJsonc || policy === "keep" || adapter.acceptsJsonc)
+    return { text, note: undefined };
   if (policy === "fix") {
     return { text: toStrictJson(text), note: "rewritten as strict JSON (comments dropped)" };
   }
   const problem = firstJsoncProblem(text);
-  const why =
-    client === "droid"
-      ? "droid silently ignores a hooks file that is not strict JSON, so none of its hooks run"
-      : "Claude Code rejects comments, trailing commas and a byte-order mark";
+  const why = adapter.jsoncReason;
   throw new HookNotifyError(
     "SETTINGS_INVALID",
     `${shown}: ${problem}; ${why}. Remove it, or run again with --fix-jsonc to rewrite the file as strict JSON (the original is kept as .bak).`,

@@ -1,15 +1,16 @@
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { clients } from "../clients/index.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { commitJobs, reportPreviews } from "./flow.js";
-import type { Scope } from "./locate.js";
+import { displayPath, type Scope } from "./locate.js";
 import { formatReport } from "./report.js";
 import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } from "./run.js";
 
 /** The parsed flags of install and uninstall. */
 export interface SettingsArgs {
-  client: "droid" | "claude-code" | "all" | undefined;
+  client: Client | "all" | undefined;
   scope: Scope;
   events: readonly string[] | undefined;
   timeout: number | undefined;
@@ -89,16 +90,16 @@ function toRequest(args: SettingsArgs, machine: Machine): SettingsRequest {
   };
 }
 
+// Every client whose folder is in the home directory (~/.factory, ~/.claude, ~/.codex, ~/.gemini).
 function clientsFor(client: SettingsArgs["client"], machine: Machine): Client[] {
-  if (client === "all") return ["droid", "claude-code"];
+  if (client === "all") return clients.map((adapter) => adapter.id);
   if (client !== undefined) return [client];
-  const found: Client[] = [];
-  if (existsSync(join(machine.home, ".factory"))) found.push("droid");
-  if (existsSync(machine.env["CLAUDE_CONFIG_DIR"] ?? join(machine.home, ".claude")))
-    found.push("claude-code");
-  if (found.length > 0) return found;
+  const found = clients.filter((adapter) => existsSync(adapter.configDir(machine)));
+  if (found.length > 0) return found.map((adapter) => adapter.id);
+  const folders = clients.map((adapter) => displayPath(adapter.configDir(machine), machine.home));
+  const names = clients.map((adapter) => `--client ${adapter.id}`).join(", ");
   throw new HookNotifyError(
     "USAGE",
-    "Found neither ~/.factory nor ~/.claude. Say which client: --client droid, --client claude-code or --client all.",
+    `Found none of ${folders.join(", ")}. Say which client: ${names} or --client all.`,
   );
 }

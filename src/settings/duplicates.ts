@@ -1,4 +1,5 @@
 import { parse } from "jsonc-parser";
+import { adapterFor } from "../clients/index.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { findOurs } from "./edit.js";
 import { isRecord } from "./hook-shape.js";
@@ -33,17 +34,31 @@ export function eventsWithOurs(text: string | undefined, shape: FileShape): stri
 export function findDoubleRuns(here: Installed, others: readonly Installed[]): string[] {
   const warnings: string[] = [];
   for (const other of others) {
-    const both = here.events.filter((event) => other.events.includes(event));
+    // Across clients the same notification counts: Gemini's AfterAgent is Claude Code's Stop.
+    const theirs = new Set(other.events.map((event) => notifiesAs(other.client, event)));
+    const both = here.events.filter((event) => theirs.has(notifiesAs(here.client, event)));
     if (both.length === 0) continue;
     if (other.client === here.client) {
       warnings.push(
         `${both.join(", ")}: hook-notify also runs from ${other.shown}, so ${here.client} would notify twice. Keep one: hook-notify uninstall --client ${other.client} --scope ${other.scope}`,
       );
-    } else if (other.scope === here.scope) {
+    } else if (other.scope === here.scope && importsEither(here.client, other.client)) {
+      const [importer, source] = adapterFor(here.client).imports.includes(other.client)
+        ? [here.client, other.client]
+        : [other.client, here.client];
       warnings.push(
-        `${both.join(", ")}: hook-notify is also in ${other.shown}. If Droid imports your Claude Code hooks, it would run hook-notify twice; skip hook-notify's entries when importing, or remove the imported copy in Droid's /hooks.`,
+        `${both.join(", ")}: hook-notify is also in ${other.shown}. If ${adapterFor(importer).name} imports your ${adapterFor(source).name} hooks, it would run hook-notify twice; skip hook-notify's entries when importing, or remove the imported copy.`,
       );
     }
   }
   return warnings;
+}
+
+// Droid imports Claude Code's hooks; "gemini hooks migrate --from-claude" copies them too.
+function importsEither(a: Client, b: Client): boolean {
+  return adapterFor(a).imports.includes(b) || adapterFor(b).imports.includes(a);
+}
+
+function notifiesAs(client: Client, event: string): string {
+  return adapterFor(client).events[event] ?? event;
 }

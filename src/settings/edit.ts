@@ -1,11 +1,21 @@
-import { applyEdits, modify, parse, type FormattingOptions, type JSONPath } from "jsonc-parser";
+import {
+  findNodeAtLocation,
+  format,
+  modify,
+  parse,
+  parseTree,
+  type Edit,
+  type FormattingOptions,
+  type JSONPath,
+  type Node,
+} from "jsonc-parser";
 import { isHookNotifyCommand } from "./command.js";
 import { isRecord } from "./hook-shape.js";
 
-/** A place in the file plus its formatting: everything a minimal text edit needs. */
+/** The text being edited plus its formatting; undefined formatting: a one-line file, kept minified. */
 export interface Doc {
   text: string;
-  formatting: FormattingOptions;
+  formatting: FormattingOptions | undefined;
 }
 
 /** One of our handlers: the matcher group it sits in and its index there. */
@@ -15,8 +25,10 @@ export interface Found {
   value: Record<string, unknown>;
 }
 
-// Keeps the file's own indentation and line ends for everything we insert.
-export function detectFormatting(text: string): FormattingOptions {
+// Keeps the file's own indentation and line ends for everything we insert; a file written on one
+// line (minified) gets minified insertions, so it stays one line.
+export function detectFormatting(text: string): FormattingOptions | undefined {
+  if (text.trim() !== "" && !text.trimEnd().includes("\n")) return undefined;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const indent = /^([ \t]+)["{[\]}]/m.exec(text)?.[1] ?? "  ";
   if (indent.startsWith("\t")) return { insertSpaces: false, tabSize: 1, eol };
@@ -24,12 +36,63 @@ export function detectFormatting(text: string): FormattingOptions {
 }
 
 // Sets (or with undefined removes) one value, leaving every other byte of the text as it was.
+// Linear in the file's size: one splice, then formatting of the changed stretch only, applied in
+// one pass (jsonc-parser's own formatting re-indents whole lines, one splice of the file per edit).
 export function setValue(doc: Doc, path: JSONPath, value: unknown, append = false): Doc {
-  const edits = modify(doc.text, path, value, {
-    formattingOptions: doc.formatting,
-    isArrayInsertion: append,
-  });
-  return { ...doc, text: applyEdits(doc.text, edits) };
+  const edit = rawEdit(doc, path, value, append);
+  if (edit === undefined) return doc;
+  const text = applySorted(doc.text, [edit]);
+  if (doc.formatting === undefined) return { ...doc, text };
+  return { ...doc, text: applySorted(text, formatEdits(text, edit, doc.formatting)) };
+}
+
+// The one unformatted edit of a change, as jsonc-parser computes it (minified value), except
+// removing an array's last item, which jsonc-parser gets wrong on one line ("[1, 22]" → "[12]").
+function rawEdit(doc: Doc, path: JSONPath, value: unknown, append: boolean): Edit | undefined {
+  const last = path.at(-1);
+  if (value === undefined && typeof last === "number") return removeItem(doc.text, path, last);
+  const [edit] = modify(doc.text, path, value, { isArrayInsertion: append });
+  if (edit === undefined || doc.formatting !== undefined) return edit;
+  return { ...edit, content: edit.content.replace(/^(,?"(?:[^"\\]|\\.)*"): /, "$1:") };
+}
+
+// An array item out, with the comma between it and a neighbour; the layout around stays.
+function removeItem(text: string, path: JSONPath, index: number): Edit | undefined {
+  const array = findNodeAtLocation(parseTree(text) as Node, path.slice(0, -1));
+  const items = array?.type === "array" ? (array.children ?? []) : [];
+  const item = items[index];
+  if (array === undefined || item === undefined) return undefined;
+  const previous = items[index - 1];
+  const next = items[index + 1];
+  if (next !== undefined)
+    return { offset: item.offset, length: next.offset - item.offset, content: "" };
+  if (previous === undefined)
+    return { offset: array.offset + 1, length: array.length - 2, content: "" };
+  const from = previous.offset + previous.length;
+  return { offset: from, length: item.offset + item.length - from, content: "" };
+}
+
+// The formatter's edits for the whitespace in and right around one edit, nothing further: their
+// number grows with what we inserted, never with the size of the file. Exported for its test.
+export function formatEdits(text: string, edit: Edit, formatting: FormattingOptions): Edit[] {
+  const start = Math.max(0, edit.offset - 1);
+  // Up to the next token on the same line; a line end after the edit is the file's own layout (and
+  // the formatter would trim it as the end of its text).
+  let end = edit.offset + edit.content.length;
+  while (text[end] === " " || text[end] === "\t") end++;
+  if (end < text.length && text[end] !== "\r" && text[end] !== "\n") end++;
+  return format(text, { offset: start, length: end - start }, { ...formatting, keepLines: false });
+}
+
+// Applies non-overlapping edits sorted by offset in one pass (V8 joins the slices without copying).
+function applySorted(text: string, edits: readonly Edit[]): string {
+  let out = "";
+  let at = 0;
+  for (const edit of edits) {
+    out += text.slice(at, edit.offset) + edit.content;
+    at = edit.offset + edit.length;
+  }
+  return out + text.slice(at);
 }
 
 // Reads the value at a path of the current text (lenient: comments allowed).

@@ -1,11 +1,12 @@
 import { rmdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { withFileLock, writeAtomic } from "./apply.js";
 import { diffLines } from "./diff.js";
 import type { FileJob, Step } from "./jobs.js";
-import { readText } from "./read.js";
+import { readSettingsFile, readText } from "./read.js";
 
 /** What one file looked like, what we planned, and (after commit) where its backup went. */
 export interface FileReport {
@@ -47,6 +48,9 @@ export function reportPreviews(previews: readonly Preview[]): FileReport[] {
   return previews.map(({ job, current, step }) => toReport(job, current, step, undefined));
 }
 
+/** Attempts per file when another program keeps writing it between our read and our rename. */
+const MAX_ATTEMPTS = 5;
+
 // Writes each changed file under its lock, re-planning on the text found there (compare and retry).
 export async function commitJobs(previews: readonly Preview[]): Promise<FileReport[]> {
   const reports: FileReport[] = [];
@@ -55,24 +59,51 @@ export async function commitJobs(previews: readonly Preview[]): Promise<FileRepo
       reports.push(toReport(job, seen, planned, undefined));
       continue;
     }
-    const report = await withFileLock(job.file, job.shown, async () => {
-      const current = await readText(job.file, job.shown);
-      const step = job.plan(current);
-      if (step.conflicts.length > 0) {
-        throw new HookNotifyError("SETTINGS_CONFLICT", step.conflicts.join("\n"));
-      }
-      if (step.next === current) return toReport(job, current, step, undefined);
-      const isWrapper = job.isWrapper === true;
-      const request = { file: job.file, shown: job.shown, next: step.next, backup: !isWrapper };
-      const result = await writeAtomic(isWrapper ? { ...request, mode: 0o755 } : request);
-      return toReport(job, current, step, result.backup);
-    });
+    const report = await commitWithRetries(job);
     if (job.isWrapper === true && report.next === undefined) {
       await rmdir(dirname(job.file)).catch(() => undefined);
     }
     reports.push(report);
   }
   return reports;
+}
+
+// The lock keeps other installs out, not other programs: a file changed between our read and our
+// rename is read and planned again, a few times, then refused with the other program's text intact.
+async function commitWithRetries(job: FileJob): Promise<FileReport> {
+  for (let attempt = 1; ; attempt++) {
+    const report = await withFileLock(job.file, job.shown, () => commitOne(job));
+    if (report !== "changed") return report;
+    if (attempt === MAX_ATTEMPTS) {
+      throw new HookNotifyError(
+        "SETTINGS_CONFLICT",
+        `${job.shown}: another program changed the file while hook-notify was writing it, ${MAX_ATTEMPTS} times in a row, so nothing was written and its changes stand. Close the program that keeps writing it, then run again.`,
+      );
+    }
+    await sleep(attempt * 50 + Math.random() * 50);
+  }
+}
+
+// One read, plan and write under the lock; "changed" when the file moved under our feet.
+async function commitOne(job: FileJob): Promise<FileReport | "changed"> {
+  const read = await readSettingsFile(job.file, job.shown);
+  const current = read.text;
+  const step = job.plan(current);
+  if (step.conflicts.length > 0) {
+    throw new HookNotifyError("SETTINGS_CONFLICT", step.conflicts.join("\n"));
+  }
+  if (step.next === current) return toReport(job, current, step, undefined);
+  const isWrapper = job.isWrapper === true;
+  const result = await writeAtomic({
+    file: job.file,
+    shown: job.shown,
+    next: step.next,
+    expected: read.stamp,
+    previous: isWrapper ? undefined : read.bytes,
+    ...(isWrapper ? { mode: 0o755 } : {}),
+  });
+  if (result.status === "changed") return "changed";
+  return toReport(job, current, step, result.backup);
 }
 
 function toReport(

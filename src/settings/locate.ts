@@ -1,4 +1,5 @@
-import { join, sep } from "node:path";
+import { sep } from "node:path";
+import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 
@@ -26,52 +27,17 @@ export interface LocateInput {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-// Maps client + scope to files; the only place that knows where each client keeps its hooks.
+// Maps client + scope to files; each client's adapter (src/clients/) knows where it keeps hooks.
 export function locateTarget(client: Client, scope: Scope, input: LocateInput): Target {
-  return client === "droid" ? locateDroid(scope, input) : locateClaude(scope, input);
-}
-
-// Droid 0.215.0 reads ~/.factory/hooks.json and .factory/hooks.json (bare map); local did not fire.
-function locateDroid(scope: Scope, { home, projectDir }: LocateInput): Target {
-  if (scope === "local") {
+  const adapter = adapterFor(client);
+  if (!adapter.scopes.includes(scope)) {
+    if (client === "droid") return adapter.locate(scope, input); // says why local never fires
     throw new HookNotifyError(
       "USAGE",
-      'Droid does not run hooks from .factory/settings.local.json ("droid exec" ignored them). Use --scope project (shared) or --scope user.',
+      `${adapter.name} has no ${scope} scope; use --scope ${adapter.scopes.join(" or ")}.`,
     );
   }
-  const dir = join(scope === "user" ? home : projectDir, ".factory");
-  const target: Target = {
-    client: "droid",
-    scope,
-    file: join(dir, "hooks.json"),
-    shape: "bare",
-    legacyFile: join(dir, "settings.json"),
-  };
-  if (scope === "project") {
-    target.wrapper = {
-      path: join(dir, "hooks", "hook-notify.sh"),
-      command: '"$FACTORY_PROJECT_DIR"/.factory/hooks/hook-notify.sh',
-    };
-  }
-  return target;
-}
-
-// Claude Code: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), .claude/settings(.local).json.
-function locateClaude(scope: Scope, { home, projectDir, env }: LocateInput): Target {
-  if (scope === "user") {
-    const dir = env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude");
-    return { client: "claude-code", scope, file: join(dir, "settings.json"), shape: "settings" };
-  }
-  const dir = join(projectDir, ".claude");
-  const name = scope === "project" ? "settings.json" : "settings.local.json";
-  const target: Target = { client: "claude-code", scope, file: join(dir, name), shape: "settings" };
-  if (scope === "project") {
-    target.wrapper = {
-      path: join(dir, "hooks", "hook-notify.sh"),
-      command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook-notify.sh',
-    };
-  }
-  return target;
+  return adapter.locate(scope, input);
 }
 
 // Shows a path the way a person thinks of it: ~ for the home folder.

@@ -1,3 +1,4 @@
+import { clients } from "../clients/index.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { eventsWithOurs, type Installed } from "./duplicates.js";
 import { locateTarget, type FileShape, type LocateInput, type Scope } from "./locate.js";
@@ -11,16 +12,11 @@ interface Location {
   shape: FileShape;
 }
 
-const SCOPES: Record<Client, readonly Scope[]> = {
-  droid: ["user", "project"],
-  "claude-code": ["user", "project", "local"],
-};
-
-// All hook files of both clients; Droid's legacy settings.json counts, since it fires too.
+// All hook files of every client; Droid's legacy settings.json counts, since it fires too.
 export function allLocations(input: LocateInput): Location[] {
   const out: Location[] = [];
-  for (const client of ["droid", "claude-code"] as const) {
-    for (const scope of SCOPES[client]) {
+  for (const { id: client, scopes } of clients) {
+    for (const scope of scopes) {
       const target = locateTarget(client, scope, input);
       out.push({ client, scope, file: target.file, shape: target.shape });
       if (target.legacyFile !== undefined) {

@@ -156,6 +156,6 @@ function finish(
     return { next: undefined, changes, conflicts };
   }
   const isNew = text === undefined || text.trim() === "";
-  const next = isNew ? doc.text + (doc.formatting.eol ?? "\n") : doc.text;
+  const next = isNew ? doc.text + (doc.formatting?.eol ?? "\n") : doc.text;
   return { next, changes, conflicts };
 }

@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { HookNotifyError } from "../errors.js";
+import { readStamped, type Stamp, type Stamped } from "./stamp.js";
 
 /** What we learnt from one settings file's text. */
 export interface ParsedSettings {
@@ -12,13 +12,24 @@ export interface ParsedSettings {
 
 const BOM = "\uFEFF";
 
+/** A settings file as read: its text, its bytes and its stamp (all undefined: no file). */
+export interface ReadFile {
+  text: string | undefined;
+  bytes: Buffer | undefined;
+  stamp: Stamp | undefined;
+}
+
 // Reads a file's text; a missing file is undefined (install creates it), other errors are fatal.
 export async function readText(file: string, shown: string): Promise<string | undefined> {
-  let bytes: Buffer;
+  return (await readSettingsFile(file, shown)).text;
+}
+
+// The text plus what it takes to notice, before writing, that another program changed the file.
+export async function readSettingsFile(file: string, shown: string): Promise<ReadFile> {
+  let read: Stamped;
   try {
-    bytes = await readFile(file);
+    read = await readStamped(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     if ((error as NodeJS.ErrnoException).code === "EISDIR") {
       throw new HookNotifyError(
         "SETTINGS_UNREADABLE",
@@ -32,7 +43,8 @@ export async function readText(file: string, shown: string): Promise<string | un
       { cause: error },
     );
   }
-  return decodeUtf8(bytes, shown);
+  const text = read.bytes === undefined ? undefined : decodeUtf8(read.bytes, shown);
+  return { text, ...read };
 }
 
 // Strict UTF-8: a lenient decode would turn bad bytes into U+FFFD, and our write would then

@@ -1,3 +1,4 @@
+import { adapterFor } from "../clients/index.js";
 import type { Client } from "../pipeline/hook-event.js";
 import type { FileReport } from "./flow.js";
 
@@ -9,8 +10,6 @@ export interface ReportContext {
   clients: readonly Client[];
   home: string;
 }
-
-const CLIENT_NAMES: Record<Client, string> = { droid: "droid", "claude-code": "Claude Code" };
 
 // The text a person reads after install/uninstall: each changed file, its diff, then what to do next.
 export function formatReport(
@@ -38,7 +37,7 @@ export function formatReport(
 }
 
 function nothingToDo(context: ReportContext): string {
-  const who = context.clients.map((client) => CLIENT_NAMES[client]).join(" and ");
+  const who = context.clients.map((client) => clientName(client)).join(" and ");
   return context.action === "install"
     ? `No change: hook-notify is already installed for ${who} here.`
     : `No change: hook-notify was not installed for ${who} here.`;
@@ -46,13 +45,21 @@ function nothingToDo(context: ReportContext): string {
 
 function nextStep(context: ReportContext): string {
   const review = context.clients
-    .map((client) => `open /hooks in ${CLIENT_NAMES[client]} (or restart it)`)
+    .filter((client) => adapterFor(client).afterInstall === undefined)
+    .map((client) => `open /hooks in ${clientName(client)} (or restart it)`)
     .join(", and ");
+  const notes = context.clients.flatMap((client) => adapterFor(client).afterInstall ?? []);
+  const next = review === "" ? "Next:" : `Next: ${review} to pick up the hooks;`;
   return context.action === "install"
-    ? `Next: ${review} to pick up the hooks, then run "hook-notify test".`
+    ? [...notes.map((note) => `Note: ${note}`), `${next} then run "hook-notify test".`].join("\n")
     : `Done: hook-notify's hooks are removed. Restart the client, or check /hooks, to make sure.`;
 }
 
 function tilde(file: string, home: string): string {
   return file.startsWith(home) ? "~" + file.slice(home.length) : file;
+}
+
+// Droid's own lowercase spelling is kept in these sentences; the others as they name themselves.
+function clientName(client: Client): string {
+  return client === "droid" ? "droid" : adapterFor(client).name;
 }

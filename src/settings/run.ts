@@ -1,6 +1,8 @@
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
+import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
+import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { absoluteProgram, buildApproveCommand, buildCommand, type CommandBase } from "./command.js";
@@ -11,7 +13,7 @@ import { installJobs, uninstallJobs, type FileJob } from "./jobs.js";
 import { findInstalled } from "./locations.js";
 import { displayPath, locateTarget, type Scope, type Target } from "./locate.js";
 import { hasForeignHooks } from "./shape.js";
-import { loadTemplate, loadWrapper } from "./template.js";
+import { loadTemplate, loadWrapper, type EventDefaults } from "./template.js";
 
 /** The machine install runs on, passed in by the command (the only place that reads process). */
 export interface Machine {
@@ -96,7 +98,10 @@ export async function prepareUninstall(
   const { targets, warnings } = targetsFor(request, machine);
   const shown = (file: string): string => displayPath(file, machine.home);
   const jobs = targets.flatMap((target) =>
-    uninstallJobs({ target, shown, fixJsonc: request.fixJsonc }, request.events),
+    uninstallJobs(
+      { target, shown, fixJsonc: request.fixJsonc },
+      ownNames(request.events, adapterFor(target.client)),
+    ),
   );
   const preview = await previewJobs(jobs);
   const planned = new Map(preview.previews.map((p) => [p.job.file, p.step.next]));
@@ -112,7 +117,7 @@ export async function prepareUninstall(
   };
 }
 
-// "--client all --scope local" installs Claude Code only: droid has no local scope that fires.
+// "--client all --scope local" installs Claude Code only: the others have no local scope that fires.
 function targetsFor(
   request: SettingsRequest,
   machine: Machine,
@@ -120,26 +125,33 @@ function targetsFor(
   const warnings: string[] = [];
   const targets: Target[] = [];
   for (const client of request.clients) {
-    if (client === "droid" && request.approve !== undefined) {
-      warnings.push(DROID_HAS_NO_APPROVE);
+    const adapter = adapterFor(client);
+    if (request.approve !== undefined && client !== "claude-code") {
+      warnings.push(noApproveFor(client, adapter.name));
       continue;
     }
-    if (client === "droid" && request.scope === "local" && request.clients.length > 1) {
+    if (!adapter.scopes.includes(request.scope) && request.clients.length > 1) {
+      const name = client === "droid" ? "droid" : adapter.name;
       warnings.push(
-        "droid has no local scope that runs hooks; skipped droid. Use --scope project or user for droid.",
+        `${name} has no ${request.scope} scope that runs hooks; skipped ${name}. Use --scope ${adapter.scopes.join(" or ")} for ${name}.`,
       );
       continue;
     }
     targets.push(locateTarget(client, request.scope, machine));
   }
   if (targets.length === 0 && request.approve !== undefined) {
-    throw new HookNotifyError("USAGE", `${DROID_HAS_NO_APPROVE} Use --client claude-code.`);
+    throw new HookNotifyError("USAGE", `${warnings.join(" ")} Use --client claude-code.`);
   }
   return { targets, warnings };
 }
 
-const DROID_HAS_NO_APPROVE =
-  "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.";
+// install --approve writes the PermissionRequest entry for Claude Code only.
+function noApproveFor(client: Client, name: string): string {
+  if (client === "droid") {
+    return "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.";
+  }
+  return `approving from the phone is built for Claude Code's PermissionRequest only; nothing was written for ${name}.`;
+}
 
 // One handler per event: template timeout unless --timeout, and a command for this scope.
 async function desiredHandlers(
@@ -149,25 +161,18 @@ async function desiredHandlers(
   script: string,
 ): Promise<Map<string, CommandHandler>> {
   const defaults = await loadTemplate(target.client, machine.packageRoot);
+  const adapter = adapterFor(target.client);
   const base: CommandBase =
     target.wrapper === undefined
       ? absoluteProgram(machine.nodePath, script, machine.platform)
       : { program: target.wrapper.command };
   const desired = new Map<string, CommandHandler>();
-  for (const event of request.events ?? [...defaults.keys()]) {
-    const fallback = defaults.get(event);
-    if (fallback === undefined) {
-      const known = [...defaults.keys()].join(", ");
-      throw new HookNotifyError(
-        "USAGE",
-        `--events: "${event}" is not an event hook-notify installs for ${target.client}; use some of ${known}.`,
-      );
-    }
-    const timeout = request.timeout ?? fallback;
+  for (const event of clientEvents(request.events, defaults, adapter)) {
+    const timeout = request.timeout ?? defaults.get(event) ?? 10;
     desired.set(event, {
       type: "command",
       command: buildCommand(base, target.client, timeout),
-      timeout,
+      timeout: toClientTimeout(adapter, timeout),
     });
   }
   if (request.approve !== undefined && target.client === "claude-code") {
@@ -179,6 +184,30 @@ async function desiredHandlers(
     });
   }
   return desired;
+}
+
+// --events in the client's own names or in hook-notify's (Stop is Gemini's AfterAgent).
+export function clientEvents(
+  requested: readonly string[] | undefined,
+  defaults: EventDefaults,
+  adapter: ClientAdapter,
+): string[] {
+  if (requested === undefined) return [...defaults.keys()];
+  const out = new Set<string>();
+  for (const event of requested) {
+    const own = defaults.has(event)
+      ? event
+      : [...defaults.keys()].find((name) => adapter.events[name] === event);
+    if (own === undefined) {
+      const known = [...defaults.keys()].join(", ");
+      throw new HookNotifyError(
+        "USAGE",
+        `--events: "${event}" is not an event hook-notify installs for ${adapter.id}; use some of ${known}.`,
+      );
+    }
+    out.add(own);
+  }
+  return [...out];
 }
 
 // Creating .factory/hooks.json would silence hooks that droid now runs from .factory/settings.json.
@@ -196,4 +225,17 @@ function guardDroidLegacy(previews: Prepared["previews"], targets: readonly Targ
       `${legacy.job.shown}: droid runs its "hooks" only while .factory/hooks.json does not exist, so installing would silence them. Move that "hooks" map (unwrapped) into .factory/hooks.json, then run again.`,
     );
   }
+}
+
+// Uninstall --events: hook-notify's names become the client's (Stop removes Gemini's AfterAgent).
+function ownNames(
+  events: readonly string[] | undefined,
+  adapter: ClientAdapter,
+): string[] | undefined {
+  if (events === undefined) return undefined;
+  return events.flatMap((event) => {
+    if (adapter.events[event] !== undefined) return [event];
+    const own = Object.keys(adapter.events).filter((name) => adapter.events[name] === event);
+    return own.length > 0 ? own : [event];
+  });
 }

@@ -2,11 +2,13 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fromClientTimeout } from "../clients/adapter.js";
+import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-shape.js";
 
-/** Per-event defaults read from hooks-templates/: event → timeout in seconds, in template order. */
+/** Per-event defaults read from hooks-templates/: client event → timeout in seconds, in order. */
 export type EventDefaults = ReadonlyMap<string, number>;
 
 // Finds the package folder from src/ (tests) or dist/chunks/ (the bundle) alike.
@@ -31,10 +33,11 @@ export async function loadTemplate(client: Client, packageRoot: string): Promise
   const json: unknown = JSON.parse(await readFile(file, "utf8"));
   const map: EventMap =
     client === "droid" ? eventMapSchema.parse(json) : claudeSettingsSchema.parse(json).hooks;
+  const adapter = adapterFor(client);
   const defaults = new Map<string, number>();
   for (const [event, groups] of Object.entries(map)) {
     const timeout = groups[0]?.hooks[0]?.timeout;
-    if (timeout !== undefined) defaults.set(event, timeout);
+    if (timeout !== undefined) defaults.set(event, fromClientTimeout(adapter, timeout));
   }
   return defaults;
 }

@@ -11,14 +11,14 @@ import { detectClient, type EventContext } from "../../src/pipeline/gather-conte
 import type { HookEvent } from "../../src/pipeline/hook-event.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { route } from "../../src/pipeline/route.js";
-import { FIXTURE_NAMES, fixtureText } from "../pipeline/event-fixtures.js";
+import { clientOfFixture, FIXTURE_NAMES, fixtureText } from "../pipeline/event-fixtures.js";
 
 const NOW = Date.parse("2026-11-22T12:00:00.000Z");
 const OPTIONS: FormatOptions = { maxBodyLength: 300, id: "n-1", now: NOW };
 
 // The context gatherContext would find for the captured payloads on the machine they came from.
 function contextFor(event: HookEvent, extra: Partial<EventContext> = {}): EventContext {
-  const client = detectClient(event, {});
+  const client = event.client ?? detectClient(event, {});
   return {
     project: "shop-api",
     projectDir: "/home/dev/projects/shop-api",
@@ -52,6 +52,66 @@ interface Rendered {
 
 const SENT = ["desktop", "sound"];
 const EXPECTED: Record<string, Rendered | "ignored"> = {
+  // Codex 0.169.0 and Gemini CLI 0.61.0: their events as hook-notify's (captured for real).
+  "codex/PermissionRequest.json": {
+    title: "shop-api · Codex needs your permission",
+    body: "Codex needs your permission to use Bash",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "codex/SessionEnd.json": {
+    title: "shop-api · Session ended",
+    body: "Session 01a209ac in /tmp/agents-mock/proj",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "codex/SessionStart.json": "ignored",
+  "codex/Stop.json": {
+    title: "shop-api · Codex finished",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "codex/notify-agent-turn-complete-tui.json": {
+    title: "shop-api · Codex finished",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "codex/notify-agent-turn-complete.json": {
+    title: "shop-api · Codex finished",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "codex/notify-title-turn.json": "ignored",
+  "gemini/AfterAgent.json": {
+    title: "shop-api · Gemini finished",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "gemini/Notification.json": {
+    title: "shop-api · Gemini needs your permission",
+    body: "Tool Confirm Shell Command requires execution",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "gemini/SessionEnd.json": {
+    title: "shop-api · Session ended (exit)",
+    body: "Session ce90ab58 in /tmp/agents-mock/proj",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "gemini/SessionStart.json": "ignored",
   "claude-code/Notification.json": {
     title: "shop-api · Claude needs your permission",
     body: "Claude needs your permission",
@@ -157,7 +217,7 @@ describe("captured payloads: parse, render, route", () => {
 
   it.each(FIXTURE_NAMES)("%s", (name) => {
     const expected = EXPECTED[name];
-    const event = parseEvent(fixtureText(name));
+    const event = parseEvent(fixtureText(name), clientOfFixture(name));
     if ("ignored" in event) {
       expect(expected).toBe("ignored");
       return;
@@ -175,7 +235,7 @@ describe("captured payloads: parse, render, route", () => {
       id: "n-1",
       event: event.name,
       project: "shop-api",
-      cwd: "/home/dev/projects/shop-api",
+      cwd: event.cwd,
       sessionId: event.sessionId,
       timestamp: "2026-11-22T12:00:00.000Z",
       raw: event.raw,
@@ -289,7 +349,7 @@ describe("formatNotification default wording", () => {
       "shop-api · Session ended (clear)",
       "",
     ],
-    ["SessionEnd without a reason", { name: "SessionEnd" }, {}, "shop-api · Session ended ()", ""],
+    ["SessionEnd without a reason", { name: "SessionEnd" }, {}, "shop-api · Session ended", ""],
     [
       "PermissionRequest without a tool",
       { name: "PermissionRequest" },

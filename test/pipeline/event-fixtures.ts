@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Client } from "../../src/pipeline/hook-event.js";
 
-/** The captured hook payloads: Claude Code 2.1.197, droid 0.215.0, and Droid's documented ones. */
+/** The captured hook payloads: Claude Code 2.1.197, droid 0.215.0, Codex 0.169.0, Gemini CLI
+ * 0.61.0, and Droid's documented ones. */
 export const EVENTS_DIR = join(import.meta.dirname, "..", "fixtures", "events");
 
 /** "claude-code/Stop.json", "droid/SessionEnd-other.json", … sorted, every file under EVENTS_DIR. */
@@ -28,4 +30,11 @@ export function toCamelKeys(payload: Record<string, unknown>): Record<string, un
       value,
     ]),
   );
+}
+
+// The folder names the client for the clients whose names differ from Claude Code's; the hook
+// entries install writes pass it as --client.
+export function clientOfFixture(name: string): Client | undefined {
+  const folder = name.split("/")[0];
+  return folder === "codex" || folder === "gemini" ? folder : undefined;
 }

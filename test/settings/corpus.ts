@@ -143,9 +143,9 @@ export const CORPUS: readonly CorpusCase[] = [
     }),
   ),
   claude("deep nesting (5,000 levels) in an unrelated key", "size", deeplyNested(5000), "refuse"),
-  // jsonc-parser's formatter breaks at an indent of exactly 200 spaces, which reformatting this one
-  // line reaches: a clear refusal. Spread over lines, only the inserted lines are formatted.
-  claude("deep nesting (200 levels) on one line", "size", deeplyNested(200), "refuse"),
+  // jsonc-parser's formatter breaks at an indent of exactly 200 spaces, which re-indenting this one
+  // line reached; a one-line file now gets minified insertions and is never re-indented.
+  claude("deep nesting (200 levels) on one line", "size", deeplyNested(200)),
   claude(
     "deep nesting (300 levels) over many lines",
     "size",

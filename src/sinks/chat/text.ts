@@ -1,4 +1,5 @@
 // Pure text helpers shared by the chat payload builders: fitting, mention breaking, escaping.
+import { adapterFor } from "../../clients/index.js";
 import { Buffer } from "node:buffer";
 import type { Level, Notification } from "../../message/notification.js";
 
@@ -90,12 +91,7 @@ export function levelEmoji(level: Level): string {
 
 // The small print under a message: where it came from (project · client · event · session).
 export function describeOrigin(notification: Notification): string {
-  const client =
-    notification.client === "claude-code"
-      ? "Claude Code"
-      : notification.client === "droid"
-        ? "Droid"
-        : undefined;
+  const client = notification.client ? adapterFor(notification.client).name : undefined;
   const parts = [notification.project, client, notification.event, notification.sessionTitle];
   return parts.filter((part): part is string => part !== undefined && part !== "").join(" · ");
 }

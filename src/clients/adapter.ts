@@ -1,0 +1,56 @@
+import type { Client, EventName } from "../pipeline/hook-event.js";
+import type { LocateInput, Scope, Target } from "../settings/locate.js";
+
+/** hook-notify's own event names, which every client's events are mapped onto. */
+export type CanonicalEvent = EventName;
+
+/** Everything hook-notify knows about one agent client, in one shape for all of them. */
+export interface ClientAdapter {
+  readonly id: Client;
+  /** How people name the client in reports and doctor output. */
+  readonly name: string;
+  /** How a notification names the agent ("Claude is waiting for your input"). */
+  readonly agent: string;
+  /** The client version whose hooks and payloads were read and tested. */
+  readonly verified: string;
+  /** The scopes whose hook files the client runs. */
+  readonly scopes: readonly Scope[];
+  /** The folder whose presence means the client is set up on this machine. */
+  configDir(input: LocateInput): string;
+  /** The hook file (and wrapper) for one scope. */
+  locate(scope: Scope, input: LocateInput): Target;
+  /** Client event → the hook-notify event it notifies as (needs-you, done, ...). */
+  readonly events: Readonly<Record<string, CanonicalEvent>>;
+  /** The unit of the "timeout" field in its hook entries: clients differ. */
+  readonly timeoutUnit: "seconds" | "milliseconds";
+  /** True when its settings file may hold comments and trailing commas (it strips them). */
+  readonly acceptsJsonc: boolean;
+  /** Why a hook file with comments is refused, for the error message. */
+  readonly jsoncReason: string;
+  /** Clients whose hooks this one runs or copies in, so one event could notify twice. */
+  readonly imports: readonly Client[];
+  /** What the client does with a hook's stdout and exit code: why we print nothing and exit 0. */
+  readonly output: string;
+  /** Said after install when the client needs a step of its own before the hooks run. */
+  readonly afterInstall?: string;
+  /** The client's payload in hook-notify's names (hook_event_name, last_assistant_message, ...). */
+  toCanonical(raw: Record<string, unknown>): Record<string, unknown>;
+}
+
+// Identity, for inference: one adapter per file, each checked against the one shape.
+export const defineClient = (adapter: ClientAdapter): ClientAdapter => adapter;
+
+// The entry's timeout in the client's unit, from hook-notify's seconds.
+export function toClientTimeout(adapter: ClientAdapter, seconds: number): number {
+  return adapter.timeoutUnit === "milliseconds" ? seconds * 1000 : seconds;
+}
+
+// Seconds from an entry's timeout in the client's unit.
+export function fromClientTimeout(adapter: ClientAdapter, value: number): number {
+  return adapter.timeoutUnit === "milliseconds" ? value / 1000 : value;
+}
+
+// A copy without the keys whose value is undefined: a field a client does not send stays out.
+export function compact(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,47 @@
+import { join } from "node:path";
+import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import { defineClient } from "./adapter.js";
+
+// Claude Code: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), .claude/settings(.local).json.
+function locate(scope: Scope, { home, projectDir, env }: LocateInput): Target {
+  if (scope === "user") {
+    const dir = env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude");
+    return { client: "claude-code", scope, file: join(dir, "settings.json"), shape: "settings" };
+  }
+  const dir = join(projectDir, ".claude");
+  const name = scope === "project" ? "settings.json" : "settings.local.json";
+  const target: Target = { client: "claude-code", scope, file: join(dir, name), shape: "settings" };
+  if (scope === "project") {
+    target.wrapper = {
+      path: join(dir, "hooks", "hook-notify.sh"),
+      command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook-notify.sh',
+    };
+  }
+  return target;
+}
+
+// The reference client: its hook names and payload fields are hook-notify's own.
+export const claudeCode = defineClient({
+  id: "claude-code",
+  name: "Claude Code",
+  agent: "Claude",
+  verified: "2.1.197",
+  scopes: ["user", "project", "local"],
+  configDir: ({ home, env }) => env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude"),
+  locate,
+  events: {
+    Notification: "Notification",
+    Stop: "Stop",
+    SubagentStop: "SubagentStop",
+    SessionEnd: "SessionEnd",
+    StopFailure: "StopFailure",
+    PermissionRequest: "PermissionRequest",
+  },
+  timeoutUnit: "seconds",
+  acceptsJsonc: false,
+  jsoncReason: "Claude Code rejects comments, trailing commas and a byte-order mark",
+  imports: [],
+  output:
+    "JSON on stdout or exit 2 from Stop and SubagentStop keeps the agent working; SessionEnd gets about 1.5 s unless the entry sets a timeout",
+  toCanonical: (raw) => raw,
+});

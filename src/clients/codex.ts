@@ -1,0 +1,93 @@
+import { join } from "node:path";
+import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import { compact, defineClient } from "./adapter.js";
+
+// Codex 0.169.0 runs hooks from hooks.json beside each config layer: $CODEX_HOME (~/.codex) and
+// <repo>/.codex (only in a trusted project). It sets no project variable, so the project
+// wrapper is found through git.
+function locate(scope: Scope, input: LocateInput): Target {
+  if (scope === "user") {
+    return {
+      client: "codex",
+      scope,
+      file: join(codexHome(input), "hooks.json"),
+      shape: "settings",
+    };
+  }
+  const dir = join(input.projectDir, ".codex");
+  return {
+    client: "codex",
+    scope,
+    file: join(dir, "hooks.json"),
+    shape: "settings",
+    wrapper: {
+      path: join(dir, "hooks", "hook-notify.sh"),
+      command: '"$(git rev-parse --show-toplevel)"/.codex/hooks/hook-notify.sh',
+    },
+  };
+}
+
+function codexHome({ home, env }: LocateInput): string {
+  return env["CODEX_HOME"] ?? join(home, ".codex");
+}
+
+// Codex sends Claude Code's field names on stdin. Its legacy `notify` program gets one JSON
+// argument instead ({"type": "agent-turn-complete", "thread-id", "last-assistant-message", ...}).
+function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
+  if (raw["type"] === "agent-turn-complete" && raw["hook_event_name"] === undefined) {
+    // The TUI also reports the turn that writes the task title: nothing the person waits for.
+    if (isTitleTurn(raw["input-messages"]))
+      return { hook_event_name: "agent-turn-complete (title)" };
+    return compact({
+      hook_event_name: "Stop",
+      session_id: raw["thread-id"],
+      cwd: raw["cwd"],
+      last_assistant_message: raw["last-assistant-message"],
+    });
+  }
+  const out: Record<string, unknown> = { ...raw };
+  // Its transcript is a rollout file, not Claude Code's: the payload carries what we need.
+  delete out["transcript_path"];
+  if (raw["hook_event_name"] === "PermissionRequest") {
+    // Codex asks for approval on this event: that is "needs you", like Claude's Notification.
+    const tool = typeof raw["tool_name"] === "string" ? raw["tool_name"] : undefined;
+    out["hook_event_name"] = "Notification";
+    out["notification_type"] = "permission_prompt";
+    out["message"] = tool ? `Codex needs your permission to use ${tool}` : undefined;
+  }
+  // SessionEnd's reason is always "other" in 0.169.0: it says nothing about failure.
+  if (raw["hook_event_name"] === "SessionEnd") delete out["reason"];
+  return compact(out);
+}
+
+const TITLE_PROMPT = "Generate a concise, single-line task title";
+
+function isTitleTurn(messages: unknown): boolean {
+  return Array.isArray(messages) && messages.some((m) => String(m).startsWith(TITLE_PROMPT));
+}
+
+// OpenAI's Codex CLI: Claude-shaped hooks.json, timeouts in seconds; hooks run once trusted.
+export const codex = defineClient({
+  id: "codex",
+  name: "Codex",
+  agent: "Codex",
+  verified: "0.169.0",
+  scopes: ["user", "project"],
+  configDir: codexHome,
+  locate,
+  events: {
+    PermissionRequest: "Notification",
+    Stop: "Stop",
+    SubagentStop: "SubagentStop",
+    SessionEnd: "SessionEnd",
+  },
+  timeoutUnit: "seconds",
+  acceptsJsonc: false,
+  jsoncReason: "Codex reads hooks.json as strict JSON",
+  imports: [],
+  output:
+    "stdout is parsed as hook JSON (a Stop decision can continue the turn) and exit 2 blocks; matching hooks run concurrently",
+  afterInstall:
+    "Codex runs a new or changed hook only after you trust it: open /hooks in codex and trust hook-notify's entries (a project's hooks also need the project trusted).",
+  toCanonical,
+});

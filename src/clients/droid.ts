@@ -1,0 +1,53 @@
+import { join } from "node:path";
+import { HookNotifyError } from "../errors.js";
+import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import { defineClient } from "./adapter.js";
+
+// Droid 0.215.0 reads ~/.factory/hooks.json and .factory/hooks.json (bare map); local did not fire.
+function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
+  if (scope === "local") {
+    throw new HookNotifyError(
+      "USAGE",
+      'Droid does not run hooks from .factory/settings.local.json ("droid exec" ignored them). Use --scope project (shared) or --scope user.',
+    );
+  }
+  const dir = join(scope === "user" ? home : projectDir, ".factory");
+  const target: Target = {
+    client: "droid",
+    scope,
+    file: join(dir, "hooks.json"),
+    shape: "bare",
+    legacyFile: join(dir, "settings.json"),
+  };
+  if (scope === "project") {
+    target.wrapper = {
+      path: join(dir, "hooks", "hook-notify.sh"),
+      command: '"$FACTORY_PROJECT_DIR"/.factory/hooks/hook-notify.sh',
+    };
+  }
+  return target;
+}
+
+// Factory's Droid: Claude Code's hook names and payload fields, in its own files.
+export const droid = defineClient({
+  id: "droid",
+  name: "Droid",
+  agent: "Droid",
+  verified: "0.215.0",
+  scopes: ["user", "project"],
+  configDir: ({ home }) => join(home, ".factory"),
+  locate,
+  events: {
+    Notification: "Notification",
+    Stop: "Stop",
+    SubagentStop: "SubagentStop",
+    SessionEnd: "SessionEnd",
+  },
+  timeoutUnit: "seconds",
+  acceptsJsonc: false,
+  jsoncReason:
+    "droid silently ignores a hooks file that is not strict JSON, so none of its hooks run",
+  imports: ["claude-code"],
+  output: "Claude Code's rules: JSON on stdout or exit 2 from Stop keeps the agent working",
+  toCanonical: (raw) => raw,
+});

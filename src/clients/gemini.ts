@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import { compact, defineClient } from "./adapter.js";
+
+// Gemini CLI 0.61.0: "hooks" in ~/.gemini/settings.json and .gemini/settings.json (project hooks
+// only in a trusted folder). It replaces $GEMINI_PROJECT_DIR in a hook command with the project.
+function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
+  if (scope === "user") {
+    return {
+      client: "gemini",
+      scope,
+      file: join(home, ".gemini", "settings.json"),
+      shape: "settings",
+    };
+  }
+  const dir = join(projectDir, ".gemini");
+  return {
+    client: "gemini",
+    scope,
+    file: join(dir, "settings.json"),
+    shape: "settings",
+    wrapper: {
+      path: join(dir, "hooks", "hook-notify.sh"),
+      // Unquoted on purpose: Gemini puts the folder in already shell-quoted (shell-quote).
+      command: "$GEMINI_PROJECT_DIR/.gemini/hooks/hook-notify.sh",
+    },
+  };
+}
+
+const NAMES: Readonly<Record<string, string>> = {
+  AfterAgent: "Stop",
+  Notification: "Notification",
+  SessionEnd: "SessionEnd",
+};
+
+// Gemini's own event names and fields onto hook-notify's: AfterAgent is the end of a turn, and
+// its prompt_response is the last message. Its transcript is JSON of its own, not read here.
+function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
+  const name = typeof raw["hook_event_name"] === "string" ? raw["hook_event_name"] : "";
+  const out: Record<string, unknown> = { ...raw, hook_event_name: NAMES[name] ?? name };
+  delete out["transcript_path"];
+  if (name === "AfterAgent") out["last_assistant_message"] = raw["prompt_response"];
+  if (name === "Notification" && raw["notification_type"] === "ToolPermission") {
+    out["notification_type"] = "permission_prompt";
+  }
+  // "other" is Gemini's catch-all reason, not an error as in Claude Code.
+  if (name === "SessionEnd" && raw["reason"] === "other") delete out["reason"];
+  return compact(out);
+}
+
+// Google's Gemini CLI: Claude-like hook entries under its own event names; timeouts in ms.
+export const gemini = defineClient({
+  id: "gemini",
+  name: "Gemini CLI",
+  agent: "Gemini",
+  verified: "0.61.0",
+  scopes: ["user", "project"],
+  configDir: ({ home }) => join(home, ".gemini"),
+  locate,
+  events: { Notification: "Notification", AfterAgent: "Stop", SessionEnd: "SessionEnd" },
+  timeoutUnit: "milliseconds",
+  acceptsJsonc: true,
+  jsoncReason: "",
+  imports: ["claude-code"],
+  output:
+    "stdout is parsed as hook JSON (AfterAgent can ask for another turn) and exit 2 blocks; it also sets CLAUDE_PROJECT_DIR for hooks",
+  toCanonical,
+});

@@ -1,0 +1,16 @@
+import type { Client } from "../pipeline/hook-event.js";
+import type { ClientAdapter } from "./adapter.js";
+import { claudeCode } from "./claude-code.js";
+import { codex } from "./codex.js";
+import { droid } from "./droid.js";
+import { gemini } from "./gemini.js";
+
+// THE registry: adding a client = one adapter file, one line here, one template, its tests.
+export const clients: readonly ClientAdapter[] = [droid, claudeCode, codex, gemini];
+
+// The adapter of one client; every Client has one.
+export function adapterFor(id: Client): ClientAdapter {
+  const found = clients.find((adapter) => adapter.id === id);
+  if (found === undefined) throw new Error(`no adapter for ${id}`);
+  return found;
+}

@@ -1,0 +1,195 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
+import {
+  SETTINGS_ARGS,
+  makeSandbox,
+  modeOf,
+  readMaybe,
+  readTree,
+  type Sandbox,
+} from "../settings/tree.js";
+
+const FOREIGN = { type: "command", command: "notify-send done", timeout: 5 };
+const pretty = (value: unknown): string => JSON.stringify(value, null, 2) + "\n";
+
+async function run(box: Sandbox, action: "install" | "uninstall", args: Partial<SettingsArgs>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runSettingsCommand(
+    action,
+    { ...SETTINGS_ARGS, ...args },
+    { machine: box.machine, out: (text) => out.push(text), err: (line) => err.push(line) },
+  );
+  return { code, out: out.join(""), err: err.join("\n") };
+}
+
+type Hooks = Record<string, { hooks: { command: string; timeout: number }[] }[]>;
+const hooksOf = (text: string | undefined): Hooks => (JSON.parse(text!) as { hooks: Hooks }).hooks;
+
+// client × scope → the file install writes, its events in the client's names, their timeouts in
+// the client's unit (Gemini counts milliseconds; Codex clamps SessionEnd to 3 s).
+const CASES = [
+  [
+    "codex",
+    "user",
+    "home/.codex/hooks.json",
+    { PermissionRequest: 10, Stop: 10, SubagentStop: 10, SessionEnd: 3 },
+  ],
+  [
+    "codex",
+    "project",
+    "project/.codex/hooks.json",
+    { PermissionRequest: 10, Stop: 10, SubagentStop: 10, SessionEnd: 3 },
+  ],
+  [
+    "gemini",
+    "user",
+    "home/.gemini/settings.json",
+    { Notification: 10_000, AfterAgent: 10_000, SessionEnd: 5_000 },
+  ],
+  [
+    "gemini",
+    "project",
+    "project/.gemini/settings.json",
+    { Notification: 10_000, AfterAgent: 10_000, SessionEnd: 5_000 },
+  ],
+] as const;
+
+describe.each(CASES)("%s, %s scope", (client, scope, path, timeouts) => {
+  const args = { client, scope } as const;
+
+  it("writes one entry per event with the client's timeout unit; a second run changes nothing", async () => {
+    const box = await makeSandbox();
+    expect((await run(box, "install", args)).code).toBe(0);
+    const hooks = hooksOf(await readMaybe(join(box.root, path)));
+    const written = Object.fromEntries(
+      Object.entries(hooks).map(([event, groups]) => [event, groups[0]!.hooks[0]!.timeout]),
+    );
+    expect(written).toEqual(timeouts);
+    for (const [event, groups] of Object.entries(hooks)) {
+      const seconds = event === "SessionEnd" ? (client === "codex" ? 3 : 5) : 10;
+      expect(groups[0]!.hooks[0]!.command).toMatch(
+        new RegExp(`--client ${client} --timeout ${seconds}$`),
+      );
+    }
+    const before = await readTree(box.root);
+    expect((await run(box, "install", args)).out).toContain("No change");
+    expect(await readTree(box.root)).toEqual(before);
+  });
+
+  it("keeps foreign hooks, and uninstall gives the original back byte for byte", async () => {
+    const event = client === "codex" ? "Stop" : "AfterAgent";
+    const original = pretty({ theme: "dark", hooks: { [event]: [{ hooks: [FOREIGN] }] } });
+    const box = await makeSandbox({ [path]: original });
+    expect((await run(box, "install", args)).code).toBe(0);
+    expect(await readMaybe(join(box.root, path))).toContain(FOREIGN.command);
+    expect(await readMaybe(join(box.root, path + ".bak"))).toBe(original);
+    expect((await run(box, "uninstall", args)).code).toBe(0);
+    expect(await readMaybe(join(box.root, path))).toBe(original);
+  });
+
+  it("--events takes hook-notify's names: Stop is the client's end of a turn", async () => {
+    const box = await makeSandbox();
+    expect((await run(box, "install", { ...args, events: ["Stop"] })).code).toBe(0);
+    const hooks = hooksOf(await readMaybe(join(box.root, path)));
+    expect(Object.keys(hooks)).toEqual([client === "codex" ? "Stop" : "AfterAgent"]);
+  });
+});
+
+describe("Codex", () => {
+  it("says the hooks must be trusted in /hooks before they run", async () => {
+    const box = await makeSandbox();
+    const result = await run(box, "install", { client: "codex" });
+    expect(result.out).toContain("Note: Codex runs a new or changed hook only after you trust it");
+  });
+
+  it("puts the project wrapper beside hooks.json and finds it through git", async () => {
+    const box = await makeSandbox();
+    await run(box, "install", { client: "codex", scope: "project" });
+    expect(await modeOf(join(box.project, ".codex/hooks/hook-notify.sh"))).toBe(0o755);
+    expect(await readMaybe(join(box.project, ".codex/hooks.json"))).toContain(
+      '"\\"$(git rev-parse --show-toplevel)\\"/.codex/hooks/hook-notify.sh --client codex --timeout 10"',
+    );
+  });
+
+  it("honours CODEX_HOME", async () => {
+    const box = await makeSandbox();
+    box.machine.env = { CODEX_HOME: join(box.root, "elsewhere") };
+    expect((await run(box, "install", { client: "codex" })).code).toBe(0);
+    expect(await readMaybe(join(box.root, "elsewhere/hooks.json"))).toContain("--client codex");
+  });
+
+  it("refuses comments in hooks.json (Codex reads strict JSON), file intact", async () => {
+    const box = await makeSandbox({ "home/.codex/hooks.json": '{\n  // mine\n  "hooks": {}\n}\n' });
+    const before = await readTree(box.root);
+    const result = await run(box, "install", { client: "codex" });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("--fix-jsonc");
+    expect(await readTree(box.root)).toEqual(before);
+  });
+
+  it("refuses --scope local: exit 1", async () => {
+    const box = await makeSandbox();
+    const result = await run(box, "install", { client: "codex", scope: "local" });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("Codex has no local scope");
+  });
+});
+
+describe("Gemini CLI", () => {
+  it("keeps the comments of settings.json (Gemini strips them itself)", async () => {
+    const text = '{\n  // my theme\n  "ui": {\n    "theme": "dark"\n  }\n}\n';
+    const box = await makeSandbox({ "home/.gemini/settings.json": text });
+    expect((await run(box, "install", { client: "gemini" })).code).toBe(0);
+    const installed = (await readMaybe(join(box.home, ".gemini/settings.json")))!;
+    expect(installed).toContain("// my theme");
+    expect(installed).toContain('"AfterAgent"');
+    expect((await run(box, "uninstall", { client: "gemini" })).code).toBe(0);
+    expect(await readMaybe(join(box.home, ".gemini/settings.json"))).toBe(text);
+  });
+
+  it("replaces the copies `gemini hooks migrate --from-claude` made of Claude Code's entries", async () => {
+    // Claude Code's Stop and SubagentStop both become AfterAgent, still with --client claude-code.
+    const migrated = {
+      type: "command",
+      command: "hook-notify --client claude-code --timeout 10",
+      timeout: 10,
+    };
+    const box = await makeSandbox({
+      "home/.gemini/settings.json": pretty({
+        hooks: { AfterAgent: [{ hooks: [migrated] }, { hooks: [migrated] }] },
+      }),
+    });
+    expect((await run(box, "install", { client: "gemini" })).code).toBe(0);
+    const hooks = hooksOf(await readMaybe(join(box.home, ".gemini/settings.json")));
+    const commands = hooks["AfterAgent"]!.flatMap((group) => group.hooks.map((h) => h.command));
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toContain("--client gemini");
+  });
+
+  it("warns that Gemini CLI may copy in Claude Code's entries when both are installed", async () => {
+    const box = await makeSandbox();
+    await run(box, "install", { client: "claude-code" });
+    const result = await run(box, "install", { client: "gemini" });
+    expect(result.out).toContain("If Gemini CLI imports your Claude Code hooks");
+    expect(result.out).toMatch(
+      /Warning: Notification, AfterAgent, SessionEnd: hook-notify is also in/,
+    );
+  });
+});
+
+describe("install with no --client", () => {
+  it("sets up every client whose folder is in HOME, and only those", async () => {
+    const box = await makeSandbox({
+      "home/.codex/config.toml": "",
+      "home/.gemini/settings.json": "{}\n",
+    });
+    const result = await run(box, "install", { client: undefined });
+    expect(result.code).toBe(0);
+    expect(await readMaybe(join(box.home, ".codex/hooks.json"))).toContain("--client codex");
+    expect(await readMaybe(join(box.home, ".gemini/settings.json"))).toContain("--client gemini");
+    expect(await readMaybe(join(box.home, ".claude/settings.json"))).toBeUndefined();
+    expect(await readMaybe(join(box.home, ".factory/hooks.json"))).toBeUndefined();
+  });
+});

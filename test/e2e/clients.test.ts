@@ -1,0 +1,82 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startHttpServer } from "../helpers/http-server.js";
+import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+
+interface Sent {
+  data: { event: string; client: string; level: string; failure: boolean; title: string };
+}
+
+// What the hook entries install writes run, fed the payloads captured from the real clients.
+const CASES = [
+  ["codex/PermissionRequest.json", "codex", "Notification", "attention"],
+  ["codex/Stop.json", "codex", "Stop", "done"],
+  ["codex/SessionEnd.json", "codex", "SessionEnd", "done"],
+  ["gemini/Notification.json", "gemini", "Notification", "attention"],
+  ["gemini/AfterAgent.json", "gemini", "Stop", "done"],
+  ["gemini/SessionEnd.json", "gemini", "SessionEnd", "done"],
+] as const;
+
+// The outbox worker the hook started may still be tidying up: let it finish before cleanup.
+async function workerDone(home: TempHome): Promise<void> {
+  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
+  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+async function setup() {
+  const server = await startHttpServer([{ status: 200 }]);
+  const home = tempHome();
+  home.writeConfig({
+    sinks: {
+      hook: {
+        type: "webhook",
+        url: `${server.url}/agent`,
+        events: ["Notification", "Stop", "SubagentStop", "SessionEnd"],
+      },
+    },
+  });
+  return { server, home };
+}
+
+describe("Codex and Gemini CLI through the built binary", () => {
+  it.each(CASES)(
+    "%s → %s %s: exit 0, empty stdout, delivered",
+    async (name, client, event, level) => {
+      const { server, home } = await setup();
+      const args = ["--client", client, "--timeout", "10"];
+      const result = await runBin(args, { input: fixture(name), env: home.env });
+      expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      await server.waitForRequests(1, 15_000);
+      await workerDone(home);
+      const sent = JSON.parse(server.requests[0]!.body) as Sent;
+      expect(sent.data).toMatchObject({ event, client, level, failure: false });
+    },
+  );
+
+  it("takes Codex's notify event from its last argument instead of stdin", async () => {
+    const { server, home } = await setup();
+    const payload = fixture("codex/notify-agent-turn-complete.json");
+    const result = await runBin(["--client", "codex", payload], { env: home.env });
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    await server.waitForRequests(1, 15_000);
+    await workerDone(home);
+    const sent = JSON.parse(server.requests[0]!.body) as Sent & {
+      data: { lastMessage: string };
+    };
+    expect(sent.data).toMatchObject({
+      event: "Stop",
+      client: "codex",
+      lastMessage: "All done: the mock model answered.",
+    });
+  });
+
+  it("ignores the Codex TUI's task-title turn: logged, nothing sent", async () => {
+    const { server, home } = await setup();
+    const payload = fixture("codex/notify-title-turn.json");
+    const result = await runBin([payload], { env: home.env });
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(home.logLines()[0]).toMatchObject({ ignored: "agent-turn-complete (title)" });
+    expect(server.requests).toHaveLength(0);
+  });
+});

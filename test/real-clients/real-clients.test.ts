@@ -1,0 +1,222 @@
+// The real clients, pinned (pinned.json), driven through one turn against a mock model on
+// loopback after `hook-notify install`: the notifications must reach a local webhook, and every
+// hook run must exit 0 with nothing on stdout. .ci/run installs the clients into a cache folder.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
+import { BIN, ROOT } from "../helpers/run-bin.js";
+import { ANSWER, startMockModel, type MockModel } from "./mock-model.js";
+
+/** The client versions this test and .ci/run use: the ones the adapters were verified against. */
+const pinned = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
+  "codex" | "gemini",
+  { package: string; version: string; bin: string }
+>;
+type Id = keyof typeof pinned;
+const CLIENTS_DIR = process.env["HOOK_NOTIFY_CLIENTS"] ?? join(ROOT, ".cache", "clients");
+
+// <dir>/<id>-<version>/node_modules/.bin/<bin>, as `npm install --prefix` lays it out.
+function clientBin(id: Id): string {
+  const { version, bin } = pinned[id];
+  return join(CLIENTS_DIR, `${id}-${version}`, "node_modules", ".bin", bin);
+}
+
+interface Box {
+  root: string;
+  home: string;
+  project: string;
+  env: Record<string, string>;
+  trace: string;
+}
+
+// A fresh HOME, a git project whose path has a space, and hook-notify behind a tracer that
+// records each run's exit code and stdout size (the project wrapper runs $HOOK_NOTIFY_BIN).
+async function makeBox(webhook: TestHttpServer): Promise<Box> {
+  const root = await mkdtemp(join(tmpdir(), "hook-notify-real-"));
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
+  const home = join(root, "home");
+  const project = join(root, "my project");
+  const trace = join(root, "trace.ndjson");
+  await mkdir(join(root, "bin"), { recursive: true });
+  await mkdir(project, { recursive: true });
+  const tracer = join(root, "bin", "hook-notify");
+  await writeFile(
+    tracer,
+    [
+      "#!/bin/sh",
+      `out=$(mktemp)`,
+      `${shq(process.execPath)} ${shq(BIN)} "$@" > "$out"; code=$?`,
+      `printf '{"code":%s,"stdoutBytes":%s}\\n' "$code" "$(wc -c < "$out" | tr -d ' ')" >> ${shq(trace)}`,
+      `cat "$out"; rm -f "$out"`,
+      `exit "$code"`,
+      "",
+    ].join("\n"),
+  );
+  await chmod(tracer, 0o755);
+  const env = {
+    HOME: home,
+    PATH: [join(root, "bin"), dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(
+      ":",
+    ),
+    HOOK_NOTIFY_BIN: tracer,
+    NO_PROXY: "127.0.0.1,localhost",
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+  };
+  await run("git", ["init", "-q", project], { env });
+  const config = join(home, ".config", "hook-notify", "config.json");
+  await mkdir(dirname(config), { recursive: true });
+  const events = ["Notification", "Stop", "SubagentStop", "SessionEnd"];
+  const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
+  await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));
+  return { root, home, project, env, trace };
+}
+
+function shq(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+// stdin is closed (Codex exec reads a piped stdin as more prompt); output is collected.
+function run(
+  file: string,
+  args: string[],
+  options: { env: Record<string, string>; cwd?: string; timeoutMs?: number },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const killer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    child.on("close", (code) => {
+      clearTimeout(killer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+}
+
+// The outbox worker a hook started may still be tidying up: let it finish before cleanup.
+async function workerDone(box: Box): Promise<void> {
+  const lock = join(box.home, ".local", "state", "hook-notify", "outbox", "worker.lock");
+  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+async function install(box: Box, client: Id): Promise<void> {
+  const args = ["install", "--client", client, "--scope", "project", "--project-dir", box.project];
+  const result = await run(process.execPath, [BIN, ...args, "--yes"], { env: box.env });
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+}
+
+interface Sent {
+  data: { event: string; client: string; lastMessage?: string; failure: boolean };
+}
+
+// The notifications the turn produced, once every hook run so far has been delivered.
+async function delivered(webhook: TestHttpServer, count: number): Promise<Sent["data"][]> {
+  await webhook.waitForRequests(count, 60_000);
+  return webhook.requests.map((r) => (JSON.parse(r.body) as Sent).data);
+}
+
+function traced(box: Box): { code: number; stdoutBytes: number }[] {
+  if (!existsSync(box.trace)) return [];
+  return readFileSync(box.trace, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { code: number; stdoutBytes: number });
+}
+
+async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, client: Id) {
+  expect(model.requests.length).toBeGreaterThan(0);
+  const sent = await delivered(webhook, 2);
+  expect(sent.map((d) => d.event).sort()).toEqual(["SessionEnd", "Stop"]);
+  expect(sent.every((d) => d.client === client && !d.failure)).toBe(true);
+  expect(sent.find((d) => d.event === "Stop")?.lastMessage).toBe(ANSWER);
+  const runs = traced(box);
+  expect(runs.length).toBeGreaterThanOrEqual(2);
+  expect(runs).toEqual(runs.map(() => ({ code: 0, stdoutBytes: 0 })));
+  await workerDone(box);
+}
+
+const CLIENT_TIMEOUT = 240_000;
+
+describe.each(Object.keys(pinned) as Id[])("real %s", (id) => {
+  const { package: name, version } = pinned[id];
+  const bin = clientBin(id);
+  const isInstalled = existsSync(bin);
+  const what = isInstalled
+    ? "install, one turn against the mock model, done and session-end notified"
+    : `is not installed in ${CLIENTS_DIR}, skipped: .ci/run installs it (npm install --prefix ${CLIENTS_DIR}/${id}-${version} ${name}@${version})`;
+
+  // Said once on stderr too: a skipped test's title is not shown by every reporter.
+  if (!isInstalled) process.stderr.write(`real-client test: ${name}@${version} ${what}\n`);
+  it.skipIf(!isInstalled)(
+    `${name}@${version}: ${what}`,
+    async () => {
+      const webhook = await startHttpServer([{ status: 200 }]);
+      const model = await startMockModel();
+      const box = await makeBox(webhook);
+      await install(box, id);
+      const result =
+        id === "codex" ? await runCodex(box, bin, model) : await runGemini(box, bin, model);
+      expect(result.stdout).toContain(ANSWER);
+      expect(result.code).toBe(0);
+      await expectTurn(box, webhook, model, id);
+    },
+    CLIENT_TIMEOUT,
+  );
+});
+
+// Codex: a provider on loopback, the project trusted; hook trust is bypassed for this run only
+// (a person trusts the entries once in /hooks).
+async function runCodex(box: Box, bin: string, model: MockModel) {
+  const codexHome = join(box.home, ".codex");
+  await mkdir(codexHome, { recursive: true });
+  const toml = [
+    'model = "gpt-5-mock"',
+    'model_provider = "mock"',
+    "",
+    "[model_providers.mock]",
+    'name = "mock"',
+    `base_url = ${JSON.stringify(`${model.url}/v1`)}`,
+    'wire_api = "responses"',
+    "",
+    `[projects.${JSON.stringify(box.project)}]`,
+    'trust_level = "trusted"',
+    "",
+  ].join("\n");
+  await writeFile(join(codexHome, "config.toml"), toml);
+  const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "say hi"];
+  const env = { ...box.env, CODEX_HOME: codexHome };
+  return run(bin, args, { env, cwd: box.project, timeoutMs: 180_000 });
+}
+
+// Gemini CLI: the API on loopback, an API key it never checks, the folder trusted.
+async function runGemini(box: Box, bin: string, model: MockModel) {
+  const settings = join(box.home, ".gemini", "settings.json");
+  await mkdir(dirname(settings), { recursive: true });
+  await writeFile(
+    settings,
+    JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+  );
+  const env = {
+    ...box.env,
+    GEMINI_API_KEY: "test-key",
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    GEMINI_CLI_TRUST_WORKSPACE: "true",
+  };
+  return run(bin, ["-p", "say hi", "-m", "gemini-2.5-flash"], {
+    env,
+    cwd: box.project,
+    timeoutMs: 180_000,
+  });
+}
