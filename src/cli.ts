@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { runCommand } from "./commands/run.js";
+import { guardOutput } from "./inert-output.js";
 import { isClient } from "./pipeline/hook-event.js";
 
 const HOOK_FLAGS = {
@@ -12,6 +13,7 @@ const HOOK_FLAGS = {
 
 // The one entry point. Hook mode skips yargs (it costs ~100 ms to load): the agent waits for us.
 export async function main(argv: string[]): Promise<void> {
+  guardOutput(); // before anything prints: outside text reaches no terminal raw
   if (isHookInvocation(argv)) {
     await runCommand(hookArgs(argv));
     return;

@@ -6,6 +6,7 @@ export type ErrorCode =
   | "INPUT_INVALID"
   | "CONFIG_UNREADABLE"
   | "CONFIG_INVALID"
+  | "CONFIG_ENV_MISSING"
   | "SINK_UNAVAILABLE"
   | "SINK_FAILED"
   | "SINK_HTTP_STATUS"
@@ -50,7 +51,12 @@ export class HookNotifyError extends Error {
 
 // Network trouble and timeouts may pass; configuration and input mistakes will not.
 function isRetryableByDefault(code: ErrorCode): boolean {
-  return code === "SINK_NETWORK" || code === "SINK_TIMEOUT" || code === "SINK_FAILED";
+  return (
+    code === "SINK_NETWORK" ||
+    code === "SINK_TIMEOUT" ||
+    code === "SINK_FAILED" ||
+    code === "CONFIG_ENV_MISSING"
+  );
 }
 
 // Turns anything thrown into a HookNotifyError, keeping the original as `cause`.

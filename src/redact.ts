@@ -1,6 +1,10 @@
-// Masks secrets before anything is written or printed: URLs keep only their origin.
+// Masks secrets before anything is written or printed: URLs keep only their origin, and every
+// configured secret value, in every encoding an accident produces, becomes "***".
+import { Buffer } from "node:buffer";
 
 const MASK = "***";
+/** Shorter pieces would mask ordinary words; a secret is never this short. */
+const MIN_SECRET_LENGTH = 4;
 
 // "https://hooks.slack.com/services/T0/B0/xyz?x=1" → "https://hooks.slack.com/…"
 export function redactUrl(url: string): string {
@@ -13,38 +17,99 @@ export function redactUrl(url: string): string {
   }
 }
 
-// The pieces of a secret value worth masking: the value, and for a URL its path, query and tokens.
+// The pieces of a secret value worth masking: the value, for a URL its path, query, user info
+// and tokens, and each piece percent-encoded, JSON-escaped and in base64 (a server or an agent
+// may echo any of these forms).
 export function secretPartsOf(value: string): string[] {
   const parts = [value];
   try {
     const url = new URL(value);
     const tail = url.pathname + url.search;
     if (tail.length > 1) parts.push(tail);
-    if (url.password) parts.push(url.password, decodeURIComponent(url.password));
+    for (const info of [url.username, url.password]) if (info) parts.push(info, safeDecode(info));
+    if (url.username && url.password) {
+      parts.push(`${safeDecode(url.username)}:${safeDecode(url.password)}`);
+    }
     for (const segment of url.pathname.split("/")) if (segment.length >= 8) parts.push(segment);
     for (const item of url.searchParams.values()) if (item.length >= 8) parts.push(item);
   } catch {
     // not a URL: the value alone
   }
-  return parts;
+  return [...new Set(parts.flatMap(encodingsOf))];
 }
 
-// Replaces every occurrence of every known secret in text, longest first.
-export function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  const ordered = [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  for (const secret of ordered) out = out.split(secret).join(MASK);
-  return out;
+function encodingsOf(part: string): string[] {
+  return [
+    part,
+    encodeURIComponent(part),
+    encodeURIComponent(part).replace(/%20/g, "+"),
+    JSON.stringify(part).slice(1, -1),
+    Buffer.from(part).toString("base64"),
+    Buffer.from(part).toString("base64url"),
+  ];
 }
 
-// Deep copy of a JSON-like value with every string scrubbed.
-export function scrubValue(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === "string") return scrub(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, scrubValue(item, secrets)]),
-    );
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
-  return value;
+}
+
+const compiled = new WeakMap<readonly string[], RegExp | undefined>();
+
+// One case-insensitive pattern for a list of secrets, longest first (compiled once per list).
+function patternOf(secrets: readonly string[]): RegExp | undefined {
+  if (compiled.has(secrets)) return compiled.get(secrets);
+  const ordered = [...new Set(secrets)]
+    .filter((s) => s.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length)
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = ordered.length > 0 ? new RegExp(ordered.join("|"), "gi") : undefined;
+  compiled.set(secrets, pattern);
+  return pattern;
+}
+
+// Replaces every occurrence of every known secret in text (any letter case).
+export function scrub(text: string, secrets: readonly string[]): string {
+  const pattern = patternOf(secrets);
+  return pattern ? text.replace(pattern, MASK) : text;
+}
+
+// Deep copy of a JSON-like value with every string (keys too) scrubbed. Iterative, so event
+// input nested thousands of levels deep cannot overflow the stack.
+export function scrubValue(value: unknown, secrets: readonly string[]): unknown {
+  if (!patternOf(secrets)) return value;
+  const root: { value: unknown } = { value };
+  const stack: { from: unknown; into: Record<string, unknown>; key: string }[] = [
+    { from: value, into: root, key: "value" },
+  ];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { from, into, key } = item;
+    if (typeof from === "string") {
+      into[key] = scrub(from, secrets);
+    } else if (Array.isArray(from)) {
+      const copy: unknown[] = [];
+      into[key] = copy;
+      from.forEach((child: unknown, i) => {
+        stack.push({
+          from: child,
+          into: copy as unknown as Record<string, unknown>,
+          key: String(i),
+        });
+      });
+    } else if (from && typeof from === "object") {
+      const copy: Record<string, unknown> = {};
+      into[key] = copy;
+      for (const [k, child] of Object.entries(from)) {
+        const masked = scrub(k, secrets);
+        copy[masked] = undefined; // keeps the key order; filled when popped
+        stack.push({ from: child, into: copy, key: masked });
+      }
+    } else {
+      into[key] = from;
+    }
+  }
+  return root.value;
 }

@@ -27,11 +27,13 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     const [
       { createDeps },
       { drain },
-      { acquireLock },
+      { acquireLock, lockSocket },
       { outboxPaths },
-      { processOwner },
-      { ensureDirs, requeueFailed },
+      { processOwner, startWorker },
+      { ensureDirs },
+      { requeueFailed },
       { releaseHeld },
+      { sendWake },
     ] = await Promise.all([
       import("../deps.js"),
       import("../outbox/worker.js"),
@@ -39,7 +41,9 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       import("../outbox/paths.js"),
       import("../outbox/spawn.js"),
       import("../outbox/store.js"),
+      import("../outbox/read-entries.js"),
       import("../outbox/held.js"),
+      import("../outbox/wake.js"),
     ]);
     const deps = createDeps();
     const paths = outboxPaths(deps);
@@ -51,7 +55,12 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     if (held.released > 0)
       console.log(`Merged ${String(held.released)} group(s) of held SubagentStop events.`);
     let lock = await acquireLock(paths.lock, owner);
-    if (!lock) console.log("A background worker is delivering; waiting for it to finish…");
+    if (!lock) {
+      console.log("A background worker is delivering; asking it to hand over…");
+      // It finishes the attempts in flight, releases the lock and exits; flush starts another after.
+      const socket = await lockSocket(paths.lock);
+      if (socket) await sendWake(socket, "yield");
+    }
     for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !lock && Date.now() < giveUpAt;) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       lock = await acquireLock(paths.lock, owner);
@@ -61,6 +70,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       process.exitCode = 1;
       return;
     }
+    let left = 0;
     try {
       if (argv["retry-failed"])
         console.log(`Retrying ${await requeueFailed(paths, deps.now())} failed deliveries.`);
@@ -91,8 +101,11 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
           `Failed deliveries are kept in ${paths.failed} (retry them with --retry-failed).`,
         );
       process.exitCode = summary.failed > 0 || summary.remaining > 0 ? 1 : 0;
+      left = summary.remaining;
     } finally {
       await lock.release();
     }
+    // What is left (retries, held groups) is sent on schedule by a worker, not by the next hook.
+    if (left > 0) await startWorker(deps);
   },
 };

@@ -1,5 +1,6 @@
 import { writeSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import type * as NodeStream from "node:stream";
 import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
@@ -7,9 +8,10 @@ import type { Client } from "../pipeline/hook-event.js";
 import type { Held, Suppressed } from "../pipeline/policy.js";
 import type { Delivery } from "../pipeline/route.js";
 import { logPath } from "../config/paths.js";
-import { startRecord, writeRecord } from "../pipeline/record.js";
+import { startRecord, writeRecordSomewhere } from "../pipeline/record.js";
 import { textInput } from "../pipeline/input-source.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
+import { inert } from "../inert-output.js";
 import { scrubValue } from "../redact.js";
 
 export interface RunArgs {
@@ -71,6 +73,7 @@ function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): bo
   const { record } = run;
   const unusable = record.error !== undefined && UNUSABLE.includes(record.error.code);
   if (record.error) console.error(`hook-notify: ${record.error.message}`);
+  reportNoOutbox(run, deps);
   if (mode === "hook") return unusable;
   for (const issue of record.issues) console.error(`hook-notify: ${issue}`);
   for (const skip of record.skipped)
@@ -84,6 +87,28 @@ function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): bo
   return (
     record.error !== undefined || record.issues.length > 0 || record.outcomes.some((o) => !o.ok)
   );
+}
+
+// No outbox: the one place a person may see it is stderr (hook mode allows it), so say what
+// happened to each delivery and where the trace is.
+function reportNoOutbox(run: HookRun, deps: Deps): void {
+  const direct = run.record.outcomes.filter((o) => o.outboxError !== undefined);
+  for (const o of direct) {
+    const tries = `${String(o.attempts ?? 1)} attempt(s)`;
+    const result = o.ok
+      ? `sent directly (${tries})`
+      : `NOT delivered after ${tries} within the hook's budget (${o.code ?? ""}: ${o.error ?? ""}); it is lost`;
+    console.error(
+      `hook-notify: the outbox cannot be written (${o.outboxError ?? ""}); ${o.sink}: ${result}.`,
+    );
+  }
+  const log = logPath(deps);
+  if (direct.length > 0 || (run.loggedTo !== undefined && run.loggedTo !== log)) {
+    const where = run.loggedTo ?? "nowhere (no writable place)";
+    console.error(
+      `hook-notify: logged to ${where}. Check that ${dirname(log)} exists and is yours and writable, and the disk has space.`,
+    );
+  }
 }
 
 function printPlan(run: HookRun, deps: Deps): void {
@@ -115,13 +140,13 @@ function printPlan(run: HookRun, deps: Deps): void {
   printLines(lines);
 }
 
-// One write to fd 1: building console and process.stdout costs a few ms that a person piping
+// One write to fd 1 (made inert like every other output): building console and process.stdout costs a few ms that a person piping
 // --dry-run into jq need not wait for. A full non-blocking pipe falls back to the stream.
 function printLines(lines: readonly string[]): void {
   if (lines.length === 0) return;
   const text = `${lines.join("\n")}\n`;
   try {
-    writeSync(1, text);
+    writeSync(1, inert(text));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EAGAIN") process.stdout.write(text);
   }
@@ -148,7 +173,7 @@ export function logCutShort(
         : "the run failed unexpectedly and was ended",
   };
   run.record.ms = deps.now() - Date.parse(run.record.time);
-  writeRecord(run.record, logPath(deps), run.config?.secrets ?? []);
+  writeRecordSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
 }
 
 // Last resort: whatever goes wrong, the process exits 0 or 1 by the deadline and prints nothing to stdout.

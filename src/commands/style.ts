@@ -1,5 +1,7 @@
 // Colour and symbols for human output: only on a terminal, and never when NO_COLOR is set
-// (https://no-color.org). Piped or redirected output stays plain text, without escapes.
+// (https://no-color.org). Piped or redirected output stays plain text, without escapes. Colours
+// are marks that the output guard (src/inert-output.ts) turns into escapes, the only ones it lets by.
+import { COLOUR_MARK, colourMark } from "../inert-output.js";
 
 /** How one command paints its output; every function is the identity in plain mode. */
 export interface Style {
@@ -24,7 +26,7 @@ export function createStyle(
   const paint =
     (open: number, close: number) =>
     (text: string): string =>
-      isRich ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+      isRich ? `${colourMark(open)}${text}${colourMark(close)}` : text;
   return {
     isRich,
     ok: paint(32, 39),
@@ -37,10 +39,9 @@ export function createStyle(
   };
 }
 
-// The width a person sees: escape sequences take no columns.
+// The width a person sees: colour marks (escapes once printed) take no columns.
 export function visibleLength(text: string): number {
-  // eslint-disable-next-line no-control-regex -- matching the escapes this file writes
-  return text.replace(/\u001b\[[0-9;]*m/g, "").length;
+  return text.replace(COLOUR_MARK, "").length;
 }
 
 // Lays out rows in columns two spaces apart; the last column is not padded.

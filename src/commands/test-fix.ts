@@ -38,6 +38,8 @@ export function likelyFix(failed: FailedDelivery): string {
     case "CONFIG_INVALID":
     case "CONFIG_UNREADABLE":
       return "fix this sink's entry in the config file";
+    case "CONFIG_ENV_MISSING":
+      return "export the environment variable its ${VAR} names where the agent runs";
     case "SINK_FAILED":
     case "INPUT_EMPTY":
     case "INPUT_TIMEOUT":

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
+import { readBoundedSync } from "../read-bounded.js";
 import { mergeProjectConfig } from "./merge-project.js";
 import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
 import { validateConfig, type Config } from "./validate-config.js";
@@ -15,6 +15,8 @@ export interface LoadedConfig {
   projectPath?: string | undefined;
   /** Values to mask in every log line and printed message. */
   secrets: string[];
+  /** Sinks left out because a ${VAR} they need is not set in this environment (name → variables). */
+  unresolved: Record<string, string[]>;
   /** Set when a config file could not be used at all (the built-in default then applies). */
   error?: HookNotifyError | undefined;
 }
@@ -38,11 +40,12 @@ export function loadConfig(
     issues: base.issues.map((issue) => `${path}: ${issue}`),
     path: user.json === undefined ? undefined : path,
     secrets: base.secrets,
+    unresolved: { ...base.unresolved },
     error: user.error,
   };
   if (!options.projectDir) return loaded;
   const projectPath = join(options.projectDir, PROJECT_CONFIG_NAME);
-  const project = readJson(projectPath, false);
+  const project = readJson(projectPath, false, "The project file was ignored.");
   if (project.error) loaded.issues.push(project.error.message);
   if (project.json === undefined) return loaded;
   const merged = mergeProjectConfig(base.value, project.json, deps.env);
@@ -50,23 +53,36 @@ export function loadConfig(
   loaded.projectPath = projectPath;
   loaded.issues.push(...merged.issues.map((issue) => `${projectPath}: ${issue}`));
   loaded.secrets.push(...merged.secrets);
+  Object.assign(loaded.unresolved, merged.unresolved);
   return loaded;
 }
 
-function readJson(path: string, mustExist: boolean): { json?: unknown; error?: HookNotifyError } {
+/** A config file is a few KiB; past this it is refused, whatever it is. */
+export const MAX_CONFIG_BYTES = 1 << 20;
+
+// A cloned repository ships the project file: it may be a FIFO or a link to /dev/zero. Only a
+// regular file of at most MAX_CONFIG_BYTES is read, and the read cannot block.
+function readJson(
+  path: string,
+  mustExist: boolean,
+  next = "Check --config / HOOK_NOTIFY_CONFIG (without a file the built-in default is used).",
+): { json?: unknown; error?: HookNotifyError } {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readBoundedSync(path, { maxBytes: MAX_CONFIG_BYTES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !mustExist) return {};
-    const why = code === "ENOENT" ? "not found" : `cannot be read (${code ?? "error"})`;
+    const why =
+      code === "ENOENT"
+        ? "not found"
+        : code === "ENOTREG"
+          ? "not a regular file (a FIFO or a device?), so it was not read"
+          : code === "EFBIG"
+            ? `larger than ${MAX_CONFIG_BYTES / 1024} KiB, so it was not read`
+            : `cannot be read (${code ?? "error"})`;
     return {
-      error: new HookNotifyError(
-        "CONFIG_UNREADABLE",
-        `${path}: ${why}. Check --config / HOOK_NOTIFY_CONFIG (without a file the built-in default is used).`,
-        { cause: error },
-      ),
+      error: new HookNotifyError("CONFIG_UNREADABLE", `${path}: ${why}. ${next}`, { cause: error }),
     };
   }
   try {

@@ -132,6 +132,7 @@ function mergeTrusted(
     },
     issues: [...checked.issues, ...sinks.issues],
     secrets: [...checked.secrets, ...sinks.secrets],
+    unresolved: sinks.unresolved,
   };
 }
 

@@ -3,9 +3,10 @@ import en from "zod/v4/locales/en.js";
 import type { Templates } from "../message/format.js";
 import { DEFAULT_EVENTS, type EventName } from "../pipeline/hook-event.js";
 import { secretPartsOf } from "../redact.js";
-import { findSink, sinkTypes } from "../sinks/index.js";
+import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
 import { entrySchemaFor, topLevelShape } from "./schema.js";
+import { containsSecret, secretValuesOf, stringsIn } from "./secret-values.js";
 
 /** A valid sink entry, defaults applied; `options` has passed the sink's own schema. */
 export interface SinkEntry {
@@ -50,6 +51,9 @@ export interface Validated {
   /** One line per problem: "sinks.team.url: Invalid URL". Broken entries are left out of value. */
   issues: string[];
   secrets: string[];
+  /** Sinks left out only because a ${VAR} they use is not set here: sink name → variable names.
+   * Another process (with the variable) can still deliver to them; queued work for them waits. */
+  unresolved?: Record<string, string[]> | undefined;
 }
 
 /** SubagentStop events of one session this close together become one notification. */
@@ -76,31 +80,35 @@ const COMMON_KEYS = new Set([
   "timeoutSeconds",
   ...POLICY_KEYS,
 ]);
-const SECRET_KEYS = new Set(["url", "pass", "password", "secret", "token", "headers"]);
 const topLevel = z.looseObject({
   ...topLevelShape,
   sinks: z.optional(z.record(z.string(), z.unknown())),
 });
+
+/** More sinks than this are not read: every hook run's work stays bounded (and its deadline held). */
+export const MAX_SINKS = 100;
 
 // Validates parsed config JSON. Pure: returns the usable part plus every problem as data.
 export function validateConfig(
   json: unknown,
   env: Readonly<Record<string, string | undefined>>,
 ): Validated {
-  const expanded = expandEnv(json, env);
   const issues: string[] = [];
+  const expanded = expandEnv(capSinks(json, issues), env);
   const data = parseTopLevel(expanded.value, issues);
   const unknownKeys = Object.keys(data).filter((key) => !(key in topLevelShape) && key !== "sinks");
   issues.push(
     ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),
   );
   const sinks: Record<string, SinkEntry> = {};
+  const unresolved: Record<string, string[]> = {};
   for (const [name, raw] of Object.entries(data.sinks ?? {})) {
     const missing = expanded.missing.filter(
       (m) => m.path.startsWith(`sinks.${name}.`) || m.path === `sinks.${name}`,
     );
     const entry = validateEntry(name, raw, issues);
     if (missing.length > 0) {
+      unresolved[name] = [...new Set(missing.map((m) => m.name))];
       issues.push(
         ...missing.map(
           (m) =>
@@ -130,10 +138,24 @@ export function validateConfig(
     issues,
     secrets: [
       ...expanded.values,
-      ...collectSecrets(data.sinks ?? {}),
+      ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
       ...(data.approveReplyTopic === undefined ? [] : [data.approveReplyTopic]),
     ].flatMap(secretPartsOf),
+    unresolved,
   };
+}
+
+// The first MAX_SINKS entries of `sinks`; the rest are reported and left out before any work.
+function capSinks(json: unknown, issues: string[]): unknown {
+  const sinks = (json as { sinks?: unknown } | null)?.sinks;
+  if (!sinks || typeof sinks !== "object" || Array.isArray(sinks)) return json;
+  const names = Object.keys(sinks);
+  if (names.length <= MAX_SINKS) return json;
+  issues.push(
+    `sinks: ${names.length} entries; only the first ${MAX_SINKS} are used (${names[MAX_SINKS] ?? ""} and after are ignored)`,
+  );
+  const kept = Object.fromEntries(Object.entries(sinks).slice(0, MAX_SINKS));
+  return { ...(json as object), sinks: kept };
 }
 
 // A bad top-level setting is reported and left out; the other settings and the sinks still apply.
@@ -192,13 +214,23 @@ function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
   return `${path || "(top level)"}: ${issue.message}`;
 }
 
-function collectSecrets(value: unknown, key = ""): string[] {
-  if (typeof value === "string") return SECRET_KEYS.has(key) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap((item) => collectSecrets(item, key));
-  if (value && typeof value === "object") {
-    return Object.entries(value).flatMap(([k, item]) =>
-      collectSecrets(item, SECRET_KEYS.has(key) ? key : k),
-    );
+// The values of an entry's fields that its sink's schema marks secret. An entry of an unknown type
+// (its schema unknown) gives every value under a key that is secret in some sink.
+function secretsOfEntry(raw: unknown): string[] {
+  const type = (raw as { type?: unknown } | null)?.type;
+  const sink = typeof type === "string" ? findSink(type) : undefined;
+  if (sink) return secretValuesOf(entrySchemaFor(sink), raw);
+  if (!raw || typeof raw !== "object") return [];
+  const keys = secretKeysOfAllSinks();
+  return Object.entries(raw).flatMap(([key, value]) => (keys.has(key) ? stringsIn(value) : []));
+}
+
+// The option keys that hold a secret in some sink ("url", "token", "smtp", "headers", …).
+function secretKeysOfAllSinks(): Set<string> {
+  const keys = new Set<string>();
+  for (const sink of allSinks) {
+    const shape = (sink.options as unknown as { shape: Record<string, z.core.$ZodType> }).shape;
+    for (const [key, child] of Object.entries(shape)) if (containsSecret(child)) keys.add(key);
   }
-  return [];
+  return keys;
 }

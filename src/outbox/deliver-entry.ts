@@ -43,6 +43,16 @@ export async function deliverEntry(
     });
   }
   const sinkEntry = config.value.sinks[entry.sinkName];
+  const needs = config.unresolved[entry.sinkName];
+  // Not resolvable in this process's environment, but it may be in the next worker's: wait.
+  if (!sinkEntry && needs) {
+    const names = needs.map((name) => `\${${name}}`).join(", ");
+    const message = `${entry.sinkName}: waiting, ${names} is not set in this process's environment; the notification stays in the outbox until a worker or flush that has it runs.`;
+    throw new HookNotifyError("CONFIG_ENV_MISSING", message, {
+      sink: entry.sinkName,
+      retryable: true,
+    });
+  }
   const sink = sinkEntry ? findSink(sinkEntry.type) : undefined;
   if (!sinkEntry || !sink) {
     const message = `${entry.sinkName}: this sink is no longer in the config (or is invalid there), so the notification was dropped.`;

@@ -1,13 +1,26 @@
 // One draining worker at a time: a lock file holding the owner's pid and a token, created whole
 // (written to a temp file, then hard-linked into place, which fails if the lock exists).
 // A lock whose owner is dead, or whose heartbeat (mtime) is older than STALE_MS, is taken over.
-import { link, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
+// "Dead" is decided by the owner's wake socket when the lock names one (see wake.ts): nobody
+// listening means dead, even when the pid is a zombie or was reused. Without a socket, by pid.
+import { link, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
+import { readBounded } from "../read-bounded.js";
 
 /** Who asks for the lock; `isAlive` is injected so this module stays free of `process`. */
 export interface LockOwner {
   pid: number;
   isAlive: (pid: number) => boolean;
   now: () => number;
+  /** The socket this owner listens on while it holds the lock, written into the lock file. */
+  socket?: string | undefined;
+  /** True when a worker listens on that socket (and wakes it to look at the outbox). */
+  probe?: ((socket: string) => Promise<boolean>) | undefined;
+}
+
+interface LockContent {
+  pid: number;
+  token: string;
+  socket?: string | undefined;
 }
 
 /** A held lock: refresh it (heartbeat) at least every STALE_MS / 3, release it when done. */
@@ -31,10 +44,8 @@ export async function acquireLock(path: string, owner: LockOwner): Promise<HeldL
     // a lock that looks freshly taken, and every worker for the next seconds would stand aside.
     const temp = `${path}.${token}.tmp`;
     try {
-      await writeFile(temp, JSON.stringify({ pid: owner.pid, token, startedAt: owner.now() }), {
-        mode: 0o600,
-        flag: "wx",
-      });
+      const content = { pid: owner.pid, token, startedAt: owner.now(), socket: owner.socket };
+      await writeFile(temp, JSON.stringify(content), { mode: 0o600, flag: "wx" });
       await link(temp, path);
       return heldLock(path, token, owner);
     } catch (error) {
@@ -42,40 +53,57 @@ export async function acquireLock(path: string, owner: LockOwner): Promise<HeldL
     } finally {
       await unlink(temp).catch(() => undefined);
     }
-    if (!(await isStale(path, owner))) return undefined;
+    const stale = await staleLock(path, owner);
+    if (!stale) return undefined;
     // Rename first: of two workers taking over the same stale lock, only one rename succeeds.
     const aside = `${path}.stale-${randomHex(4)}`;
     const moved = await rename(path, aside).then(
       () => true,
       () => false,
     );
-    if (moved) await unlink(aside).catch(() => undefined);
+    if (!moved) continue;
+    // Another taker replaced the stale lock with its own meanwhile: put that one back.
+    if (stale !== "unreadable" && (await readLock(aside))?.token !== stale.token) {
+      await link(aside, path).catch(() => undefined);
+    }
+    await unlink(aside).catch(() => undefined);
   }
   return undefined;
 }
 
-// The pid in a live lock file, or undefined: lets the hook skip spawning a second worker.
+// The pid in a live lock file, or undefined: lets the hook skip spawning a second worker. With a
+// socket in the lock, asking is also the hook's wake-up call to the worker.
 export async function lockHolder(path: string, owner: LockOwner): Promise<number | undefined> {
-  if (await isStale(path, owner)) return undefined;
+  if ((await staleLock(path, owner)) !== false) return undefined;
   return (await readLock(path))?.pid;
 }
 
-async function isStale(path: string, owner: LockOwner): Promise<boolean> {
+// False for a live lock; else what was found (its content, or "unreadable"), to take it over.
+async function staleLock(
+  path: string,
+  owner: LockOwner,
+): Promise<false | LockContent | "unreadable"> {
   const [info, content] = await Promise.all([stat(path).catch(() => undefined), readLock(path)]);
-  if (!info) return true;
+  if (!info) return "unreadable";
   const age = owner.now() - info.mtimeMs;
-  if (age > STALE_MS) return true;
-  // Empty or half-written: its owner is writing it right now, or died doing so.
-  if (!content) return age > 5_000;
-  return !owner.isAlive(content.pid);
+  if (!content) return age > 5_000 ? "unreadable" : false; // being written, or died doing so
+  if (age > STALE_MS) return content;
+  if (content.socket && owner.probe) return (await owner.probe(content.socket)) ? false : content;
+  return owner.isAlive(content.pid) ? false : content;
 }
 
-async function readLock(path: string): Promise<{ pid: number; token: string } | undefined> {
+// The wake socket named in the lock, if any: `flush` asks the holder to yield through it.
+export async function lockSocket(path: string): Promise<string | undefined> {
+  return (await readLock(path))?.socket;
+}
+
+async function readLock(path: string): Promise<LockContent | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(path, "utf8")) as { pid?: unknown; token?: unknown };
-    return typeof parsed.pid === "number" && typeof parsed.token === "string"
-      ? { pid: parsed.pid, token: parsed.token }
-      : undefined;
+    const text = await readBounded(path, { maxBytes: 4096, noFollow: true });
+    const parsed = JSON.parse(text) as { pid?: unknown; token?: unknown; socket?: unknown };
+    if (typeof parsed.pid !== "number" || typeof parsed.token !== "string") return undefined;
+    const socket = typeof parsed.socket === "string" ? parsed.socket : undefined;
+    return { pid: parsed.pid, token: parsed.token, socket };
   } catch {
     return undefined;
   }

@@ -1,9 +1,13 @@
 // Reads the pending entries; a corrupt or truncated file is quarantined, never fatal.
-import { readFile, rename, stat } from "node:fs/promises";
+import { lstat, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
+import { readBounded } from "../read-bounded.js";
 import type { OutboxPaths } from "./paths.js";
-import { listNames, type OutboxEntry } from "./store.js";
+import { entryKey, listNames, writeEntry, type OutboxEntry } from "./store.js";
+
+/** An entry holds one notification (its body already cut to maxBodyLength): a few KiB. */
+export const MAX_ENTRY_BYTES = 256 * 1024;
 
 const entryShape = z.looseObject({
   version: z.literal(1),
@@ -25,6 +29,17 @@ export interface Quarantined {
 /** Parsed entries by file path, reused while the file (inode, size, mtime) is unchanged. */
 export type EntryCache = Map<string, { version: string; entry: OutboxEntry }>;
 
+// Every entry is named by what it holds: "<key>.json" (held parts: "<time>.<key>.json"), and its
+// key is the one its notification id and sink name give. Anything else (a "../" key that would
+// make removing it unlink a file elsewhere, a copy under another name that would be sent again
+// and again) is quarantined, never delivered.
+function misnamed(name: string, entry: OutboxEntry): string | undefined {
+  if (entry.key !== entryKey(entry.notification.id, entry.sinkName))
+    return "its key does not match its notification and sink";
+  if (name.replace(/^\d{15}\./, "") !== `${entry.key}.json`) return "its file name is not its key";
+  return undefined;
+}
+
 // Every readable entry in `dir`, oldest first; unreadable ones are moved to corrupt/. With a
 // cache (the worker's), a file already parsed costs one stat instead of a read and a parse: a
 // worker waking for retries with hundreds of entries waiting must stay cheap.
@@ -40,14 +55,16 @@ export async function readEntries(
   for (const name of names) {
     const result = await readCached(join(dir, name), cache);
     if (result === "gone") continue;
-    if (!("corrupt" in result)) {
-      entries.push(result);
+    const reason = "corrupt" in result ? result.corrupt : misnamed(name, result);
+    if (reason === undefined) {
+      entries.push(result as OutboxEntry);
       continue;
     }
+    cache?.delete(join(dir, name));
     const movedTo = join(paths.corrupt, `${name}.${Date.now().toString(36)}`);
     await rename(join(dir, name), movedTo).then(
       () => {
-        onQuarantine({ name, movedTo, reason: result.corrupt });
+        onQuarantine({ name, movedTo, reason });
       },
       () => undefined,
     );
@@ -60,7 +77,7 @@ async function readCached(
   cache: EntryCache | undefined,
 ): Promise<OutboxEntry | { corrupt: string } | "gone"> {
   if (!cache) return readEntry(file);
-  const info = await stat(file).catch(() => undefined);
+  const info = await lstat(file).catch(() => undefined);
   if (!info) return "gone";
   const version = `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}`;
   const hit = cache.get(file);
@@ -77,14 +94,18 @@ function forgetGone(cache: EntryCache, dir: string, names: readonly string[]): v
   }
 }
 
-// The entry, "gone" when another drain removed it meanwhile, or why it is corrupt.
+// The entry, "gone" when another drain removed it meanwhile, or why it is corrupt. Only a regular
+// file is read, without following a link or blocking (a FIFO here must not stall the worker).
 async function readEntry(file: string): Promise<OutboxEntry | { corrupt: string } | "gone"> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readBounded(file, { maxBytes: MAX_ENTRY_BYTES, noFollow: true });
   } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return "gone";
-    return { corrupt: `unreadable (${(error as { code?: string }).code ?? "error"})` };
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT") return "gone";
+    if (code === "ENOTREG" || code === "ELOOP") return { corrupt: "not a regular file" };
+    if (code === "EFBIG") return { corrupt: `larger than ${MAX_ENTRY_BYTES} bytes` };
+    return { corrupt: `unreadable (${code ?? "error"})` };
   }
   try {
     const parsed = entryShape.safeParse(JSON.parse(text));
@@ -94,4 +115,21 @@ async function readEntry(file: string): Promise<OutboxEntry | { corrupt: string 
   } catch {
     return { corrupt: "not JSON (truncated?)" };
   }
+}
+
+// `flush --retry-failed`: failed entries go back to pending with a fresh age and no backoff.
+// Read like pending/: a file that is not a well-named entry goes to corrupt/, not back to pending.
+export async function requeueFailed(
+  paths: OutboxPaths,
+  now: number,
+  onQuarantine: (item: Quarantined) => void = () => undefined,
+): Promise<number> {
+  let count = 0;
+  for (const entry of await readEntries(paths, paths.failed, onQuarantine)) {
+    delete entry.failure;
+    await writeEntry(paths, paths.pending, { ...entry, createdAt: now, notBefore: now });
+    await unlink(join(paths.failed, `${entry.key}.json`)).catch(() => undefined);
+    count++;
+  }
+  return count;
 }

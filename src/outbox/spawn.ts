@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Deps } from "../deps.js";
 import { lockHolder, type LockOwner } from "./lock.js";
 import { outboxPaths } from "./paths.js";
+import { sendWake } from "./wake.js";
 
 /** started: a worker was spawned; running: a live one already drains; unavailable: no worker file. */
 export type StartResult = "started" | "running" | "unavailable";
@@ -18,7 +19,8 @@ export function findWorkerFile(): string | undefined {
   return undefined;
 }
 
-// Spawns `node dist/worker.cjs` unless a live worker holds the lock (it re-checks before it exits).
+// Spawns `node dist/worker.cjs` unless a live worker holds the lock; asking that worker is what
+// wakes it to send what was just queued (it also re-checks the outbox before it exits).
 export async function startWorker(
   deps: Deps,
   options: { workerFile?: string } = {},
@@ -44,11 +46,14 @@ export async function startWorker(
   }
 }
 
-// Liveness by signal 0 (EPERM means alive, owned by someone else). Used by the worker too.
-export function processOwner(deps: Pick<Deps, "now">): LockOwner {
+// Liveness by the lock's wake socket (see wake.ts), else by signal 0 (EPERM means alive, owned by
+// someone else). Used by the worker too, with the socket it listens on.
+export function processOwner(deps: Pick<Deps, "now">, socket?: string): LockOwner {
   return {
     pid: process.pid,
     now: deps.now,
+    socket,
+    probe: (path) => sendWake(path, "wake"),
     isAlive: (pid) => {
       try {
         process.kill(pid, 0);

@@ -1,6 +1,6 @@
 // The durable outbox: one JSON file per remote delivery, written atomically (temp file + rename).
 // Entries name the sink and the config to re-read; they never hold sink options or secrets.
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
@@ -144,18 +144,4 @@ export async function sweepTemp(paths: OutboxPaths, now: number): Promise<void> 
     const info = await stat(file).catch(() => undefined);
     if (info && now - info.mtimeMs > 3_600_000) await unlink(file).catch(() => undefined);
   }
-}
-
-// `flush --retry-failed`: failed entries go back to pending with a fresh age and no backoff.
-export async function requeueFailed(paths: OutboxPaths, now: number): Promise<number> {
-  let count = 0;
-  for (const name of await listNames(paths.failed)) {
-    const file = join(paths.failed, name);
-    const entry = JSON.parse(await readFile(file, "utf8")) as OutboxEntry;
-    delete entry.failure;
-    await writeEntry(paths, paths.pending, { ...entry, createdAt: now, notBefore: now });
-    await unlink(file).catch(() => undefined);
-    count++;
-  }
-  return count;
 }

@@ -1,6 +1,11 @@
-// Entry point of the detached worker (dist/worker.cjs): release the coalesced groups whose window
-// closed, drain until empty or only far-future entries remain, sleeping until the next notBefore
-// within a window. Never prints anything.
+// Entry point of the detached worker (dist/worker.cjs). It lives as long as the outbox holds work
+// it can do: it releases the coalesced groups whose window closed, drains what is due, and sleeps
+// until the next retry or group is due, however far off (within the entries' maximum age). It
+// exits when nothing is left but entries that wait for a ${VAR} it lacks (a later hook's worker
+// may have it). Never prints anything.
+import { readdir, unlink } from "node:fs/promises";
+import type { Server } from "node:net";
+import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { hasHeld, releaseHeld } from "./held.js";
 import { acquireLock } from "./lock.js";
@@ -8,50 +13,49 @@ import { outboxPaths } from "./paths.js";
 import { readEntries, type EntryCache } from "./read-entries.js";
 import { processOwner } from "./spawn.js";
 import { ensureDirs, sweepTemp } from "./store.js";
-import { drain } from "./worker.js";
+import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "./wake.js";
+import { drain, isWaitingForEnv } from "./worker.js";
 
-const SLEEP_WINDOW_MS = 2 * 60_000;
-const MAX_LIFETIME_MS = 10 * 60_000;
 const HEARTBEAT_MS = 10_000;
-// While it sleeps the worker looks this often for work: an entry that fell due (a retry, or a new
-// one whose hook saw the lock and started no worker) or a held group. Retries that fall due close
-// together are tried together: hundreds of jittered retries wake it at most twice a second.
-const POLL_MS = 500;
+// While it sleeps the worker looks this often for work a hook queued without waking it (a hook
+// that could not reach the socket, or no socket at all). Hooks wake it through the socket at once.
+const POLL_MS = 2_000;
+const POLL_WITHOUT_SOCKET_MS = 500;
 
 const deps = createDeps();
 const paths = outboxPaths(deps);
 const cache: EntryCache = new Map();
 const stop = new AbortController();
-const endAt = deps.now() + MAX_LIFETIME_MS;
 const maxAgeHours = Number(process.env.HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS);
 const maxAgeMs = maxAgeHours > 0 ? maxAgeHours * 3_600_000 : undefined;
+const token = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
+const socketPath = socketPathFor(paths, token, deps.platform);
+let wakeUp: (() => void) | undefined;
+let woken = false;
+let yielding = false;
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, () => {
     stop.abort();
+    wakeUp?.();
   });
 }
 
+function onMessage(message: WakeMessage): void {
+  if (message === "yield") yielding = true;
+  woken = true;
+  wakeUp?.();
+}
+
 // Holds the lock while draining; false when another worker holds it.
-async function drainWhileLocked(): Promise<boolean> {
-  const lock = await acquireLock(paths.lock, processOwner(deps));
+async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
+  const owner = processOwner(deps, server ? socketPath : undefined);
+  const lock = await acquireLock(paths.lock, owner);
   if (!lock) return false;
   const heartbeat = setInterval(() => void lock.refresh(), HEARTBEAT_MS);
+  await sweepDeadSockets();
   try {
-    while (!stop.signal.aborted && deps.now() < endAt) {
-      const held = await releaseHeld(deps);
-      const summary = await drain(deps, {
-        concurrency: 4,
-        signal: stop.signal,
-        deadlineMs: endAt - deps.now(),
-        cache,
-        ...(maxAgeMs ? { maxAgeMs } : {}),
-      });
-      if (summary.remaining === 0 && held.waiting === 0) break;
-      const retryAt = summary.nextDueAt ?? Infinity;
-      if (held.waiting === 0 && retryAt - deps.now() > SLEEP_WINDOW_MS) break;
-      await sleepUntilWork(retryAt, held.nextDueAt ?? Infinity);
-    }
+    await drainLoop(server !== undefined);
   } finally {
     clearInterval(heartbeat);
     await lock.release();
@@ -59,43 +63,88 @@ async function drainWhileLocked(): Promise<boolean> {
   return true;
 }
 
-// After releasing, look again: a hook may have enqueued while seeing our lock (and not spawned).
-async function hasDueEntries(): Promise<boolean> {
-  if (await hasHeld(paths)) return true;
-  const entries = await readEntries(paths, paths.pending, () => undefined);
-  return entries.some((entry) => entry.notBefore <= deps.now() + SLEEP_WINDOW_MS);
+async function drainLoop(hasSocket: boolean): Promise<void> {
+  for (let first = true; !stop.signal.aborted && !yielding; first = false) {
+    woken = false;
+    const held = await releaseHeld(deps);
+    const summary = await drain(deps, {
+      concurrency: 4,
+      signal: stop.signal,
+      cache,
+      retryWaiting: first,
+      ...(maxAgeMs ? { maxAgeMs } : {}),
+    });
+    const active = summary.remaining - summary.waitingForEnv;
+    if (active === 0 && held.waiting === 0) return;
+    const dueAt = Math.min(summary.nextDueAt ?? Infinity, held.nextDueAt ?? Infinity);
+    await sleepUntilWork(dueAt, hasSocket ? POLL_MS : POLL_WITHOUT_SOCKET_MS);
+  }
 }
 
-// Sleeps in POLL_MS steps until an entry is due (retryAt, or a new one) or a held group is due
-// (heldAt, kept to the millisecond), or a new group is held. Each look costs a readdir and a
-// stat per entry: the parsed entries stay in the cache.
-async function sleepUntilWork(retryAt: number, heldAt: number): Promise<void> {
-  const heldBefore = heldAt !== Infinity;
-  while (!stop.signal.aborted && deps.now() < endAt) {
-    await sleep(Math.max(1, Math.min(POLL_MS, heldAt - deps.now())));
-    if (deps.now() >= Math.min(retryAt, heldAt)) return;
+// Sockets of workers killed before they could close them: nobody answers on them any more.
+async function sweepDeadSockets(): Promise<void> {
+  const names = await readdir(paths.root).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = join(paths.root, name);
+    if (!/^worker\.[0-9a-f]+\.sock$/.test(name) || file === socketPath) continue;
+    if (!(await sendWake(file, "wake"))) await unlink(file).catch(() => undefined);
+  }
+}
+
+// After releasing, look again: a hook may have queued while seeing our lock (and not spawned).
+async function hasWork(): Promise<boolean> {
+  if (await hasHeld(paths)) return true;
+  const entries = await readEntries(paths, paths.pending, () => undefined, cache);
+  return entries.some((entry) => !isWaitingForEnv(entry));
+}
+
+// Sleeps until `dueAt`, a wake-up through the socket, a signal, or a poll that finds an entry due
+// (each poll costs a readdir and a stat per entry: parsed entries stay in the cache).
+async function sleepUntilWork(dueAt: number, pollMs: number): Promise<void> {
+  const heldBefore = await hasHeld(paths);
+  while (!stop.signal.aborted && !woken) {
+    await sleep(Math.max(1, Math.min(pollMs, dueAt - deps.now())));
+    if (wasWoken() || deps.now() >= dueAt) return;
     const entries = await readEntries(paths, paths.pending, () => undefined, cache);
-    if (entries.some((entry) => entry.notBefore <= deps.now())) return;
+    if (entries.some((entry) => entry.notBefore <= deps.now() && !isWaitingForEnv(entry))) return;
     if (!heldBefore && (await hasHeld(paths))) return;
   }
 }
 
+// A function, so the type checker does not take `woken` as still false after an await.
+function wasWoken(): boolean {
+  return woken;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, Math.min(ms, endAt - deps.now()));
-    stop.signal.addEventListener("abort", () => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
       clearTimeout(timer);
+      wakeUp = undefined;
       resolve();
-    });
+    }
+    wakeUp = done;
   });
 }
 
+// The socket closes before the last look at the outbox: a hook that reached it before then queued
+// its entry before that look; a hook after then finds no live worker and starts one.
 async function main(): Promise<void> {
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
-  for (let round = 0; round < 5 && !stop.signal.aborted && deps.now() < endAt; round++) {
-    if (!(await drainWhileLocked())) return;
-    if (!(await hasDueEntries())) return;
+  while (!stop.signal.aborted && !yielding) {
+    const server = socketPath ? await listenForWake(socketPath, onMessage) : undefined;
+    let locked: boolean;
+    try {
+      locked = await drainWhileLocked(server);
+    } finally {
+      await new Promise((resolve) => {
+        if (server) server.close(resolve);
+        else resolve(undefined);
+      });
+    }
+    if (!locked || !(await hasWork())) return;
   }
 }
 

@@ -27,6 +27,8 @@ export interface DrainOptions {
   onResult?: (result: DeliveryResult) => void;
   /** Parsed entries kept between drains (the worker's loop). */
   cache?: EntryCache;
+  /** Also try now the entries waiting for an environment variable (a new worker may have it). */
+  retryWaiting?: boolean;
 }
 
 /** What became of one entry in this drain. */
@@ -48,8 +50,15 @@ export interface DrainSummary {
   quarantined: number;
   /** Entries still pending after this drain. */
   remaining: number;
-  /** Earliest notBefore among them. */
+  /** Of those, the ones waiting for a ${VAR} this process does not have (see deliver-entry.ts). */
+  waitingForEnv: number;
+  /** Earliest notBefore among the others. */
   nextDueAt?: number;
+}
+
+// An entry whose last attempt found its sink's ${VAR} unset: only another environment helps.
+export function isWaitingForEnv(entry: OutboxEntry): boolean {
+  return entry.lastError?.code === "CONFIG_ENV_MISSING";
 }
 
 // One pass over the due entries. Never throws for a delivery; every outcome is on disk and logged.
@@ -78,6 +87,7 @@ async function drainWithin(
     failed: 0,
     quarantined: 0,
     remaining: 0,
+    waitingForEnv: 0,
   };
   const entries = await readEntries(
     paths,
@@ -94,7 +104,12 @@ async function drainWithin(
     options.cache,
   );
   const now = deps.now();
-  const due = options.force ? entries : entries.filter((entry) => entry.notBefore <= now);
+  const due = entries.filter(
+    (entry) =>
+      options.force ||
+      entry.notBefore <= now ||
+      (options.retryWaiting === true && isWaitingForEnv(entry)),
+  );
   const run: AttemptRun = { deps, paths, options, signal, cache: new Map() };
   await eachBounded(due, options.concurrency ?? 4, async (entry) => {
     if (signal.aborted) return;
@@ -104,7 +119,9 @@ async function drainWithin(
   });
   const left = await readEntries(paths, paths.pending, () => undefined, options.cache);
   summary.remaining = left.length;
-  if (left.length > 0) summary.nextDueAt = Math.min(...left.map((entry) => entry.notBefore));
+  const active = left.filter((entry) => !isWaitingForEnv(entry));
+  summary.waitingForEnv = left.length - active.length;
+  if (active.length > 0) summary.nextDueAt = Math.min(...active.map((entry) => entry.notBefore));
   return summary;
 }
 

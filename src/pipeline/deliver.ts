@@ -20,6 +20,10 @@ export interface Outcome {
   queued?: boolean | undefined;
   /** Held for subagent coalescing: the worker sends it merged with the session's next ones. */
   held?: boolean | undefined;
+  /** Why the outbox could not take it (it was then sent directly, retried within the budget). */
+  outboxError?: string | undefined;
+  /** Attempts made here when sent directly more than once. */
+  attempts?: number | undefined;
 }
 
 export interface DeliverOptions {
@@ -60,7 +64,7 @@ export async function deliver(
     const { startWorker } = await import("../outbox/spawn.js");
     await startWorker(options.deps);
   }
-  return [...sent, ...queued, ...held];
+  return [...sent.map(withoutRetryable), ...queued, ...held];
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker
@@ -93,8 +97,8 @@ async function queueRemote(
   );
 }
 
-// Writes each delivery to disk for the worker. If that fails (disk full, permissions) it is sent
-// now rather than lost.
+// Writes each delivery to disk for the worker. If that fails (disk full, read-only or foreign
+// state folder, no HOME) it is sent now, and tried again within the budget, rather than lost.
 async function handOver<D extends Delivery>(
   deliveries: readonly D[],
   budget: AbortSignal,
@@ -113,8 +117,9 @@ async function handOver<D extends Delivery>(
           configPath: options.configPath,
           projectDir: options.projectDir,
         });
-      } catch {
-        return deliverOne(delivery, budget, options);
+      } catch (error) {
+        const outcome = await deliverWithinBudget(delivery, budget, options);
+        return { ...outcome, outboxError: describeFsError(error) };
       }
       return {
         sink: entry.name,
@@ -128,14 +133,66 @@ async function handOver<D extends Delivery>(
   );
 }
 
-async function deliverOne(
+const FIRST_RETRY_MS = 250;
+
+// With no outbox, the budget is the only second chance: retry what may pass (a 503, a reset)
+// with a doubling pause until it works, cannot work, or the budget ends.
+async function deliverWithinBudget(
   delivery: Delivery,
   budget: AbortSignal,
   options: DeliverOptions,
 ): Promise<Outcome> {
+  const started = Date.now();
+  let outcome = await deliverOne(delivery, budget, options);
+  let attempts = 1;
+  for (let pause = FIRST_RETRY_MS; !outcome.ok && outcome.retryable === true;) {
+    if (!(await pauseWithin(pause, budget))) break;
+    outcome = await deliverOne(delivery, budget, options);
+    attempts++;
+    pause = Math.min(pause * 2, 2_000);
+  }
+  return { ...withoutRetryable(outcome), attempts, ms: Math.round(Date.now() - started) };
+}
+
+// Resolves true after `ms`, or false as soon as the budget ends (no pause outlives the budget).
+function pauseWithin(ms: number, budget: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (budget.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      budget.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    budget.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// `retryable` steers the retries here; the log line does not need it.
+function withoutRetryable(outcome: Outcome & { retryable?: boolean }): Outcome {
+  const copy = { ...outcome };
+  delete copy.retryable;
+  return copy;
+}
+
+function describeFsError(error: unknown): string {
+  const { code, path } = error as NodeJS.ErrnoException;
+  return `${code ?? "error"}${path ? ` at ${path}` : ""}`;
+}
+
+async function deliverOne(
+  delivery: Delivery,
+  budget: AbortSignal,
+  options: DeliverOptions,
+): Promise<Outcome & { retryable?: boolean }> {
   const { entry, sink, notification } = delivery;
   const started = Date.now();
-  const outcome: Outcome = {
+  const outcome: Outcome & { retryable?: boolean } = {
     sink: entry.name,
     type: entry.type,
     target: safeTarget(delivery),
@@ -150,6 +207,7 @@ async function deliverOne(
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;
+    outcome.retryable = known.retryable;
     outcome.code = known.code;
     outcome.error = scrub(known.message, options.secrets);
   } finally {

@@ -45,7 +45,9 @@ export interface HookEvent {
   sessionDurationMs?: number | undefined;
   messageCount?: number | undefined;
   stopHookActive?: boolean | undefined;
-  /** The hook input as received, unknown keys included. */
+  /** Fields of the wrong type that were left out, and values cut for depth: "field: why". */
+  dropped?: string[] | undefined;
+  /** The hook input as received, unknown keys included (cut at MAX_EVENT_DEPTH levels). */
   raw: Record<string, unknown>;
 }
 

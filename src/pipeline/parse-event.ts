@@ -36,8 +36,12 @@ const eventSchema = z.object({
 type Canonical = Record<keyof z.infer<typeof eventSchema>, unknown>;
 const FIELDS = Object.keys(eventSchema.shape) as (keyof Canonical)[];
 
+/** Deeper than this, a value in the event is cut: JSON.stringify and the sinks recurse. */
+export const MAX_EVENT_DEPTH = 64;
+
 // Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
-// The client's adapter first maps its own event names and fields onto hook-notify's.
+// The client's adapter first maps its own event names and fields onto hook-notify's. Lenient:
+// a field of the wrong type is dropped (and named in `dropped`), the event still notifies.
 export function parseEvent(input: string, clientHint?: Client): HookEvent | IgnoredEvent {
   if (input.trim() === "") {
     throw new HookNotifyError(
@@ -45,35 +49,61 @@ export function parseEvent(input: string, clientHint?: Client): HookEvent | Igno
       "stdin: empty input. Pipe one hook event JSON object in.",
     );
   }
-  const received = parseJsonObject(input);
+  const dropped: string[] = [];
+  const parsed = parseJsonObject(input);
+  const received = pruneDeep(parsed, MAX_EVENT_DEPTH, "", dropped) as Record<string, unknown>;
   const client = clientHint ?? clientOf(received);
   const raw = client === undefined ? received : adapterFor(client).toCanonical(received);
   const canonical = pickFields(raw);
-  if (canonical.hookEventName === undefined) {
+  const name = canonical.hookEventName;
+  if (name === undefined) {
     throw new HookNotifyError(
       "INPUT_INVALID",
       "hook event: hook_event_name is missing. Is hook-notify configured as a hook command?",
     );
   }
-  const result = z.safeParse(eventSchema, canonical);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue?.path.map(String).join(".") ?? "";
+  if (typeof name !== "string" || name === "") {
     throw new HookNotifyError(
       "INPUT_INVALID",
-      `hook event: ${toSnake(where)}: ${issue?.message ?? "invalid"}`,
+      "hook event: hook_event_name: must be a non-empty string",
     );
   }
-  const { hookEventName, ...fields } = result.data;
-  if (!isKnown(hookEventName)) return { ignored: hookEventName };
+  if (!isKnown(name)) return { ignored: name };
+  const fields: Partial<Record<keyof Canonical, unknown>> = {};
+  for (const field of FIELDS) {
+    if (field === "hookEventName" || canonical[field] === undefined) continue;
+    const result = z.safeParse(eventSchema.shape[field], canonical[field]);
+    if (result.success) fields[field] = result.data;
+    else
+      dropped.push(`${toSnake(field)}: ${result.error.issues[0]?.message ?? "invalid"}; dropped`);
+  }
   const event: HookEvent = {
-    ...dropUndefined(fields),
+    ...(fields as Omit<HookEvent, "name" | "raw">),
     ...failureFields(raw),
-    name: hookEventName,
+    ...(dropped.length > 0 ? { dropped } : {}),
+    name,
     raw: received,
   };
   if (client !== undefined) event.client = client;
   return event;
+}
+
+// A copy of `value` cut at `depth` levels (the cut parts named in `dropped`). Recursion stops at
+// `depth`, so 5,000 levels of nesting in a field nobody reads cannot overflow the stack later.
+function pruneDeep(value: unknown, depth: number, path: string, dropped: string[]): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth === 0) {
+    dropped.push(`${path || "(event)"}: nested deeper than ${MAX_EVENT_DEPTH} levels; cut`);
+    return "[cut: nested too deep]";
+  }
+  if (Array.isArray(value)) {
+    return value.map((item, i) => pruneDeep(item, depth - 1, `${path}[${i}]`, dropped));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = pruneDeep(item, depth - 1, path ? `${path}.${key}` : key, dropped);
+  }
+  return out;
 }
 
 // A payload only one client sends, for an event piped in by hand without --client.
@@ -117,10 +147,6 @@ function failureFields(raw: Record<string, unknown>): Pick<HookEvent, "error" | 
   if (typeof details === "string" && details) out.errorDetails = details;
   else if (details && typeof details === "object") out.errorDetails = JSON.stringify(details);
   return out;
-}
-
-function dropUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 function isKnown(name: string): name is EventName {

@@ -7,7 +7,7 @@ import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../message/notification.js";
-import { scrub } from "../redact.js";
+import { scrub, scrubValue } from "../redact.js";
 import { deliver } from "./deliver.js";
 import { gatherContext, type EventContext } from "./gather-context.js";
 import type { Client, HookEvent } from "./hook-event.js";
@@ -20,7 +20,7 @@ import {
   type PolicyPlan,
 } from "./policy.js";
 import { readInput } from "./read-input.js";
-import { startRecord, writeRecord, type RunRecord } from "./record.js";
+import { startRecord, writeRecordSomewhere, type RunRecord } from "./record.js";
 import { route } from "./route.js";
 import { claimMarker, peekMarker } from "./seen-markers.js";
 
@@ -46,17 +46,16 @@ export interface HookRun {
   config?: LoadedConfig | undefined;
   notification?: Notification | undefined;
   plan?: PolicyPlan | undefined;
+  /** Where the run's log line went: the log, a fallback in the temp dir, or nowhere. */
+  loggedTo?: string | undefined;
 }
 
 // Reads one hook event and notifies: the whole pipeline in one straight line. Never throws.
 export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun> {
   const run: HookRun = options.run ?? { record: startRecord(deps.now()) };
   try {
-    const raw = await readInput(deps.stdin, {
-      maxBytes: 1 << 20,
-      idleMs: 1000,
-      totalMs: Math.min(5000, (options.deadline - deps.now()) / 2),
-    });
+    const waitMs = inputWaitMs(options.deadline - deps.now());
+    const raw = await readInput(deps.stdin, { maxBytes: 1 << 20, idleMs: waitMs, totalMs: waitMs });
     const event = parseEvent(raw, options.client);
     if ("ignored" in event) {
       run.record.ignored = event.ignored;
@@ -68,7 +67,13 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         projectDir: context.projectDir,
       });
       const { value } = run.config;
-      run.notification = formatNotification(event, context, {
+      // The agent's text may quote a configured secret (the webhook URL it was given): it is
+      // masked here, before the notification is cut to length, stored or sent.
+      const told = scrubValue({ event, context }, run.config.secrets) as {
+        event: HookEvent;
+        context: EventContext;
+      };
+      run.notification = formatNotification(told.event, told.context, {
         templates: value.templates,
         maxBodyLength: value.maxBodyLength,
         id: newNotificationId(),
@@ -99,8 +104,17 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
     };
   }
   run.record.ms = deps.now() - Date.parse(run.record.time);
-  if (options.mode !== "dry-run") writeRecord(run.record, logPath(deps), run.config?.secrets ?? []);
+  if (options.mode !== "dry-run") {
+    run.loggedTo = writeRecordSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
+  }
   return run;
+}
+
+// The event may take most of the hook's own budget to arrive (a client on a loaded machine writes
+// late); the rest, up to 2 s, is kept for delivering it. No fixed idle second: a slow writer is
+// not a stuck one, and only the deadline tells them apart.
+export function inputWaitMs(leftMs: number): number {
+  return Math.max(0, leftMs - Math.min(2000, leftMs / 2));
 }
 
 function sessionEndDeadline(event: HookEvent, options: HookOptions, started: number): number {
@@ -148,6 +162,6 @@ function describe(
   record.project = notification.project;
   record.session = event.sessionId;
   record.id = notification.id;
-  record.issues = config.issues;
+  record.issues = [...(event.dropped ?? []).map((why) => `hook event: ${why}`), ...config.issues];
   if (config.error) record.error = { code: config.error.code, message: config.error.message };
 }

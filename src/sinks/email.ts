@@ -2,7 +2,8 @@
 import * as z from "zod/mini";
 import { HookNotifyError } from "../errors.js";
 import type { Notification } from "../message/notification.js";
-import { scrub } from "../redact.js";
+import { secretValuesOf } from "../config/secret-values.js";
+import { scrub, secretPartsOf } from "../redact.js";
 import { defineSink } from "./sink.js";
 
 const TIMEOUTS = {
@@ -40,7 +41,13 @@ function optionsSchema() {
             ),
         ),
         user: z.optional(
-          z.string().check(z.describe("User name for SMTP authentication; none: no login.")),
+          z.string().check(
+            z.meta({
+              secret: true,
+              description:
+                "User name for SMTP authentication; none: no login. Secret: some providers' user is an access key id, and servers echo it in refusals.",
+            }),
+          ),
         ),
         pass: z.optional(
           z.string().check(
@@ -146,7 +153,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
 }
 
-// Maps nodemailer's error codes to ours, with the next step; the password never appears.
+// Maps nodemailer's error codes to ours, with the next step; no secret of the entry (the schema
+// marks user and pass) appears, even when the server's reply quotes it.
 export function toEmailError(
   error: unknown,
   options: EmailOptions,
@@ -160,7 +168,8 @@ export function toEmailError(
     message?: string;
   };
   const where = `${options.smtp.host}:${options.smtp.port ?? (options.smtp.secure ? 465 : 587)}`;
-  const detail = scrub(e.message ?? String(error), options.smtp.pass ? [options.smtp.pass] : []);
+  const secrets = secretValuesOf(optionsSchema(), options).flatMap(secretPartsOf);
+  const detail = scrub(e.message ?? String(error), secrets);
   const fail = (
     code: "SINK_AUTH" | "SINK_NETWORK" | "SINK_TIMEOUT" | "SINK_FAILED",
     retryable: boolean,

@@ -114,6 +114,7 @@ describe("loadConfig: which file", () => {
       issues: [],
       path: undefined,
       secrets: [],
+      unresolved: {},
       error: undefined,
     });
   });

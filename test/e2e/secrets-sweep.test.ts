@@ -116,6 +116,7 @@ async function startServers(s: Secrets) {
     smtp: await startSmtpServer({
       auth: { user: s.smtpUser, pass: s.smtpPass },
       rejectAuthTimes: 1,
+      echoUser: true, // "535 … for <user>": the reply quotes a secret
     }),
     refused: await closedPort(),
   };

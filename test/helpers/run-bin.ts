@@ -23,6 +23,8 @@ export interface RunBinOptions {
   /** Keep stdin open and empty instead (a client that never closes the pipe). */
   neverClose?: boolean;
   env?: Record<string, string | undefined>;
+  /** Write the input only after this long (a slow client on a loaded machine). */
+  inputDelayMs?: number;
   /** Kill the process after this long (the test then sees signal SIGKILL). */
   killAfterMs?: number;
 }
@@ -39,7 +41,9 @@ export function runBin(args: string[], options: RunBinOptions = {}): Promise<Bin
   child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
   child.stdin.on("error", () => undefined); // EPIPE when the binary refuses a huge input
-  if (!options.neverClose) child.stdin.end(options.input ?? "");
+  if (options.inputDelayMs !== undefined) {
+    setTimeout(() => child.stdin.end(options.input ?? ""), options.inputDelayMs);
+  } else if (!options.neverClose) child.stdin.end(options.input ?? "");
   const killer = setTimeout(() => child.kill("SIGKILL"), options.killAfterMs ?? 20_000);
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
@@ -62,7 +66,8 @@ export interface TempHome {
 export function tempHome(extraEnv: Record<string, string | undefined> = {}): TempHome {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-e2e-"));
   onTestFinished(() => {
-    rmSync(dir, { recursive: true, force: true });
+    // A detached worker may still be writing its last log line: retry instead of failing.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
   const env = {
     HOME: dir,

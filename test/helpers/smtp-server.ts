@@ -26,6 +26,8 @@ export interface SmtpOptions {
   tls?: { key: Buffer; cert: Buffer };
   /** Refuse this many logins first, even with the right password (a flaky server). */
   rejectAuthTimes?: number;
+  /** Refused logins are answered "535 … for <user>": servers that echo the login exist. */
+  echoUser?: boolean;
 }
 
 // smtp-server on 127.0.0.1:0 that collects every message it accepts.
@@ -41,10 +43,10 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
     onAuth: (auth, _session, callback) => {
       const matches = auth.username === options.auth?.user && auth.password === options.auth?.pass;
       const ok = matches && rejectsLeft-- <= 0;
-      callback(
-        ok ? null : new Error("Invalid username or password"),
-        ok ? { user: auth.username } : undefined,
-      );
+      const refusal = options.echoUser
+        ? `Invalid username or password for ${auth.username}`
+        : "Invalid username or password";
+      callback(ok ? null : new Error(refusal), ok ? { user: auth.username } : undefined);
     },
     onData: (stream, session, callback) => {
       const chunks: Buffer[] = [];

@@ -1,13 +1,12 @@
 import { stat, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEntries, type EntryCache } from "../../src/outbox/read-entries.js";
+import { readEntries, requeueFailed, type EntryCache } from "../../src/outbox/read-entries.js";
 import {
   enqueue,
   entryKey,
   moveToFailed,
   removeEntry,
-  requeueFailed,
   writeEntry,
 } from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";

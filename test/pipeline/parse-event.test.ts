@@ -388,10 +388,20 @@ describe("parseEvent rejects what it cannot use", () => {
   it.each([
     ["hook_event_name", 5],
     ["hook_event_name", ""],
+  ])("%s = %j → INPUT_INVALID naming the field", (field, value) => {
+    const error = parseError(JSON.stringify({ [field]: value }));
+    expect(error.code).toBe("INPUT_INVALID");
+    expect(error.message).toContain(`${field}:`);
+  });
+});
+
+describe("parseEvent is lenient with the fields it reads", () => {
+  it.each([
     ["session_id", 42],
     ["transcript_path", ["a"]],
     ["cwd", {}],
     ["message", true],
+    ["message", 42],
     ["notification_type", 1],
     ["reason", 0],
     ["last_assistant_message", { text: "hi" }],
@@ -399,21 +409,44 @@ describe("parseEvent rejects what it cannot use", () => {
     ["session_duration_ms", "74"],
     ["session_duration_ms", -1],
     ["message_count", "1"],
-  ])("%s = %j → INPUT_INVALID naming the field", (field, value) => {
-    const payload = { hook_event_name: "SessionEnd", [field]: value };
-    const error = parseError(JSON.stringify(payload));
-    expect(error.code).toBe("INPUT_INVALID");
-    expect(error.message).toContain(`${field}:`);
+    ["message_count", -3],
+  ])("%s = %j: the field is dropped and named, the event stays", (field, value) => {
+    const event = parseEvent(
+      JSON.stringify({ hook_event_name: "SessionEnd", reason: "error", [field]: value }),
+    ) as HookEvent;
+    expect(event.name).toBe("SessionEnd");
+    expect(event.dropped).toEqual([expect.stringContaining(`${field}:`)]);
+    if (field !== "reason") expect(isFailure(event)).toBe(true);
   });
 
   it.each([
     ["sessionId", 42, "session_id"],
     ["stopHookActive", 1, "stop_hook_active"],
     ["messageCount", "3", "message_count"],
-  ])("camelCase %s = %j is named %s in the message", (field, value, named) => {
-    const error = parseError(JSON.stringify({ hookEventName: "Stop", [field]: value }));
-    expect(error.code).toBe("INPUT_INVALID");
-    expect(error.message).toContain(`${named}:`);
+  ])("camelCase %s = %j is dropped and named %s", (field, value, named) => {
+    const event = parseEvent(
+      JSON.stringify({ hookEventName: "Stop", [field]: value }),
+    ) as HookEvent;
+    expect(event.name).toBe("Stop");
+    expect(event.dropped).toEqual([expect.stringContaining(`${named}:`)]);
+  });
+
+  it("keeps the good fields beside a bad one", () => {
+    const event = parseEvent(
+      JSON.stringify({ hook_event_name: "Stop", session_id: "s1", stop_hook_active: "true" }),
+    ) as HookEvent;
+    expect(withoutRaw(event)).toMatchObject({ name: "Stop", sessionId: "s1" });
+    expect(event.stopHookActive).toBeUndefined();
+  });
+
+  it("cuts 5,000 levels of nesting in an unread field, so it can be stored and sent", () => {
+    const deep = `${"[".repeat(5000)}1${"]".repeat(5000)}`;
+    const event = parseEvent(
+      `{"hook_event_name":"Stop","session_id":"s","deep":${deep}}`,
+    ) as HookEvent;
+    expect(event.sessionId).toBe("s");
+    expect(event.dropped).toEqual([expect.stringContaining("deep")]);
+    expect(() => JSON.stringify(event.raw)).not.toThrow();
   });
 
   it("does not check the types of keys it does not read", () => {

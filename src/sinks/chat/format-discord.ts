@@ -1,7 +1,7 @@
 // Discord Execute Webhook: https://github.com/discord/discord-api-docs/blob/main/docs/resources/webhook.mdx
 import type { Level, Notification } from "../../message/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
-import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
+import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 
 // content ≤ 2000 (webhook.mdx); embed description ≤ 4096, footer ≤ 2048 and ≤ 6000 characters across
 // all embeds (docs/resources/message.mdx "Embed Limits"). The footer is kept short so that
@@ -12,7 +12,8 @@ export const DISCORD_LIMITS = { content: 2000, description: 4096, footer: 256, e
 const COLOURS: Record<Level, number> = { failure: 0xed4245, attention: 0xfee75c, done: 0x57f287 };
 
 // Builds the webhook request: the title as content (it shows in push notifications), the body in
-// a coloured embed. `wait=true` makes Discord report a message it could not save;
+// a coloured embed, both Markdown with mentions and masked links (`[words](url)`) broken.
+// `wait=true` makes Discord report a message it could not save;
 // `allowed_mentions.parse = []` stops any ping even if mention syntax slipped through.
 export function formatDiscord(notification: Notification, options: ChatOptions): ChatRequest {
   const { title, body, level } = notification;
@@ -21,14 +22,14 @@ export function formatDiscord(notification: Notification, options: ChatOptions):
     timestamp: notification.timestamp,
   };
   if (body !== "") {
-    embed.description = fitText(body, breakMentions, { chars: DISCORD_LIMITS.description });
+    embed.description = fitText(body, encodeText, { chars: DISCORD_LIMITS.description });
   }
   const origin = describeOrigin(notification);
   if (origin !== "") {
-    embed.footer = { text: fitText(origin, breakMentions, { chars: DISCORD_LIMITS.footer }) };
+    embed.footer = { text: fitText(origin, encodeText, { chars: DISCORD_LIMITS.footer }) };
   }
   const payload: Record<string, unknown> = {
-    content: fitText(`${levelEmoji(level)} ${title}`, breakMentions, {
+    content: fitText(`${levelEmoji(level)} ${title}`, encodeText, {
       chars: DISCORD_LIMITS.content,
     }),
     embeds: [embed],

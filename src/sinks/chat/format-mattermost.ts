@@ -1,7 +1,7 @@
 // Mattermost incoming webhook with message attachments: https://developers.mattermost.com/integrate/reference/message-attachments/
 import type { Level, Notification } from "../../message/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
-import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
+import { describeOrigin, encodeMattermostText, fitText, levelEmoji } from "./text.js";
 
 // A post holds at most 16,383 characters on Mattermost ≥ 5.0
 // (https://developers.mattermost.com/integrate/webhooks/incoming/); attachment text is held to
@@ -17,21 +17,22 @@ const COLOURS: Record<Level, string> = {
 
 // Builds the webhook request: one coloured attachment (title, Markdown body, origin footer) and a
 // plain `fallback` for notifications. Mattermost expands `@channel`, `@all`, `@here`, `@name`
-// and the Slack forms `<!channel>`, so every one of them is broken.
+// and the Slack forms `<!channel>`, so every one of them is broken; so are Markdown links and the
+// Slack `<url|words>` links its webhooks translate (in the text, where they are translated).
 export function formatMattermost(notification: Notification, options: ChatOptions): ChatRequest {
   const { title, body, level } = notification;
   const heading = `${levelEmoji(level)} ${title}`;
   const attachment: Record<string, unknown> = {
-    fallback: fitText(heading, breakMentions, { chars: MATTERMOST_LIMITS.fallback }),
+    fallback: fitText(heading, encodeMattermostText, { chars: MATTERMOST_LIMITS.fallback }),
     color: COLOURS[level],
-    title: fitText(heading, breakMentions, { chars: MATTERMOST_LIMITS.title }),
+    title: fitText(heading, encodeMattermostText, { chars: MATTERMOST_LIMITS.title }),
   };
   if (body !== "") {
-    attachment.text = fitText(body, breakMentions, { chars: MATTERMOST_LIMITS.text });
+    attachment.text = fitText(body, encodeMattermostText, { chars: MATTERMOST_LIMITS.text });
   }
   const origin = describeOrigin(notification);
   if (origin !== "") {
-    attachment.footer = fitText(origin, breakMentions, { chars: MATTERMOST_LIMITS.footer });
+    attachment.footer = fitText(origin, encodeMattermostText, { chars: MATTERMOST_LIMITS.footer });
   }
   const payload: Record<string, unknown> = { attachments: [attachment] };
   if (options.username !== undefined) payload.username = options.username;

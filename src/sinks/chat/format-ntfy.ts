@@ -2,7 +2,7 @@
 import { HookNotifyError } from "../../errors.js";
 import type { Level, Notification } from "../../message/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
-import { breakMentions, describeOrigin, fitText } from "./text.js";
+import { encodeText, describeOrigin, fitText } from "./text.js";
 
 // Messages above 4,096 bytes become an attachment instead of a notification (publish.md
 // "Limitations"). Titles have no documented limit; 250 characters keeps them readable.
@@ -44,8 +44,8 @@ export function formatNtfy(notification: Notification, options: ChatOptions): Ch
   const text = [notification.body, origin].filter((part) => part !== "").join("\n\n");
   const payload = {
     topic,
-    title: fitText(notification.title, breakMentions, { chars: NTFY_LIMITS.title }),
-    message: fitText(text, breakMentions, { bytes: NTFY_LIMITS.messageBytes }),
+    title: fitText(notification.title, encodeText, { chars: NTFY_LIMITS.title }),
+    message: fitText(text, encodeText, { bytes: NTFY_LIMITS.messageBytes }),
     priority: options.priority ?? PRIORITY[notification.level],
     tags: [TAG[notification.level], ...(options.tags ?? [])],
   };

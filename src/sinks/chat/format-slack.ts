@@ -1,7 +1,7 @@
 // Slack incoming webhook, blocks + fallback `text`: https://api.slack.com/messaging/webhooks
 import type { Notification } from "../../message/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
-import { breakMentions, describeOrigin, encodeSlackMrkdwn, fitText, levelEmoji } from "./text.js";
+import { describeOrigin, encodeSlackMrkdwn, encodeText, fitText, levelEmoji } from "./text.js";
 
 // Header block plain_text ≤ 150 chars, section/context text ≤ 3000 chars
 // (https://docs.slack.dev/reference/block-kit/blocks/header-block, …/section-block). Slack cuts
@@ -12,7 +12,7 @@ export const SLACK_LIMITS = { header: 150, section: 3000, context: 3000, fallbac
 // as the notification fallback. Only `& < >` are escaped; `@` mentions are broken.
 export function formatSlack(notification: Notification, options: ChatOptions): ChatRequest {
   const { title, body, level } = notification;
-  const heading = fitText(`${levelEmoji(level)} ${title}`, breakMentions, {
+  const heading = fitText(`${levelEmoji(level)} ${title}`, encodeText, {
     chars: SLACK_LIMITS.header,
   });
   const blocks: unknown[] = [

@@ -1,7 +1,7 @@
 // Teams Workflows webhook ("When a Teams webhook request is received"): https://learn.microsoft.com/en-us/connectors/teams/
 import type { Level, Notification } from "../../message/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
-import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
+import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 
 // Teams rejects messages above ~28 KB ("Request entity too large",
 // https://learn.microsoft.com/en-us/connectors/teams/#limits). Budgets in JSON bytes: body 24,000,
@@ -13,12 +13,13 @@ const COLOURS: Record<Level, string> = { failure: "Attention", attention: "Warni
 
 // Builds the Workflows request: a `message` with one Adaptive Card 1.4 attachment (a bare `text`
 // body makes the flow fail). The flow answers 202 Accepted and posts the card asynchronously.
+// TextBlock text is Markdown with links (`[words](url)`): mentions and links are broken.
 export function formatTeams(notification: Notification, options: ChatOptions): ChatRequest {
   const { title, body, level } = notification;
   const blocks: unknown[] = [
     {
       type: "TextBlock",
-      text: fitText(`${levelEmoji(level)} ${title}`, breakMentions, {
+      text: fitText(`${levelEmoji(level)} ${title}`, encodeText, {
         jsonBytes: TEAMS_LIMITS.lineJsonBytes,
       }),
       size: "Medium",
@@ -30,14 +31,14 @@ export function formatTeams(notification: Notification, options: ChatOptions): C
   if (body !== "") {
     // TextBlock text is Markdown: a single "\n" shows as a space, only a blank line breaks
     // (microsoft/AdaptiveCards#5538). Lines of the body stay lines.
-    const text = fitText(body, (t) => breakMentions(t).replace(/\n+/g, "\n\n"), {
+    const text = fitText(body, (t) => encodeText(t).replace(/\n+/g, "\n\n"), {
       jsonBytes: TEAMS_LIMITS.bodyJsonBytes,
     });
     blocks.push({ type: "TextBlock", text, wrap: true });
   }
   const origin = describeOrigin(notification);
   if (origin !== "") {
-    const text = fitText(origin, breakMentions, { jsonBytes: TEAMS_LIMITS.lineJsonBytes });
+    const text = fitText(origin, encodeText, { jsonBytes: TEAMS_LIMITS.lineJsonBytes });
     blocks.push({ type: "TextBlock", text, isSubtle: true, size: "Small", wrap: true });
   }
   const card = {

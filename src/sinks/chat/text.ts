@@ -67,14 +67,39 @@ export function breakMentions(text: string): string {
     .replace(ANGLE_MENTION, `<${ZERO_WIDTH_SPACE}`);
 }
 
+// Markdown links need `]` right before `(` (inline, and images), `[` (reference) or `:` (a
+// definition). A zero-width space there leaves the text as written: the URL stays in plain view,
+// never hidden behind words like "Re-authenticate".
+const LINK_BRACKET = /\](?=[([:])/g;
+// Slack's `<url|words>` link form, which Google Chat speaks natively and Mattermost's webhooks
+// turn into a Markdown link (their pattern is `<([^\n<|>]+)\|([^\n>]+)>`).
+const ANGLE_LINK = /<(?=[^\n<|>]*\|[^\n>]*>)/g;
+
+// Agent text is text in every service: no mention, and no link whose words hide its URL. A
+// zero-width space after `<` keeps `<url|words>` from being a link where the URL must follow `<`.
+export function encodeText(text: string): string {
+  return breakLinks(breakMentions(text)).replace(ANGLE_LINK, `<${ZERO_WIDTH_SPACE}`);
+}
+
+// Mattermost: its webhook pattern for `<url|words>` lets anything but `\n < | >` lead the URL,
+// so `<` becomes `&lt;`, which its Markdown shows as `<`.
+export function encodeMattermostText(text: string): string {
+  return breakLinks(breakMentions(text)).replace(ANGLE_LINK, "&lt;");
+}
+
+function breakLinks(text: string): string {
+  return text.replace(LINK_BRACKET, `]${ZERO_WIDTH_SPACE}`);
+}
+
 // Slack mrkdwn: only `&`, `<` and `>` are control characters and must become entities.
 export function escapeSlack(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
-// Slack mrkdwn text: entities first (so `<!channel>` becomes `&lt;!channel&gt;`), then `@` breaks.
+// Slack mrkdwn text: entities first (so `<!channel>` and `<url|words>` lose their `<`), then `@`
+// and Markdown-link breaks (mrkdwn ignores `[words](url)`; Slack's newer Markdown does not).
 export function encodeSlackMrkdwn(text: string): string {
-  return breakMentions(escapeSlack(text));
+  return breakLinks(breakMentions(escapeSlack(text)));
 }
 
 // A failure has to look like one in every service, even where there is no colour.

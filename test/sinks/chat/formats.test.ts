@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import { buildChatRequest, CHAT_SERVICES } from "../../../src/sinks/chat/index.js";
 import type { ChatService } from "../../../src/sinks/chat/index.js";
 import {
+  EVIL_URL,
   emojiTitle,
+  hasDisguisedLink,
   hasLiveMention,
   hostile,
   isWellFormed,
   longBody,
+  spoofing,
   stringsIn,
 } from "./notifications.js";
 
@@ -37,6 +40,16 @@ describe.each(CHAT_SERVICES)("%s payloads", (service) => {
     for (const [path, text] of stringsIn(bodyOf(service))) {
       expect(hasLiveMention(text), `${path}: ${JSON.stringify(text)}`).toBe(false);
     }
+  });
+
+  it("leave no link whose words hide its URL, and show the URL", () => {
+    const strings = stringsIn(bodyOf(service, spoofing));
+    for (const [path, text] of strings) {
+      const permissive = service === "mattermost";
+      expect(hasDisguisedLink(text, permissive), `${path}: ${JSON.stringify(text)}`).toBe(false);
+    }
+    expect(strings.some(([, text]) => text.includes(EVIL_URL))).toBe(true);
+    expect(strings.some(([, text]) => text.includes("Re-authenticate"))).toBe(true);
   });
 
   it("keep hostile text readable (script and shell text arrive as text)", () => {

@@ -92,3 +92,32 @@ export function stringsIn(value: unknown, path = "$"): [string, string][] {
 export function isWellFormed(text: string): boolean {
   return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
+
+/** Where the spoofed links point: it must stay visible in every service. */
+export const EVIL_URL = "http://evil.example/login";
+
+// Agent text that tries to hide a URL behind friendly words, in each syntax a service links.
+export const spoofing: Notification = {
+  ...stop,
+  id: "n-spoofing",
+  title: `[Re-authenticate](${EVIL_URL}) <${EVIL_URL}|Open the dashboard>`,
+  body: [
+    `Session expired. [Re-authenticate](${EVIL_URL}) or <${EVIL_URL}|Click here>.`,
+    `![status](${EVIL_URL}/pixel.png) [Docs][docs] [Help]( <${EVIL_URL}> "tip")`,
+    "",
+    `[docs]: ${EVIL_URL}`,
+  ].join("\n"),
+};
+
+// True when the text holds link syntax whose words hide the URL: Markdown inline, image,
+// reference and definition forms, and `<url|words>` as Slack and Google Chat read it (the URL
+// right after `<`) or, with `permissive`, as Mattermost's webhooks do (anything but `\n < | >`
+// before the `|`).
+export function hasDisguisedLink(text: string, permissive = false): boolean {
+  return (
+    /\][([]/.test(text) ||
+    /^ {0,3}\[[^\]]+\]:/m.test(text) ||
+    /<[a-z][a-z0-9+.-]*:[^\n<|>]*\|[^\n>]+>/i.test(text) ||
+    (permissive && /<[^\n<|>]+\|[^\n>]+>/.test(text))
+  );
+}

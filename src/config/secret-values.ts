@@ -1,0 +1,89 @@
+// Which config values are secrets is said once, in the schemas: a field marked
+// `z.meta({ secret: true })` holds one. These walk a schema beside a value and collect them.
+import * as z from "zod/mini";
+
+type Schema = z.core.$ZodType;
+type Def = Record<string, unknown> & { type: string };
+
+const WRAPPERS = new Set([
+  "optional",
+  "nullable",
+  "default",
+  "prefault",
+  "nonoptional",
+  "readonly",
+  "catch",
+]);
+
+const defOf = (schema: Schema): Def => schema._zod.def as unknown as Def;
+const isSecret = (schema: Schema): boolean => z.globalRegistry.get(schema)?.secret === true;
+
+// Peels optional/default/pipe layers; stops early at a layer marked secret.
+function unwrap(schema: Schema): Schema {
+  let current = schema;
+  for (let def = defOf(current); !isSecret(current); def = defOf(current)) {
+    if (WRAPPERS.has(def.type)) current = def.innerType as Schema;
+    else if (def.type === "pipe") current = def.in as Schema;
+    else break;
+  }
+  return current;
+}
+
+// Every string under a field the schema marks secret, wherever it is nested. Tolerant: a value of
+// the wrong shape (an entry that failed validation) is walked as far as it matches.
+export function secretValuesOf(schema: Schema, value: unknown): string[] {
+  const inner = unwrap(schema);
+  if (isSecret(inner)) return stringsIn(value);
+  const def = defOf(inner);
+  switch (def.type) {
+    case "array":
+      return Array.isArray(value)
+        ? value.flatMap((item) => secretValuesOf(def.element as Schema, item))
+        : [];
+    case "record":
+      return isObject(value)
+        ? Object.values(value).flatMap((item) => secretValuesOf(def.valueType as Schema, item))
+        : [];
+    case "object": {
+      if (!isObject(value)) return [];
+      return Object.entries(def.shape as Record<string, Schema>).flatMap(([key, child]) =>
+        secretValuesOf(child, value[key]),
+      );
+    }
+    case "union":
+      return (def.options as Schema[]).flatMap((option) => secretValuesOf(option, value));
+    default:
+      return [];
+  }
+}
+
+// True when a field marked secret is anywhere in the schema.
+export function containsSecret(schema: Schema): boolean {
+  const inner = unwrap(schema);
+  if (isSecret(inner)) return true;
+  const def = defOf(inner);
+  switch (def.type) {
+    case "array":
+      return containsSecret(def.element as Schema);
+    case "record":
+      return containsSecret(def.valueType as Schema);
+    case "object":
+      return Object.values(def.shape as Record<string, Schema>).some(containsSecret);
+    case "union":
+      return (def.options as Schema[]).some(containsSecret);
+    default:
+      return false;
+  }
+}
+
+// Every string in a JSON-like value.
+export function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (isObject(value)) return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,70 @@
+// Everything hook-notify prints can carry outside text: event fields, a project file's keys, a
+// server's reply, a config file's bytes. At the one edge where text leaves for a terminal (the
+// stdout and stderr streams, and the one direct write to fd 1), every control character, escape
+// sequence and bidi control becomes visible, inert `\u001b`-style text. Our own colours pass as
+// marks that only this process can write (a random nonce), turned into escapes after that.
+import { randomBytes } from "node:crypto";
+import { Buffer } from "node:buffer";
+
+// C0 but newline and tab, DEL, C1 (0x9b is a one-byte CSI), Arabic letter mark, LRM/RLM, bidi
+// embeddings, overrides and isolates.
+const ACTIVE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const MARK_START = "\uE000";
+
+/** Shared by the bundles of one process (dist/cli.cjs and dist/commands.cjs each carry this). */
+interface Shared {
+  nonce: string;
+}
+const KEY = Symbol.for("hook-notify.inert-output");
+const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
+
+function shared(): Shared {
+  return (registry[KEY] ??= { nonce: randomBytes(8).toString("hex") });
+}
+
+// "\u001b" for ESC: readable, inert on every terminal, and the same data inside a JSON string.
+export function inert(text: string): string {
+  const safe = text.replace(ACTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const state = registry[KEY];
+  return state ? safe.replaceAll(`${MARK_START}${state.nonce}:`, "\u001b[") : safe;
+}
+
+// The colour escape `ESC[<code>m`, written as a mark that `inert` turns into the escape.
+export function colourMark(code: number): string {
+  return `${MARK_START}${shared().nonce}:${String(code)}m`;
+}
+
+/** Matches a colour mark, for measuring the width a person sees. */
+export const COLOUR_MARK = /\uE000[0-9a-f]{16}:[0-9;]*m/g;
+
+// Routes every write to process.stdout and process.stderr through `inert`. The streams are built
+// lazily by Node (a few ms the hook path may not need), so the guard wraps each one on first use.
+export function guardOutput(): void {
+  for (const name of ["stdout", "stderr"] as const) {
+    const own = Object.getOwnPropertyDescriptor(process, name);
+    const get = own?.get?.bind(process);
+    if (!own || !get) continue;
+    let guarded: NodeJS.WriteStream | undefined;
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: own.enumerable ?? true,
+      get: () => (guarded ??= guardStream(get() as NodeJS.WriteStream)),
+    });
+  }
+}
+
+function guardStream(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = (chunk: unknown, ...rest: unknown[]) =>
+    write(
+      typeof chunk === "string"
+        ? inert(chunk)
+        : chunk instanceof Uint8Array
+          ? Buffer.from(inert(Buffer.from(chunk).toString("utf8")), "utf8")
+          : chunk,
+      ...rest,
+    );
+  return stream;
+}

@@ -1,0 +1,81 @@
+// The worker's door: a Unix socket (a named pipe on Windows) that the worker listens on while it
+// holds the lock. Connecting to it is the proof of life a pid cannot give: the kernel closes it
+// when the process dies, zombie or not, and a reused pid has no such socket. A line sent through
+// it wakes the worker: "wake" (look at the outbox now) or "yield" (finish, release the lock, exit:
+// `flush` wants it). Issue #19's lingering worker can take local deliveries through the same door.
+import type { Server } from "node:net";
+import { unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { OutboxPaths } from "./paths.js";
+
+/** What a worker can be asked through its socket. */
+export type WakeMessage = "wake" | "yield";
+
+/** How long a connection may take before the worker is assumed alive but busy. */
+const PROBE_TIMEOUT_MS = 1_500;
+/** sun_path holds 104 bytes on macOS, 108 on Linux: a longer path gets no socket. */
+const MAX_SOCKET_PATH = 100;
+
+const net = () => process.getBuiltinModule("node:net");
+
+// Where a worker with this token listens; undefined when the outbox path is too long for a socket
+// (the lock's heartbeat and pid are then the only signs of life, as before).
+export function socketPathFor(
+  paths: OutboxPaths,
+  token: string,
+  platform: NodeJS.Platform,
+): string | undefined {
+  if (platform === "win32") return `\\\\.\\pipe\\hook-notify-${token}`;
+  const path = join(paths.root, `worker.${token}.sock`);
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : undefined;
+}
+
+// Listens on `path`; each message received calls `onMessage`. Undefined if listening failed.
+export async function listenForWake(
+  path: string,
+  onMessage: (message: WakeMessage) => void,
+): Promise<Server | undefined> {
+  const server = net().createServer((socket) => {
+    socket.setEncoding("utf8");
+    socket.on("error", () => undefined);
+    socket.on("data", (text: string) => {
+      onMessage(text.includes("yield") ? "yield" : "wake");
+      socket.end();
+    });
+  });
+  // The path carries this worker's own token: a file there is a dead predecessor's socket.
+  if (!path.startsWith("\\\\")) await unlink(path).catch(() => undefined);
+  return new Promise((resolve) => {
+    server.once("error", () => {
+      resolve(undefined);
+    });
+    server.listen(path, () => {
+      server.removeAllListeners("error");
+      server.on("error", () => undefined);
+      resolve(server);
+    });
+  });
+}
+
+// Sends one message to the worker listening on `path`. True when it is alive: the connection was
+// accepted, or is still pending after PROBE_TIMEOUT_MS (a loaded machine, not a dead worker).
+// False when nobody listens (ECONNREFUSED, ENOENT): the worker is gone, whatever its pid says.
+export function sendWake(path: string, message: WakeMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net().connect(path);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(true);
+    }, PROBE_TIMEOUT_MS);
+    socket.on("connect", () => {
+      clearTimeout(timer);
+      socket.end(`${message}\n`);
+      resolve(true);
+    });
+    socket.on("error", () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}

@@ -1,0 +1,73 @@
+// The schemas' secret marks decide what is masked: every marked field's value, nothing else.
+import { describe, expect, it } from "vitest";
+import { entrySchemaFor } from "../../src/config/schema.js";
+import { secretValuesOf } from "../../src/config/secret-values.js";
+import { validateConfig } from "../../src/config/validate-config.js";
+import { scrub, scrubValue, secretPartsOf } from "../../src/redact.js";
+import { findSink } from "../../src/sinks/index.js";
+
+const email = {
+  type: "email",
+  smtp: { host: "smtp.example.test", port: 587, user: "AKIAEXAMPLEUSER", pass: "p4ss-word" },
+  from: "agent@example.test",
+  to: ["me@example.test"],
+};
+const webhook = {
+  type: "webhook",
+  url: "https://hooks.example.test/in/tok3n-in-path",
+  headers: { Authorization: "Bearer header-secret" },
+  secret: `whsec_${Buffer.from("x".repeat(24)).toString("base64")}`,
+};
+
+describe("secretValuesOf", () => {
+  it("collects exactly the fields the schemas mark secret", () => {
+    const sink = (type: string) => entrySchemaFor(findSink(type) ?? (undefined as never));
+    expect(secretValuesOf(sink("email"), email).sort()).toEqual(["AKIAEXAMPLEUSER", "p4ss-word"]);
+    expect(secretValuesOf(sink("webhook"), webhook).sort()).toEqual(
+      [webhook.url, "Bearer header-secret", webhook.secret].sort(),
+    );
+    const chat = { type: "chat", service: "ntfy", url: "https://ntfy.sh/t0pic", token: "tk_abc" };
+    expect(secretValuesOf(sink("chat"), chat).sort()).toEqual(["https://ntfy.sh/t0pic", "tk_abc"]);
+  });
+
+  it("feeds validateConfig: valid, invalid and unknown-type entries all give up their secrets", () => {
+    const { secrets } = validateConfig(
+      {
+        sinks: {
+          mail: email,
+          broken: { ...email, smtp: { ...email.smtp, port: "x", user: "broken-user-1" } },
+          alien: { type: "pager", token: "alien-token-1", label: "not secret" },
+        },
+      },
+      {},
+    );
+    for (const value of ["AKIAEXAMPLEUSER", "p4ss-word", "broken-user-1", "alien-token-1"])
+      expect(secrets).toContain(value);
+    expect(secrets).not.toContain("smtp.example.test");
+    expect(secrets).not.toContain("not secret");
+  });
+});
+
+describe("scrub", () => {
+  it("masks a secret in any letter case and in its encodings", () => {
+    const secret = "Tok3n/with:odd chars";
+    const parts = secretPartsOf(secret);
+    for (const form of [
+      secret,
+      secret.toLowerCase(),
+      encodeURIComponent(secret),
+      JSON.stringify(secret).slice(1, -1),
+      Buffer.from(secret).toString("base64"),
+      Buffer.from(secret).toString("base64url"),
+    ])
+      expect(scrub(`before ${form} after`, parts)).toBe("before *** after");
+  });
+
+  it("scrubs keys and values of a value nested 10,000 levels deep, keeping key order", () => {
+    let deep: unknown = "s3cret-value";
+    for (let i = 0; i < 10_000; i++) deep = { [`k${String(i % 2)}`]: deep };
+    expect(() => scrubValue(deep, ["s3cret-value"])).not.toThrow();
+    const flat = scrubValue({ b: "s3cret-value", a: 1, "s3cret-value": true }, ["s3cret-value"]);
+    expect(JSON.stringify(flat)).toBe('{"b":"***","a":1,"***":true}');
+  });
+});
