@@ -80,16 +80,19 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, test, log, doctor, init, approve] = await Promise.all([
-    import("./commands/install.js"),
-    import("./commands/uninstall.js"),
-    import("./commands/flush.js"),
-    import("./commands/test.js"),
-    import("./commands/log.js"),
-    import("./commands/doctor.js"),
-    import("./commands/init.js"),
-    import("./commands/approve.js"),
-  ]);
+  const [install, uninstall, flush, test, log, doctor, init, watch, computers, approve] =
+    await Promise.all([
+      import("./commands/install.js"),
+      import("./commands/uninstall.js"),
+      import("./commands/flush.js"),
+      import("./commands/test.js"),
+      import("./commands/log.js"),
+      import("./commands/doctor.js"),
+      import("./commands/init.js"),
+      import("./commands/watch.js"),
+      import("./commands/computers.js"),
+      import("./commands/approve.js"),
+    ]);
   return [
     install.installCommand,
     uninstall.uninstallCommand,
@@ -98,6 +101,8 @@ async function loadCommands(): Promise<CommandModule[]> {
     log.logCommand,
     doctor.doctorCommand,
     init.initCommand,
+    watch.watchCommand,
+    computers.computersCommand,
     approve.approveCommand,
   ] as unknown as CommandModule[];
 }
