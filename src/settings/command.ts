@@ -18,17 +18,21 @@ const LAUNCHERS = new Set(["node", "node.exe", "nodejs", "npx", "bunx", "exec", 
 
 // Recognises our own entries, also older ones with other paths, launchers or timeouts.
 export function isHookNotifyCommand(command: string): boolean {
-  const words = splitWords(command);
+  return findProgram(splitWords(command)) >= 0;
+}
+
+// The index of the word that is hook-notify itself (after VAR=x and launchers), or -1.
+export function findProgram(words: readonly string[]): number {
   let index = 0;
   while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? "")) index++;
   for (; index < words.length; index++) {
     const word = words[index] ?? "";
     const name = programName(word);
-    if (OUR_PROGRAMS.has(name)) return true;
+    if (OUR_PROGRAMS.has(name)) return index;
     if (word.startsWith("-") && index > 0) continue;
-    if (!LAUNCHERS.has(name)) return false;
+    if (!LAUNCHERS.has(name)) return -1;
   }
-  return false;
+  return -1;
 }
 
 // The last path segment of a word, for either slash ("$X"/a/b.sh, C:\a\b.js).

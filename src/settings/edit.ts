@@ -9,7 +9,7 @@ import {
   type JSONPath,
   type Node,
 } from "jsonc-parser";
-import { isHookNotifyCommand } from "./command.js";
+import { findInvocation } from "./invocation.js";
 import { isRecord } from "./hook-shape.js";
 
 /** The text being edited plus its formatting; undefined formatting: a one-line file, kept minified. */
@@ -26,9 +26,10 @@ export interface Found {
 }
 
 // Keeps the file's own indentation and line ends for everything we insert; a file written on one
-// line (minified) gets minified insertions, so it stays one line.
+// line (minified) gets minified insertions, so it stays one line. Blank and {} get 2 spaces.
 export function detectFormatting(text: string): FormattingOptions | undefined {
-  if (text.trim() !== "" && !text.trimEnd().includes("\n")) return undefined;
+  const isEmpty = /^\s*(?:\{\s*\})?\s*$/.test(text); // nothing to keep: indent as usual
+  if (!isEmpty && !text.trimEnd().includes("\n")) return undefined;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const indent = /^([ \t]+)["{[\]}]/m.exec(text)?.[1] ?? "  ";
   if (indent.startsWith("\t")) return { insertSpaces: false, tabSize: 1, eol };
@@ -76,11 +77,11 @@ function removeItem(text: string, path: JSONPath, index: number): Edit | undefin
 // number grows with what we inserted, never with the size of the file. Exported for its test.
 export function formatEdits(text: string, edit: Edit, formatting: FormattingOptions): Edit[] {
   const start = Math.max(0, edit.offset - 1);
-  // Up to the next token on the same line; a line end after the edit is the file's own layout (and
-  // the formatter would trim it as the end of its text).
+  // Through the whitespace after the edit to the next token, so the layout between them is fixed
+  // too; the formatter would trim whitespace that ends its stretch as the end of the text.
   let end = edit.offset + edit.content.length;
-  while (text[end] === " " || text[end] === "\t") end++;
-  if (end < text.length && text[end] !== "\r" && text[end] !== "\n") end++;
+  while (end < text.length && " \t\r\n".includes(text.charAt(end))) end++;
+  end = end < text.length ? end + 1 : edit.offset + edit.content.length;
   return format(text, { offset: start, length: end - start }, { ...formatting, keepLines: false });
 }
 
@@ -95,9 +96,20 @@ function applySorted(text: string, edits: readonly Edit[]): string {
   return out + text.slice(at);
 }
 
+/** The last text parsed by valueAt: a plan reads the same text several times between edits. */
+let lastParsed: { text: string; data: unknown } | undefined;
+
 // Reads the value at a path of the current text (lenient: comments allowed).
 export function valueAt(doc: Doc, path: JSONPath): unknown {
-  let value: unknown = parse(doc.text, [], { allowTrailingComma: true });
+  if (lastParsed?.text !== doc.text) {
+    lastParsed = { text: doc.text, data: parse(doc.text, [], { allowTrailingComma: true }) };
+  }
+  return valueIn(lastParsed.data, path);
+}
+
+// Reads the value at a path of parsed data.
+export function valueIn(data: unknown, path: JSONPath): unknown {
+  let value = data;
   for (const key of path) {
     if (Array.isArray(value) && typeof key === "number") value = value[key];
     else if (isRecord(value) && typeof key === "string") value = value[key];
@@ -123,16 +135,19 @@ export function findOurs(groups: unknown): Found[] {
 export function isOurHandler(handler: unknown): handler is Record<string, unknown> {
   if (!isRecord(handler) || handler["type"] !== "command") return false;
   const command = handler["command"];
-  return typeof command === "string" && isHookNotifyCommand(command);
+  return typeof command === "string" && findInvocation(command) !== undefined;
 }
 
-// Removes one of our handlers, and its matcher group and event list when they end up empty.
-export function removeHandler(doc: Doc, eventPath: JSONPath, found: Found): Doc {
+// Removes one of our handlers, and its matcher group and event list when they end up empty (the
+// list stays when `keepList`: the file had it before install).
+export function removeHandler(doc: Doc, eventPath: JSONPath, found: Found, keepList = false): Doc {
   const groupPath = [...eventPath, found.group];
   const hooks = valueAt(doc, [...groupPath, "hooks"]);
   const isLast = Array.isArray(hooks) && hooks.length === 1;
   let next = setValue(doc, isLast ? groupPath : [...groupPath, "hooks", found.handler], undefined);
   const groups = valueAt(next, eventPath);
-  if (Array.isArray(groups) && groups.length === 0) next = setValue(next, eventPath, undefined);
+  if (!keepList && Array.isArray(groups) && groups.length === 0) {
+    next = setValue(next, eventPath, undefined);
+  }
   return next;
 }

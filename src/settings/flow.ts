@@ -1,11 +1,11 @@
-import { rmdir } from "node:fs/promises";
+import { realpath, rmdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { withFileLock, writeAtomic } from "./apply.js";
 import { diffLines } from "./diff.js";
-import type { FileJob, Step } from "./jobs.js";
+import { mayReplaceBackup, type FileJob, type Step } from "./jobs.js";
 import { readSettingsFile, readText } from "./read.js";
 
 /** What one file looked like, what we planned, and (after commit) where its backup went. */
@@ -36,7 +36,7 @@ export async function previewJobs(
   const previews: Preview[] = [];
   for (const job of jobs) {
     const current = await readText(job.file, job.shown);
-    previews.push({ job, current, step: job.plan(current) });
+    previews.push({ job, current, step: job.plan(current, await readBackup(job)) });
   }
   const conflicts = previews.flatMap((preview) => preview.step.conflicts);
   if (conflicts.length > 0) throw new HookNotifyError("SETTINGS_CONFLICT", conflicts.join("\n"));
@@ -88,22 +88,31 @@ async function commitWithRetries(job: FileJob): Promise<FileReport> {
 async function commitOne(job: FileJob): Promise<FileReport | "changed"> {
   const read = await readSettingsFile(job.file, job.shown);
   const current = read.text;
-  const step = job.plan(current);
+  const backup = await readBackup(job);
+  const step = job.plan(current, backup);
   if (step.conflicts.length > 0) {
     throw new HookNotifyError("SETTINGS_CONFLICT", step.conflicts.join("\n"));
   }
   if (step.next === current) return toReport(job, current, step, undefined);
   const isWrapper = job.isWrapper === true;
+  const backsUp = job.shape !== undefined && mayReplaceBackup(current, backup, job.shape);
   const result = await writeAtomic({
     file: job.file,
     shown: job.shown,
     next: step.next,
     expected: read.stamp,
-    previous: isWrapper ? undefined : read.bytes,
+    previous: backsUp ? read.bytes : undefined,
     ...(isWrapper ? { mode: 0o755 } : {}),
   });
   if (result.status === "changed") return "changed";
   return toReport(job, current, step, result.backup);
+}
+
+// A settings file's .bak (beside the real file, for a symlink), which uninstall reads back.
+async function readBackup(job: FileJob): Promise<string | undefined> {
+  if (job.shape === undefined) return undefined;
+  const target = await realpath(job.file).catch(() => job.file);
+  return readText(`${target}.bak`, `${job.shown}.bak`).catch(() => undefined);
 }
 
 function toReport(

@@ -1,7 +1,9 @@
+import { parse } from "jsonc-parser";
 import type { Client } from "../pipeline/hook-event.js";
 import { checkText } from "./check.js";
-import type { Target } from "./locate.js";
-import { planInstall, planUninstall, type Change, type Desired } from "./plan.js";
+import { eventsWithOurs } from "./duplicates.js";
+import type { FileShape, Target } from "./locate.js";
+import { planInstall, planUninstall, type Before, type Desired, type Plan } from "./plan.js";
 import { planWrapperInstall, planWrapperUninstall } from "./wrapper.js";
 
 /** One planned step on one file: the wanted text, what it means, and why it cannot go ahead. */
@@ -17,9 +19,12 @@ export interface FileJob {
   client: Client;
   file: string;
   shown: string;
+  /** A settings file (its hooks' shape): backed up, and its .bak read back by uninstall. */
+  shape?: FileShape;
   /** The wrapper: created executable, never backed up, its folder removed once empty. */
   isWrapper?: boolean;
-  plan: (current: string | undefined) => Step;
+  /** `backup` is the text of the file's .bak, if there is one. */
+  plan: (current: string | undefined, backup?: string) => Step;
 }
 
 /** What the jobs need besides the target. */
@@ -57,7 +62,11 @@ export function installJobs(input: JobInput, desired: Desired, wrapper: string):
 // The client's hooks file: its text checked for the client (JSON, JSONC, shape), then planned.
 function hooksFileJob(
   input: JobInput,
-  planText: (text: string | undefined, shown: string) => ReturnType<typeof planInstall>,
+  planText: (
+    text: string | undefined,
+    shown: string,
+    before: Before | undefined,
+  ) => ReturnType<typeof planInstall>,
 ): FileJob {
   const { target } = input;
   const shown = input.shown(target.file);
@@ -65,10 +74,11 @@ function hooksFileJob(
     client: target.client,
     file: target.file,
     shown,
-    plan: (current) => {
+    shape: target.shape,
+    plan: (current, backup) => {
       const checked = checkText(current, target.client, shown, input.fixJsonc ? "fix" : "refuse");
-      const plan = planText(checked.text, shown);
-      return fromPlan(plan.next, plan.changes, plan.conflicts, checked.note);
+      const plan = planText(checked.text, shown, beforeInstall(backup, target.shape));
+      return fromPlan(plan, checked.note);
     },
   };
 }
@@ -77,8 +87,8 @@ function hooksFileJob(
 export function uninstallJobs(input: JobInput, events: readonly string[] | undefined): FileJob[] {
   const { target } = input;
   const jobs: FileJob[] = [
-    hooksFileJob(input, (text, shown) =>
-      planUninstall(text, events, { shape: target.shape, shown, mayDelete: true }),
+    hooksFileJob(input, (text, shown, before) =>
+      planUninstall(text, events, { shape: target.shape, shown, mayDelete: true }, before),
     ),
   ];
   if (target.legacyFile !== undefined) {
@@ -109,16 +119,41 @@ function legacyJob(
     client: input.target.client,
     file,
     shown,
-    plan: (current) => {
+    shape: "settings",
+    plan: (current, backup) => {
       if (!isParsable(current)) {
         const warning = `${shown}: not valid JSON, so droid ignores its hooks; left untouched.`;
         return { next: current, summary: [], conflicts: [], warnings: [warning] };
       }
-      const plan = planUninstall(current, events, { shape: "settings", shown, mayDelete: false });
+      const file = { shape: "settings", shown, mayDelete: false } as const;
+      const plan = planUninstall(current, events, file, beforeInstall(backup, "settings"));
       const summary = plan.changes.map((change) => `${change.event}: ${verb}`);
-      return { next: plan.next, summary, conflicts: plan.conflicts, warnings: [] };
+      return { next: plan.next, summary, conflicts: plan.conflicts, warnings: plan.warnings ?? [] };
     },
   };
+}
+
+// The .bak tells what the file held before hook-notify came in, as long as it holds none of ours
+// (install keeps that .bak while it updates its own entries); otherwise nothing is known.
+function beforeInstall(backup: string | undefined, shape: FileShape): Before | undefined {
+  if (backup === undefined || !isParsable(backup)) return undefined;
+  if (eventsWithOurs(backup, shape).length > 0) return undefined;
+  const body = backup.replace(/^\uFEFF/, "");
+  return {
+    text: backup,
+    data: body.trim() === "" ? {} : parse(body, [], { allowTrailingComma: true }),
+  };
+}
+
+// True when a .bak may be replaced: the file holds none of our entries yet, or the .bak is not the
+// file from before install (it holds ours, or there is none).
+export function mayReplaceBackup(
+  current: string | undefined,
+  backup: string | undefined,
+  shape: FileShape,
+): boolean {
+  if (backup === undefined || current === undefined) return true;
+  return eventsWithOurs(current, shape).length === 0 || beforeInstall(backup, shape) === undefined;
 }
 
 // Droid's settings.json is not ours to police: if it does not even parse, we stay out of it.
@@ -131,15 +166,10 @@ function isParsable(text: string | undefined): boolean {
   }
 }
 
-function fromPlan(
-  next: string | undefined,
-  changes: readonly Change[],
-  conflicts: string[],
-  note: string | undefined,
-): Step {
-  const summary = changes.map((change) => `${change.event}: ${change.action}`);
+function fromPlan(plan: Plan, note: string | undefined): Step {
+  const summary = plan.changes.map((change) => `${change.event}: ${change.action}`);
   if (note !== undefined) summary.unshift(note);
-  return { next, summary, conflicts, warnings: [] };
+  return { next: plan.next, summary, conflicts: plan.conflicts, warnings: plan.warnings ?? [] };
 }
 
 function fromWrapper(plan: ReturnType<typeof planWrapperInstall>): Step {

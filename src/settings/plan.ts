@@ -1,7 +1,17 @@
 import { parse, type JSONPath } from "jsonc-parser";
 import type { CommandHandler } from "./hook-shape.js";
 import { isRecord } from "./hook-shape.js";
-import { detectFormatting, findOurs, removeHandler, setValue, valueAt, type Doc } from "./edit.js";
+import { findInvocation, mergeCommand } from "./invocation.js";
+import {
+  detectFormatting,
+  findOurs,
+  removeHandler,
+  setValue,
+  valueAt,
+  valueIn,
+  type Doc,
+  type Found,
+} from "./edit.js";
 import type { FileShape } from "./locate.js";
 import { findDuplicateKeys } from "./duplicate-keys.js";
 import { eventMapOf, findDroppedContent, findShapeConflicts } from "./shape.js";
@@ -17,6 +27,8 @@ export interface Plan {
   next: string | undefined;
   changes: Change[];
   conflicts: string[];
+  /** Entries of ours left as the user wrote them, and why. */
+  warnings?: string[];
 }
 
 /** Which file is planned: its shape, its name for messages, and whether it may be deleted. */
@@ -24,6 +36,12 @@ export interface PlanFile {
   shape: FileShape;
   shown: string;
   mayDelete: boolean;
+}
+
+/** The file before hook-notify first came in (its .bak): what uninstall must leave in place. */
+export interface Before {
+  text: string;
+  data: unknown;
 }
 
 /** One handler install wants per event. */
@@ -41,43 +59,56 @@ export function planInstall(text: string | undefined, desired: Desired, file: Pl
   return refuseOnEditFailure(text, file, () => {
     let doc = start;
     const changes: Change[] = [];
+    const notes: string[] = [];
     for (const [event, handler] of desired) {
-      doc = installEvent(doc, eventPath(file.shape, event), handler, event, changes);
+      const path = eventPath(file.shape, event);
+      doc = installEvent(doc, path, handler, { event, changes, notes, shown: file.shown });
     }
-    return finish(text, doc, before, changes, file);
+    return withNotes(finish(text, doc, before, changes, file), notes);
   });
 }
 
-// Removes our handlers (all events, or the given ones) and the containers that leaves empty.
+// Removes our handlers (all events, or the given ones) and the containers that leaves empty,
+// except those the file had before install (`before`, from its .bak): an empty "hooks" or
+// "SessionEnd": [] stays, and a file that existed stays. Without `before`, every container our
+// removal empties goes, and an emptied file too: install created it, or nothing says otherwise.
 export function planUninstall(
   text: string | undefined,
   events: readonly string[] | undefined,
   file: PlanFile,
+  before?: Before,
 ): Plan {
   if (text === undefined) return { next: undefined, changes: [], conflicts: [] };
   const start = startDoc(text);
-  const before: unknown = parse(start.text, [], { allowTrailingComma: true });
-  const map = eventMapOf(before, file.shape);
+  const parsed: unknown = parse(start.text, [], { allowTrailingComma: true });
+  const map = eventMapOf(parsed, file.shape);
   const names =
     events ?? (isRecord(map) ? Object.keys(map).filter((k) => Array.isArray(map[k])) : []);
   // Only the file and its "hooks" map must be sound: a malformed entry on some event holds none of
   // ours (findOurs skips it), and must not keep hook-notify from being removed everywhere else.
   const conflicts = [
-    ...findShapeConflicts(before, file.shape, [], file.shown),
+    ...findShapeConflicts(parsed, file.shape, [], file.shown),
     ...findDuplicateKeys(start.text, file.shape, file.shown),
   ];
   if (conflicts.length > 0) return { next: text, changes: [], conflicts };
   return refuseOnEditFailure(text, file, () => {
     let doc = start;
     const changes: Change[] = [];
+    const notes: string[] = [];
+    const had = (path: JSONPath): boolean =>
+      before !== undefined && valueIn(before.data, path) !== undefined;
     for (const event of names) {
       const path = eventPath(file.shape, event);
       const found = findOurs(valueAt(doc, path)).reverse();
-      for (const one of found) doc = removeHandler(doc, path, one);
-      if (found.length > 0) changes.push({ event, action: "removed" });
+      const removable = found.filter((one) =>
+        isPlainInvocation(one, `${file.shown}: ${event}`, notes),
+      );
+      for (const one of removable) doc = removeHandler(doc, path, one, had(path));
+      if (removable.length > 0) changes.push({ event, action: "removed" });
     }
-    if (file.shape === "settings" && changes.length > 0) doc = dropEmptyHooks(doc);
-    return finish(text, doc, before, changes, file);
+    if (file.shape === "settings" && changes.length > 0 && !had(["hooks"]))
+      doc = dropEmptyHooks(doc);
+    return withNotes(finish(text, doc, parsed, changes, file, before), notes);
   });
 }
 
@@ -103,14 +134,18 @@ function eventPath(shape: FileShape, event: string): JSONPath {
   return shape === "bare" ? [event] : ["hooks", event];
 }
 
-// One event: append our handler, or update the first of ours in place and drop the others.
-function installEvent(
-  doc: Doc,
-  path: JSONPath,
-  handler: CommandHandler,
-  event: string,
-  changes: Change[],
-): Doc {
+/** Where installEvent reports: the event, the changes list and the notes for the person. */
+interface EventLog {
+  event: string;
+  changes: Change[];
+  notes: string[];
+  shown: string;
+}
+
+// One event: append our handler, or update the first of ours in place and drop the others. The
+// first keeps what the user added to its command (VAR=1 before it, --config x, 2>>log after it).
+function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: EventLog): Doc {
+  const { event, changes } = log;
   const [first, ...extra] = findOurs(valueAt(doc, path));
   if (first === undefined) {
     const group = { hooks: [handler] };
@@ -122,14 +157,39 @@ function installEvent(
   for (const one of extra.reverse()) next = removeHandler(next, path, one);
   if (extra.length > 0) changes.push({ event, action: "removed duplicate" });
   const handlerPath = [...path, first.group, "hooks", first.handler];
+  const current = String(first.value["command"]);
+  const command = mergeCommand(current, handler.command);
+  if (command === undefined) {
+    log.notes.push(
+      `${log.shown}: ${event}: left as you wrote it, since hook-notify cannot safely edit "${current}"; make sure it runs the current hook-notify with --client and --timeout.`,
+    );
+  }
   let isStale = false;
-  for (const key of ["command", "timeout"] as const) {
-    if (first.value[key] === handler[key]) continue;
-    next = setValue(next, [...handlerPath, key], handler[key]);
+  for (const [key, value] of [
+    ["command", command ?? current],
+    ["timeout", handler.timeout],
+  ] as const) {
+    if (first.value[key] === value) continue;
+    next = setValue(next, [...handlerPath, key], value);
     isStale = true;
   }
   if (isStale) changes.push({ event, action: "updated" });
   return next;
+}
+
+// Uninstall takes out a handler that only runs hook-notify; one that also runs other commands
+// (cd x && hook-notify, sh -c '…') stays, with a note, since the rest of it is the user's.
+function isPlainInvocation(found: Found, where: string, notes: string[]): boolean {
+  const command = String(found.value["command"]);
+  if (findInvocation(command)?.kind === "simple") return true;
+  notes.push(
+    `${where}: "${command}" runs other commands too, so it was left in place; take hook-notify out of it by hand.`,
+  );
+  return false;
+}
+
+function withNotes(plan: Plan, notes: readonly string[]): Plan {
+  return notes.length === 0 ? plan : { ...plan, warnings: [...notes] };
 }
 
 // settings.json: a "hooks" object we emptied goes too.
@@ -144,15 +204,20 @@ function dropEmptyHooks(doc: Doc): Doc {
 function finish(
   text: string | undefined,
   doc: Doc,
-  before: unknown,
+  parsed: unknown,
   changes: Change[],
   file: PlanFile,
+  before?: Before,
 ): Plan {
   if (changes.length === 0) return { next: text, changes, conflicts: [] };
   const after: unknown = parse(doc.text, [], { allowTrailingComma: true });
-  const conflicts = findDroppedContent(before, after, file.shape, file.shown);
+  const conflicts = findDroppedContent(parsed, after, file.shape, file.shown);
   if (conflicts.length > 0) return { next: text, changes: [], conflicts };
-  if (file.mayDelete && isRecord(after) && Object.keys(after).length === 0) {
+  const isEmpty = isRecord(after) && Object.keys(after).length === 0;
+  if (isEmpty && before !== undefined && before.text.trim() === "") {
+    return { next: before.text, changes, conflicts }; // it was an empty file: it is one again
+  }
+  if (isEmpty && file.mayDelete && before === undefined) {
     return { next: undefined, changes, conflicts };
   }
   const isNew = text === undefined || text.trim() === "";

@@ -87,9 +87,10 @@ function copyOwn(root: Record<string, unknown>): Record<string, unknown> {
   return Object.setPrototypeOf(out, Object.prototype) as Record<string, unknown>;
 }
 
-// What the client itself would read: strict JSON.parse, no BOM, no comments.
+// What the client itself would read: strict JSON.parse, no BOM, no comments. A blank file is what
+// the user had before install (uninstall gives it back), read as no settings.
 const clientParse = (text: string | undefined): unknown =>
-  text === undefined ? {} : (JSON.parse(text) as unknown);
+  text === undefined || text.trim() === "" ? {} : (JSON.parse(text) as unknown);
 
 // The original's data: strict when it is strict JSON, else as JSONC (for --fix-jsonc cases).
 function originalData(content: string | Buffer | undefined): unknown {
