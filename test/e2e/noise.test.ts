@@ -14,7 +14,11 @@ async function webhookHome(extra: Record<string, unknown> = {}, env = {}, remote
   const home = tempHome(env);
   const local = { desktop: { type: "desktop" }, sound: { type: "sound" } };
   home.writeConfig({
-    sinks: { ...(remoteOnly ? {} : local), ops: { type: "webhook", url: `${server.url}/h` } },
+    // A generous per-attempt timeout: a starved machine can take seconds to answer locally.
+    sinks: {
+      ...(remoteOnly ? {} : local),
+      ops: { type: "webhook", url: `${server.url}/h`, timeoutSeconds: 60 },
+    },
     ...extra,
   });
   return { server, home };
@@ -36,7 +40,7 @@ async function burst(home: TempHome, args: string[], count = 20) {
   );
   const results = await Promise.all(runs);
   for (const result of results) {
-    expect(result.code).toBe(0);
+    expect(result.code, `${result.stderr}${result.stdout}`).toBe(0);
     if (!args.includes("--wait")) expect(result.stdout).toBe("");
   }
   return results;
@@ -149,7 +153,7 @@ describe("--dry-run explains what it holds back", () => {
     const quiet = windowAroundNow();
     const { server, home } = await webhookHome({ quietHours: quiet }, { TZ: "UTC" });
     const result = await runBin(["--dry-run"], { input: STOP, env: home.env });
-    expect(result.code).toBe(0);
+    expect(result.code, `${result.stderr}${result.stdout}`).toBe(0);
     const lines = result.stdout
       .trim()
       .split("\n")
