@@ -8,6 +8,7 @@ interface RunOptions {
   config: string | undefined;
   timeout: number | undefined;
   client: string | undefined;
+  event: string | undefined;
   "dry-run": boolean | undefined;
   wait: boolean | undefined;
 }
@@ -26,6 +27,10 @@ const runModule: CommandModule<object, RunOptions> = {
         choices: CLIENT_IDS,
         describe: "Which client runs the hook (install writes it)",
       })
+      .option("event", {
+        type: "string",
+        describe: "The event's name, for a client whose payload has none (Copilot CLI)",
+      })
       .option("dry-run", {
         type: "boolean",
         describe: "Print one JSON line per planned delivery; send nothing",
@@ -42,6 +47,7 @@ const runModule: CommandModule<object, RunOptions> = {
       config: args.config,
       timeout: args.timeout,
       client: isClient(args.client) ? args.client : undefined,
+      event: args.event,
       dryRun: args["dry-run"] === true,
       wait: args.wait === true,
     });
@@ -55,7 +61,7 @@ export async function runYargs(argv: string[]): Promise<void> {
   const parser: Argv = yargs(argv)
     .scriptName("hook-notify")
     .usage(
-      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI) needs you.",
+      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI) needs you.",
     )
     .version(version)
     .command(runModule as unknown as CommandModule)
@@ -74,7 +80,7 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, test, log, doctor, init] = await Promise.all([
+  const [install, uninstall, flush, test, log, doctor, init, watch, computers] = await Promise.all([
     import("./commands/install.js"),
     import("./commands/uninstall.js"),
     import("./commands/flush.js"),
@@ -82,6 +88,8 @@ async function loadCommands(): Promise<CommandModule[]> {
     import("./commands/log.js"),
     import("./commands/doctor.js"),
     import("./commands/init.js"),
+    import("./commands/watch.js"),
+    import("./commands/computers.js"),
   ]);
   return [
     install.installCommand,
@@ -91,5 +99,7 @@ async function loadCommands(): Promise<CommandModule[]> {
     log.logCommand,
     doctor.doctorCommand,
     init.initCommand,
+    watch.watchCommand,
+    computers.computersCommand,
   ] as unknown as CommandModule[];
 }

@@ -13,6 +13,15 @@ export type ErrorCode =
   | "SINK_NETWORK"
   | "SINK_TIMEOUT"
   | "SINK_AUTH"
+  | "SERVICE_UNAUTHORIZED"
+  | "SERVICE_FORBIDDEN"
+  | "SERVICE_BAD_REQUEST"
+  | "SERVICE_NOT_FOUND"
+  | "SERVICE_RATE_LIMITED"
+  | "SERVICE_HTTP_STATUS"
+  | "SERVICE_NETWORK"
+  | "SERVICE_TIMEOUT"
+  | "SERVICE_INVALID_RESPONSE"
   | "OUTBOX_CORRUPT"
   | "SETTINGS_UNREADABLE"
   | "SETTINGS_INVALID"
@@ -51,12 +60,16 @@ export class HookNotifyError extends Error {
 
 // Network trouble and timeouts may pass; configuration and input mistakes will not.
 function isRetryableByDefault(code: ErrorCode): boolean {
-  return (
-    code === "SINK_NETWORK" ||
-    code === "SINK_TIMEOUT" ||
-    code === "SINK_FAILED" ||
-    code === "CONFIG_ENV_MISSING"
-  );
+  return [
+    "SINK_NETWORK",
+    "SINK_TIMEOUT",
+    "SINK_FAILED",
+    "CONFIG_ENV_MISSING",
+    "SERVICE_RATE_LIMITED",
+    "SERVICE_HTTP_STATUS",
+    "SERVICE_NETWORK",
+    "SERVICE_TIMEOUT",
+  ].includes(code);
 }
 
 // Turns anything thrown into a HookNotifyError, keeping the original as `cause`.

@@ -119,7 +119,7 @@ export async function runSettingsHandler(
 export const installCommand: CommandModule<object, SettingsFlags> = {
   command: "install",
   describe:
-    "Add hook-notify to the hooks of Droid, Claude Code, Codex and Gemini CLI (safe to run again)",
+    "Add hook-notify to the hooks of Droid, Claude Code, Codex, Gemini CLI and Copilot CLI (safe to run again)",
   builder: (yargs) =>
     withSettingsFlags(yargs)
       .example("$0 install", "every client found in your home, all projects")

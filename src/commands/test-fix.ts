@@ -51,6 +51,15 @@ export function likelyFix(failed: FailedDelivery): string {
     case "SETTINGS_CONFLICT":
     case "SETTINGS_WRITE":
     case "USAGE":
+    case "SERVICE_UNAUTHORIZED":
+    case "SERVICE_FORBIDDEN":
+    case "SERVICE_BAD_REQUEST":
+    case "SERVICE_NOT_FOUND":
+    case "SERVICE_RATE_LIMITED":
+    case "SERVICE_HTTP_STATUS":
+    case "SERVICE_NETWORK":
+    case "SERVICE_TIMEOUT":
+    case "SERVICE_INVALID_RESPONSE":
       return ownFix(failed.error) ?? "check this sink's options in the config file";
     case "HOOK_DEADLINE":
       return "the run ran out of time: give the hook entry a longer timeout (hook-notify install --timeout)";

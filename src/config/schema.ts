@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { DEFAULT_EVENTS, KNOWN_EVENTS } from "../pipeline/hook-event.js";
+import { DEFAULT_EVENTS, NOTICE_EVENTS } from "../pipeline/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
 
@@ -11,7 +11,7 @@ const quietHours = z
   .string()
   .check(z.regex(QUIET_HOURS, 'use "HH:MM-HH:MM" in local time, e.g. "22:00-07:00"'));
 const cooldown = z.partialRecord(
-  z.enum([...KNOWN_EVENTS, "idle_prompt"]),
+  z.enum([...NOTICE_EVENTS, "idle_prompt"]),
   z.number().check(z.gte(0), z.lte(86_400)),
 );
 const minTurnSeconds = z.number().check(z.gte(0), z.lte(86_400));
@@ -29,8 +29,14 @@ function about(description: string, defaultValue?: unknown) {
 export const commonEntryShape = {
   events: z.optional(
     z
-      .array(z.enum(KNOWN_EVENTS))
-      .check(z.minLength(1), about("Events this sink notifies on.", [...DEFAULT_EVENTS])),
+      .array(z.enum(NOTICE_EVENTS))
+      .check(
+        z.minLength(1),
+        about(
+          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest). A sink without `events` gets the four hook events and every watch event.",
+          [...DEFAULT_EVENTS],
+        ),
+      ),
   ),
   when: z.optional(
     z
@@ -113,6 +119,52 @@ const template = z.strictObject({
   body: z.optional(z.string().check(about('Body template, e.g. "{last_message}".'))),
 });
 
+const service = z.strictObject({
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .check(about("Where the service's API lives (the part before /api/v0 and /api/v1).")),
+  apiKey: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.meta({ secret: true }),
+      about(
+        'The API key (sent as "Authorization: Bearer …"). Write "${FACTORY_API_KEY}" so it stays in the environment. Secret: masked in every log line and message.',
+      ),
+    ),
+  enrich: z.optional(
+    z
+      .boolean()
+      .check(
+        about(
+          "Droid notifications sent by the background worker carry the session's title and token usage from the service.",
+          true,
+        ),
+      ),
+  ),
+  enrichTimeoutSeconds: z.optional(
+    z
+      .number()
+      .check(
+        z.gt(0),
+        z.lte(30),
+        about(
+          "The worker waits at most this long for the session; then the notification goes out without it.",
+          3,
+        ),
+      ),
+  ),
+  intervalSeconds: z.optional(
+    z
+      .number()
+      .check(
+        z.gte(10),
+        z.lte(86_400),
+        about("hook-notify watch polls this often (plus up to 10 % jitter).", 60),
+      ),
+  ),
+});
+
 /** The config file minus the sink entries, which are validated one by one. */
 export const topLevelShape = {
   $schema: z.optional(
@@ -125,7 +177,7 @@ export const topLevelShape = {
   ),
   templates: z.optional(
     z
-      .partialRecord(z.enum([...KNOWN_EVENTS, "failure"]), template)
+      .partialRecord(z.enum([...NOTICE_EVENTS, "failure"]), template)
       .check(
         about(
           'Per-event title and body templates; the "failure" one wins for failures. Placeholders: {project}, {agent}, {event}, {message}, {last_message} and more (see the README).',
@@ -193,6 +245,13 @@ export const topLevelShape = {
       about(
         "Over SSH (SSH_CONNECTION or SSH_TTY set) or in a container without a display, desktop and sound are skipped unless this is true (or HOOK_NOTIFY_LOCAL_SINKS=1 is set).",
         false,
+      ),
+    ),
+  ),
+  service: z.optional(
+    service.check(
+      about(
+        "The service's HTTP API: session titles for Droid notifications (enrichment) and `hook-notify watch`. Nothing calls the service without it.",
       ),
     ),
   ),

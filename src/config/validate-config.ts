@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import type { Templates } from "../message/format.js";
-import { DEFAULT_EVENTS, type EventName } from "../pipeline/hook-event.js";
+import { DEFAULT_EVENTS, type NoticeEvent } from "../pipeline/hook-event.js";
 import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
@@ -12,7 +12,7 @@ import { containsSecret, secretValuesOf, stringsIn } from "./secret-values.js";
 export interface SinkEntry {
   name: string;
   type: string;
-  events: EventName[];
+  events: NoticeEvent[];
   when: "always" | "failure";
   enabled: boolean;
   timeoutMs?: number | undefined;
@@ -25,7 +25,16 @@ export interface SinkEntry {
 }
 
 /** Cool-down seconds per event kind ("idle_prompt": a Notification that waits for input). */
-export type Cooldowns = Partial<Record<EventName | "idle_prompt", number>>;
+export type Cooldowns = Partial<Record<NoticeEvent | "idle_prompt", number>>;
+
+/** `service` from the config: the service's HTTP API (enrichment and `hook-notify watch`). */
+export interface ServiceConfig {
+  baseUrl: string;
+  apiKey: string;
+  enrich: boolean;
+  enrichTimeoutMs: number;
+  intervalMs: number;
+}
 
 export interface Config {
   enabled: boolean;
@@ -39,6 +48,7 @@ export interface Config {
   quietHours?: string | undefined;
   localSinksOverSsh: boolean;
   coalesceSeconds: number;
+  service?: ServiceConfig | undefined;
 }
 
 export interface Validated {
@@ -109,6 +119,7 @@ export function validateConfig(
       );
     } else if (entry) sinks[name] = entry;
   }
+  const service = serviceOf(data.service, expanded.missing, issues);
   return {
     value: {
       enabled: data.enabled ?? true,
@@ -122,13 +133,44 @@ export function validateConfig(
       quietHours: data.quietHours || undefined,
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
+      service,
     },
     issues,
     secrets: [
       ...expanded.values,
       ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
+      ...(data.service?.apiKey ? [data.service.apiKey] : []),
     ].flatMap(secretPartsOf),
     unresolved,
+  };
+}
+
+// `service` with its defaults; left out (with an issue) when a ${VAR} in it has no value.
+function serviceOf(
+  raw: z.infer<typeof topLevel>["service"],
+  missing: readonly { path: string; name: string }[],
+  issues: string[],
+): ServiceConfig | undefined {
+  const unset = missing.filter((m) => m.path.startsWith("service."));
+  if (unset.length > 0) {
+    // The empty value also failed the schema: say the cause instead of "too small".
+    const said = issues.findIndex((issue) => issue.startsWith("service.apiKey:"));
+    if (said >= 0) issues.splice(said, 1);
+    issues.push(
+      ...unset.map(
+        (m) =>
+          `${m.path}: environment variable ${m.name} is not set, so the service is not used. Export it where hook-notify runs.`,
+      ),
+    );
+    return undefined;
+  }
+  if (!raw) return undefined;
+  return {
+    baseUrl: raw.baseUrl.replace(/\/+$/, ""),
+    apiKey: raw.apiKey,
+    enrich: raw.enrich ?? true,
+    enrichTimeoutMs: (raw.enrichTimeoutSeconds ?? 3) * 1000,
+    intervalMs: (raw.intervalSeconds ?? 60) * 1000,
   };
 }
 
@@ -172,7 +214,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     return undefined;
   }
   const data = result.data as Record<string, unknown> & {
-    events?: EventName[];
+    events?: NoticeEvent[];
     when?: "always" | "failure";
     enabled?: boolean;
     timeoutSeconds?: number;

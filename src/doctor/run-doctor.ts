@@ -32,6 +32,11 @@ export async function runDoctor(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
   );
   results.push(await checkOutbox(deps), checkLog(deps));
+  const service = config.loaded.value.service;
+  if (service) {
+    const { checkService } = await import("./service-checks.js");
+    results.push(...(await checkService(service, deps.env, deps.now(), config.loaded.secrets)));
+  }
   return results;
 }
 

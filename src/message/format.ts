@@ -1,7 +1,7 @@
 import { adapterFor } from "../clients/index.js";
-import { isFailure, type EventName, type HookEvent } from "../pipeline/hook-event.js";
+import { isFailure, type HookEvent, type NoticeEvent } from "../pipeline/hook-event.js";
 import type { EventContext } from "../pipeline/gather-context.js";
-import type { Level, Notification } from "./notification.js";
+import type { Level, Notification, TokenUsage } from "./notification.js";
 import { fillTemplate, type TemplateValues } from "./template.js";
 import { formatDuration, oneLine, stripControl, truncate } from "./text.js";
 
@@ -12,7 +12,7 @@ export interface Template {
 }
 
 /** Per-event templates, plus "failure" which wins for failures. */
-export type Templates = Partial<Record<EventName | "failure", Template>>;
+export type Templates = Partial<Record<NoticeEvent | "failure", Template>>;
 
 export interface FormatOptions {
   templates?: Templates | undefined;
@@ -57,6 +57,7 @@ export function formatNotification(
     cwd: event.cwd,
     sessionId: event.sessionId,
     sessionTitle: values.session_title,
+    tokenUsage: context.tokenUsage,
     // The default "… is waiting for your input" is for Notification events only.
     message: event.name === "Notification" || event.message ? values.message : undefined,
     lastMessage:
@@ -77,6 +78,7 @@ function levelOf(event: HookEvent, failure: boolean): Level {
 
 function templateValues(event: HookEvent, context: EventContext): TemplateValues {
   const agent = context.client ? adapterFor(context.client).agent : "Agent";
+  const usage = describeUsage(context.tokenUsage);
   const lastMessage = oneLine(stripControl(context.lastMessage ?? "")) || undefined;
   const facts = [
     event.messageCount === undefined
@@ -101,10 +103,32 @@ function templateValues(event: HookEvent, context: EventContext): TemplateValues
     message_count: event.messageCount === undefined ? undefined : String(event.messageCount),
     cwd: event.cwd,
     facts: facts.join(" · "),
-    session_line: context.sessionTitle
-      ? `Session: ${oneLine(stripControl(context.sessionTitle))}`
-      : "",
+    token_usage: usage,
+    session_line: [
+      context.sessionTitle ? `Session: ${oneLine(stripControl(context.sessionTitle))}` : "",
+      usage ? `Tokens: ${usage}` : "",
+    ]
+      .filter(Boolean)
+      .join(" · "),
   };
+}
+
+// "12.4k in, 3.1k out, 410 credits": what the service counted for the session.
+export function describeUsage(usage: TokenUsage | undefined): string | undefined {
+  if (!usage) return undefined;
+  const parts = [
+    usage.inputTokens === undefined ? "" : `${compact(usage.inputTokens)} in`,
+    usage.outputTokens === undefined ? "" : `${compact(usage.outputTokens)} out`,
+    usage.serviceCredits === undefined ? "" : `${compact(usage.serviceCredits)} credits`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : undefined;
+}
+
+// 950 → "950", 12400 → "12.4k", 3_200_000 → "3.2M"
+export function compact(value: number): string {
+  if (Math.abs(value) >= 1e6) return `${(value / 1e6).toFixed(1).replace(/\.0$/, "")}M`;
+  if (Math.abs(value) >= 1e3) return `${(value / 1e3).toFixed(1).replace(/\.0$/, "")}k`;
+  return String(Math.round(value));
 }
 
 // The built-in wording; every piece can be overridden with config templates.

@@ -1,4 +1,4 @@
-import type { Client, EventName } from "../pipeline/hook-event.js";
+import type { Client, NoticeEvent } from "../pipeline/hook-event.js";
 
 /** What kind of moment this is; drives sound, colours, urgency and priority. */
 export type Level = "attention" | "done" | "failure";
@@ -7,7 +7,7 @@ export type Level = "attention" | "done" | "failure";
 export interface Notification {
   /** Stable id of this notification (the same on every retry of every sink). */
   id: string;
-  event: EventName;
+  event: NoticeEvent;
   failure: boolean;
   level: Level;
   title: string;
@@ -25,6 +25,8 @@ export interface Notification {
   agentType?: string | undefined;
   durationMs?: number | undefined;
   messageCount?: number | undefined;
+  /** Token usage of the session, from the service (enrichment in the background worker). */
+  tokenUsage?: TokenUsage | undefined;
   /** ISO-8601 time the hook ran. */
   timestamp: string;
   /** The hook input as received (for a coalesced notification: the last part's). */
@@ -39,4 +41,14 @@ export interface CoalescedPart {
   timestamp: string;
   agentType?: string | undefined;
   lastMessage?: string | undefined;
+}
+
+/** A session's token usage as the service reports it (sessionSettings.tokenUsage). */
+export interface TokenUsage {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  cacheReadTokens?: number | undefined;
+  cacheCreationTokens?: number | undefined;
+  thinkingTokens?: number | undefined;
+  serviceCredits?: number | undefined;
 }

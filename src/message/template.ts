@@ -26,4 +26,5 @@ export const TEMPLATE_PLACEHOLDERS = [
   "cwd",
   "facts",
   "session_line",
+  "token_usage",
 ] as const;

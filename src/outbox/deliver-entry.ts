@@ -69,10 +69,11 @@ export async function deliverEntry(
       retryable: false,
     });
   }
+  const notification = await enriched(entry, config.value, deps, ctx);
   const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const timeout = deadline(timeoutMs, ctx.signal);
   try {
-    await sink.send(entry.notification, parsed.data, {
+    await sink.send(notification, parsed.data, {
       signal: timeout.signal,
       deps,
       sinkName: entry.sinkName,
@@ -81,4 +82,20 @@ export async function deliverEntry(
   } finally {
     timeout.clear();
   }
+}
+
+// With `service` configured, a Droid notification first gets the session's title from the
+// service (bounded; unchanged on any failure). The service code loads only then.
+async function enriched(
+  entry: OutboxEntry,
+  config: LoadedConfig["value"],
+  deps: Deps,
+  ctx: { signal: AbortSignal; secrets: string[] },
+): Promise<OutboxEntry["notification"]> {
+  const { notification } = entry;
+  if (!config.service?.enrich || notification.client !== "droid" || !notification.sessionId) {
+    return notification;
+  }
+  const { enrichForDelivery } = await import("../service/enrich-entry.js");
+  return enrichForDelivery(notification, config, deps, ctx.signal, ctx.secrets);
 }

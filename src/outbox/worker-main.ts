@@ -17,9 +17,10 @@ import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "./wake
 import { drain, isWaitingForEnv } from "./worker.js";
 
 const HEARTBEAT_MS = 10_000;
-// While it sleeps the worker looks this often for work a hook queued without waking it (a hook
-// that could not reach the socket, or no socket at all). Hooks wake it through the socket at once.
-const POLL_MS = 2_000;
+// Hooks wake a sleeping worker through its socket (asking whether it lives is the wake-up call),
+// so with a socket it sleeps until the next due time, looking again at least once a minute. With
+// no socket (an outbox path too long for one) it looks for newly queued work twice a second.
+const RECHECK_MS = 60_000;
 const POLL_WITHOUT_SOCKET_MS = 500;
 
 const deps = createDeps();
@@ -77,7 +78,7 @@ async function drainLoop(hasSocket: boolean): Promise<void> {
     const active = summary.remaining - summary.waitingForEnv;
     if (active === 0 && held.waiting === 0) return;
     const dueAt = Math.min(summary.nextDueAt ?? Infinity, held.nextDueAt ?? Infinity);
-    await sleepUntilWork(dueAt, hasSocket ? POLL_MS : POLL_WITHOUT_SOCKET_MS);
+    await sleepUntilWork(dueAt, hasSocket ? RECHECK_MS : POLL_WITHOUT_SOCKET_MS);
   }
 }
 
@@ -98,8 +99,8 @@ async function hasWork(): Promise<boolean> {
   return entries.some((entry) => !isWaitingForEnv(entry));
 }
 
-// Sleeps until `dueAt`, a wake-up through the socket, a signal, or a poll that finds an entry due
-// (each poll costs a readdir and a stat per entry: parsed entries stay in the cache).
+// Sleeps until `dueAt`, a wake-up through the socket, a signal, or a look that finds an entry due
+// (each look costs a readdir and a stat per entry: parsed entries stay in the cache).
 async function sleepUntilWork(dueAt: number, pollMs: number): Promise<void> {
   const heldBefore = await hasHeld(paths);
   while (!stop.signal.aborted && !woken) {

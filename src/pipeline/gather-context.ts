@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Deps } from "../deps.js";
+import type { TokenUsage } from "../message/notification.js";
 import type { Client, HookEvent } from "./hook-event.js";
 import { readTranscriptFacts } from "./transcript.js";
 
@@ -10,6 +11,8 @@ export interface EventContext {
   projectDir: string;
   client?: Client;
   sessionTitle?: string;
+  /** From the service, when the background worker enriches a Droid notification. */
+  tokenUsage?: TokenUsage;
   lastMessage?: string;
   /** When the turn a Stop ends began (the person's last prompt), if the transcript tells. */
   turnStartedAt?: number;

@@ -8,8 +8,24 @@ export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "StopFailure", "PermissionReques
 
 export type EventName = (typeof KNOWN_EVENTS)[number];
 
+/** What `hook-notify watch` announces from the service; no hook fires these. */
+export const WATCH_EVENTS = [
+  "SessionIdle",
+  "ComputerError",
+  "ComputerRecovered",
+  "ControlsChanged",
+  "DailyDigest",
+] as const;
+
+export type WatchEventName = (typeof WATCH_EVENTS)[number];
+
+/** Every event a notification (and a sink's `events`, a template, a cool-down) can name. */
+export const NOTICE_EVENTS = [...KNOWN_EVENTS, ...WATCH_EVENTS] as const;
+
+export type NoticeEvent = EventName | WatchEventName;
+
 /** Every agent client hook-notify has an adapter for (src/clients/). */
-export const CLIENT_IDS = ["droid", "claude-code", "codex", "gemini"] as const;
+export const CLIENT_IDS = ["droid", "claude-code", "codex", "gemini", "copilot"] as const;
 
 export type Client = (typeof CLIENT_IDS)[number];
 

@@ -1,9 +1,12 @@
 import type { Config, Cooldowns } from "../config/validate-config.js";
 import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../message/notification.js";
-import type { HookEvent } from "./hook-event.js";
+import type { HookEvent, NoticeEvent } from "./hook-event.js";
 import type { Delivery, Plan, Skip } from "./route.js";
 import type { ClaimMarker } from "./seen-markers.js";
+
+/** What the rules read of an event: a hook event, or one that `hook-notify watch` raised. */
+export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
 
 /** A coalesced group goes out at the latest this long after its first SubagentStop. */
 export const MAX_HOLD_MS = 60_000;
@@ -53,7 +56,7 @@ const SALIENT_MAX = 256;
 // `facts.claim`, which is asked only once a delivery passed every other rule.
 export function applyPolicy(
   plan: Plan,
-  event: HookEvent,
+  event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
 ): PolicyPlan {
@@ -80,7 +83,7 @@ export function applyPolicy(
 
 type Verdict = { rule: Rule; reason: string } | undefined;
 
-function localRule(d: Delivery, event: HookEvent, config: Config, facts: PolicyFacts): Verdict {
+function localRule(d: Delivery, event: PolicyEvent, config: Config, facts: PolicyFacts): Verdict {
   const { entry, sink } = d;
   const overSsh = entry.localSinksOverSsh ?? config.localSinksOverSsh;
   if (!sink.remote && facts.remoteSession && !overSsh) {
@@ -112,7 +115,12 @@ function dedupeVerdict(seconds: number): Verdict {
   return { rule: "dedupe", reason: `the same event was notified less than ${seconds} s ago` };
 }
 
-function cooldownRule(d: Delivery, event: HookEvent, config: Config, facts: PolicyFacts): Verdict {
+function cooldownRule(
+  d: Delivery,
+  event: PolicyEvent,
+  config: Config,
+  facts: PolicyFacts,
+): Verdict {
   if (d.notification.failure) return undefined; // failures are never cooled down
   const kind = isIdlePrompt(event) ? "idle_prompt" : event.name;
   const table = { ...DEFAULT_COOLDOWNS, ...config.cooldown, ...d.entry.cooldown };
@@ -130,7 +138,7 @@ function cooldownRule(d: Delivery, event: HookEvent, config: Config, facts: Poli
 }
 
 // Subagent coalescing: a SubagentStop waits this many seconds for the session's next ones.
-function coalesceSeconds(d: Delivery, event: HookEvent, config: Config, facts: PolicyFacts) {
+function coalesceSeconds(d: Delivery, event: PolicyEvent, config: Config, facts: PolicyFacts) {
   if (event.name !== "SubagentStop" || d.notification.failure || !facts.coalesce) return 0;
   return d.entry.coalesceSeconds ?? config.coalesceSeconds;
 }
@@ -145,7 +153,7 @@ function holdOf(seconds: number): { holdMs: number; reason: string } {
 // One name per event: client, session, event name and the salient text (the first 256 characters
 // of each, plus its length, so a 100 KiB last message costs no more to hash than a short one).
 export function dedupeMarker(
-  event: HookEvent,
+  event: PolicyEvent,
   notification: Notification,
   seconds: number,
 ): string {
@@ -199,7 +207,7 @@ export function headlessContainerOf(
 }
 
 // "idle_prompt" notifications, or a message saying the agent waits for input.
-export function isIdlePrompt(event: HookEvent): boolean {
+export function isIdlePrompt(event: PolicyEvent): boolean {
   if (event.name !== "Notification") return false;
   return (
     event.notificationType === "idle_prompt" ||

@@ -74,7 +74,7 @@ export function webhookBody(notification: Notification, id: string): string {
       title: n.title,
       body: n.body,
       project: n.project,
-      session: { id: n.sessionId, title: n.sessionTitle },
+      session: { id: n.sessionId, title: n.sessionTitle, tokenUsage: n.tokenUsage },
       client: n.client,
       cwd: n.cwd,
       message: n.message,

@@ -6,6 +6,7 @@ import { bundle } from "../helpers/bundle.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { outboxEnv, type OutboxEnv } from "../helpers/outbox-env.js";
 import { hold } from "../../src/outbox/held.js";
+import { startWorker } from "../../src/outbox/spawn.js";
 import { enqueue } from "../../src/outbox/store.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 
@@ -148,11 +149,13 @@ describe("outbox across processes", () => {
     const worker = run(files.worker!, [], box.env);
     await slow.waitForRequests(1, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 300)); // the worker is asleep now
-    // What a hook does when it sees the worker's lock: it queues and starts no second worker.
+    // What a hook does: it queues, then asks whether a worker lives; that question wakes it, and
+    // no second worker is started.
     await enqueue(box.deps, {
       notification: sampleNotification({ id: "second" }),
       sinkName: "ops",
     });
+    expect(await startWorker(box.deps, { workerFile: files.worker! })).toBe("running");
     await fast.waitForRequests(1, 5_000); // not 60 s later
     expect(receivedIds(fast)).toEqual(new Set(["second"]));
     expect(slow.requests).toHaveLength(1); // Retry-After is still honoured

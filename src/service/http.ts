@@ -1,0 +1,187 @@
+// One request to the service: Bearer key, JSON in and out, undici with the env's proxies, a hard
+// deadline, and every failure as a HookNotifyError with a SERVICE_* code and the key masked.
+import type * as z from "zod/mini";
+import { safeParse } from "zod/mini";
+import type { ServiceConfig } from "../config/validate-config.js";
+import { HookNotifyError, type ErrorCode } from "../errors.js";
+import { proxyOptions } from "../http/post.js";
+import { parseRetryAfter } from "../http/retry-policy.js";
+import { userAgent } from "../http/user-agent.js";
+import { redactUrl, scrub, secretPartsOf } from "../redact.js";
+import { errorBodySchema } from "./schemas.js";
+
+/** What every call needs: where, the key, the environment (proxies) and when to give up. */
+export interface ServiceContext {
+  service: Pick<ServiceConfig, "baseUrl" | "apiKey">;
+  env: Readonly<Record<string, string | undefined>>;
+  signal: AbortSignal;
+}
+
+export interface ServiceRequest {
+  method?: "GET" | "POST" | "PATCH";
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+// Sends the request and returns the parsed, checked JSON body of a 2xx answer.
+export async function callService<T>(
+  ctx: ServiceContext,
+  request: ServiceRequest,
+  schema: z.ZodMiniType<T>,
+): Promise<T> {
+  const url = buildUrl(ctx.service.baseUrl, request);
+  const where = `${request.method ?? "GET"} ${request.path}`;
+  const secrets = secretPartsOf(ctx.service.apiKey);
+  const text = await send(ctx, url, request, where);
+  let json: unknown;
+  try {
+    json = text.body === "" ? {} : JSON.parse(text.body);
+  } catch (error) {
+    throw serviceError("SERVICE_INVALID_RESPONSE", `${where}: the answer is not JSON.`, {
+      cause: error,
+      retryable: true,
+    });
+  }
+  if (text.status < 200 || text.status >= 300) throw statusError(text, json, where, secrets);
+  const parsed = safeParse(schema, json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const path = first?.path.join(".") ?? "";
+    throw serviceError(
+      "SERVICE_INVALID_RESPONSE",
+      `${where}: the answer does not have the documented shape (${path || "body"}: ${first?.message ?? "invalid"}).`,
+      { retryable: false },
+    );
+  }
+  return parsed.data;
+}
+
+// Loads the HTTP client ahead of a timed call, so a deadline measures the service, not the disk.
+export async function loadTransport(): Promise<void> {
+  await import("undici");
+}
+
+function buildUrl(baseUrl: string, request: ServiceRequest): string {
+  const url = new URL(request.path.replace(/^\//, ""), `${baseUrl.replace(/\/+$/, "")}/`);
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  }
+  return url.href;
+}
+
+async function send(
+  ctx: ServiceContext,
+  url: string,
+  request: ServiceRequest,
+  where: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const target = `${where} at ${redactUrl(ctx.service.baseUrl)}`;
+  if (ctx.signal.aborted) throw timeoutError(target, ctx.signal.reason);
+  const undici = await import("undici");
+  const dispatcher = new undici.EnvHttpProxyAgent(proxyOptions(ctx.env));
+  const destroy = (): void => {
+    dispatcher.destroy().catch(() => undefined);
+  };
+  ctx.signal.addEventListener("abort", destroy, { once: true });
+  try {
+    const response = await undici.request(url, {
+      method: request.method ?? "GET",
+      headers: {
+        authorization: `Bearer ${ctx.service.apiKey}`,
+        accept: "application/json",
+        "user-agent": userAgent(),
+        ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      signal: ctx.signal,
+      dispatcher,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw new Error("the answer is larger than 4 MiB");
+      chunks.push(chunk);
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name.toLowerCase()] = String(value);
+    }
+    return { status: response.statusCode, headers, body: Buffer.concat(chunks).toString("utf8") };
+  } catch (error) {
+    if (isAborted(ctx.signal)) throw timeoutError(target, error);
+    const code = (error as { code?: unknown }).code;
+    const why = typeof code === "string" ? code : error instanceof Error ? error.message : "";
+    throw serviceError(
+      "SERVICE_NETWORK",
+      `could not reach the service (${target}${why ? `: ${why}` : ""}). Check service.baseUrl, the network or the proxy.`,
+      { cause: error },
+    );
+  } finally {
+    ctx.signal.removeEventListener("abort", destroy);
+    destroy();
+  }
+}
+
+// A function, so the type checker does not assume the earlier check still holds.
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
+}
+
+function timeoutError(target: string, cause: unknown): HookNotifyError {
+  return serviceError("SERVICE_TIMEOUT", `no answer from the service (${target}) in time.`, {
+    cause,
+  });
+}
+
+// {title, detail, status, requestId} → a code, a sentence and the next step.
+function statusError(
+  response: { status: number; headers: Record<string, string> },
+  json: unknown,
+  where: string,
+  secrets: readonly string[],
+): HookNotifyError {
+  const body = safeParse(errorBodySchema, json);
+  const info = body.success ? body.data : {};
+  const said = [info.title, info.detail].filter(Boolean).join(": ").slice(0, 300);
+  const id = info.requestId ? ` (request ${info.requestId})` : "";
+  const head = `${where}: the service answered ${String(response.status)}${said ? ` "${scrub(said, secrets)}"` : ""}${id}.`;
+  const { status } = response;
+  if (status === 401)
+    return serviceError(
+      "SERVICE_UNAUTHORIZED",
+      `${head} The API key is missing or invalid: check service.apiKey (e.g. FACTORY_API_KEY).`,
+      { retryable: false },
+    );
+  if (status === 403)
+    return serviceError(
+      "SERVICE_FORBIDDEN",
+      `${head} The key's role is not allowed here (analytics needs Manager or Owner).`,
+      { retryable: false },
+    );
+  if (status === 400)
+    return serviceError("SERVICE_BAD_REQUEST", `${head} The request was rejected.`, {
+      retryable: false,
+    });
+  if (status === 404)
+    return serviceError("SERVICE_NOT_FOUND", `${head} Not found.`, { retryable: false });
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
+    return serviceError("SERVICE_RATE_LIMITED", `${head} Rate limited; will wait and retry.`, {
+      retryable: true,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+  return serviceError("SERVICE_HTTP_STATUS", head, { retryable: status >= 500 });
+}
+
+function serviceError(
+  code: ErrorCode,
+  message: string,
+  options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number },
+): HookNotifyError {
+  return new HookNotifyError(code, `service: ${message}`, { sink: "service", ...options });
+}

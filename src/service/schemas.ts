@@ -1,0 +1,139 @@
+// The service's resources as documented (research/service-api.md), as zod schemas. Lenient on
+// purpose: every object keeps keys the document does not list, statuses are plain strings (a new
+// value must not break a poll), and what the document leaves "not shown" is optional.
+import * as z from "zod/mini";
+
+const num = z.number();
+const str = z.string();
+
+/** Token counts of a session (sessionSettings.tokenUsage); response only. */
+export const tokenUsageSchema = z.looseObject({
+  inputTokens: z.optional(num),
+  outputTokens: z.optional(num),
+  cacheCreationTokens: z.optional(num),
+  cacheReadTokens: z.optional(num),
+  thinkingTokens: z.optional(num),
+  serviceCredits: z.optional(num),
+});
+
+export const sessionSchema = z.looseObject({
+  sessionId: str,
+  // Required on get, create and update; its presence in list items is not shown.
+  status: z.optional(str),
+  messageCount: z.optional(num),
+  createdAt: z.optional(num),
+  updatedAt: z.optional(num),
+  title: z.optional(z.nullable(str)),
+  completedAt: z.optional(z.nullable(num)),
+  computerId: z.optional(z.nullable(str)),
+  sessionSettings: z.optional(
+    z.looseObject({
+      model: z.optional(str),
+      tokenUsage: z.optional(tokenUsageSchema),
+      inclusiveTokenUsage: z.optional(tokenUsageSchema),
+    }),
+  ),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const provisioningStepSchema = z.looseObject({
+  id: z.optional(str),
+  name: z.optional(str),
+  status: z.optional(str),
+  error: z.optional(z.nullable(str)),
+  startedAt: z.optional(z.nullable(num)),
+  completedAt: z.optional(z.nullable(num)),
+  installSessionId: z.optional(z.nullable(str)),
+});
+export type ProvisioningStep = z.infer<typeof provisioningStepSchema>;
+
+export const computerSchema = z.looseObject({
+  id: str,
+  name: z.optional(str),
+  providerType: z.optional(str),
+  createdAt: z.optional(num),
+  hostname: z.optional(z.nullable(str)),
+  status: z.optional(z.nullable(str)),
+  provisioningSteps: z.optional(z.nullable(z.array(provisioningStepSchema))),
+});
+export type Computer = z.infer<typeof computerSchema>;
+
+export const controlChangeSchema = z.looseObject({
+  revision: num,
+  // Parsed generically: keys come and go between API versions.
+  settings: z.optional(z.record(str, z.unknown())),
+  user: z.optional(
+    z.looseObject({ id: z.optional(str), email: z.optional(str), name: z.optional(str) }),
+  ),
+  updatedAt: z.optional(str),
+});
+export type ControlChange = z.infer<typeof controlChangeSchema>;
+
+const pagination = z.looseObject({ hasMore: z.boolean(), nextCursor: z.optional(z.nullable(str)) });
+
+export const sessionPageSchema = z.looseObject({
+  sessions: z.array(sessionSchema),
+  pagination: z.optional(pagination),
+});
+export const historyPageSchema = z.looseObject({
+  changes: z.array(controlChangeSchema),
+  pagination,
+});
+export const computerListSchema = z.looseObject({ computers: z.array(computerSchema) });
+
+/** The error body of the analytics endpoints (and, we assume, of v0: not shown there). */
+export const errorBodySchema = z.looseObject({
+  title: z.optional(str),
+  detail: z.optional(str),
+  status: z.optional(num),
+  requestId: z.optional(str),
+});
+
+const meta = z.looseObject({
+  org_id: z.optional(str),
+  start_date: z.optional(str),
+  end_date: z.optional(str),
+  has_more: z.optional(z.boolean()),
+  next_cursor: z.optional(z.nullable(str)),
+});
+
+// One analytics response: {data, meta}; rows are checked by the caller's row schema.
+export function analyticsSchema<Row extends z.ZodMiniType>(row: Row) {
+  return z.looseObject({ data: z.array(row), meta: z.optional(meta) });
+}
+
+const modelRow = z.looseObject({
+  model_id: str,
+  model_tier: z.optional(str),
+  billable_tokens: z.optional(num),
+  input_tokens: z.optional(num),
+  output_tokens: z.optional(num),
+});
+
+export const tokensRowSchema = z.looseObject({
+  date: str,
+  billable_tokens: z.optional(num),
+  input_tokens: z.optional(num),
+  output_tokens: z.optional(num),
+  by_model: z.optional(z.array(modelRow)),
+});
+export const toolsRowSchema = z.looseObject({ date: str, tool_calls: z.optional(num) });
+export const activityRowSchema = z.looseObject({
+  date: str,
+  daily_active_users: z.optional(num),
+  sessions: z.optional(num),
+  messages: z.optional(num),
+});
+export const productivityRowSchema = z.looseObject({
+  date: str,
+  git_commits: z.optional(num),
+  git_prs_created: z.optional(num),
+  files_created: z.optional(num),
+  files_edited: z.optional(num),
+});
+export const userRowSchema = z.looseObject({
+  user_id: str,
+  user_email: z.optional(z.nullable(str)),
+  date: z.optional(str),
+  billable_tokens: z.optional(num),
+});

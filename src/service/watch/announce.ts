@@ -1,0 +1,88 @@
+// Sends watch notifications the way the hook sends its own: route, the noise rules, local sinks
+// now, remote ones through the outbox and the background worker, one log line each.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { LoadedConfig } from "../../config/load-config.js";
+import { logPath, stateDir } from "../../config/paths.js";
+import type { Config } from "../../config/validate-config.js";
+import type { Deps } from "../../deps.js";
+import type { Notification } from "../../message/notification.js";
+import { deliver } from "../../pipeline/deliver.js";
+import { DEFAULT_EVENTS, WATCH_EVENTS } from "../../pipeline/hook-event.js";
+import {
+  applyPolicy,
+  headlessContainerOf,
+  remoteSessionOf,
+  type PolicyFacts,
+} from "../../pipeline/policy.js";
+import { startRecord, writeRecord, type RunRecord } from "../../pipeline/record.js";
+import { route } from "../../pipeline/route.js";
+import { claimMarker } from "../../pipeline/seen-markers.js";
+
+// A sink whose `events` is the default gets the watch events too; one with its own list gets
+// those it names.
+export function withWatchEvents(config: Config): Config {
+  const sinks = Object.fromEntries(
+    Object.entries(config.sinks).map(([name, entry]) => {
+      const isDefault =
+        entry.events.length === DEFAULT_EVENTS.length &&
+        DEFAULT_EVENTS.every((event) => entry.events.includes(event));
+      return [name, isDefault ? { ...entry, events: [...entry.events, ...WATCH_EVENTS] } : entry];
+    }),
+  );
+  return { ...config, sinks };
+}
+
+// Delivers one notification and logs it; returns the log record.
+export async function announce(
+  notification: Notification,
+  loaded: LoadedConfig,
+  deps: Deps,
+  options: { configPath?: string | undefined; key: string },
+): Promise<RunRecord> {
+  const record = startRecord(deps.now());
+  const config = withWatchEvents(loaded.value);
+  const planned = route(notification, config);
+  const event = {
+    name: notification.event,
+    sessionId: options.key,
+    raw: notification.raw,
+    message: notification.body,
+  };
+  const plan = applyPolicy(planned, event, config, policyFacts(deps));
+  Object.assign(record, {
+    client: "watch",
+    event: notification.event,
+    failure: notification.failure,
+    project: notification.project,
+    session: notification.sessionId,
+    id: notification.id,
+    skipped: plan.skipped,
+    issues: loaded.issues,
+  });
+  record.outcomes = await deliver(plan.deliveries, {
+    deps,
+    budgetMs: 10_000,
+    wait: false,
+    secrets: loaded.secrets,
+    configPath: options.configPath,
+    held: [],
+  });
+  record.ms = deps.now() - Date.parse(record.time);
+  writeRecord(record, logPath(deps), loaded.secrets);
+  return record;
+}
+
+function policyFacts(deps: Deps): PolicyFacts {
+  const now = deps.now();
+  const dir = join(stateDir(deps), "seen");
+  const local = new Date(now);
+  return {
+    localMinutes: local.getHours() * 60 + local.getMinutes(),
+    remoteSession: remoteSessionOf(deps.env),
+    headlessContainer: headlessContainerOf(deps.env, deps.platform, existsSync),
+    turnMs: undefined,
+    claim: (name, windowMs) => claimMarker(dir, name, windowMs, now),
+    coalesce: false,
+  };
+}

@@ -1,0 +1,154 @@
+// Watch facts → notifications: the same Notification every sink takes, worded by default
+// templates that the config's `templates` can replace per event (placeholders below). Pure.
+import type { Config } from "../../config/validate-config.js";
+import { compact } from "../../message/format.js";
+import type { Level, Notification } from "../../message/notification.js";
+import { fillTemplate, type TemplateValues } from "../../message/template.js";
+import { oneLine, stripControl, truncate } from "../../message/text.js";
+import type { WatchEventName } from "../../pipeline/hook-event.js";
+import type { ComputerFact, ControlsFact, SessionIdleFact } from "./detect.js";
+import { describeTopModels, type DigestFact } from "./digest.js";
+
+export type WatchFact = SessionIdleFact | ComputerFact | ControlsFact | DigestFact;
+
+const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
+  SessionIdle: {
+    title: "{project} · Session done: {session_title}",
+    body: "{session_title} went from {from} to idle after {message_count} messages.\nSession {session_id}",
+  },
+  ComputerError: {
+    title: "{project} · Computer {computer} has a problem",
+    body: "{problem}\nRetry the dependencies step: {retry_command}",
+  },
+  ComputerRecovered: {
+    title: "{project} · Computer {computer} recovered",
+    body: "{computer} is {status} again.",
+  },
+  ControlsChanged: {
+    title: "{project} · Enterprise controls changed (revision {revision})",
+    body: "By {user} at {when}:\n{changes}",
+  },
+  DailyDigest: {
+    title: "{project} · Usage on {date}",
+    body: "Credits {credits} · active users {active_users} · sessions {sessions} · tool calls {tool_calls}\nTop models: {top_models}\nCommits {commits} · PRs {prs}",
+  },
+};
+
+/** Placeholders of the watch templates, beside {project} and {event}. */
+export const WATCH_PLACEHOLDERS = [
+  "session_title",
+  "session_id",
+  "from",
+  "message_count",
+  "computer",
+  "computer_id",
+  "status",
+  "problem",
+  "step",
+  "error",
+  "retry_command",
+  "revision",
+  "user",
+  "when",
+  "changes",
+  "date",
+  "credits",
+  "active_users",
+  "sessions",
+  "tool_calls",
+  "top_models",
+  "commits",
+  "prs",
+] as const;
+
+// One notification for one fact; `project` names the service (its host).
+export function noticeOf(
+  fact: WatchFact,
+  config: Config,
+  meta: { id: string; now: number; project: string },
+): Notification {
+  const values: TemplateValues = { project: meta.project, event: fact.kind, ...valuesOf(fact) };
+  const custom = config.templates?.[fact.kind];
+  const render = (template: string) => stripControl(fillTemplate(template, values)).trim();
+  const failure = fact.kind === "ComputerError";
+  return {
+    id: meta.id,
+    event: fact.kind,
+    failure,
+    level: levelOf(fact.kind),
+    title: truncate(oneLine(render(custom?.title ?? DEFAULTS[fact.kind].title)), 200),
+    body: truncate(render(custom?.body ?? DEFAULTS[fact.kind].body), config.maxBodyLength),
+    project: meta.project,
+    ...sessionOf(fact),
+    timestamp: new Date(meta.now).toISOString(),
+    raw: { source: "hook-notify watch", ...fact },
+  };
+}
+
+function levelOf(kind: WatchEventName): Level {
+  if (kind === "ComputerError") return "failure";
+  return kind === "ControlsChanged" ? "attention" : "done";
+}
+
+function sessionOf(
+  fact: WatchFact,
+): Pick<Notification, "sessionId" | "sessionTitle" | "messageCount"> {
+  if (fact.kind !== "SessionIdle") return {};
+  return {
+    sessionId: fact.sessionId,
+    ...(fact.title ? { sessionTitle: fact.title } : {}),
+    ...(fact.messageCount === undefined ? {} : { messageCount: fact.messageCount }),
+  };
+}
+
+function valuesOf(fact: WatchFact): TemplateValues {
+  switch (fact.kind) {
+    case "SessionIdle":
+      return {
+        session_title: oneLine(fact.title ?? "") || `session ${fact.sessionId.slice(0, 8)}`,
+        session_id: fact.sessionId,
+        from: fact.from,
+        message_count: fact.messageCount === undefined ? "?" : String(fact.messageCount),
+      };
+    case "ComputerError":
+    case "ComputerRecovered": {
+      const first = fact.failedSteps[0];
+      const problem = fact.failedSteps.length
+        ? fact.failedSteps
+            .map(
+              (s) => `Provisioning step ${s.name} failed${s.error ? `: ${oneLine(s.error)}` : ""}`,
+            )
+            .join("\n")
+        : `Status: ${fact.status ?? "unknown"}`;
+      return {
+        computer: oneLine(fact.name),
+        computer_id: fact.computerId,
+        status: fact.status ?? "active",
+        problem,
+        step: first?.name,
+        error: first?.error,
+        retry_command: `hook-notify computers retry ${fact.computerId}`,
+      };
+    }
+    case "ControlsChanged":
+      return {
+        revision: String(fact.revision),
+        user: fact.user ?? "someone",
+        when: fact.updatedAt ?? "an unknown time",
+        changes: fact.changes.length
+          ? fact.changes.map((c) => c.line).join("\n")
+          : "(no setting differs)",
+      };
+    case "DailyDigest":
+      return {
+        date: fact.date,
+        credits: compact(fact.credits),
+        active_users: String(fact.activeUsers),
+        sessions: String(fact.sessions),
+        tool_calls: String(fact.toolCalls),
+        top_models: describeTopModels(fact) || "none",
+        commits: String(fact.commits),
+        prs: String(fact.prs),
+      };
+  }
+}

@@ -1,0 +1,66 @@
+// What `hook-notify watch` has seen, in $XDG_STATE_HOME/hook-notify/watch/state.json, so that a
+// restart (or the next cron run of --once) announces nothing twice. Written atomically, 0600.
+import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { stateDir } from "../../config/paths.js";
+import type { Deps } from "../../deps.js";
+
+/** A session's last seen status and update time. */
+export interface SeenSession {
+  status?: string | undefined;
+  updatedAt?: number | undefined;
+}
+
+/** A computer's last seen health. */
+export interface SeenComputer {
+  /** In error or with a failed provisioning step, and not yet back to active. */
+  troubled: boolean;
+  failedSteps: string[];
+}
+
+export interface WatchState {
+  version: 1;
+  /** Undefined until the first successful poll of each kind (the baseline announces nothing). */
+  sessions?: Record<string, SeenSession> | undefined;
+  computers?: Record<string, SeenComputer> | undefined;
+  controlsRevision?: number | undefined;
+  /** The last UTC day whose digest went out (YYYY-MM-DD). */
+  digestDate?: string | undefined;
+}
+
+// The folder of the watch state: $XDG_STATE_HOME/hook-notify/watch.
+export function watchDir(deps: Pick<Deps, "env" | "homedir" | "platform">): string {
+  return join(stateDir(deps), "watch");
+}
+
+// The saved state, or a fresh one (a missing or unreadable file starts a new baseline).
+export async function readWatchState(dir: string): Promise<WatchState> {
+  try {
+    const json = JSON.parse(await readFile(join(dir, "state.json"), "utf8")) as unknown;
+    const ok =
+      typeof json === "object" && json !== null && (json as { version?: unknown }).version === 1;
+    return ok ? (json as WatchState) : { version: 1 };
+  } catch {
+    return { version: 1 };
+  }
+}
+
+// Temp file, fsync, rename: a crash leaves the old state or the new one, never half of one.
+export async function writeWatchState(dir: string, state: WatchState): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, "state.json");
+  const temp = `${file}.${String(process.pid)}.tmp`;
+  const handle = await open(temp, "w", 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(state)}\n`);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}

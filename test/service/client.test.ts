@@ -1,0 +1,110 @@
+// The typed client against the local fake: pagination, the documented errors mapped onto codes,
+// Retry-After, and the key never in an error message.
+import { describe, expect, it } from "vitest";
+import { HookNotifyError } from "../../src/errors.js";
+import {
+  getAnalytics,
+  getSession,
+  listComputers,
+  listControlHistory,
+  listSessions,
+  listUserMetrics,
+  retryInstallDeps,
+  type ServiceContext,
+} from "../../src/service/client.js";
+import { makeCanary } from "../helpers/canary.js";
+import { startFakeService, type FakeService } from "../helpers/fake-service.js";
+
+function contextFor(fake: FakeService, apiKey = fake.apiKey, ms = 5000): ServiceContext {
+  return { service: { baseUrl: fake.url, apiKey }, env: {}, signal: AbortSignal.timeout(ms) };
+}
+
+async function codeOf(work: Promise<unknown>): Promise<HookNotifyError> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HookNotifyError);
+  return error as HookNotifyError;
+}
+
+const utcDay = (offsetDays: number) =>
+  new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+describe("service client", () => {
+  it("walks every page of the sessions with the cursor", async () => {
+    const fake = await startFakeService();
+    for (let i = 0; i < 230; i++)
+      fake.apply({ op: "session", sessionId: `s-${i}`, status: "idle" });
+    const sessions = await collect(listSessions(contextFor(fake)));
+    expect(sessions).toHaveLength(fake.state.sessions.length);
+    expect(new Set(sessions.map((s) => s.sessionId)).size).toBe(sessions.length);
+    const pages = fake.requests.filter((r) => r.path === "/api/v0/sessions");
+    expect(pages.map((r) => r.query.cursor === undefined)).toEqual([true, false, false]);
+    expect(pages.every((r) => r.query.limit === "100")).toBe(true);
+  });
+
+  it("walks the control history newest first across pages, and user metrics by cursor", async () => {
+    const fake = await startFakeService();
+    for (let i = 0; i < 4; i++) fake.apply({ op: "revision", settings: { n: i } });
+    const history = await collect(listControlHistory(contextFor(fake), 2));
+    expect(history.map((c) => c.revision)).toEqual([5, 4, 3, 2, 1]);
+    const range = { startDate: utcDay(-3), endDate: utcDay(-1) };
+    const users = await collect(listUserMetrics(contextFor(fake), range));
+    const cursors = fake.requests
+      .filter((r) => r.path.endsWith("/users"))
+      .map((r) => r.query.cursor);
+    expect(users.length).toBeGreaterThan(0);
+    expect(cursors[0]).toBeUndefined();
+  });
+
+  it("maps 401, 403, 400 (today) and 404 onto codes that no retry can fix", async () => {
+    const fake = await startFakeService({ role: "member" });
+    const wrongKey = makeCanary("WrongKey");
+    const unauthorized = await codeOf(getSession(contextFor(fake, wrongKey), "sess-idle"));
+    expect(unauthorized.code).toBe("SERVICE_UNAUTHORIZED");
+    expect(unauthorized.retryable).toBe(false);
+    expect(unauthorized.message).not.toContain(wrongKey);
+    const yesterday = { startDate: utcDay(-1), endDate: utcDay(-1) };
+    const forbidden = await codeOf(getAnalytics(contextFor(fake), "activity", yesterday));
+    expect(forbidden.code).toBe("SERVICE_FORBIDDEN");
+    expect(forbidden.message).toMatch(/request req-/);
+    fake.role = "owner";
+    const today = { startDate: utcDay(0), endDate: utcDay(0) };
+    expect((await codeOf(getAnalytics(contextFor(fake), "tokens", today))).code).toBe(
+      "SERVICE_BAD_REQUEST",
+    );
+    expect((await codeOf(getSession(contextFor(fake), "nope"))).code).toBe("SERVICE_NOT_FOUND");
+  });
+
+  it("reads Retry-After of a 429, and times out on a hanging service", async () => {
+    const fake = await startFakeService();
+    fake.fail({ path: "/api/v0/computers", status: 429, retryAfter: 7 });
+    const limited = await codeOf(listComputers(contextFor(fake)));
+    expect(limited.code).toBe("SERVICE_RATE_LIMITED");
+    expect(limited.retryAfterMs).toBe(7000);
+    expect(limited.retryable).toBe(true);
+    fake.fail({ path: "/api/v0/computers", hang: true });
+    const hung = await codeOf(listComputers(contextFor(fake, fake.apiKey, 300)));
+    expect(hung.code).toBe("SERVICE_TIMEOUT");
+  });
+
+  it("retries install-deps (202) and reads the computer back", async () => {
+    const fake = await startFakeService();
+    const computer = await retryInstallDeps(contextFor(fake), "comp-build");
+    expect(computer.id).toBe("comp-build");
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/api/v0/computers/comp-build/install-deps",
+    });
+    const yesterday = { startDate: utcDay(-1), endDate: utcDay(-1) };
+    const rows = await getAnalytics(contextFor(fake), "tokens", yesterday);
+    expect(rows.map((r) => r.date)).toEqual([yesterday.startDate]);
+  });
+});

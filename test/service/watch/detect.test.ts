@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import {
+  detectComputers,
+  detectControls,
+  detectSessions,
+} from "../../../src/service/watch/detect.js";
+import type { Computer } from "../../../src/service/schemas.js";
+
+const s = (sessionId: string, status: string | undefined, messageCount = 3) => ({
+  sessionId,
+  status,
+  messageCount,
+  title: `Title ${sessionId}`,
+});
+
+describe("detectSessions", () => {
+  it("announces nothing on the first poll (the baseline)", () => {
+    expect(detectSessions(undefined, [s("a", "running")]).facts).toEqual([]);
+  });
+
+  it("announces running or pending → idle once, with title and message count; not new sessions", () => {
+    const first = detectSessions(undefined, [s("a", "running"), s("b", "pending"), s("c", "idle")]);
+    const second = detectSessions(first.next, [
+      s("a", "idle", 9),
+      s("b", "idle"),
+      s("c", "idle"),
+      s("new", "idle"),
+    ]);
+    expect(second.facts).toEqual([
+      { kind: "SessionIdle", sessionId: "a", title: "Title a", from: "running", messageCount: 9 },
+      { kind: "SessionIdle", sessionId: "b", title: "Title b", from: "pending", messageCount: 3 },
+    ]);
+    expect(detectSessions(second.next, [s("a", "idle", 9)]).facts).toEqual([]);
+  });
+});
+
+const computer = (status: string, steps: Computer["provisioningSteps"] = []): Computer => ({
+  id: "c1",
+  name: "box",
+  status,
+  provisioningSteps: steps,
+});
+
+describe("detectComputers", () => {
+  it("announces an error once, then the recovery once (not while it provisions again)", () => {
+    const base = detectComputers(undefined, [computer("active")]);
+    const failedStep = { name: "install-deps", status: "failed", error: "npm ci exited 1" };
+    const broken = detectComputers(base.next, [computer("error", [failedStep])]);
+    expect(broken.facts).toMatchObject([
+      { kind: "ComputerError", failedSteps: [{ name: "install-deps", error: "npm ci exited 1" }] },
+    ]);
+    expect(detectComputers(broken.next, [computer("error", [failedStep])]).facts).toEqual([]);
+    const retrying = detectComputers(broken.next, [
+      computer("provisioning", [{ name: "install-deps", status: "running" }]),
+    ]);
+    expect(retrying.facts).toEqual([]);
+    const back = detectComputers(retrying.next, [
+      computer("active", [{ name: "install-deps", status: "completed" }]),
+    ]);
+    expect(back.facts).toMatchObject([{ kind: "ComputerRecovered", computerId: "c1" }]);
+    expect(detectComputers(back.next, [computer("active")]).facts).toEqual([]);
+  });
+
+  it("announces a failed step on a computer whose status stays active", () => {
+    const base = detectComputers(undefined, [computer("active")]);
+    const step = { name: "clone-repos", status: "completed", error: "" };
+    expect(detectComputers(base.next, [computer("active", [step])]).facts).toEqual([]);
+    const failing = { name: "clone-repos", status: "running", error: "auth failed" };
+    expect(detectComputers(base.next, [computer("active", [failing])]).facts).toMatchObject([
+      { kind: "ComputerError", failedSteps: [{ name: "clone-repos" }] },
+    ]);
+  });
+});
+
+describe("detectControls", () => {
+  const rev = (revision: number, settings: Record<string, unknown>) => ({
+    revision,
+    settings,
+    user: { id: "u", email: "bob@example.com", name: "Bob" },
+    updatedAt: "2026-11-20T10:00:00Z",
+  });
+
+  it("records the newest revision first, then announces each new one oldest first with its diff", () => {
+    expect(detectControls(undefined, [rev(3, {})])).toEqual({ facts: [], next: 3 });
+    const { facts, next } = detectControls(3, [rev(5, { a: 2 }), rev(4, { a: 1 }), rev(3, {})]);
+    expect(next).toBe(5);
+    expect(facts.map((f) => [f.revision, f.user, f.changes.map((c) => c.line)])).toEqual([
+      [4, "Bob", ["a: added 1"]],
+      [5, "Bob", ["a: 1 → 2"]],
+    ]);
+  });
+});
