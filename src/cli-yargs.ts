@@ -8,6 +8,7 @@ interface RunOptions {
   config: string | undefined;
   timeout: number | undefined;
   client: string | undefined;
+  event: string | undefined;
   "dry-run": boolean | undefined;
   wait: boolean | undefined;
 }
@@ -26,6 +27,10 @@ const runModule: CommandModule<object, RunOptions> = {
         choices: CLIENT_IDS,
         describe: "Which client runs the hook (install writes it)",
       })
+      .option("event", {
+        type: "string",
+        describe: "The event's name, for a client whose payload has none (Copilot CLI)",
+      })
       .option("dry-run", {
         type: "boolean",
         describe: "Print one JSON line per planned delivery; send nothing",
@@ -42,6 +47,7 @@ const runModule: CommandModule<object, RunOptions> = {
       config: args.config,
       timeout: args.timeout,
       client: isClient(args.client) ? args.client : undefined,
+      event: args.event,
       dryRun: args["dry-run"] === true,
       wait: args.wait === true,
     });
@@ -61,7 +67,7 @@ export async function runYargs(argv: string[]): Promise<void> {
   const parser: Argv = yargs(argv)
     .scriptName("hook-notify")
     .usage(
-      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI) needs you.",
+      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI) needs you.",
     )
     .version(version)
     .command(runModule as unknown as CommandModule)

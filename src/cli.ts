@@ -7,6 +7,7 @@ const HOOK_FLAGS = {
   config: { type: "string", short: "c" },
   timeout: { type: "string" },
   client: { type: "string" },
+  event: { type: "string" },
   "dry-run": { type: "boolean" },
   wait: { type: "boolean" },
 } as const;
@@ -55,6 +56,7 @@ function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
   const payload = positionals.findLast((word) => word.trimStart().startsWith("{"));
   return {
     payload,
+    event: typeof values.event === "string" && values.event !== "" ? values.event : undefined,
     config: typeof values.config === "string" ? values.config : undefined,
     timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
     client,

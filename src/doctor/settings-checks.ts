@@ -6,7 +6,7 @@ import { checkText } from "../settings/check.js";
 import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
 import { findOurs } from "../settings/edit.js";
 import { isRecord } from "../settings/hook-shape.js";
-import { displayPath, type LocateInput } from "../settings/locate.js";
+import { displayPath, type FileShape, type LocateInput } from "../settings/locate.js";
 import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/shape.js";
@@ -52,7 +52,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any hooks file of Droid, Claude Code, Codex or Gemini CLI",
+        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI or Copilot CLI",
         "hook-notify install",
       ),
     );
@@ -66,7 +66,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
   return dedupe(results);
 }
 
-function ourEntries(root: unknown, shape: "settings" | "bare"): Entries {
+function ourEntries(root: unknown, shape: FileShape): Entries {
   const map = eventMapOf(root, shape);
   const entries: Entries = new Map();
   if (!isRecord(map)) return entries;

@@ -76,8 +76,15 @@ export interface CommandBase {
 }
 
 // The full hook command: the budget and the caller travel with it.
-export function buildCommand(base: CommandBase, client: Client, timeout: number): string {
-  return `${base.program} --client ${client} --timeout ${timeout}`;
+// Copilot CLI sends no event name, so its entries name the event they are for (--event).
+export function buildCommand(
+  base: CommandBase,
+  client: Client,
+  timeout: number,
+  event?: string,
+): string {
+  const named = event === undefined ? "" : ` --event ${event}`;
+  return `${base.program} --client ${client}${named} --timeout ${timeout}`;
 }
 
 // The PermissionRequest entry of install --approve: `approve` has its own, longer budget.

@@ -60,7 +60,8 @@ export async function prepareInstall(
   for (const target of targets) {
     const desired = await desiredHandlers(target, request, machine, script);
     installed.set(target, [...desired.keys()]);
-    jobs.push(...installJobs({ target, shown, fixJsonc: request.fixJsonc }, desired, wrapper));
+    const input = { target, shown, fixJsonc: request.fixJsonc, platform: machine.platform };
+    jobs.push(...installJobs(input, desired, wrapper));
   }
   const preview = await previewJobs(jobs);
   guardDroidLegacy(preview.previews, targets);
@@ -171,7 +172,12 @@ async function desiredHandlers(
     const timeout = request.timeout ?? defaults.get(event) ?? 10;
     desired.set(event, {
       type: "command",
-      command: buildCommand(base, target.client, timeout),
+      command: buildCommand(
+        base,
+        target.client,
+        timeout,
+        adapter.namesEventInArgs === true ? event : undefined,
+      ),
       timeout: toClientTimeout(adapter, timeout),
     });
   }
