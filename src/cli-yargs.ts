@@ -54,6 +54,12 @@ const runModule: CommandModule<object, RunOptions> = {
   },
 };
 
+// `hook-notify approve` without yargs (cli.ts): the approve code travels in this bundle, not the hook's.
+export async function runApprove(argv: string[]): Promise<void> {
+  const { parseApproveArgs, runApproveCommand } = await import("./commands/approve.js");
+  await runApproveCommand(parseApproveArgs(argv));
+}
+
 // Every command but the hook path: yargs and the command modules load only here.
 export async function runYargs(argv: string[]): Promise<void> {
   const { default: yargs } = await import("yargs");
@@ -80,17 +86,19 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, test, log, doctor, init, watch, computers] = await Promise.all([
-    import("./commands/install.js"),
-    import("./commands/uninstall.js"),
-    import("./commands/flush.js"),
-    import("./commands/test.js"),
-    import("./commands/log.js"),
-    import("./commands/doctor.js"),
-    import("./commands/init.js"),
-    import("./commands/watch.js"),
-    import("./commands/computers.js"),
-  ]);
+  const [install, uninstall, flush, test, log, doctor, init, watch, computers, approve] =
+    await Promise.all([
+      import("./commands/install.js"),
+      import("./commands/uninstall.js"),
+      import("./commands/flush.js"),
+      import("./commands/test.js"),
+      import("./commands/log.js"),
+      import("./commands/doctor.js"),
+      import("./commands/init.js"),
+      import("./commands/watch.js"),
+      import("./commands/computers.js"),
+      import("./commands/approve.js"),
+    ]);
   return [
     install.installCommand,
     uninstall.uninstallCommand,
@@ -101,5 +109,6 @@ async function loadCommands(): Promise<CommandModule[]> {
     init.initCommand,
     watch.watchCommand,
     computers.computersCommand,
+    approve.approveCommand,
   ] as unknown as CommandModule[];
 }

@@ -1,5 +1,7 @@
 // `hook-notify log`: the last hook runs from log.ndjson as a table (or the raw lines with --json).
 import type { CommandModule } from "yargs";
+import type { ApprovalLog } from "../approve/record.js";
+import { approvalCell } from "./log-approval.js";
 import type { LoggedRun } from "./log-read.js";
 import { formatTable, type Style } from "./style.js";
 
@@ -78,8 +80,16 @@ function toRow(run: LoggedRun, style: Style): string[] {
     record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
     record.project ?? "",
     record.error ? style.fail(record.error.code) : "",
-    sinkCells(run, style).join(", ") || "-",
+    [...sinkCells(run, style), ...approvalCells(run, style)].join(", ") || "-",
   ];
+}
+
+// An approve run's line also says what became of the permission request.
+function approvalCells(run: LoggedRun, style: Style): string[] {
+  const approval = (run.record as { approval?: ApprovalLog }).approval;
+  return approval && Array.isArray(approval.rejected)
+    ? [approvalCell(approval, style, localTime)]
+    : [];
 }
 
 // "✓ desktop", "✓ sound (started)", "✗ team SINK_HTTP_STATUS", "queued hook", "held hook (coalescing)",

@@ -10,6 +10,7 @@ interface TestArgs {
   failure: boolean;
   json: boolean;
   config: string | undefined;
+  approve: boolean;
 }
 
 // Registered in cli-yargs.ts; the pipeline and the sinks load only when the command runs.
@@ -30,12 +31,24 @@ export const testCommand: CommandModule<object, TestArgs> = {
         describe: "Send the failure variant (Stop: StopFailure; SessionEnd: reason error)",
       })
       .option("json", { type: "boolean", default: false, describe: "One JSON object per sink" })
+      .option("approve", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Send a sample permission request to the phone (ntfy Allow/Deny) and print the verified answer",
+      })
       .option("config", configOption)
       .example("$0 test", "send a sample Stop notification through every sink")
       .example("$0 test --sink team", "only the sink named team")
       .example("$0 test --event SessionEnd --failure", "what a failed session looks like")
-      .example("$0 test --json | jq .", "one JSON object per sink"),
+      .example("$0 test --json | jq .", "one JSON object per sink")
+      .example("$0 test --approve", "answer a sample permission request on your phone"),
   handler: async (args) => {
+    if (args.approve) {
+      const { runApproveTest } = await import("./test-approve.js");
+      process.exitCode = await runApproveTest(args.config);
+      return;
+    }
     if (args.failure && args.event !== "Stop" && args.event !== "SessionEnd") {
       console.error(
         `hook-notify: --failure goes with --event Stop or SessionEnd, not ${args.event}.`,

@@ -48,6 +48,11 @@ export interface Config {
   quietHours?: string | undefined;
   localSinksOverSsh: boolean;
   coalesceSeconds: number;
+  /** `hook-notify approve`: "away" (default) or "always"; see the schema. */
+  approveWhen: "away" | "always";
+  approveSeconds: number;
+  approveReplyTopic?: string | undefined;
+  approveSink?: string | undefined;
   service?: ServiceConfig | undefined;
 }
 
@@ -63,6 +68,9 @@ export interface Validated {
 
 /** SubagentStop events of one session this close together become one notification. */
 export const DEFAULT_COALESCE_SECONDS = 3;
+
+/** How long `hook-notify approve` waits for the phone by default. */
+export const DEFAULT_APPROVE_SECONDS = 120;
 
 // zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
 z.config(en());
@@ -133,12 +141,17 @@ export function validateConfig(
       quietHours: data.quietHours || undefined,
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
+      approveWhen: data.approveWhen ?? "away",
+      approveSeconds: data.approveSeconds ?? DEFAULT_APPROVE_SECONDS,
+      approveReplyTopic: data.approveReplyTopic,
+      approveSink: data.approveSink,
       service,
     },
     issues,
     secrets: [
       ...expanded.values,
       ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
+      ...(data.approveReplyTopic === undefined ? [] : [data.approveReplyTopic]),
       ...(data.service?.apiKey ? [data.service.apiKey] : []),
     ].flatMap(secretPartsOf),
     unresolved,

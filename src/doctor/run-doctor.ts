@@ -2,6 +2,7 @@
 import type { LoadedConfig } from "../config/load-config.js";
 import type { SinkEntry } from "../config/validate-config.js";
 import type { Deps } from "../deps.js";
+import { checkApprove } from "./approve-checks.js";
 import { fail, ok, type CheckResult } from "./check.js";
 import { checkConfig } from "./config-checks.js";
 import { checkReachable, checkSmtp } from "./network-checks.js";
@@ -28,6 +29,7 @@ export async function runDoctor(
   // Desktop and sound that the ssh or container rule skips deliver nothing here, working or not.
   const skipped = ssh?.status === "warn" ? localSkipped(entries, config.loaded) : [];
   results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded, skipped));
+  results.push(...(await checkApprove(config.loaded.value, deps)));
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
   );

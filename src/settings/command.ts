@@ -116,6 +116,11 @@ export function buildCommand(
   return `${base.program} --client ${client}${named} --timeout ${timeout}`;
 }
 
+// The PermissionRequest entry of install --approve: `approve` has its own, longer budget.
+export function buildApproveCommand(base: CommandBase, timeout: number): string {
+  return `${base.program} approve --timeout ${timeout}`;
+}
+
 // The handler's command, and in exec form its args: what install writes.
 export function buildHandlerCommand(
   base: CommandBase,

@@ -5,7 +5,12 @@ import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
-import { absoluteProgram, buildHandlerCommand, type CommandBase } from "./command.js";
+import {
+  absoluteProgram,
+  buildApproveCommand,
+  buildHandlerCommand,
+  type CommandBase,
+} from "./command.js";
 import { findDoubleRuns } from "./duplicates.js";
 import { previewJobs } from "./flow.js";
 import type { CommandHandler } from "./hook-shape.js";
@@ -34,6 +39,8 @@ export interface SettingsRequest {
   events: readonly string[] | undefined;
   timeout: number | undefined;
   fixJsonc: boolean;
+  /** install --approve: the PermissionRequest entry's timeout in seconds (Claude Code only). */
+  approve?: { timeout: number } | undefined;
 }
 
 /** Planned, not yet written: previews to show or commit, and warnings to print. */
@@ -136,6 +143,10 @@ function targetsFor(
   const targets: Target[] = [];
   for (const client of request.clients) {
     const adapter = adapterFor(client);
+    if (request.approve !== undefined && client !== "claude-code") {
+      warnings.push(noApproveFor(client, adapter.name));
+      continue;
+    }
     if (!adapter.scopes.includes(request.scope) && request.clients.length > 1) {
       const name = client === "droid" ? "droid" : adapter.name;
       warnings.push(
@@ -145,7 +156,18 @@ function targetsFor(
     }
     targets.push(locateTarget(client, request.scope, machine));
   }
+  if (targets.length === 0 && request.approve !== undefined) {
+    throw new HookNotifyError("USAGE", `${warnings.join(" ")} Use --client claude-code.`);
+  }
   return { targets, warnings };
+}
+
+// install --approve writes the PermissionRequest entry for Claude Code only.
+function noApproveFor(client: Client, name: string): string {
+  if (client === "droid") {
+    return "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.";
+  }
+  return `approving from the phone is built for Claude Code's PermissionRequest only; nothing was written for ${name}.`;
 }
 
 // One handler per event: template timeout unless --timeout, and a command for this scope.
@@ -173,6 +195,14 @@ async function desiredHandlers(
         adapter.namesEventInArgs === true ? event : undefined,
       ),
       timeout: toClientTimeout(adapter, timeout),
+    });
+  }
+  if (request.approve !== undefined && target.client === "claude-code") {
+    const { timeout } = request.approve;
+    desired.set("PermissionRequest", {
+      type: "command",
+      command: buildApproveCommand(base, timeout),
+      timeout,
     });
   }
   return desired;
