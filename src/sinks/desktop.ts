@@ -169,7 +169,7 @@ async function notifySend(
   notification: Notification,
   opts: DesktopOptions,
   ctx: SendContext,
-): Promise<SendReport> {
+): Promise<SendReport | undefined> {
   const { env, platform } = ctx.deps;
   const path = findProgram("notify-send", env, platform);
   if (!path) {
@@ -194,5 +194,5 @@ async function notifySend(
     settleMs: settleMs("desktop", env),
     fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
   });
-  return { started: result === "running" };
+  return result === "running" ? { started: true } : undefined;
 }

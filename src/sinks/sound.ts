@@ -147,7 +147,7 @@ export const sound = defineSink({
       settleMs: settleMs("sound", ctx.deps.env),
       fix: `Check that ${player.name} can play ${file} (run hook-notify test --sink ${ctx.sinkName}).`,
     });
-    return { started: result === "running" };
+    return result === "running" ? { started: true } : undefined;
   },
 });
 
