@@ -8,6 +8,7 @@ interface RunOptions {
   config: string | undefined;
   timeout: number | undefined;
   client: string | undefined;
+  event: string | undefined;
   "dry-run": boolean | undefined;
   wait: boolean | undefined;
 }
@@ -26,6 +27,10 @@ const runModule: CommandModule<object, RunOptions> = {
         choices: CLIENT_IDS,
         describe: "Which client runs the hook (install writes it)",
       })
+      .option("event", {
+        type: "string",
+        describe: "The event's name, for a client whose payload has none (Copilot CLI)",
+      })
       .option("dry-run", {
         type: "boolean",
         describe: "Print one JSON line per planned delivery; send nothing",
@@ -42,11 +47,18 @@ const runModule: CommandModule<object, RunOptions> = {
       config: args.config,
       timeout: args.timeout,
       client: isClient(args.client) ? args.client : undefined,
+      event: args.event,
       dryRun: args["dry-run"] === true,
       wait: args.wait === true,
     });
   },
 };
+
+// `hook-notify approve` without yargs (cli.ts): the approve code travels in this bundle, not the hook's.
+export async function runApprove(argv: string[]): Promise<void> {
+  const { parseApproveArgs, runApproveCommand } = await import("./commands/approve.js");
+  await runApproveCommand(parseApproveArgs(argv));
+}
 
 // Every command but the hook path: yargs and the command modules load only here.
 export async function runYargs(argv: string[]): Promise<void> {
@@ -55,7 +67,7 @@ export async function runYargs(argv: string[]): Promise<void> {
   const parser: Argv = yargs(argv)
     .scriptName("hook-notify")
     .usage(
-      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI) needs you.",
+      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI) needs you.",
     )
     .version(version)
     .command(runModule as unknown as CommandModule)
@@ -74,17 +86,19 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, test, log, doctor, init, watch, computers] = await Promise.all([
-    import("./commands/install.js"),
-    import("./commands/uninstall.js"),
-    import("./commands/flush.js"),
-    import("./commands/test.js"),
-    import("./commands/log.js"),
-    import("./commands/doctor.js"),
-    import("./commands/init.js"),
-    import("./commands/watch.js"),
-    import("./commands/computers.js"),
-  ]);
+  const [install, uninstall, flush, test, log, doctor, init, watch, computers, approve] =
+    await Promise.all([
+      import("./commands/install.js"),
+      import("./commands/uninstall.js"),
+      import("./commands/flush.js"),
+      import("./commands/test.js"),
+      import("./commands/log.js"),
+      import("./commands/doctor.js"),
+      import("./commands/init.js"),
+      import("./commands/watch.js"),
+      import("./commands/computers.js"),
+      import("./commands/approve.js"),
+    ]);
   return [
     install.installCommand,
     uninstall.uninstallCommand,
@@ -95,5 +109,6 @@ async function loadCommands(): Promise<CommandModule[]> {
     init.initCommand,
     watch.watchCommand,
     computers.computersCommand,
+    approve.approveCommand,
   ] as unknown as CommandModule[];
 }

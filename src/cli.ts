@@ -7,6 +7,7 @@ const HOOK_FLAGS = {
   config: { type: "string", short: "c" },
   timeout: { type: "string" },
   client: { type: "string" },
+  event: { type: "string" },
   "dry-run": { type: "boolean" },
   wait: { type: "boolean" },
 } as const;
@@ -18,17 +19,27 @@ export async function main(argv: string[]): Promise<void> {
     await runCommand(hookArgs(argv));
     return;
   }
+  if (argv[0] === "approve" && !asksForHelp(argv)) {
+    // Past yargs, like the hook: a usage error must not print or exit 1 in a permission hook.
+    const { runApprove } = await import("./cli-yargs.js");
+    await runApprove(argv.slice(1));
+    return;
+  }
   const { runYargs } = await import("./cli-yargs.js");
   await runYargs(argv);
 }
 
 function isHookInvocation(argv: readonly string[]): boolean {
   const first = argv[0];
-  const asksForHelp = argv.some((a) => ["--help", "-h", "--version", "-v"].includes(a));
   const isEvent = first?.trimStart().startsWith("{") === true;
   return (
-    !asksForHelp && (first === undefined || first === "run" || first.startsWith("-") || isEvent)
+    !asksForHelp(argv) &&
+    (first === undefined || first === "run" || first.startsWith("-") || isEvent)
   );
+}
+
+function asksForHelp(argv: readonly string[]): boolean {
+  return argv.some((a) => ["--help", "-h", "--version", "-v"].includes(a));
 }
 
 // Lenient on purpose: an unknown or malformed flag in a hook entry must not stop the notification.
@@ -45,6 +56,7 @@ function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
   const payload = positionals.findLast((word) => word.trimStart().startsWith("{"));
   return {
     payload,
+    event: typeof values.event === "string" && values.event !== "" ? values.event : undefined,
     config: typeof values.config === "string" ? values.config : undefined,
     timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
     client,

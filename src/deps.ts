@@ -1,4 +1,4 @@
-import { homedir } from "node:os";
+import { homedir, release } from "node:os";
 import type { Writable } from "node:stream";
 import { stdinInput, type InputSource } from "./pipeline/input-source.js";
 
@@ -9,6 +9,10 @@ export interface Deps {
   stderr: Writable;
   env: Readonly<Record<string, string | undefined>>;
   platform: NodeJS.Platform;
+  /** process.arch ("arm64", "x64"): macOS picks terminal-notifier or osascript by it. */
+  arch?: string | undefined;
+  /** os.release(): a WSL kernel says "microsoft" in it. */
+  osRelease?: string | undefined;
   cwd: string;
   homedir: string;
   /** Milliseconds since the epoch. */
@@ -36,6 +40,10 @@ export function createDeps(input?: InputSource): Deps {
     },
     env: process.env,
     platform: process.platform,
+    arch: process.arch,
+    get osRelease() {
+      return release();
+    },
     cwd: process.cwd(),
     homedir: homedir(),
     now: Date.now,

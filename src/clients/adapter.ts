@@ -31,6 +31,8 @@ export interface ClientAdapter {
   readonly imports: readonly Client[];
   /** What the client does with a hook's stdout and exit code: why we print nothing and exit 0. */
   readonly output: string;
+  /** True when the payload has no event name, so each entry passes --event <name>. */
+  readonly namesEventInArgs?: boolean;
   /** Said after install when the client needs a step of its own before the hooks run. */
   readonly afterInstall?: string;
   /** The client's payload in hook-notify's names (hook_event_name, last_assistant_message, ...). */

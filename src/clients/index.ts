@@ -2,11 +2,12 @@ import type { Client } from "../pipeline/hook-event.js";
 import type { ClientAdapter } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";
+import { copilot } from "./copilot.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
 
 // THE registry: adding a client = one adapter file, one line here, one template, its tests.
-export const clients: readonly ClientAdapter[] = [droid, claudeCode, codex, gemini];
+export const clients: readonly ClientAdapter[] = [droid, claudeCode, codex, gemini, copilot];
 
 // The adapter of one client; every Client has one.
 export function adapterFor(id: Client): ClientAdapter {

@@ -23,17 +23,23 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
       .example("$0 doctor --json", "the same checks as JSON, for scripts and bug reports")
       .example("$0 doctor --config ./config.json", "check another config file"),
   handler: async (argv) => {
-    const [{ homedir }, { runDoctor, isBlocked }, { renderJson, renderResults }, { createStyle }] =
-      await Promise.all([
-        import("node:os"),
-        import("../doctor/run-doctor.js"),
-        import("../doctor/render.js"),
-        import("./style.js"),
-      ]);
+    const [
+      { homedir, release },
+      { runDoctor, isBlocked },
+      { renderJson, renderResults },
+      { createStyle },
+    ] = await Promise.all([
+      import("node:os"),
+      import("../doctor/run-doctor.js"),
+      import("../doctor/render.js"),
+      import("./style.js"),
+    ]);
     // Not createDeps(): its stdin source opens a terminal's stdin, and the process would not end.
     const deps = {
       env: process.env,
       platform: process.platform,
+      arch: process.arch,
+      osRelease: release(),
       cwd: process.cwd(),
       homedir: homedir(),
       now: Date.now,

@@ -1,5 +1,6 @@
 // `hook-notify install`: writes hook-notify's hook entries into each agent client's hook files.
 import type { Argv, CommandModule } from "yargs";
+import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-config.js";
 import { CLIENT_IDS, type Client } from "../pipeline/hook-event.js";
 import type { SettingsArgs } from "../settings/cli-run.js";
 
@@ -13,6 +14,8 @@ export interface SettingsFlags {
   "dry-run": boolean;
   yes: boolean;
   "fix-jsonc": boolean;
+  /** install only: add the PermissionRequest entry of `hook-notify approve` (Claude Code). */
+  approve?: boolean | undefined;
 }
 
 // One definition of the shared flags, so install and uninstall cannot drift apart.
@@ -69,6 +72,11 @@ export async function runSettingsHandler(
   action: "install" | "uninstall",
   flags: SettingsFlags,
 ): Promise<void> {
+  const approve = action === "install" && flags.approve === true ? await planApprove() : undefined;
+  if (approve === null) {
+    process.exitCode = 1;
+    return;
+  }
   const [{ homedir }, { createInterface }, { runSettingsCommand }, { findPackageRoot }] =
     await Promise.all([
       import("node:os"),
@@ -85,6 +93,7 @@ export async function runSettingsHandler(
     dryRun: flags["dry-run"],
     yes: flags.yes,
     fixJsonc: flags["fix-jsonc"],
+    approve: approve === undefined ? undefined : { timeout: approve.timeout },
   };
   const isInteractive = process.stdin.isTTY && process.stdout.isTTY;
   const confirm = async (question: string): Promise<boolean> => {
@@ -114,14 +123,45 @@ export async function runSettingsHandler(
     ...(isInteractive ? { confirm } : {}),
   });
   if (code !== 0) process.exitCode = code;
+  else if (approve !== undefined) await finishApprove(approve, flags["dry-run"]);
+}
+
+// install --approve checks the config before any file is touched; null: it cannot (said why).
+async function planApprove(): Promise<ApprovePlan | null> {
+  const [{ createDeps }, { planApproveInstall }, { toHookNotifyError }] = await Promise.all([
+    import("../deps.js"),
+    import("../approve/install-config.js"),
+    import("../errors.js"),
+  ]);
+  try {
+    return planApproveInstall(createDeps());
+  } catch (error) {
+    console.error(`hook-notify install: ${toHookNotifyError(error).message}`);
+    return null;
+  }
+}
+
+// After the settings are written: the reply topic into the config, the key into the state folder.
+async function finishApprove(plan: ApprovePlan, dryRun: boolean): Promise<void> {
+  const { applyApproveInstall, describeApproveInstall } =
+    await import("../approve/install-config.js");
+  const lines = dryRun ? describeApproveInstall(plan) : applyApproveInstall(plan);
+  for (const line of lines) console.log(line);
+  if (!dryRun) console.log("Next: hook-notify test --approve (answer the sample on your phone).");
 }
 
 export const installCommand: CommandModule<object, SettingsFlags> = {
   command: "install",
   describe:
-    "Add hook-notify to the hooks of Droid, Claude Code, Codex and Gemini CLI (safe to run again)",
+    "Add hook-notify to the hooks of Droid, Claude Code, Codex, Gemini CLI and Copilot CLI (safe to run again)",
   builder: (yargs) =>
     withSettingsFlags(yargs)
+      .option("approve", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Claude Code only: also answer permission requests from your phone (ntfy Allow/Deny) when you are away",
+      })
       .example("$0 install", "every client found in your home, all projects")
       .example(
         "$0 install --client droid --dry-run",
@@ -131,7 +171,8 @@ export const installCommand: CommandModule<object, SettingsFlags> = {
         "$0 install --client claude-code --scope project",
         "a wrapper the whole team can commit",
       )
-      .example("$0 install --events Stop,SessionEnd --timeout 20", "fewer events, a longer budget"),
+      .example("$0 install --events Stop,SessionEnd --timeout 20", "fewer events, a longer budget")
+      .example("$0 install --client claude-code --approve", "approve or deny from the phone"),
   handler: async (flags) => {
     await runSettingsHandler("install", flags);
   },

@@ -1,6 +1,8 @@
 // `hook-notify log`: the last hook runs from log.ndjson as a table (or the raw lines with --json).
 import type { CommandModule } from "yargs";
+import type { ApprovalLog } from "../approve/record.js";
 import type { JournalLine } from "../outbox/journal.js";
+import { approvalCell } from "./log-approval.js";
 import { followUpKey, type LoggedRun } from "./log-read.js";
 import { formatTable, type Style } from "./style.js";
 
@@ -79,11 +81,19 @@ function toRow(run: LoggedRun, style: Style): string[] {
     record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
     record.project ?? "",
     record.error ? style.fail(record.error.code) : "",
-    sinkCells(run, style).join(", ") || "-",
+    [...sinkCells(run, style), ...approvalCells(run, style)].join(", ") || "-",
   ];
 }
 
-// "✓ desktop", "✗ team SINK_HTTP_STATUS", "queued hook", "held hook (coalescing)",
+// An approve run's line also says what became of the permission request.
+function approvalCells(run: LoggedRun, style: Style): string[] {
+  const approval = (run.record as { approval?: ApprovalLog }).approval;
+  return approval && Array.isArray(approval.rejected)
+    ? [approvalCell(approval, style, localTime)]
+    : [];
+}
+
+// "✓ desktop", "✓ sound (started)", "✗ team SINK_HTTP_STATUS", "queued hook", "held hook (coalescing)",
 // "✓ hook (1 of 3 merged)", "skipped sound: <reason>".
 function sinkCells(run: LoggedRun, style: Style): string[] {
   const cells = run.record.outcomes.map((outcome) => {
@@ -100,6 +110,8 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     if (later?.outbox === "skipped")
       return style.dim(`skipped ${outcome.sink}: ${presenceOf(later)}`);
     const away = later?.presence ? ` (${presenceOf(later).replace(" (", ": ").slice(0, -1)})` : "";
+    // "started": the program was still running when the hook went on; nothing failed while watched.
+    if (ok && outcome.started) return style.ok(`${style.okMark} ${outcome.sink} (started)`);
     if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}${away}`);
     const code = later?.code ?? outcome.code ?? "";
     return style.fail(`${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd());

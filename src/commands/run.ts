@@ -20,6 +20,8 @@ export interface RunArgs {
   /** The budget the client gives this hook entry, in seconds. */
   timeout?: number | undefined;
   client?: Client | undefined;
+  /** The event's name when the payload has none (Copilot CLI's entries pass --event). */
+  event?: string | undefined;
   /** The event as an argument (Codex's notify program), read instead of stdin. */
   payload?: string | undefined;
   dryRun: boolean;
@@ -57,6 +59,7 @@ export async function runCommand(args: RunArgs): Promise<void> {
   await runHook(deps, {
     configPath: args.config,
     client: args.client,
+    event: args.event,
     mode,
     deadline: started + Math.max(budgetMs, 300),
     explicitTimeout: args.timeout !== undefined,

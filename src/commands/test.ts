@@ -11,6 +11,7 @@ interface TestArgs {
   json: boolean;
   away: boolean;
   config: string | undefined;
+  approve: boolean;
 }
 
 // Registered in cli-yargs.ts; the pipeline and the sinks load only when the command runs.
@@ -37,6 +38,12 @@ export const testCommand: CommandModule<object, TestArgs> = {
           'Take the away path: "when": "away" sinks send without asking the presence probes, and escalations queue their follow-ups (after afterSeconds; cancelled by no prompt, since the sample session gets none)',
       })
       .option("json", { type: "boolean", default: false, describe: "One JSON object per sink" })
+      .option("approve", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Send a sample permission request to the phone (ntfy Allow/Deny) and print the verified answer",
+      })
       .option("config", configOption)
       .example("$0 test", "send a sample Stop notification through every sink")
       .example("$0 test --sink team", "only the sink named team")
@@ -45,8 +52,14 @@ export const testCommand: CommandModule<object, TestArgs> = {
       .example(
         "$0 test --away --event Notification",
         "as if you were away: away-only sinks too, and the escalation follow-up after its window",
-      ),
+      )
+      .example("$0 test --approve", "answer a sample permission request on your phone"),
   handler: async (args) => {
+    if (args.approve) {
+      const { runApproveTest } = await import("./test-approve.js");
+      process.exitCode = await runApproveTest(args.config);
+      return;
+    }
     if (args.failure && args.event !== "Stop" && args.event !== "SessionEnd") {
       console.error(
         `hook-notify: --failure goes with --event Stop or SessionEnd, not ${args.event}.`,

@@ -300,6 +300,51 @@ export const topLevelShape = {
       ),
     ),
   ),
+  approveWhen: z.optional(
+    z
+      .enum(["away", "always"])
+      .check(
+        about(
+          '`hook-notify approve` (Claude Code permission requests answered from the phone): "away" asks the phone only when the presence probe says you are away, and otherwise (present, or unknown) lets the terminal dialog appear at once; "always" asks the phone every time.',
+          "away",
+        ),
+      ),
+  ),
+  approveSeconds: z.optional(
+    z
+      .int()
+      .check(
+        z.gte(10),
+        z.lte(570),
+        about(
+          "How long `hook-notify approve` waits for Allow or Deny from the phone before the terminal dialog appears. install --approve gives the hook entry 30 s more than this.",
+          120,
+        ),
+      ),
+  ),
+  approveReplyTopic: z.optional(
+    z.string().check(
+      z.regex(
+        /^[-_A-Za-z0-9]{24,64}$/,
+        "24-64 letters, digits, - and _ (install --approve writes one)",
+      ),
+      z.meta({
+        secret: true,
+        description:
+          "Written by install --approve: the random ntfy topic the phone's Allow and Deny buttons post to. Secret: never printed or logged.",
+      }),
+    ),
+  ),
+  approveSink: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        about(
+          "The chat sink (service ntfy) that carries permission requests to the phone. Default: the only enabled ntfy sink.",
+        ),
+      ),
+  ),
   service: z.optional(
     service.check(
       about(

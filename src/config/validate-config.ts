@@ -59,6 +59,11 @@ export interface Config {
   localSinksOverSsh: boolean;
   coalesceSeconds: number;
   escalate?: Escalate | undefined;
+  /** `hook-notify approve`: "away" (default) or "always"; see the schema. */
+  approveWhen: "away" | "always";
+  approveSeconds: number;
+  approveReplyTopic?: string | undefined;
+  approveSink?: string | undefined;
   service?: ServiceConfig | undefined;
 }
 
@@ -74,6 +79,9 @@ export interface Validated {
 
 /** SubagentStop events of one session this close together become one notification. */
 export const DEFAULT_COALESCE_SECONDS = 3;
+
+/** How long `hook-notify approve` waits for the phone by default. */
+export const DEFAULT_APPROVE_SECONDS = 120;
 
 // zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
 z.config(en());
@@ -150,12 +158,17 @@ export function validateConfig(
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
       escalate: data.escalate,
+      approveWhen: data.approveWhen ?? "away",
+      approveSeconds: data.approveSeconds ?? DEFAULT_APPROVE_SECONDS,
+      approveReplyTopic: data.approveReplyTopic,
+      approveSink: data.approveSink,
       service,
     },
     issues,
     secrets: [
       ...expanded.values,
       ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
+      ...(data.approveReplyTopic === undefined ? [] : [data.approveReplyTopic]),
       ...(data.service?.apiKey ? [data.service.apiKey] : []),
     ].flatMap(secretPartsOf),
     unresolved,

@@ -6,9 +6,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { SinkEntry } from "../config/validate-config.js";
 import type { Deps } from "../deps.js";
+import { isWsl } from "../sinks/platform.js";
 import { fail, ok, type CheckResult } from "./check.js";
 
-type NotifierDeps = Pick<Deps, "env" | "platform">;
+type NotifierDeps = Pick<Deps, "env" | "platform" | "osRelease">;
 
 /** Where node-notifier keeps terminal-notifier and SnoreToast; undefined when not installed. */
 export function nodeNotifierVendorDir(): string | undefined {
@@ -27,11 +28,6 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-// WSL: node-notifier starts SnoreToast (a Windows .exe) through WSL's interop.
-export function isWsl(env: Deps["env"]): boolean {
-  return Boolean(env.WSL_DISTRO_NAME ?? env.WSL_INTEROP);
 }
 
 // undefined: node-notifier would fall back to notify-send (plain Linux); the caller checks that.
@@ -69,7 +65,8 @@ export function checkNodeNotifier(
     );
   }
   const windows = deps.platform === "win32";
-  if (!windows && !(deps.platform === "linux" && isWsl(deps.env))) return undefined;
+  // WSL: node-notifier starts SnoreToast (a Windows .exe) through WSL's interop.
+  if (!windows && !isWsl(deps)) return undefined;
   const program = vendor && join(vendor, "snoreToast", "snoretoast-x64.exe");
   if (!program || !executable(program)) {
     const fix =

@@ -2,6 +2,7 @@
 import type { LoadedConfig } from "../config/load-config.js";
 import type { SinkEntry } from "../config/validate-config.js";
 import type { Deps } from "../deps.js";
+import { checkApprove } from "./approve-checks.js";
 import { fail, ok, type CheckResult } from "./check.js";
 import { checkConfig } from "./config-checks.js";
 import { checkReachable, checkSmtp } from "./network-checks.js";
@@ -10,7 +11,10 @@ import { checkPresence } from "./presence-checks.js";
 import { checkSettings } from "./settings-checks.js";
 import { checkDesktop, checkLog, checkNode, checkSound, checkSsh } from "./system-checks.js";
 
-type DoctorDeps = Pick<Deps, "env" | "homedir" | "platform" | "cwd" | "now" | "ppid">;
+type DoctorDeps = Pick<
+  Deps,
+  "env" | "homedir" | "platform" | "cwd" | "now" | "arch" | "osRelease" | "ppid"
+>;
 
 // node → config → each sink → usable sinks → installed hooks → outbox → log.
 export async function runDoctor(
@@ -29,6 +33,7 @@ export async function runDoctor(
   // Desktop and sound that the ssh or container rule skips deliver nothing here, working or not.
   const skipped = ssh?.status === "warn" ? localSkipped(entries, config.loaded) : [];
   results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded, skipped));
+  results.push(...(await checkApprove(config.loaded.value, deps)));
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
   );

@@ -1,12 +1,14 @@
 // Where hook-notify is installed (client, scope, file), with each entry's timeout, and files the
 // client would reject. Reads with the same code install uses; writes nothing.
+import { existsSync } from "node:fs";
 import type { Client } from "../pipeline/hook-event.js";
 import { adapterFor } from "../clients/index.js";
+import { programPaths } from "../settings/command.js";
 import { checkText } from "../settings/check.js";
 import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
 import { findOurs } from "../settings/edit.js";
 import { isRecord } from "../settings/hook-shape.js";
-import { displayPath, type LocateInput } from "../settings/locate.js";
+import { displayPath, type FileShape, type LocateInput } from "../settings/locate.js";
 import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/shape.js";
@@ -47,12 +49,13 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     if (entries.size === 0) continue;
     installed.push({ ...location, shown, events: [...entries.keys()] });
     results.push(...describeEntries(check, shown, entries, location.client, location.scope));
+    results.push(...checkPaths(check, shown, root, location));
   }
   if (installed.length === 0) {
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any hooks file of Droid, Claude Code, Codex or Gemini CLI",
+        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI or Copilot CLI",
         "hook-notify install",
       ),
     );
@@ -66,7 +69,36 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
   return dedupe(results);
 }
 
-function ourEntries(root: unknown, shape: "settings" | "bare"): Entries {
+// node and the script as written into the file must still be there: a Node version manager
+// upgrade (nvm, fnm, Volta) or a moved checkout leaves the hook pointing at nothing.
+function checkPaths(
+  check: string,
+  shown: string,
+  root: unknown,
+  location: { client: Client; scope: string; shape: FileShape },
+): CheckResult[] {
+  const map = eventMapOf(root, location.shape);
+  if (!isRecord(map)) return [];
+  const paths = new Set<string>();
+  for (const groups of Object.values(map)) {
+    for (const found of findOurs(groups)) {
+      const command = found.value["command"];
+      if (typeof command !== "string") continue;
+      for (const path of programPaths(command, found.value["args"])) paths.add(path);
+    }
+  }
+  return [...paths]
+    .filter((path) => !existsSync(path))
+    .map((path) =>
+      fail(
+        check,
+        `${shown}: ${path} no longer exists, so the client cannot start hook-notify from here (did a Node version manager upgrade move node?)`,
+        `With the node you use now, run again: hook-notify install --client ${location.client} --scope ${location.scope}`,
+      ),
+    );
+}
+
+function ourEntries(root: unknown, shape: FileShape): Entries {
   const map = eventMapOf(root, shape);
   const entries: Entries = new Map();
   if (!isRecord(map)) return entries;

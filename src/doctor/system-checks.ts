@@ -8,9 +8,10 @@ import { findProgram } from "../sinks/find-program.js";
 import { choosePlayer } from "../sinks/sound.js";
 import { headlessContainerOf, remoteSessionOf } from "../pipeline/policy.js";
 import { fail, ok, warn, type CheckResult } from "./check.js";
+import { checkMacDesktop, checkWindowsDesktop } from "./desktop-checks.js";
 import { checkNodeNotifier } from "./node-notifier-checks.js";
 
-type MachineDeps = Pick<Deps, "env" | "platform" | "homedir">;
+type MachineDeps = Pick<Deps, "env" | "platform" | "homedir" | "arch" | "osRelease">;
 
 const MIN_NODE = [20, 19] as const;
 
@@ -50,10 +51,12 @@ export function checkSsh(
   );
 }
 
-// The same checks the desktop sink makes before it starts notify-send.
-export function checkDesktop(entry: SinkEntry, deps: MachineDeps): CheckResult {
+// The route the desktop sink takes here, checked the way the sink will run it.
+export async function checkDesktop(entry: SinkEntry, deps: MachineDeps): Promise<CheckResult> {
   const name = `desktop (${entry.name})`;
-  const backend = backendFor(entry.options as { backend: "auto" }, deps.platform);
+  const backend = backendFor(entry.options as { backend: "auto" }, deps);
+  if (backend === "macos" || backend === "osascript") return checkMacDesktop(entry, deps);
+  if (backend === "powershell") return checkWindowsDesktop(entry, deps);
   if (backend === "node-notifier") {
     const notifier = checkNodeNotifier(entry, deps);
     if (notifier) return notifier;
@@ -83,6 +86,10 @@ export function checkSound(entry: SinkEntry, deps: MachineDeps): CheckResult {
   const name = `sound (${entry.name})`;
   const options = entry.options as Parameters<typeof choosePlayer>[0];
   const player = choosePlayer(options, deps);
+  if (player?.powershell) {
+    const how = player.powershell.wsl ? "through WSL interop, the file's path by wslpath -w" : "";
+    return ok(name, `${player.path}: System.Media.SoundPlayer ${how}`.trim());
+  }
   if (player) return ok(name, `${player.name} (${player.path})`);
   const what = options.player ? `"${options.player}" is not on PATH` : "no audio player on PATH";
   return fail(

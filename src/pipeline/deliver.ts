@@ -27,6 +27,10 @@ export interface Outcome {
   presence?: PresenceBrief | undefined;
   /** Not sent on purpose ("when": "away" and the person is there). */
   skipped?: string | undefined;
+  /** A local program still running when the hook went on: started, not seen delivered. */
+  started?: boolean | undefined;
+  /** The program that showed it, when the sink chose among several (a fallback says why). */
+  via?: string | undefined;
   /** Why the outbox could not take it (it was then sent directly, retried within the budget). */
   outboxError?: string | undefined;
   /** Attempts made here when sent directly more than once. */
@@ -299,7 +303,9 @@ async function deliverOne(
   const { signal } = timeout;
   const ctx = { signal, deps: options.deps, sinkName: entry.name, wait: options.wait };
   try {
-    await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
+    const report = await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
+    if (report?.started) outcome.started = true;
+    if (report?.via) outcome.via = scrub(report.via, options.secrets);
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;
@@ -314,7 +320,7 @@ async function deliverOne(
 }
 
 // A sink that ignores its signal still cannot hold the hook past the deadline.
-function raceAbort(work: Promise<void>, signal: AbortSignal, sink: string): Promise<void> {
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal, sink: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       reject(

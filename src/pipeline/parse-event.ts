@@ -42,7 +42,11 @@ export const MAX_EVENT_DEPTH = 64;
 // Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
 // The client's adapter first maps its own event names and fields onto hook-notify's. Lenient:
 // a field of the wrong type is dropped (and named in `dropped`), the event still notifies.
-export function parseEvent(input: string, clientHint?: Client): HookEvent | IgnoredEvent {
+export function parseEvent(
+  input: string,
+  clientHint?: Client,
+  eventHint?: string,
+): HookEvent | IgnoredEvent {
   if (input.trim() === "") {
     throw new HookNotifyError(
       "INPUT_EMPTY",
@@ -53,7 +57,12 @@ export function parseEvent(input: string, clientHint?: Client): HookEvent | Igno
   const parsed = parseJsonObject(input);
   const received = pruneDeep(parsed, MAX_EVENT_DEPTH, "", dropped) as Record<string, unknown>;
   const client = clientHint ?? clientOf(received);
-  const raw = client === undefined ? received : adapterFor(client).toCanonical(received);
+  // Copilot CLI sends no event name: its entry passes it with --event.
+  const named =
+    eventHint !== undefined && received["hook_event_name"] === undefined
+      ? { ...received, hook_event_name: eventHint }
+      : received;
+  const raw = client === undefined ? named : adapterFor(client).toCanonical(named);
   const canonical = pickFields(raw);
   const name = canonical.hookEventName;
   if (name === undefined) {

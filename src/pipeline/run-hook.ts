@@ -36,6 +36,8 @@ import type { Presence } from "../presence/probe.js";
 export interface HookOptions {
   configPath?: string | undefined;
   client?: Client | undefined;
+  /** The event's name for a payload without one (--event). */
+  event?: string | undefined;
   /** "hook": deliver and log; "wait": deliver in the foreground; "dry-run": plan only. */
   mode: "hook" | "wait" | "dry-run";
   /** When the whole run must be over (ms since the epoch). */
@@ -69,7 +71,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
   try {
     const waitMs = inputWaitMs(options.deadline - deps.now());
     const raw = await readInput(deps.stdin, { maxBytes: 1 << 20, idleMs: waitMs, totalMs: waitMs });
-    const event = parseEvent(raw, options.client);
+    const event = parseEvent(raw, options.client, options.event);
     if ("ignored" in event) {
       run.record.ignored = event.ignored;
       if (event.ignored === "UserPromptSubmit" && options.mode !== "dry-run")

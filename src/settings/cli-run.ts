@@ -18,6 +18,8 @@ export interface SettingsArgs {
   dryRun: boolean;
   yes: boolean;
   fixJsonc: boolean;
+  /** install --approve: the PermissionRequest entry's timeout (Claude Code only). */
+  approve?: { timeout: number } | undefined;
 }
 
 /** Where output goes and how to ask; the command passes the real terminal. */
@@ -84,6 +86,7 @@ function toRequest(args: SettingsArgs, machine: Machine): SettingsRequest {
     events: args.events,
     timeout,
     fixJsonc: args.fixJsonc,
+    approve: args.approve,
   };
 }
 

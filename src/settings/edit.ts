@@ -9,6 +9,7 @@ import {
   type JSONPath,
   type Node,
 } from "jsonc-parser";
+import { isHookNotifyHandler } from "./command.js";
 import { findInvocation } from "./invocation.js";
 import { isRecord } from "./hook-shape.js";
 
@@ -131,11 +132,14 @@ export function findOurs(groups: unknown): Found[] {
   return found;
 }
 
-// A command handler whose program is hook-notify (any path, launcher or timeout).
+// A command handler whose program is hook-notify (any path, launcher or timeout; exec form too).
 export function isOurHandler(handler: unknown): handler is Record<string, unknown> {
   if (!isRecord(handler) || handler["type"] !== "command") return false;
   const command = handler["command"];
-  return typeof command === "string" && findInvocation(command) !== undefined;
+  if (typeof command !== "string") return false;
+  // Exec form (Claude Code's `args`): the program and its arguments, no shell line to search.
+  if (Array.isArray(handler["args"])) return isHookNotifyHandler(command, handler["args"]);
+  return findInvocation(command) !== undefined;
 }
 
 // Removes one of our handlers, and its matcher group and event list when they end up empty (the

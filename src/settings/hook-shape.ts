@@ -4,6 +4,8 @@ import * as z from "zod/mini";
 export const commandHandlerSchema = z.looseObject({
   type: z.literal("command"),
   command: z.string().check(z.minLength(1)),
+  /** Claude Code's exec form: `command` is the program, run with these arguments and no shell. */
+  args: z.optional(z.array(z.string())),
   timeout: z.optional(z.number().check(z.positive())),
 });
 

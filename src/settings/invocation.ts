@@ -32,7 +32,7 @@ const OUR_FLAGS = new Set(["--client", "--timeout"]);
 // Finds hook-notify in a hook's command: at the start or after an operator (cd x && hook-notify),
 // behind VAR=x and launchers, or in a `sh -c` string. Undefined: the command does not run it.
 export function findInvocation(command: string): Invocation | Untouchable | undefined {
-  const tokens = tokenize(command);
+  const tokens = tokenize(withGitRootAsWord(command));
   if (tokens === undefined) {
     return isHookNotifyCommand(command)
       ? { kind: "untouchable", reason: "a quote, substitution or here-document it cannot follow" }
@@ -190,4 +190,12 @@ function splitCommands(tokens: readonly Token[]): Token[][] {
   }
   if (current.length > 0) out.push(current);
   return out;
+}
+
+// The project wrapper of Codex and Copilot CLI (no project variable there) is found through
+// "$(git rev-parse --show-toplevel)": read as one plain word of the same length, so spans hold.
+const GIT_ROOT = "$(git rev-parse --show-toplevel)";
+
+function withGitRootAsWord(command: string): string {
+  return command.replaceAll(GIT_ROOT, "$" + "G".repeat(GIT_ROOT.length - 1));
 }

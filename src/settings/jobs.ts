@@ -5,6 +5,7 @@ import { eventsWithOurs } from "./duplicates.js";
 import type { FileShape, Target } from "./locate.js";
 import { planInstall, planUninstall, type Before, type Desired, type Plan } from "./plan.js";
 import { planWrapperInstall, planWrapperUninstall } from "./wrapper.js";
+import { planCopilotInstall, planCopilotUninstall, renderCopilotFile } from "./copilot-file.js";
 
 /** One planned step on one file: the wanted text, what it means, and why it cannot go ahead. */
 export interface Step {
@@ -32,6 +33,8 @@ export interface JobInput {
   target: Target;
   shown: (file: string) => string;
   fixJsonc: boolean;
+  /** Copilot CLI's own file is written per platform (bash, or PowerShell on Windows). */
+  platform?: NodeJS.Platform;
 }
 
 // Install touches the wrapper, Droid's legacy settings.json (our entries move out), then the hooks file.
@@ -50,6 +53,11 @@ export function installJobs(input: JobInput, desired: Desired, wrapper: string):
   }
   if (target.legacyFile !== undefined) {
     jobs.push(legacyJob(input, target.legacyFile, [...desired.keys()], "moved to hooks.json"));
+  }
+  if (target.shape === "copilot") {
+    const next = renderCopilotFile(desired, input.platform ?? "linux");
+    jobs.push(ownFileJob(input, (current, shown) => planCopilotInstall(current, next, shown)));
+    return jobs;
   }
   jobs.push(
     hooksFileJob(input, (text, shown) =>
@@ -86,11 +94,16 @@ function hooksFileJob(
 // Uninstall touches the same files and removes only what is ours.
 export function uninstallJobs(input: JobInput, events: readonly string[] | undefined): FileJob[] {
   const { target } = input;
-  const jobs: FileJob[] = [
-    hooksFileJob(input, (text, shown, before) =>
-      planUninstall(text, events, { shape: target.shape, shown, mayDelete: true }, before),
-    ),
-  ];
+  const jobs: FileJob[] = [];
+  if (target.shape === "copilot") {
+    jobs.push(ownFileJob(input, (current, shown) => planCopilotUninstall(current, events, shown)));
+  } else {
+    jobs.push(
+      hooksFileJob(input, (text, shown, before) =>
+        planUninstall(text, events, { shape: target.shape, shown, mayDelete: true }, before),
+      ),
+    );
+  }
   if (target.legacyFile !== undefined) {
     jobs.push(legacyJob(input, target.legacyFile, events, "removed"));
   }
@@ -178,5 +191,20 @@ function fromWrapper(plan: ReturnType<typeof planWrapperInstall>): Step {
     summary: plan.change === undefined ? [] : [`wrapper script ${plan.change}`],
     conflicts: plan.conflict === undefined ? [] : [plan.conflict],
     warnings: plan.warning === undefined ? [] : [plan.warning],
+  };
+}
+
+// Copilot CLI: hook-notify's own file in its hooks folder; the file is ours or refused whole.
+function ownFileJob(
+  input: JobInput,
+  plan: (current: string | undefined, shown: string) => Step,
+): FileJob {
+  const shown = input.shown(input.target.file);
+  return {
+    client: input.target.client,
+    file: input.target.file,
+    shown,
+    shape: "copilot",
+    plan: (current) => plan(current, shown),
   };
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { parse, type JSONPath } from "jsonc-parser";
 import type { CommandHandler } from "./hook-shape.js";
 import { isRecord } from "./hook-shape.js";
@@ -157,8 +158,10 @@ function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: Ev
   for (const one of extra.reverse()) next = removeHandler(next, path, one);
   if (extra.length > 0) changes.push({ event, action: "removed duplicate" });
   const handlerPath = [...path, first.group, "hooks", first.handler];
+  // Exec form (Claude Code on Windows) holds no shell line to keep customisations from: replaced.
+  const isExec = handler.args !== undefined || Array.isArray(first.value["args"]);
   const current = String(first.value["command"]);
-  const command = mergeCommand(current, handler.command);
+  const command = isExec ? handler.command : mergeCommand(current, handler.command);
   if (command === undefined) {
     log.notes.push(
       `${log.shown}: ${event}: left as you wrote it, since hook-notify cannot safely edit "${current}"; make sure it runs the current hook-notify with --client and --timeout.`,
@@ -167,9 +170,10 @@ function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: Ev
   let isStale = false;
   for (const [key, value] of [
     ["command", command ?? current],
+    ["args", isExec ? handler.args : first.value["args"]],
     ["timeout", handler.timeout],
   ] as const) {
-    if (first.value[key] === value) continue;
+    if (isDeepStrictEqual(first.value[key], value)) continue;
     next = setValue(next, [...handlerPath, key], value);
     isStale = true;
   }
@@ -181,6 +185,8 @@ function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: Ev
 // (cd x && hook-notify, sh -c '…') stays, with a note, since the rest of it is the user's.
 function isPlainInvocation(found: Found, where: string, notes: string[]): boolean {
   const command = String(found.value["command"]);
+  // Exec form runs one program with its arguments, never other commands.
+  if (Array.isArray(found.value["args"])) return true;
   if (findInvocation(command)?.kind === "simple") return true;
   notes.push(
     `${where}: "${command}" runs other commands too, so it was left in place; take hook-notify out of it by hand.`,

@@ -5,7 +5,12 @@ import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../pipeline/hook-event.js";
-import { absoluteProgram, buildCommand, type CommandBase } from "./command.js";
+import {
+  absoluteProgram,
+  buildApproveCommand,
+  buildHandlerCommand,
+  type CommandBase,
+} from "./command.js";
 import { findDoubleRuns } from "./duplicates.js";
 import { previewJobs } from "./flow.js";
 import type { CommandHandler } from "./hook-shape.js";
@@ -34,6 +39,8 @@ export interface SettingsRequest {
   events: readonly string[] | undefined;
   timeout: number | undefined;
   fixJsonc: boolean;
+  /** install --approve: the PermissionRequest entry's timeout in seconds (Claude Code only). */
+  approve?: { timeout: number } | undefined;
 }
 
 /** Planned, not yet written: previews to show or commit, and warnings to print. */
@@ -48,6 +55,7 @@ export async function prepareInstall(
   request: SettingsRequest,
   machine: Machine,
 ): Promise<Prepared> {
+  refuseWindowsProject(request, machine);
   const { targets, warnings } = targetsFor(request, machine);
   const shown = (file: string): string => displayPath(file, machine.home);
   const wrapper = await loadWrapper(machine.packageRoot);
@@ -58,7 +66,8 @@ export async function prepareInstall(
   for (const target of targets) {
     const desired = await desiredHandlers(target, request, machine, script);
     installed.set(target, [...desired.keys()]);
-    jobs.push(...installJobs({ target, shown, fixJsonc: request.fixJsonc }, desired, wrapper));
+    const input = { target, shown, fixJsonc: request.fixJsonc, platform: machine.platform };
+    jobs.push(...installJobs(input, desired, wrapper));
   }
   const preview = await previewJobs(jobs);
   guardDroidLegacy(preview.previews, targets);
@@ -115,6 +124,16 @@ export async function prepareUninstall(
   };
 }
 
+// The project wrapper is a sh script: cmd.exe (Droid) and PowerShell (Claude Code without Git
+// Bash) cannot run it, so project scope is refused on Windows rather than written broken.
+function refuseWindowsProject(request: SettingsRequest, machine: Machine): void {
+  if (machine.platform !== "win32" || request.scope !== "project") return;
+  throw new HookNotifyError(
+    "USAGE",
+    "--scope project is not available on Windows: its shared wrapper is a sh script, which Droid (cmd.exe) and Claude Code without Git Bash (PowerShell) cannot run. Use --scope user (or --scope local for Claude Code).",
+  );
+}
+
 // "--client all --scope local" installs Claude Code only: the others have no local scope that fires.
 function targetsFor(
   request: SettingsRequest,
@@ -124,6 +143,10 @@ function targetsFor(
   const targets: Target[] = [];
   for (const client of request.clients) {
     const adapter = adapterFor(client);
+    if (request.approve !== undefined && client !== "claude-code") {
+      warnings.push(noApproveFor(client, adapter.name));
+      continue;
+    }
     if (!adapter.scopes.includes(request.scope) && request.clients.length > 1) {
       const name = client === "droid" ? "droid" : adapter.name;
       warnings.push(
@@ -133,7 +156,18 @@ function targetsFor(
     }
     targets.push(locateTarget(client, request.scope, machine));
   }
+  if (targets.length === 0 && request.approve !== undefined) {
+    throw new HookNotifyError("USAGE", `${warnings.join(" ")} Use --client claude-code.`);
+  }
   return { targets, warnings };
+}
+
+// install --approve writes the PermissionRequest entry for Claude Code only.
+function noApproveFor(client: Client, name: string): string {
+  if (client === "droid") {
+    return "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.";
+  }
+  return `approving from the phone is built for Claude Code's PermissionRequest only; nothing was written for ${name}.`;
 }
 
 // One handler per event: template timeout unless --timeout, and a command for this scope.
@@ -147,15 +181,28 @@ async function desiredHandlers(
   const adapter = adapterFor(target.client);
   const base: CommandBase =
     target.wrapper === undefined
-      ? absoluteProgram(machine.nodePath, script, machine.platform)
+      ? absoluteProgram(machine.nodePath, script, machine.platform, target.client)
       : { program: target.wrapper.command };
   const desired = new Map<string, CommandHandler>();
   for (const event of clientEvents(request.events, defaults, adapter)) {
     const timeout = request.timeout ?? defaults.get(event) ?? 10;
     desired.set(event, {
       type: "command",
-      command: buildCommand(base, target.client, timeout),
+      ...buildHandlerCommand(
+        base,
+        target.client,
+        timeout,
+        adapter.namesEventInArgs === true ? event : undefined,
+      ),
       timeout: toClientTimeout(adapter, timeout),
+    });
+  }
+  if (request.approve !== undefined && target.client === "claude-code") {
+    const { timeout } = request.approve;
+    desired.set("PermissionRequest", {
+      type: "command",
+      command: buildApproveCommand(base, timeout),
+      timeout,
     });
   }
   return desired;

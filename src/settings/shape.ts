@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { copilotEventMap } from "./copilot-file.js";
 import { isOurHandler } from "./edit.js";
 import { isRecord } from "./hook-shape.js";
 import type { FileShape } from "./locate.js";
@@ -6,6 +7,7 @@ import type { FileShape } from "./locate.js";
 // The event map inside a parsed file: root["hooks"] in settings.json, the root in hooks.json.
 export function eventMapOf(root: unknown, shape: FileShape): unknown {
   if (shape === "bare") return root;
+  if (shape === "copilot") return copilotEventMap(root);
   // Only a missing "hooks" means none yet; "hooks": null is a value we cannot add events to.
   if (!isRecord(root)) return undefined;
   return root["hooks"] === undefined ? {} : root["hooks"];

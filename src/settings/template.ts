@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { fromClientTimeout } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
+import { copilotEventMap } from "./copilot-file.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-shape.js";
 
@@ -32,7 +33,11 @@ export async function loadTemplate(client: Client, packageRoot: string): Promise
   const file = join(packageRoot, "hooks-templates", `${client}.json`);
   const json: unknown = JSON.parse(await readFile(file, "utf8"));
   const map: EventMap =
-    client === "droid" ? eventMapSchema.parse(json) : claudeSettingsSchema.parse(json).hooks;
+    client === "droid"
+      ? eventMapSchema.parse(json)
+      : client === "copilot"
+        ? eventMapSchema.parse(copilotEventMap(json))
+        : claudeSettingsSchema.parse(json).hooks;
   const adapter = adapterFor(client);
   const defaults = new Map<string, number>();
   for (const [event, groups] of Object.entries(map)) {

@@ -1,7 +1,8 @@
 import { HookNotifyError } from "../errors.js";
 import type { Notification } from "../message/notification.js";
 import { escapeBody } from "./notify-send-text.js";
-import type { SendContext } from "./sink.js";
+import { settleMs } from "./platform.js";
+import type { SendContext, SendReport } from "./sink.js";
 
 interface NodeNotifierOptions {
   appName: string;
@@ -13,7 +14,7 @@ export async function notifyWithNodeNotifier(
   notification: Notification,
   opts: NodeNotifierOptions,
   ctx: SendContext,
-): Promise<void> {
+): Promise<SendReport> {
   const { default: notifier } = await import("node-notifier");
   const request = {
     title: notification.title,
@@ -29,13 +30,22 @@ export async function notifyWithNodeNotifier(
     appID: opts.appName,
     ...(opts.icon ? { icon: opts.icon } : {}),
   };
-  await new Promise<void>((resolve, reject) => {
-    if (!ctx.wait) {
-      notifier.notify(request);
-      resolve();
-      return;
-    }
+  return new Promise<SendReport>((resolve, reject) => {
+    // On the hook path the answer is awaited only briefly: the hook's exit would cut it off, so
+    // no answer by then is "started", never "delivered".
+    const timer = ctx.wait
+      ? undefined
+      : setTimeout(
+          () => {
+            resolve({ started: true, via: "node-notifier" });
+          },
+          settleMs("desktop", ctx.deps.env),
+        );
     ctx.signal.addEventListener("abort", () => {
+      if (!ctx.wait) {
+        resolve({ started: true, via: "node-notifier" });
+        return;
+      }
       reject(
         new HookNotifyError(
           "SINK_TIMEOUT",
@@ -45,7 +55,8 @@ export async function notifyWithNodeNotifier(
       );
     });
     notifier.notify(request, (error: Error | null) => {
-      if (!error) resolve();
+      clearTimeout(timer);
+      if (!error) resolve({ via: "node-notifier" });
       else
         reject(
           new HookNotifyError("SINK_FAILED", `${ctx.sinkName}: ${firstLine(error.message)}`, {

@@ -5,19 +5,22 @@ import { HookNotifyError } from "../errors.js";
 import type { Level, Notification } from "../message/notification.js";
 import { findProgram } from "./find-program.js";
 import { runProgram } from "./run-program.js";
-import { defineSink } from "./sink.js";
+import { defineSink, type SendContext, type SendReport } from "./sink.js";
 import { notifyWithNodeNotifier } from "./desktop-node-notifier.js";
+import { macRoute, notifyMac, osascriptArgs, terminalNotifierArgs } from "./desktop-macos.js";
+import { notifyWindows, POWERSHELL_APP_ID, TOAST_SCRIPT, toastVars } from "./desktop-windows.js";
 import { escapeBody } from "./notify-send-text.js";
+import { findPowerShell, isWsl, powerShellArgs, settleMs } from "./platform.js";
 
 function optionsSchema() {
   return z.strictObject({
     /** notify-send is preferred on Linux: no shell, real urgency, and node-notifier costs 40-70 ms. */
     backend: z._default(
       z
-        .enum(["auto", "notify-send", "node-notifier"])
+        .enum(["auto", "notify-send", "osascript", "powershell", "node-notifier"])
         .check(
           z.describe(
-            '"auto": notify-send on Linux (WSL too, where Node reports Linux) and the BSDs; node-notifier on macOS and Windows. In WSL, "node-notifier" shows Windows toasts.',
+            '"auto": notify-send on Linux and the BSDs; on macOS terminal-notifier where it can run (Intel, or Rosetta 2) and osascript otherwise or when it fails; a PowerShell toast on Windows and in WSL. "node-notifier": that package\'s own choice (it is not watched for failures on Windows).',
           ),
         ),
       "auto",
@@ -27,9 +30,19 @@ function optionsSchema() {
         .string()
         .check(
           z.minLength(1),
-          z.describe("The application name the notification daemon shows (the app ID on Windows)."),
+          z.describe("The application name notify-send gives the notification daemon (Linux)."),
         ),
       "hook-notify",
+    ),
+    appId: z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          z.describe(
+            "Windows and WSL: the AppUserModelID the toast shows under. Default: Windows PowerShell's, which every install registers (an ID without a Start-menu shortcut shows nothing).",
+          ),
+        ),
     ),
     icon: z.optional(
       z
@@ -80,15 +93,20 @@ export function notifySendArgs(notification: Notification, opts: DesktopOptions)
   return args;
 }
 
-// Which program shows the notification on this platform (doctor checks the same one).
+/** The way a desktop notification is shown; "macos" is terminal-notifier, then osascript. */
+export type DesktopRoute = "notify-send" | "macos" | "osascript" | "powershell" | "node-notifier";
+
+// Which program shows the notification on this machine (doctor checks the same one). WSL gets a
+// Windows toast when powershell.exe is reachable through interop.
 export function backendFor(
   opts: Pick<DesktopOptions, "backend">,
-  platform: NodeJS.Platform,
-): "notify-send" | "node-notifier" {
+  deps: Pick<Deps, "env" | "platform" | "osRelease">,
+): DesktopRoute {
   if (opts.backend !== "auto") return opts.backend;
-  return platform === "linux" || platform === "freebsd" || platform === "openbsd"
-    ? "notify-send"
-    : "node-notifier";
+  if (deps.platform === "darwin") return "macos";
+  if (deps.platform === "win32") return "powershell";
+  if (isWsl(deps) && findPowerShell(deps)) return "powershell";
+  return "notify-send";
 }
 
 // notify-send needs a session bus; over SSH or in a container there is none, and it would fail.
@@ -103,38 +121,78 @@ export const desktop = defineSink({
   remote: false,
   describeTarget: (opts) => (opts.backend === "auto" ? "desktop" : opts.backend),
   render(notification, opts, deps) {
-    const backend = backendFor(opts, deps.platform);
-    if (backend === "node-notifier") {
-      return {
-        backend,
-        title: notification.title,
-        message: notification.body,
-        critical: notification.failure,
-      };
+    const backend = backendFor(opts, deps);
+    switch (backend) {
+      case "node-notifier":
+        return {
+          backend,
+          title: notification.title,
+          message: notification.body,
+          critical: notification.failure,
+        };
+      case "macos":
+      case "osascript": {
+        const route = backend === "macos" ? macRoute(deps) : undefined;
+        return route?.program === "terminal-notifier"
+          ? { backend, program: route.path, args: terminalNotifierArgs(notification) }
+          : { backend, program: "osascript", args: osascriptArgs(notification) };
+      }
+      case "powershell":
+        return {
+          backend,
+          program: "powershell.exe",
+          args: powerShellArgs(TOAST_SCRIPT),
+          env: toastVars(notification, opts.appId ?? POWERSHELL_APP_ID),
+        };
+      case "notify-send":
+        return { backend, program: "notify-send", args: notifySendArgs(notification, opts) };
     }
-    return { backend, program: "notify-send", args: notifySendArgs(notification, opts) };
   },
   async send(notification, opts, ctx) {
-    const { env, platform } = ctx.deps;
-    if (backendFor(opts, platform) === "node-notifier") {
-      await notifyWithNodeNotifier(notification, opts, ctx);
-      return;
+    switch (backendFor(opts, ctx.deps)) {
+      case "node-notifier":
+        return notifyWithNodeNotifier(notification, opts, ctx);
+      case "macos":
+        return notifyMac(notification, ctx);
+      case "osascript":
+        return notifyMac(notification, ctx, { osascriptOnly: true });
+      case "powershell":
+        return notifyWindows(notification, opts.appId ?? POWERSHELL_APP_ID, ctx);
+      case "notify-send":
+        return notifySend(notification, opts, ctx);
     }
-    const path = findProgram("notify-send", env, platform);
-    if (!path) {
-      throw new HookNotifyError(
-        "SINK_UNAVAILABLE",
-        `${ctx.sinkName}: notify-send not found. Install it (Debian/Ubuntu: apt install libnotify-bin; Fedora: dnf install libnotify).`,
-        { sink: ctx.sinkName, retryable: false },
-      );
-    }
-    if (!hasSessionBus(env)) {
-      throw new HookNotifyError(
-        "SINK_UNAVAILABLE",
-        `${ctx.sinkName}: no desktop session here (no D-Bus session bus or display; SSH or a container?). Use a chat or e-mail sink on this machine.`,
-        { sink: ctx.sinkName, retryable: false },
-      );
-    }
-    await runProgram(path, notifySendArgs(notification, opts), { ...ctx, env, wait: ctx.wait });
   },
 });
+
+// Linux and the BSDs: notify-send with an argv array, after the checks doctor makes too.
+async function notifySend(
+  notification: Notification,
+  opts: DesktopOptions,
+  ctx: SendContext,
+): Promise<SendReport | undefined> {
+  const { env, platform } = ctx.deps;
+  const path = findProgram("notify-send", env, platform);
+  if (!path) {
+    throw new HookNotifyError(
+      "SINK_UNAVAILABLE",
+      `${ctx.sinkName}: notify-send not found. Install it (Debian/Ubuntu: apt install libnotify-bin; Fedora: dnf install libnotify).`,
+      { sink: ctx.sinkName, retryable: false },
+    );
+  }
+  if (!hasSessionBus(env)) {
+    throw new HookNotifyError(
+      "SINK_UNAVAILABLE",
+      `${ctx.sinkName}: no desktop session here (no D-Bus session bus or display; SSH or a container?). Use a chat or e-mail sink on this machine.`,
+      { sink: ctx.sinkName, retryable: false },
+    );
+  }
+  const result = await runProgram(path, notifySendArgs(notification, opts), {
+    env,
+    signal: ctx.signal,
+    wait: ctx.wait,
+    sinkName: ctx.sinkName,
+    settleMs: settleMs("desktop", env),
+    fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
+  });
+  return result === "running" ? { started: true } : undefined;
+}

@@ -3,7 +3,7 @@ import { delimiter, isAbsolute, join } from "node:path";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-// Finds an executable on PATH without a shell (play-sound's own detection runs one per player).
+// Finds an executable on PATH without a shell.
 export function findProgram(name: string, env: Env, platform: NodeJS.Platform): string | undefined {
   if (isAbsolute(name)) return isExecutable(name, platform) ? name : undefined;
   const dirs = (env.PATH ?? env.Path ?? "").split(delimiter).filter(Boolean);

@@ -1,24 +1,36 @@
+import type { ChildProcess } from "node:child_process";
 import { HookNotifyError } from "../errors.js";
 
 export interface RunProgramOptions {
   env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
-  /** Wait for the exit and fail on a non-zero code; otherwise start it detached and return. */
+  /** Wait for the exit and fail on a non-zero code; otherwise start it detached (hook path). */
   wait: boolean;
   sinkName: string;
+  /** Hook path: how long to watch the detached program for an exit before leaving it running. */
+  settleMs: number;
+  /** What to do when the program fails, appended to the error (one sentence). */
+  fix?: string | undefined;
 }
 
-// Runs a program with an argument array (never a shell): event text can only ever be an argument.
+/** "exited": ended with code 0; "running": still running when the hook had to go on (started). */
+export type ProgramResult = "exited" | "running";
+
+// Runs a program with an argument array (never a shell): event text can only ever be an argument
+// or an environment variable. On the hook path the program is started detached (it outlives the
+// hook, and on Windows leaves node's job object) and watched for `settleMs`: a fast failure
+// (missing, not executable, wrong architecture, non-zero exit) is reported as one.
 export async function runProgram(
   path: string,
   args: readonly string[],
   options: RunProgramOptions,
-): Promise<void> {
+): Promise<ProgramResult> {
   // Loaded here, not at the top: --dry-run and remote-only runs never pay for it.
   const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const child = spawn(path, args, {
       env: options.env,
+      // Detached, nothing of the child may hang on this process's pipes after it exits.
       stdio: options.wait ? ["ignore", "ignore", "pipe"] : "ignore",
       detached: !options.wait,
       signal: options.wait ? options.signal : undefined,
@@ -28,24 +40,60 @@ export async function runProgram(
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       if (stderr.length < 2000) stderr += chunk;
     });
+    let stopWatching = (): void => undefined;
     child.on("error", (error: NodeJS.ErrnoException) => {
-      reject(spawnError(path, error, options.sinkName));
+      stopWatching();
+      reject(spawnError(path, error, options));
     });
     if (!options.wait) {
-      child.unref();
-      child.once("spawn", () => {
-        resolve();
+      stopWatching = watchDetached(child, options, resolve, (code, signal) => {
+        reject(exitError(path, code, signal, "", options));
       });
       return;
     }
     child.on("close", (code, signal) => {
-      if (code === 0) resolve();
-      else reject(exitError(path, code, signal, stderr, options.sinkName));
+      if (code === 0) resolve("exited");
+      else reject(exitError(path, code, signal, stderr, options));
     });
   });
 }
 
-function spawnError(path: string, error: NodeJS.ErrnoException, sink: string): HookNotifyError {
+// Resolves "exited" on exit 0, fails on another exit, and leaves it running ("running") once
+// the settle time or the deadline is over. Returns a function that stops watching.
+function watchDetached(
+  child: ChildProcess,
+  options: RunProgramOptions,
+  resolve: (result: ProgramResult) => void,
+  fail: (code: number | null, signal: NodeJS.Signals | null) => void,
+): () => void {
+  const stop = (): void => {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", leave);
+    child.removeListener("exit", onExit);
+    child.unref();
+  };
+  const leave = (): void => {
+    stop();
+    resolve("running");
+  };
+  const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+    stop();
+    if (code === 0) resolve("exited");
+    else fail(code, signal);
+  };
+  const timer = setTimeout(leave, Math.max(0, options.settleMs));
+  if (options.signal.aborted) leave();
+  else options.signal.addEventListener("abort", leave, { once: true });
+  child.once("exit", onExit);
+  return stop;
+}
+
+function spawnError(
+  path: string,
+  error: NodeJS.ErrnoException,
+  options: RunProgramOptions,
+): HookNotifyError {
+  const sink = options.sinkName;
   if (error.name === "AbortError") {
     return new HookNotifyError(
       "SINK_TIMEOUT",
@@ -53,14 +101,13 @@ function spawnError(path: string, error: NodeJS.ErrnoException, sink: string): H
       { sink, cause: error },
     );
   }
+  // macOS reports an x86_64-only program on Apple Silicon without Rosetta as errno -86 (EBADARCH).
+  const why =
+    error.errno === -86 ? "EBADARCH: wrong CPU architecture" : (error.code ?? error.message);
   return new HookNotifyError(
     "SINK_UNAVAILABLE",
-    `${sink}: could not start ${path} (${error.code ?? error.message}).`,
-    {
-      sink,
-      cause: error,
-      retryable: false,
-    },
+    `${sink}: could not start ${path} (${why}).${options.fix ? ` ${options.fix}` : ""}`,
+    { sink, cause: error, retryable: false },
   );
 }
 
@@ -69,13 +116,14 @@ function exitError(
   code: number | null,
   signal: string | null,
   stderr: string,
-  sink: string,
+  options: RunProgramOptions,
 ): HookNotifyError {
   const how = code === null ? `was killed by ${signal ?? "a signal"}` : `exited with code ${code}`;
   const detail = stderr.trim().split("\n")[0]?.slice(0, 200);
+  const fix = options.fix ? ` ${options.fix}` : "";
   return new HookNotifyError(
     "SINK_FAILED",
-    `${sink}: ${path} ${how}${detail ? `: ${detail}` : ""}`,
-    { sink, retryable: false },
+    `${options.sinkName}: ${path} ${how}${detail ? `: ${detail}` : ""}.${fix}`,
+    { sink: options.sinkName, retryable: false },
   );
 }

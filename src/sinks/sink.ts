@@ -16,6 +16,14 @@ export interface SendContext {
   wait: boolean;
 }
 
+/** What a local sink saw of its program, for the log: still running, and which program ran. */
+export interface SendReport {
+  /** The program was still running when the hook went on: started, not seen delivered. */
+  started?: boolean | undefined;
+  /** The program that showed it, when the sink chose among several (a fallback says why). */
+  via?: string | undefined;
+}
+
 /** One way of telling a person: desktop banner, sound, chat message, e-mail, webhook. */
 export interface Sink<Options> {
   /** The `type` value that selects this sink in the config file. */
@@ -29,7 +37,8 @@ export interface Sink<Options> {
   /** The exact payload `send` would deliver, secrets masked; shown by --dry-run. Pure. */
   render(notification: Notification, options: Options, deps: Deps): unknown;
   /** Deliver one notification. Resolve on success; reject with a HookNotifyError on failure. */
-  send(notification: Notification, options: Options, ctx: SendContext): Promise<void>;
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- remote sinks resolve with nothing; only local ones report
+  send(notification: Notification, options: Options, ctx: SendContext): Promise<SendReport | void>;
 }
 
 /** What a sink module writes: like Sink, with its options schema built on first use. */

@@ -1,4 +1,3 @@
-import type { ChildProcess } from "node:child_process";
 import { basename, join } from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.js";
@@ -6,7 +5,9 @@ import { HookNotifyError } from "../errors.js";
 import type { Level } from "../message/notification.js";
 import { assetsDir } from "./assets.js";
 import { findFirstProgram, findProgram } from "./find-program.js";
-import { defineSink } from "./sink.js";
+import { findPowerShell, isWsl, powerShellArgs, settleMs, windowsEnv } from "./platform.js";
+import { runProgram } from "./run-program.js";
+import { defineSink, type SendContext } from "./sink.js";
 
 function optionsSchema() {
   return z.strictObject({
@@ -16,7 +17,7 @@ function optionsSchema() {
         .check(
           z.minLength(1),
           z.describe(
-            "Player program (name on PATH or absolute path). Default: the first of paplay, pw-play, aplay, play, ffplay, mpv on PATH; afplay on macOS; PowerShell on Windows.",
+            "Player program (name on PATH or absolute path). Default: afplay on macOS; Windows PowerShell (System.Media.SoundPlayer) on Windows and in WSL; else the first of paplay, pw-play, aplay, play, ffplay, mpv on PATH.",
           ),
         ),
     ),
@@ -47,7 +48,7 @@ function optionsSchema() {
 
 type SoundOptions = z.infer<ReturnType<typeof optionsSchema>>;
 
-// Players tried in order; each plays the shipped WAV files. play-sound's own list finds none on Debian.
+// Linux players tried in order; each plays the shipped WAV files.
 interface PlayerTable {
   names: string[];
   args: Record<string, string[]>;
@@ -61,46 +62,54 @@ const UNIX_PLAYERS: PlayerTable = {
     mpv: ["--really-quiet", "--no-video"],
   },
 };
-const PLAYERS: Record<string, PlayerTable> = {
-  darwin: { names: ["afplay"], args: {} },
-  win32: { names: ["powershell.exe", "pwsh.exe"], args: {} },
-};
+
+/** Windows PowerShell plays the file named in HOOK_NOTIFY_SOUND: no script file, no quoting. */
+export const SOUND_SCRIPT =
+  "(New-Object System.Media.SoundPlayer $env:HOOK_NOTIFY_SOUND).PlaySync()";
 
 // The shipped (or configured) sound for a level: attention, done or failure.
 export function soundFile(level: Level, opts: SoundOptions): string {
   return opts.files?.[level] ?? join(assetsDir(), "sounds", `${level}.wav`);
 }
 
+/** A player: argv ones get the file as the last argument; PowerShell gets it in its environment. */
 interface Player {
   name: string;
   path: string;
   args: string[];
+  /** Windows PowerShell's SoundPlayer; on WSL the file's path is converted with wslpath -w. */
+  powershell?: { wsl: boolean };
 }
 
-// The player to use: the configured one, else the first of the platform's players on PATH.
-export function choosePlayer(
-  opts: SoundOptions,
-  deps: Pick<Deps, "env" | "platform">,
-): Player | undefined {
-  const table = PLAYERS[deps.platform] ?? UNIX_PLAYERS;
-  const found = opts.player
-    ? ((path) => (path ? { name: opts.player ?? "", path } : undefined))(
-        findProgram(opts.player, deps.env, deps.platform),
-      )
-    : findFirstProgram(table.names, deps.env, deps.platform);
+type PlayerDeps = Pick<Deps, "env" | "platform" | "osRelease">;
+
+// The player to use: the configured one, else the platform's: afplay on macOS, Windows
+// PowerShell on Windows and WSL (through interop), else the first Linux player on PATH.
+export function choosePlayer(opts: SoundOptions, deps: PlayerDeps): Player | undefined {
+  if (opts.player) {
+    const path = findProgram(opts.player, deps.env, deps.platform);
+    if (!path) return undefined;
+    const base = basename(opts.player).replace(/\.exe$/i, "");
+    return { name: opts.player, path, args: opts.playerArgs ?? UNIX_PLAYERS.args[base] ?? [] };
+  }
+  if (deps.platform === "darwin") {
+    const path = findProgram("afplay", deps.env, deps.platform);
+    return path ? { name: "afplay", path, args: opts.playerArgs ?? [] } : undefined;
+  }
+  const wsl = isWsl(deps);
+  const powershell = deps.platform === "win32" || wsl ? findPowerShell(deps) : undefined;
+  if (powershell) {
+    return {
+      name: "powershell.exe",
+      path: powershell,
+      args: powerShellArgs(SOUND_SCRIPT),
+      powershell: { wsl },
+    };
+  }
+  if (deps.platform === "win32") return undefined;
+  const found = findFirstProgram(UNIX_PLAYERS.names, deps.env, deps.platform);
   if (!found) return undefined;
-  const base = basename(found.name).replace(/\.exe$/i, "");
-  const windowsArgs = [
-    "-NoProfile",
-    "-NonInteractive",
-    "-ExecutionPolicy",
-    "Bypass",
-    "-File",
-    join(assetsDir(), "play.ps1"),
-  ];
-  const args =
-    opts.playerArgs ?? (deps.platform === "win32" ? windowsArgs : (table.args[base] ?? []));
-  return { ...found, args };
+  return { ...found, args: opts.playerArgs ?? UNIX_PLAYERS.args[found.name] ?? [] };
 }
 
 export const sound = defineSink({
@@ -110,95 +119,87 @@ export const sound = defineSink({
   describeTarget: (opts) => opts.player ?? "platform player",
   render(notification, opts, deps) {
     const player = choosePlayer(opts, deps);
-    return {
-      player: player?.name ?? null,
-      args: [...(player?.args ?? []), soundFile(notification.level, opts)],
-    };
+    const file = soundFile(notification.level, opts);
+    if (player?.powershell)
+      return { player: player.name, args: player.args, env: { HOOK_NOTIFY_SOUND: file } };
+    return { player: player?.name ?? null, args: [...(player?.args ?? []), file] };
   },
   async send(notification, opts, ctx) {
     const player = choosePlayer(opts, ctx.deps);
-    if (!player) {
-      const hint = opts.player
-        ? `"${opts.player}" is not on PATH`
-        : "no audio player found (tried paplay, pw-play, aplay, play, ffplay, mpv)";
+    if (!player) throw unavailable(opts, ctx);
+    const file = soundFile(notification.level, opts);
+    if (file === "") {
       throw new HookNotifyError(
-        "SINK_UNAVAILABLE",
-        `${ctx.sinkName}: ${hint}. Install one (Debian/Ubuntu: apt install pulseaudio-utils or alsa-utils) or set "player".`,
+        "CONFIG_INVALID",
+        `${ctx.sinkName}: "files" names an empty file. Name a WAV file or remove the entry.`,
         { sink: ctx.sinkName, retryable: false },
       );
     }
-    await play(player, soundFile(notification.level, opts), ctx);
+    const env = player.powershell
+      ? await powerShellEnv(file, player.powershell.wsl, ctx)
+      : ctx.deps.env;
+    const args = player.powershell ? player.args : [...player.args, file];
+    const result = await runProgram(player.path, args, {
+      env,
+      signal: ctx.signal,
+      wait: ctx.wait,
+      sinkName: ctx.sinkName,
+      settleMs: settleMs("sound", ctx.deps.env),
+      fix: `Check that ${player.name} can play ${file} (run hook-notify test --sink ${ctx.sinkName}).`,
+    });
+    return result === "running" ? { started: true } : undefined;
   },
 });
 
-// play-sound's published types only know its ten built-in player names; this is what it really does.
-type PlaySoundFactory = (opts: { player: string }) => {
-  play(
-    file: string,
-    options: Record<string, unknown>,
-    done: (code: number | null) => void,
-  ): ChildProcess | null;
-};
+function unavailable(opts: SoundOptions, ctx: SendContext): HookNotifyError {
+  const { platform } = ctx.deps;
+  const hint = opts.player
+    ? `"${opts.player}" is not on PATH`
+    : platform === "darwin"
+      ? "afplay not found (it is in /usr/bin on every Mac; is PATH cut down?)"
+      : platform === "win32"
+        ? "powershell.exe not found (it ships with Windows)"
+        : "no audio player found (tried paplay, pw-play, aplay, play, ffplay, mpv)";
+  return new HookNotifyError(
+    "SINK_UNAVAILABLE",
+    `${ctx.sinkName}: ${hint}. Install one (Debian/Ubuntu: apt install pulseaudio-utils or alsa-utils) or set "player".`,
+    { sink: ctx.sinkName, retryable: false },
+  );
+}
 
-// play-sound spawns with an argv array; it is loaded here only, and its child never outlives a wait.
-async function play(
-  player: Player,
+// PowerShell reads the file from HOOK_NOTIFY_SOUND; on WSL it must be a Windows path
+// (wslpath -w) and listed in WSLENV to cross into the Windows process.
+async function powerShellEnv(
   file: string,
-  ctx: { signal: AbortSignal; wait: boolean; sinkName: string; deps: Deps },
-): Promise<void> {
-  if (file === "") {
-    // play-sound would call back at once and start nothing: on the hook path nothing would settle.
-    throw new HookNotifyError(
-      "CONFIG_INVALID",
-      `${ctx.sinkName}: "files" names an empty file. Name a WAV file or remove the entry.`,
-      { sink: ctx.sinkName, retryable: false },
-    );
-  }
-  const playSound = (await import("play-sound")).default as unknown as PlaySoundFactory;
-  await new Promise<void>((resolve, reject) => {
-    const spawnOptions = {
-      [player.path]: player.args,
-      env: ctx.deps.env,
-      detached: !ctx.wait,
-      ...(ctx.wait ? { signal: ctx.signal } : {}),
-    };
-    const child = playSound({ player: player.path }).play(
-      file,
-      spawnOptions,
-      (code: number | null) => {
-        if (!ctx.wait) return;
-        // play-sound reports exit 0 and death by a signal both as null; the child tells them apart.
-        const signal = child?.signalCode ?? null;
-        if (signal === null && (code === null || code === 0)) {
-          resolve();
+  wsl: boolean,
+  ctx: SendContext,
+): Promise<Record<string, string | undefined>> {
+  const path = wsl ? await toWindowsPath(file, ctx) : file;
+  return windowsEnv(ctx.deps.env, { HOOK_NOTIFY_SOUND: path }, wsl);
+}
+
+async function toWindowsPath(file: string, ctx: SendContext): Promise<string> {
+  const wslpath = findProgram("wslpath", ctx.deps.env, ctx.deps.platform) ?? "/usr/bin/wslpath";
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve, reject) => {
+    execFile(
+      wslpath,
+      ["-w", file],
+      { env: ctx.deps.env, signal: ctx.signal, timeout: 2000 },
+      (error, stdout) => {
+        const converted = stdout.trim();
+        if (!error && converted) {
+          resolve(converted);
           return;
         }
-        const how =
-          signal === null ? `exited with code ${String(code)}` : `was killed by ${signal}`;
         reject(
           new HookNotifyError(
             "SINK_FAILED",
-            `${ctx.sinkName}: ${player.name} ${how} playing ${file}.`,
-            { sink: ctx.sinkName, retryable: false },
+            `${ctx.sinkName}: wslpath -w could not convert ${file} for Windows (${error?.message.split("\n")[0] ?? "no output"}).`,
+            { sink: ctx.sinkName, cause: error, retryable: false },
           ),
         );
       },
     );
-    child?.on("error", (error: NodeJS.ErrnoException) => {
-      const code = error.name === "AbortError" ? "SINK_TIMEOUT" : "SINK_UNAVAILABLE";
-      reject(
-        new HookNotifyError(
-          code,
-          `${ctx.sinkName}: ${player.name}: ${error.code ?? error.message}`,
-          { sink: ctx.sinkName, cause: error },
-        ),
-      );
-    });
-    if (!ctx.wait) {
-      child?.unref();
-      child?.once("spawn", () => {
-        resolve();
-      });
-    }
   });
 }

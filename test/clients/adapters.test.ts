@@ -6,6 +6,7 @@ import { fromClientTimeout } from "../../src/clients/adapter.js";
 import { clients } from "../../src/clients/index.js";
 import { CLIENT_IDS, KNOWN_EVENTS } from "../../src/pipeline/hook-event.js";
 import { buildCommand, isHookNotifyCommand } from "../../src/settings/command.js";
+import { copilotEventMap } from "../../src/settings/copilot-file.js";
 import { parseSettings } from "../../src/settings/read.js";
 import { findPackageRoot, loadTemplate } from "../../src/settings/template.js";
 
@@ -36,7 +37,10 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
       const text = await readFile(join(root, "hooks-templates", `${id}.json`), "utf8");
       expect(parseSettings(text, id).isJsonc).toBe(false);
       const json = JSON.parse(text) as Record<string, unknown>;
-      const events = map.parse(id === "droid" ? json : json["hooks"]);
+      const events =
+        id === "copilot"
+          ? map.parse(copilotEventMap(json))
+          : map.parse(id === "droid" ? json : json["hooks"]);
       const defaults = await loadTemplate(id, root);
       for (const [event, [group]] of Object.entries(events)) {
         expect(Object.keys(adapter.events)).toContain(event);
@@ -45,12 +49,14 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
         expect(defaults.get(event)).toBe(seconds);
         expect(seconds).toBeGreaterThanOrEqual(1);
         expect(seconds).toBeLessThanOrEqual(60);
-        expect(entry.command).toBe(buildCommand({ program: "hook-notify" }, id, seconds));
+        const named = adapter.namesEventInArgs === true ? event : undefined;
+        expect(entry.command).toBe(buildCommand({ program: "hook-notify" }, id, seconds, named));
         expect(isHookNotifyCommand(entry.command)).toBe(true);
       }
       // Every client that has a "done" event gets it, and a session end has its own short budget.
       expect(Object.values(adapter.events)).toContain("Stop");
-      expect(defaults.get(Object.keys(events).find((e) => e === "SessionEnd")!)).toBeLessThan(10);
+      const sessionEnd = Object.keys(events).find((e) => adapter.events[e] === "SessionEnd");
+      expect(defaults.get(sessionEnd!)).toBeLessThan(10);
     });
 
     it("locates a hook file for every scope it has, the user's inside its config folder", () => {

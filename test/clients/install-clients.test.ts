@@ -179,6 +179,69 @@ describe("Gemini CLI", () => {
   });
 });
 
+describe("Copilot CLI", () => {
+  const file = "home/.copilot/hooks/hook-notify.json";
+
+  it("keeps a file of its own in ~/.copilot/hooks, naming each event with --event; a second run changes nothing", async () => {
+    const box = await makeSandbox({
+      "home/.copilot/hooks/theirs.json": '{"version":1,"hooks":{}}',
+    });
+    expect((await run(box, "install", { client: "copilot" })).code).toBe(0);
+    const json = JSON.parse((await readMaybe(join(box.root, file)))!) as {
+      version: number;
+      hooks: Record<string, { type: string; bash: string; timeoutSec: number }[]>;
+    };
+    expect(json.version).toBe(1);
+    expect(Object.keys(json.hooks)).toEqual([
+      "notification",
+      "agentStop",
+      "subagentStop",
+      "sessionEnd",
+    ]);
+    expect(json.hooks["agentStop"]![0]!.bash).toMatch(
+      /--client copilot --event agentStop --timeout 10$/,
+    );
+    expect(json.hooks["sessionEnd"]![0]!.timeoutSec).toBe(5);
+    const before = await readTree(box.root);
+    expect((await run(box, "install", { client: "copilot" })).out).toContain("No change");
+    expect(await readTree(box.root)).toEqual(before);
+    expect((await run(box, "uninstall", { client: "copilot" })).code).toBe(0);
+    expect(await readMaybe(join(box.root, file))).toBeUndefined();
+    expect(await readMaybe(join(box.root, "home/.copilot/hooks/theirs.json"))).toBe(
+      '{"version":1,"hooks":{}}',
+    );
+  });
+
+  it("refuses a hook-notify.json it did not write, file intact", async () => {
+    const theirs = pretty({
+      version: 1,
+      hooks: { agentStop: [{ type: "command", bash: "say done" }] },
+    });
+    const box = await makeSandbox({ [file]: theirs });
+    const result = await run(box, "install", { client: "copilot" });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("did not write");
+    expect(await readMaybe(join(box.root, file))).toBe(theirs);
+  });
+
+  it("uninstall --events Stop keeps the other events", async () => {
+    const box = await makeSandbox();
+    await run(box, "install", { client: "copilot" });
+    expect((await run(box, "uninstall", { client: "copilot", events: ["Stop"] })).code).toBe(0);
+    const json = JSON.parse((await readMaybe(join(box.root, file)))!) as { hooks: object };
+    expect(Object.keys(json.hooks)).toEqual(["notification", "subagentStop", "sessionEnd"]);
+  });
+
+  it("puts the project file and wrapper in .github/hooks", async () => {
+    const box = await makeSandbox();
+    await run(box, "install", { client: "copilot", scope: "project" });
+    expect(await modeOf(join(box.project, ".github/hooks/hook-notify.sh"))).toBe(0o755);
+    expect(await readMaybe(join(box.project, ".github/hooks/hook-notify.json"))).toContain(
+      '"\\"$(git rev-parse --show-toplevel)\\"/.github/hooks/hook-notify.sh --client copilot --event notification --timeout 10"',
+    );
+  });
+});
+
 describe("install with no --client", () => {
   it("sets up every client whose folder is in HOME, and only those", async () => {
     const box = await makeSandbox({

@@ -39,7 +39,7 @@ async function setup() {
   return { server, home };
 }
 
-describe("Codex and Gemini CLI through the built binary", () => {
+describe("Codex, Gemini CLI and Copilot CLI through the built binary", () => {
   it.each(CASES)(
     "%s → %s %s: exit 0, empty stdout, delivered",
     async (name, client, event, level) => {
@@ -53,6 +53,21 @@ describe("Codex and Gemini CLI through the built binary", () => {
       expect(sent.data).toMatchObject({ event, client, level, failure: false });
     },
   );
+
+  it.each([
+    ["copilot/notification.json", "notification", "Notification", "attention", false],
+    ["copilot/agentStop.json", "agentStop", "Stop", "done", false],
+    ["copilot/sessionEnd-error.json", "sessionEnd", "SessionEnd", "failure", true],
+  ] as const)("%s with --event %s → %s %s", async (name, named, event, level, failure) => {
+    const { server, home } = await setup();
+    const args = ["--client", "copilot", "--event", named, "--timeout", "10"];
+    const result = await runBin(args, { input: fixture(name), env: home.env });
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    await server.waitForRequests(1, 15_000);
+    await workerDone(home);
+    const sent = JSON.parse(server.requests[0]!.body) as Sent;
+    expect(sent.data).toMatchObject({ event, client: "copilot", level, failure });
+  });
 
   it("takes Codex's notify event from its last argument instead of stdin", async () => {
     const { server, home } = await setup();

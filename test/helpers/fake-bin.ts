@@ -14,12 +14,27 @@ import { onTestFinished } from "vitest";
 
 /** The fake programs in test/fixtures/bin (node scripts that log their argv). */
 export type FakeProgram =
-  "notify-send" | "paplay" | "pw-play" | "aplay" | "play" | "ffplay" | "mpv" | "afplay";
+  | "notify-send"
+  | "paplay"
+  | "pw-play"
+  | "aplay"
+  | "play"
+  | "ffplay"
+  | "mpv"
+  | "afplay"
+  | "osascript"
+  | "terminal-notifier"
+  | "powershell.exe"
+  | "wslpath"
+  | "arch"
+  | "reg.exe";
 
 /** One start of a fake program, as it logged itself. */
 export interface FakeCall {
   program: string;
   args: string[];
+  /** Its HOOK_NOTIFY_* variables and WSLENV. */
+  env: Record<string, string>;
   pid: number;
   /** True once the program logged its end (after FAKE_BIN_SLEEP_MS). */
   finished: boolean;
@@ -89,6 +104,7 @@ function readCalls(log: string): FakeCall[] {
     .map((line) => ({
       program: line.program,
       args: line.args ?? [],
+      env: line.env ?? {},
       pid: line.pid,
       finished: finished.has(line.pid),
     }));

@@ -27,12 +27,14 @@ export interface RunBinOptions {
   inputDelayMs?: number;
   /** Kill the process after this long (the test then sees signal SIGKILL). */
   killAfterMs?: number;
+  /** Another copy of bin/hook-notify.js to run (a package copy with fake vendored programs). */
+  bin?: string;
 }
 
 // Runs the BUILT binary (npm run build) as a client would: argv, stdin, env; collects everything.
 export function runBin(args: string[], options: RunBinOptions = {}): Promise<BinResult> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     env: options.env as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
   });

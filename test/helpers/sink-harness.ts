@@ -16,7 +16,7 @@ export function sinkSender<Options>(sink: Sink<Options>, sinkName: string) {
     notification: Notification,
     env: Record<string, string>,
     { wait = true, ms = 8_000, ...opts }: SendOptions = {},
-  ): Promise<void> =>
+  ): Promise<unknown> =>
     sink.send(notification, options(opts), {
       signal: AbortSignal.timeout(ms),
       deps: testDeps(env),

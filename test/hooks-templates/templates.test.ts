@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { DEFAULT_EVENTS } from "../../src/pipeline/hook-event.js";
-import { buildCommand, isHookNotifyCommand } from "../../src/settings/command.js";
+import {
+  buildApproveCommand,
+  buildCommand,
+  isHookNotifyCommand,
+} from "../../src/settings/command.js";
+import { DEFAULT_APPROVE_SECONDS } from "../../src/config/validate-config.js";
 import { parseSettings } from "../../src/settings/read.js";
 import { findPackageRoot, loadTemplate } from "../../src/settings/template.js";
 import { isOurWrapper } from "../../src/settings/wrapper.js";
@@ -66,5 +71,22 @@ describe("hooks-templates/hook-notify.sh", () => {
     expect(text.startsWith("#!/bin/sh\n")).toBe(true);
     expect(isOurWrapper(text)).toBe(true);
     expect(text).not.toMatch(/\becho\b|\bprintf\b/);
+  });
+});
+
+describe("hooks-templates/claude-code-approve.json", () => {
+  it("is Claude Code's PermissionRequest entry running approve, 30 s longer than approveSeconds", async () => {
+    const text = await read("claude-code-approve.json");
+    expect(parseSettings(text, "claude-code").isJsonc).toBe(false);
+    const json = JSON.parse(text) as {
+      hooks: {
+        PermissionRequest: { hooks: { type: string; command: string; timeout: number }[] }[];
+      };
+    };
+    expect(Object.keys(json.hooks)).toEqual(["PermissionRequest"]);
+    const entry = json.hooks.PermissionRequest[0]!.hooks[0]!;
+    expect(entry.timeout).toBe(DEFAULT_APPROVE_SECONDS + 30);
+    expect(entry.command).toBe(buildApproveCommand({ program: "hook-notify" }, entry.timeout));
+    expect(isHookNotifyCommand(entry.command)).toBe(true);
   });
 });

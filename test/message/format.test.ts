@@ -11,7 +11,12 @@ import { detectClient, type EventContext } from "../../src/pipeline/gather-conte
 import type { HookEvent } from "../../src/pipeline/hook-event.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { route } from "../../src/pipeline/route.js";
-import { clientOfFixture, FIXTURE_NAMES, fixtureText } from "../pipeline/event-fixtures.js";
+import {
+  clientOfFixture,
+  eventOfFixture,
+  FIXTURE_NAMES,
+  fixtureText,
+} from "../pipeline/event-fixtures.js";
 
 const NOW = Date.parse("2026-11-22T12:00:00.000Z");
 const OPTIONS: FormatOptions = { maxBodyLength: 300, id: "n-1", now: NOW };
@@ -52,6 +57,45 @@ interface Rendered {
 
 const SENT = ["desktop", "sound"];
 const EXPECTED: Record<string, Rendered | "ignored"> = {
+  // Copilot CLI 1.0.102: an errorOccurred is a failure that only sinks listing StopFailure get.
+  "copilot/agentStop.json": {
+    title: "shop-api · Copilot finished",
+    body: "Session 457fefde in /tmp/agents-mock/proj",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "copilot/errorOccurred.json": {
+    title: "shop-api · Copilot stopped on an error (model_call)",
+    body: 'model_call: {"message":"mock: this request is refused","type":"invalid_request_error","code":"mock_refused"}',
+    level: "failure",
+    failure: true,
+    to: [],
+  },
+  "copilot/notification.json": {
+    title: "shop-api · Copilot needs your permission",
+    body: "Run command: touch hn-probe.txt",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "copilot/permissionRequest.json": "ignored",
+  "copilot/sessionEnd-error.json": {
+    title: "shop-api · Session ended with an error (reason: error)",
+    body: "Session 728781a2 in /tmp/agents-mock/proj",
+    level: "failure",
+    failure: true,
+    to: SENT,
+  },
+  "copilot/sessionEnd.json": {
+    title: "shop-api · Session ended (user_exit)",
+    body: "Session 457fefde in /tmp/agents-mock/proj",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "copilot/sessionStart.json": "ignored",
+  "copilot/userPromptSubmitted.json": "ignored",
   // Codex 0.169.0 and Gemini CLI 0.61.0: their events as hook-notify's (captured for real).
   "codex/PermissionRequest.json": {
     title: "shop-api · Codex needs your permission",
@@ -217,7 +261,7 @@ describe("captured payloads: parse, render, route", () => {
 
   it.each(FIXTURE_NAMES)("%s", (name) => {
     const expected = EXPECTED[name];
-    const event = parseEvent(fixtureText(name), clientOfFixture(name));
+    const event = parseEvent(fixtureText(name), clientOfFixture(name), eventOfFixture(name));
     if ("ignored" in event) {
       expect(expected).toBe("ignored");
       return;

@@ -36,5 +36,12 @@ export function toCamelKeys(payload: Record<string, unknown>): Record<string, un
 // entries install writes pass it as --client.
 export function clientOfFixture(name: string): Client | undefined {
   const folder = name.split("/")[0];
-  return folder === "codex" || folder === "gemini" ? folder : undefined;
+  return folder === "codex" || folder === "gemini" || folder === "copilot" ? folder : undefined;
+}
+
+// Copilot CLI's payloads carry no event name: the file is named after the hook that got it, and
+// the entry install writes passes that name as --event.
+export function eventOfFixture(name: string): string | undefined {
+  if (!name.startsWith("copilot/")) return undefined;
+  return name.slice("copilot/".length).replace(/(-[a-z]+)?\.json$/, "");
 }

@@ -4,6 +4,7 @@ import { isFailure, type HookEvent, type IgnoredEvent } from "../../src/pipeline
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import {
   clientOfFixture,
+  eventOfFixture,
   FIXTURE_NAMES,
   fixtureJson,
   fixtureText,
@@ -34,6 +35,65 @@ type Normalized = Omit<HookEvent, "raw">;
 
 // Every captured payload, the event it becomes (raw aside) and whether it counts as a failure.
 const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boolean }> = {
+  // Copilot CLI 1.0.102 (captured for real): no event name in the payload but the notification's;
+  // the entry's --event names it (the file name here).
+  "copilot/agentStop.json": {
+    event: {
+      name: "Stop",
+      client: "copilot",
+      sessionId: "457fefde-5a52-43e2-929c-8dee3281064d",
+      cwd: "/tmp/agents-mock/proj",
+      stopHookActive: false,
+    },
+    failure: false,
+  },
+  "copilot/errorOccurred.json": {
+    event: {
+      name: "StopFailure",
+      client: "copilot",
+      sessionId: "728781a2-1f43-4c07-83ea-2eff2755eea4",
+      cwd: "/tmp/agents-mock/proj",
+      error: "model_call",
+      errorDetails:
+        '{"message":"mock: this request is refused","type":"invalid_request_error","code":"mock_refused"}',
+    },
+    failure: true,
+  },
+  "copilot/notification.json": {
+    event: {
+      name: "Notification",
+      client: "copilot",
+      sessionId: "457fefde-5a52-43e2-929c-8dee3281064d",
+      cwd: "/tmp/agents-mock/proj",
+      message: "Run command: touch hn-probe.txt",
+      title: "Permission needed",
+      notificationType: "permission_prompt",
+    },
+    failure: false,
+  },
+  "copilot/permissionRequest.json": { event: { ignored: "permissionRequest" } },
+  "copilot/sessionEnd-error.json": {
+    event: {
+      name: "SessionEnd",
+      client: "copilot",
+      sessionId: "728781a2-1f43-4c07-83ea-2eff2755eea4",
+      cwd: "/tmp/agents-mock/proj",
+      reason: "error",
+    },
+    failure: true,
+  },
+  "copilot/sessionEnd.json": {
+    event: {
+      name: "SessionEnd",
+      client: "copilot",
+      sessionId: "457fefde-5a52-43e2-929c-8dee3281064d",
+      cwd: "/tmp/agents-mock/proj",
+      reason: "user_exit",
+    },
+    failure: false,
+  },
+  "copilot/sessionStart.json": { event: { ignored: "sessionStart" } },
+  "copilot/userPromptSubmitted.json": { event: { ignored: "userPromptSubmitted" } },
   // Codex 0.169.0 and Gemini CLI 0.61.0, captured from the real clients (see the fixtures' README):
   // their own names and fields become hook-notify's, and their transcripts are not read.
   "codex/PermissionRequest.json": {
@@ -250,7 +310,7 @@ describe("parseEvent over the captured payloads", () => {
 
   it.each(FIXTURE_NAMES)("%s", (name) => {
     const expected = EXPECTED[name]!;
-    const event = parseEvent(fixtureText(name), clientOfFixture(name));
+    const event = parseEvent(fixtureText(name), clientOfFixture(name), eventOfFixture(name));
     expect(withoutRaw(event)).toEqual(expected.event);
     if ("ignored" in event) return;
     expect(event.raw).toEqual(fixtureJson(name));

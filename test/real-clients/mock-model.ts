@@ -13,7 +13,8 @@ export const ANSWER = "All done: the mock model answered.";
 const USAGE_OPENAI = { input_tokens: 5, output_tokens: 7, total_tokens: 12 };
 const USAGE_GEMINI = { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 };
 
-// node:http on 127.0.0.1:0; only the endpoints Codex (Responses) and Gemini CLI call.
+// node:http on 127.0.0.1:0; only the endpoints Codex (Responses), Gemini CLI and Copilot CLI
+// (Chat Completions) call.
 export async function startMockModel(): Promise<MockModel> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
@@ -45,6 +46,17 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
       event("response.created", { response: { id: "resp_1" } }) +
         event("response.output_item.done", { item: { ...message, content } }) +
         event("response.completed", { response: { id: "resp_1", usage: USAGE_OPENAI } }),
+    );
+    return;
+  }
+  if (req.method === "POST" && url.startsWith("/v1/chat/completions")) {
+    // OpenAI Chat Completions, streamed (Copilot CLI's BYOK provider): one message, then [DONE].
+    const base = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "mock" };
+    const chunk = (delta: object, finish: string | null): string =>
+      `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(
+      chunk({ role: "assistant", content: ANSWER }, null) + chunk({}, "stop") + "data: [DONE]\n\n",
     );
     return;
   }

@@ -3,6 +3,8 @@ import {
   absoluteProgram,
   buildCommand,
   isHookNotifyCommand,
+  isHookNotifyHandler,
+  programPaths,
   quoteForShell,
   splitWords,
 } from "../../src/settings/command.js";
@@ -21,6 +23,7 @@ describe("isHookNotifyCommand", () => {
     '"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook-notify.sh',
     '"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\me\\hook-notify\\bin\\hook-notify.js"',
     "hook-notify.cmd --client droid",
+    '@"C:\\Program Files\\nodejs\\node.exe" "C:\\hn\\bin\\hook-notify.js" --client droid',
   ])("recognises %s", (command) => {
     expect(isHookNotifyCommand(command)).toBe(true);
   });
@@ -35,6 +38,40 @@ describe("isHookNotifyCommand", () => {
     "",
   ])("leaves %s alone", (command) => {
     expect(isHookNotifyCommand(command)).toBe(false);
+  });
+});
+
+describe("exec form (Claude Code's command + args)", () => {
+  it.each<[string, unknown, boolean]>([
+    [
+      "C:\\Program Files\\nodejs\\node.exe",
+      ["C:\\hn\\bin\\hook-notify.js", "--client", "claude-code"],
+      true,
+    ],
+    ["/usr/bin/node", ["/opt/hook notify/bin/hook-notify.js"], true],
+    ["hook-notify", [], true],
+    ["node.exe", ["C:\\tools\\other.js", "hook-notify.js"], false],
+    ["python", ["-S", "guard.py"], false],
+    ["/usr/bin/node", [1, 2], false],
+  ])("%s with args %j: %s", (command, args, ours) => {
+    expect(isHookNotifyHandler(command, args)).toBe(ours);
+  });
+
+  it("finds the absolute paths doctor checks: node and the script, in either form", () => {
+    expect(programPaths("C:\\node.exe", ["C:\\hn\\hook-notify.js", "--client", "x"])).toEqual([
+      "C:\\node.exe",
+      "C:\\hn\\hook-notify.js",
+    ]);
+    expect(
+      programPaths('@"C:\\a b\\node.exe" "D:/hn/hook-notify.js" --timeout 5', undefined),
+    ).toEqual(["C:\\a b\\node.exe", "D:/hn/hook-notify.js"]);
+    expect(
+      programPaths('"/usr/bin/node" "/opt/hn/hook-notify.js" --client droid', undefined),
+    ).toEqual(["/usr/bin/node", "/opt/hn/hook-notify.js"]);
+    expect(
+      programPaths('"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook-notify.sh --client x', undefined),
+    ).toEqual([]);
+    expect(programPaths("npx -y hook-notify", undefined)).toEqual([]);
   });
 });
 

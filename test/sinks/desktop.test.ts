@@ -273,9 +273,16 @@ describe.runIf(isLinux)("desktop sink with a fake notify-send", () => {
     });
   });
 
-  it("does not report the exit code when started detached (hook path)", async () => {
+  it("reports a notify-send that fails while the hook watches it as SINK_FAILED (hook path)", async () => {
     const bin = fakeBin(["notify-send"], { exitCode: 1 });
-    await expect(send(stop, { ...bin.env, ...bus }, { wait: false })).resolves.toBeUndefined();
+    const env = { ...bin.env, ...bus, HOOK_NOTIFY_SETTLE_MS: "8000" };
+    await expect(send(stop, env, { wait: false })).rejects.toMatchObject({ code: "SINK_FAILED" });
+  });
+
+  it("says started, not delivered, when notify-send still runs as the hook goes on", async () => {
+    const bin = fakeBin(["notify-send"], { sleepMs: 30_000 });
+    const env = { ...bin.env, ...bus, HOOK_NOTIFY_SETTLE_MS: "100" };
+    await expect(send(stop, env, { wait: false })).resolves.toEqual({ started: true });
   });
 
   it("stops a notify-send that outlives the deadline and reports SINK_TIMEOUT", async () => {

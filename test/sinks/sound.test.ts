@@ -15,7 +15,7 @@ import { formatNotification } from "../../src/message/format.js";
 import type { Level, Notification } from "../../src/message/notification.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { findProgram } from "../../src/sinks/find-program.js";
-import { sound } from "../../src/sinks/sound.js";
+import { SOUND_SCRIPT, sound } from "../../src/sinks/sound.js";
 import { bundle } from "../helpers/bundle.js";
 import { fakeBin, type FakeBin, type FakeProgram } from "../helpers/fake-bin.js";
 import { ROOT } from "../helpers/run-bin.js";
@@ -234,22 +234,17 @@ describe.runIf(isLinux)("sound sink with recording fake players", () => {
     expect(bin.calls()).toMatchObject([{ program: "afplay", args: [shipped("done")] }]);
   });
 
-  it("renders the PowerShell player with the shipped play.ps1 on Windows", () => {
+  it("renders Windows PowerShell's SoundPlayer with the file in HOOK_NOTIFY_SOUND on Windows", () => {
     const bin = fakeBin([]);
     writeFileSync(join(bin.dir, "powershell.exe"), "");
     const deps = { ...testDeps({ PATH: bin.dir }), platform: "win32" as const };
-    expect(sound.render(done, options(), deps)).toEqual({
+    const rendered = sound.render(done, options(), deps) as { args: string[] };
+    expect(rendered).toEqual({
       player: "powershell.exe",
-      args: [
-        "-NoProfile",
-        "-NonInteractive",
-        "-ExecutionPolicy",
-        "Bypass",
-        "-File",
-        join(ROOT, "assets", "play.ps1"),
-        shipped("done"),
-      ],
+      args: ["-NoProfile", "-NonInteractive", "-NoLogo", "-EncodedCommand", expect.any(String)],
+      env: { HOOK_NOTIFY_SOUND: shipped("done") },
     });
+    expect(Buffer.from(rendered.args[4] ?? "", "base64").toString("utf16le")).toBe(SOUND_SCRIPT);
   });
 
   it("renders for --dry-run the player and file it would play, and no player when none is found", () => {
@@ -357,15 +352,17 @@ describe.runIf(isLinux)("sound sink with recording fake players", () => {
     await expect(send(done, bin.env)).rejects.toMatchObject({ code: "SINK_FAILED" });
   });
 
-  it("does not report the exit code when started detached (hook path)", async () => {
-    const bin = fakeBin(["aplay"], { exitCode: 3 });
-    await expect(send(done, bin.env, { wait: false })).resolves.toBeUndefined();
-    await expect.poll(() => bin.calls()[0]?.finished).toBe(true);
+  it("reports a player that fails while the hook watches it as SINK_FAILED (hook path)", async () => {
+    const bin = fakeBin(["aplay"], { exitCode: 3, env: { HOOK_NOTIFY_SETTLE_MS: "8000" } });
+    await expect(send(done, bin.env, { wait: false })).rejects.toMatchObject({
+      code: "SINK_FAILED",
+    });
+    expect(bin.calls()[0]?.finished).toBe(true);
   });
 
-  it("resolves on the hook path while the player is still playing", async () => {
+  it("resolves as started on the hook path while the player is still playing", async () => {
     const bin = fakeBin(["paplay"], { sleepMs: 5_000 });
-    await send(done, bin.env, { wait: false });
+    await expect(send(done, bin.env, { wait: false })).resolves.toEqual({ started: true });
     await expect.poll(() => bin.calls()).toHaveLength(1);
     const [call] = bin.calls();
     expect(call).toMatchObject({ program: "paplay", args: [shipped("done")], finished: false });
@@ -438,10 +435,14 @@ describe.runIf(isLinux)("sound sink in its own process, as the hook runs it", ()
     },
   );
 
-  it("exits normally when the detached player fails", async () => {
-    const bin = fakeBin(["aplay"], { exitCode: 1 });
+  it("reports a detached player that fails while watched, and exits normally", async () => {
+    const bin = fakeBin(["aplay"], { exitCode: 1, env: { HOOK_NOTIFY_SETTLE_MS: "8000" } });
     const result = await run(bin, ["detached"]);
-    expect(result).toEqual({ code: 0, stdout: JSON.stringify({ ok: true }), stderr: "" });
+    expect(result).toEqual({
+      code: 0,
+      stdout: JSON.stringify({ ok: false, code: "SINK_FAILED" }),
+      stderr: "",
+    });
   });
 });
 

@@ -1,0 +1,61 @@
+// The answer a phone button posts, and its check. The body is fixed when the request is sent and
+// carries an HMAC over (request id, decision) keyed with a secret only this machine holds, so
+// nobody can make up an answer, and an answer to one request is worthless for any other.
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+export type Decision = "allow" | "deny";
+
+/** What a verified answer says, or why a message on the reply topic was not accepted. */
+export type Verdict =
+  | { ok: true; decision: Decision }
+  | { ok: false; reason: "malformed" | "forged" | "other-request" };
+
+const DOMAIN = "hook-notify approve v1";
+const MAX_BODY = 1024;
+
+// The MAC over one (request id, decision) pair, base64url.
+function mac(secret: Buffer, requestId: string, decision: Decision): string {
+  return createHmac("sha256", secret)
+    .update(`${DOMAIN}\n${requestId}\n${decision}`)
+    .digest("base64url");
+}
+
+// The exact body the Allow or Deny button posts to the reply topic.
+export function answerBody(secret: Buffer, requestId: string, decision: Decision): string {
+  return JSON.stringify({
+    hn: 1,
+    request: requestId,
+    decision,
+    mac: mac(secret, requestId, decision),
+  });
+}
+
+// Accepts only a well-formed answer whose MAC checks and whose request id is ours.
+export function verifyAnswer(secret: Buffer, requestId: string, text: string): Verdict {
+  const parsed = parseAnswer(text);
+  if (parsed === undefined) return { ok: false, reason: "malformed" };
+  const expected = Buffer.from(mac(secret, parsed.request, parsed.decision));
+  const given = Buffer.from(parsed.mac);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { ok: false, reason: "forged" };
+  }
+  if (parsed.request !== requestId) return { ok: false, reason: "other-request" };
+  return { ok: true, decision: parsed.decision };
+}
+
+function parseAnswer(
+  text: string,
+): { request: string; decision: Decision; mac: string } | undefined {
+  if (text.length > MAX_BODY) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== "object") return undefined;
+  const { hn, request, decision, mac: given } = value as Record<string, unknown>;
+  if (hn !== 1 || typeof request !== "string" || typeof given !== "string") return undefined;
+  if (decision !== "allow" && decision !== "deny") return undefined;
+  return { request, decision, mac: given };
+}

@@ -1,0 +1,54 @@
+// Reads Claude Code's PermissionRequest input (hooks reference: tool_name, tool_input, optional
+// permission_suggestions; no tool_use_id). Anything else means: let the terminal ask.
+import { basename } from "node:path";
+import type { Deps } from "../deps.js";
+import { HookNotifyError } from "../errors.js";
+import { readInput } from "../pipeline/read-input.js";
+
+/** The parts of a PermissionRequest approve uses. */
+export interface PermissionInput {
+  toolName: unknown;
+  toolInput: unknown;
+  project?: string | undefined;
+  session?: string | undefined;
+}
+
+// A Write of a large file arrives whole in tool_input; past this the terminal asks instead.
+const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+
+// stdin → the request, or a HookNotifyError (INPUT_*) when it is not one.
+export async function readPermissionRequest(deps: Pick<Deps, "stdin">): Promise<PermissionInput> {
+  const text = await readInput(deps.stdin, {
+    maxBytes: MAX_INPUT_BYTES,
+    idleMs: 2_000,
+    totalMs: 5_000,
+  });
+  return parsePermissionRequest(text);
+}
+
+// Pure: the JSON text of one hook input → the request.
+export function parsePermissionRequest(text: string): PermissionInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HookNotifyError("INPUT_INVALID", "stdin: not valid JSON.", { cause: error });
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new HookNotifyError("INPUT_INVALID", "stdin: expected one JSON object.");
+  }
+  const raw = value as Record<string, unknown>;
+  if (raw.hook_event_name !== "PermissionRequest") {
+    throw new HookNotifyError(
+      "INPUT_INVALID",
+      `hook-notify approve answers PermissionRequest only, not ${JSON.stringify(raw.hook_event_name)}.`,
+    );
+  }
+  const cwd = typeof raw.cwd === "string" && raw.cwd !== "" ? raw.cwd : undefined;
+  return {
+    toolName: raw.tool_name,
+    toolInput: raw.tool_input,
+    project: cwd === undefined ? undefined : basename(cwd),
+    session: typeof raw.session_id === "string" ? raw.session_id : undefined,
+  };
+}

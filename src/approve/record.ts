@@ -1,0 +1,59 @@
+// The log line of one approve run: a RunRecord (so `hook-notify log` lists it with the hook runs)
+// plus what was asked, where it went, and who answered what and when. Never the key or the topic.
+import type { RunRecord } from "../pipeline/record.js";
+import type { Decision, Verdict } from "./answer.js";
+import type { PresenceReading } from "./gate.js";
+
+/** What happened to one permission request. */
+export interface ApprovalLog {
+  /** The request id (a fresh random nonce); empty when none was made. */
+  request: string;
+  tool?: string | undefined;
+  /** Tool and the start of its command or file, at most 80 characters. */
+  summary?: string | undefined;
+  /** phone: the request was published; terminal: the dialog was left to the terminal. */
+  route: "phone" | "terminal";
+  why: string;
+  presence?: PresenceReading | undefined;
+  /** What Claude Code was told: allow/deny from the phone, or nothing (its own dialog). */
+  result: "allowed" | "denied" | "terminal";
+  answeredBy?: "phone" | undefined;
+  answeredAt?: string | undefined;
+  /** From publishing the request to the verified answer (or to giving up). */
+  waitedMs?: number | undefined;
+  /** Why no answer came: timeout, stream-closed, error. */
+  fallback?: string | undefined;
+  /** Messages on the reply topic that were not accepted. */
+  rejected: { reason: Extract<Verdict, { ok: false }>["reason"]; message: string }[];
+  /** True for `hook-notify test --approve`. */
+  sample?: boolean | undefined;
+}
+
+export type ApproveRecord = RunRecord & { approval: ApprovalLog };
+
+// A fresh record: client Claude Code, event PermissionRequest, the terminal until shown otherwise.
+export function startApproveRecord(now: number): ApproveRecord {
+  return {
+    time: new Date(now).toISOString(),
+    ms: 0,
+    client: "claude-code",
+    event: "PermissionRequest",
+    outcomes: [],
+    skipped: [],
+    issues: [],
+    approval: { request: "", route: "terminal", why: "", result: "terminal", rejected: [] },
+  };
+}
+
+// Marks the verified answer on the record.
+export function recordAnswer(
+  record: ApproveRecord,
+  decision: Decision,
+  at: number,
+  sentAt: number,
+): void {
+  record.approval.result = decision === "allow" ? "allowed" : "denied";
+  record.approval.answeredBy = "phone";
+  record.approval.answeredAt = new Date(at).toISOString();
+  record.approval.waitedMs = at - sentAt;
+}

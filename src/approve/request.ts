@@ -1,0 +1,61 @@
+// The ntfy message that asks the phone: publish-as-JSON with two `http` actions, Allow and Deny,
+// each posting its fixed, signed answer to the reply topic (ntfy docs: publish.md "Action buttons").
+import { answerBody, type Decision } from "./answer.js";
+import type { ApproveSetup } from "./setup.js";
+import type { RequestSummary } from "./summary.js";
+
+/** Where a request comes from, as the phone shows it. */
+export interface RequestOrigin {
+  project?: string | undefined;
+  session?: string | undefined;
+  /** "sample" for `test --approve`. */
+  kind: "agent" | "sample";
+}
+
+/** The JSON publish request: POST `url` with `headers` and `body`. */
+export interface PublishRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+// The request message; `secret` signs the two answers, which travel as the buttons' bodies.
+export function buildPublish(
+  setup: ApproveSetup,
+  requestId: string,
+  summary: RequestSummary,
+  origin: RequestOrigin,
+  secret: Buffer,
+): PublishRequest {
+  const button = (label: string, decision: Decision) => ({
+    action: "http",
+    label,
+    url: `${setup.root}${setup.replyTopic}`,
+    method: "POST",
+    headers: setup.token === undefined ? {} : { Authorization: `Bearer ${setup.token}` },
+    body: answerBody(secret, requestId, decision),
+    clear: true,
+  });
+  const where = [origin.project, origin.session && `session ${origin.session.slice(0, 8)}`]
+    .filter(Boolean)
+    .join(" · ");
+  const lines = [
+    `${summary.label}: ${summary.text}`,
+    where,
+    `Allow or Deny within ${setup.seconds} s; otherwise the terminal asks. Request ${requestId.slice(0, 8)}.`,
+  ];
+  const payload = {
+    topic: setup.requestTopic,
+    title:
+      origin.kind === "sample"
+        ? `hook-notify test: allow ${summary.tool}?`
+        : `Claude Code asks to use ${summary.tool}`,
+    message: lines.filter((line) => line !== "").join("\n"),
+    priority: 4,
+    tags: ["lock"],
+    actions: [button("Allow", "allow"), button("Deny", "deny")],
+  };
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (setup.token !== undefined) headers.authorization = `Bearer ${setup.token}`;
+  return { url: setup.root, headers, body: JSON.stringify(payload) };
+}

@@ -1,0 +1,201 @@
+// One permission round trip, start to end: read the request, check presence, publish it to the
+// phone with signed Allow/Deny buttons, wait for the one verified answer. Never throws: every
+// outcome ends in the record, and `output` is set only when a person answered.
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "../config/load-config.js";
+import type { Deps } from "../deps.js";
+import { HookNotifyError, toHookNotifyError } from "../errors.js";
+import { assertSuccess, postRequest } from "../http/post.js";
+import { redactUrl } from "../redact.js";
+import { decisionJson } from "./decision.js";
+import { probePresence } from "../presence/probe.js";
+import {
+  AWAY_IDLE_SECONDS,
+  chooseRoute,
+  presenceUnavailable,
+  type PresenceReading,
+} from "./gate.js";
+import { readPermissionRequest, type PermissionInput } from "./read-request.js";
+import { recordAnswer, type ApproveRecord } from "./record.js";
+import { buildPublish } from "./request.js";
+import { readSecret, secretPath } from "./secret.js";
+import { resolveSetup, type ApproveSetup } from "./setup.js";
+import { openStream } from "./stream.js";
+import { logSummary, summarizeRequest } from "./summary.js";
+import { waitForAnswer } from "./wait.js";
+
+export interface ApproveOptions {
+  configPath?: string | undefined;
+  /** The hook entry's timeout in seconds (--timeout): the wait ends well inside it. */
+  timeout?: number | undefined;
+  /** A process of the agent session (the hook's parent), for the presence probe. */
+  pid?: number | undefined;
+  /** Per probe program (default: the presence module's 1 s); the whole probe gets 6 s at most. */
+  presenceTimeoutMs?: number | undefined;
+  /** `test --approve`: this request instead of stdin, asked whatever the presence. */
+  sample?: PermissionInput | undefined;
+  /** Called once the request is on its way to the phone. */
+  onSent?: (setup: ApproveSetup) => void;
+}
+
+/** What a run leaves: the decision JSON to print (only a person's answer) and its log line. */
+export interface ApproveRun {
+  record: ApproveRecord;
+  secrets: string[];
+  output?: string | undefined;
+}
+
+const EXIT_MARGIN_MS = 5_000;
+const PUBLISH_TIMEOUT_MS = 15_000;
+const PRESENCE_TIMEOUT_MS = 6_000;
+
+// Runs the round trip into `run`; the caller prints `run.output` and writes the record.
+export async function runApprove(
+  deps: Deps,
+  options: ApproveOptions,
+  run: ApproveRun,
+): Promise<void> {
+  const { record } = run;
+  // Ends the subscription on every way out, not only at the deadline.
+  const done = new AbortController();
+  try {
+    const request = options.sample ?? (await readPermissionRequest(deps));
+    const summary = summarizeRequest(request.toolName, request.toolInput);
+    Object.assign(record, { project: request.project, session: request.session });
+    Object.assign(record.approval, { tool: summary.tool, summary: logSummary(summary) });
+    record.approval.sample = options.sample === undefined ? undefined : true;
+    const config = loadConfig(deps, { configPath: options.configPath });
+    run.secrets.push(...config.secrets);
+    if (config.error) throw config.error;
+    const setup = resolveSetup(config.value);
+    if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
+    const waitMs = Math.min(
+      setup.seconds * 1000,
+      (options.timeout ?? Infinity) * 1000 - EXIT_MARGIN_MS,
+    );
+    if (!(waitMs >= 1000)) {
+      throw new HookNotifyError(
+        "CONFIG_INVALID",
+        `--timeout ${options.timeout ?? ""} leaves no time to wait for the phone.`,
+      );
+    }
+    if (options.sample === undefined && !(await goesToPhone(setup, deps, options, record))) return;
+    record.approval.route = "phone";
+    const secret = readSecret(secretPath(deps), deps.platform);
+    const requestId = randomBytes(16).toString("base64url");
+    record.id = requestId;
+    record.approval.request = requestId;
+    const signal = AbortSignal.any([done.signal, AbortSignal.timeout(waitMs)]);
+    const since = String(Math.floor(deps.now() / 1000));
+    const streamOptions = {
+      root: setup.root,
+      topic: setup.replyTopic,
+      token: setup.token,
+      signal,
+      env: deps.env,
+      sinkName: setup.sinkName,
+    };
+    const stream = await openStream(streamOptions);
+    const sentAt = await publish(
+      setup,
+      buildPublish(
+        setup,
+        requestId,
+        summary,
+        { ...request, kind: options.sample ? "sample" : "agent" },
+        secret,
+      ),
+      deps,
+      record,
+    );
+    options.onSent?.(setup);
+    const result = await waitForAnswer({
+      setup,
+      requestId,
+      secret,
+      stream,
+      since,
+      signal,
+      env: deps.env,
+      now: deps.now,
+      onRejected: (r) => record.approval.rejected.push(r),
+    });
+    if ("answer" in result) {
+      recordAnswer(record, result.answer, result.at, sentAt);
+      run.output = decisionJson(result.answer);
+      return;
+    }
+    record.approval.waitedMs = deps.now() - sentAt;
+    record.approval.fallback = result.none;
+    if (result.none === "error") throw result.error;
+  } catch (error) {
+    const known = toHookNotifyError(error);
+    record.error = { code: known.code, message: known.message };
+  } finally {
+    done.abort();
+    record.ms = deps.now() - Date.parse(record.time);
+  }
+}
+
+// Presence first; the reading and the route go in the record. True when the phone is asked.
+async function goesToPhone(
+  setup: ApproveSetup,
+  deps: Deps,
+  options: ApproveOptions,
+  record: ApproveRecord,
+): Promise<boolean> {
+  const presence = setup.when === "always" ? undefined : await readPresence(deps, options);
+  const route = chooseRoute(setup.when, presence ?? presenceUnavailable());
+  Object.assign(record.approval, { presence, route: route.to, why: route.why });
+  return route.to === "phone";
+}
+
+// The presence probe's decision (src/presence/probe.ts); unknown when it cannot run or answer.
+async function readPresence(deps: Deps, options: ApproveOptions): Promise<PresenceReading> {
+  if (options.pid === undefined) return presenceUnavailable();
+  const found = await probePresence({
+    env: deps.env,
+    pid: options.pid,
+    idleSeconds: AWAY_IDLE_SECONDS,
+    signal: AbortSignal.timeout(Math.max(PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0)),
+    platform: deps.platform,
+    ...(options.presenceTimeoutMs === undefined ? {} : { timeoutMs: options.presenceTimeoutMs }),
+  }).catch(() => undefined);
+  if (found === undefined) return presenceUnavailable();
+  const { state, probe, detail, idleSeconds } = found;
+  return { state, probe, detail, idleSeconds };
+}
+
+// Publishes the request; the outcome goes in the record. Returns when it was accepted.
+async function publish(
+  setup: ApproveSetup,
+  request: ReturnType<typeof buildPublish>,
+  deps: Deps,
+  record: ApproveRecord,
+): Promise<number> {
+  const started = deps.now();
+  const outcome = {
+    sink: setup.sinkName,
+    type: "chat",
+    target: redactUrl(request.url),
+    ok: false,
+    ms: 0,
+  };
+  record.outcomes.push(outcome);
+  try {
+    const response = await postRequest(request, {
+      signal: AbortSignal.timeout(PUBLISH_TIMEOUT_MS),
+      env: deps.env,
+      sinkName: setup.sinkName,
+    });
+    assertSuccess(response, { sinkName: setup.sinkName, service: "ntfy" });
+    outcome.ok = true;
+    return deps.now();
+  } catch (error) {
+    const known = toHookNotifyError(error);
+    Object.assign(outcome, { code: known.code, error: known.message });
+    throw known;
+  } finally {
+    outcome.ms = deps.now() - started;
+  }
+}

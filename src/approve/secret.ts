@@ -1,0 +1,63 @@
+// The machine-local HMAC key of approve: 32 random bytes in a 0600 file in the state folder. It
+// never leaves this machine: answers are signed and checked here, the phone only replays them.
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { stateDir } from "../config/paths.js";
+import type { Deps } from "../deps.js";
+import { HookNotifyError } from "../errors.js";
+
+const KEY_BYTES = 32;
+
+// $XDG_STATE_HOME/hook-notify/approve.key (or %LOCALAPPDATA% on Windows).
+export function secretPath(deps: Pick<Deps, "env" | "homedir" | "platform">): string {
+  return join(stateDir(deps), "approve.key");
+}
+
+// Reads the key; refuses one that others can read, or that is not what install wrote.
+export function readSecret(path: string, platform: NodeJS.Platform): Buffer {
+  let text: string;
+  try {
+    const stat = statSync(path);
+    if (platform !== "win32" && (stat.mode & 0o077) !== 0) {
+      throw new HookNotifyError(
+        "CONFIG_INVALID",
+        `${path}: readable by other users (mode ${(stat.mode & 0o777).toString(8)}). Run: chmod 600 ${path}`,
+      );
+    }
+    text = readFileSync(path, "utf8").trim();
+  } catch (error) {
+    if (error instanceof HookNotifyError) throw error;
+    throw new HookNotifyError(
+      "CONFIG_UNREADABLE",
+      `${path}: the approve key cannot be read. Run: hook-notify install --approve`,
+      { cause: error },
+    );
+  }
+  const key = Buffer.from(text, "hex");
+  if (key.length !== KEY_BYTES || key.toString("hex") !== text.toLowerCase()) {
+    throw new HookNotifyError(
+      "CONFIG_INVALID",
+      `${path}: not an approve key. Delete it and run: hook-notify install --approve`,
+    );
+  }
+  return key;
+}
+
+// Creates the key once (O_EXCL, mode 0600); an existing key is kept. True when it was created.
+export function ensureSecret(path: string): boolean {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, `${randomBytes(KEY_BYTES).toString("hex")}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}

@@ -1,0 +1,30 @@
+// The `hook-notify log` cell of an approve run: who answered what and when, or why the terminal asked.
+import type { ApprovalLog } from "../approve/record.js";
+import { formatDuration } from "../message/text.js";
+import type { Style } from "./style.js";
+
+// "allowed from the phone at 12:03:04 (after 9s)", "terminal asked: presence unknown (…)", …
+export function approvalCell(
+  approval: ApprovalLog,
+  style: Style,
+  clock: (iso: string) => string,
+): string {
+  const waited =
+    approval.waitedMs === undefined ? "" : ` (after ${formatDuration(approval.waitedMs)})`;
+  const sample = approval.sample ? "sample " : "";
+  const what = approval.summary ? ` · ${approval.summary}` : "";
+  const ignored =
+    approval.rejected.length === 0
+      ? ""
+      : `; ignored ${approval.rejected.length}: ${[...new Set(approval.rejected.map((r) => r.reason))].join(", ")}`;
+  if (approval.result !== "terminal") {
+    const at = approval.answeredAt === undefined ? "" : ` at ${clock(approval.answeredAt)}`;
+    const text = `${sample}${approval.result} from the phone${at}${waited}${ignored}${what}`;
+    return approval.result === "allowed" ? style.ok(text) : style.warn(text);
+  }
+  const why =
+    approval.route === "terminal"
+      ? approval.why
+      : `no answer from the phone (${approval.fallback ?? "error"})${waited}`;
+  return style.dim(`${sample}terminal asked: ${why || "approve could not run"}${ignored}${what}`);
+}

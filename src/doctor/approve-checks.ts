@@ -1,0 +1,54 @@
+// `hook-notify approve` in doctor: the setup resolves, the key is private, and the reply topic can
+// be read with the sink's token (a poll of its latest message; nothing is published).
+import { readSecret, secretPath } from "../approve/secret.js";
+import { resolveSetup } from "../approve/setup.js";
+import { openStream } from "../approve/stream.js";
+import type { Config } from "../config/validate-config.js";
+import type { Deps } from "../deps.js";
+import { toHookNotifyError } from "../errors.js";
+import { redactUrl } from "../redact.js";
+import { fail, ok, type CheckResult } from "./check.js";
+
+const CHECK = "approve (phone)";
+const POLL_TIMEOUT_MS = 5_000;
+
+// Nothing to check until install --approve wrote a reply topic (or the config names a sink).
+export async function checkApprove(
+  config: Config,
+  deps: Pick<Deps, "env" | "homedir" | "platform">,
+): Promise<CheckResult[]> {
+  if (config.approveReplyTopic === undefined && config.approveSink === undefined) return [];
+  const setup = resolveSetup(config);
+  if ("problem" in setup) return [fail(CHECK, setup.problem, "hook-notify install --approve")];
+  const path = secretPath(deps);
+  try {
+    readSecret(path, deps.platform);
+  } catch (error) {
+    return [fail(CHECK, toHookNotifyError(error).message, "hook-notify install --approve")];
+  }
+  const where = redactUrl(setup.root);
+  let cached = 0;
+  try {
+    const events = await openStream({
+      root: setup.root,
+      topic: setup.replyTopic,
+      token: setup.token,
+      since: "latest",
+      poll: true,
+      signal: AbortSignal.timeout(POLL_TIMEOUT_MS),
+      env: deps.env,
+      sinkName: setup.sinkName,
+    });
+    for await (const event of events) if (event.event === "message") cached++;
+  } catch (error) {
+    const fix =
+      "Check the ntfy sink's url and token: the token must be allowed to read and write the reply topic.";
+    return [fail(CHECK, `reply topic on ${where}: ${toHookNotifyError(error).message}`, fix)];
+  }
+  return [
+    ok(
+      CHECK,
+      `reply topic on ${where} answers${setup.token ? " with the token" : ""} (${cached} cached); key private; approveWhen "${setup.when}", ${setup.seconds} s`,
+    ),
+  ];
+}

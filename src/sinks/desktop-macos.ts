@@ -1,0 +1,150 @@
+// macOS: node-notifier's vendored terminal-notifier (1.7.2, x86_64 only) where it can run, and
+// osascript's `display notification` otherwise and whenever terminal-notifier fails.
+import { accessSync, constants } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { Deps } from "../deps.js";
+import { HookNotifyError, toHookNotifyError } from "../errors.js";
+import type { Notification } from "../message/notification.js";
+import { findProgram } from "./find-program.js";
+import { canRunIntel, settleMs } from "./platform.js";
+import { runProgram } from "./run-program.js";
+import type { SendContext, SendReport } from "./sink.js";
+
+/** The text never enters this source: title, body and subtitle arrive as argv items. */
+export const OSASCRIPT_LINES = [
+  "on run argv",
+  // Counted from the end, so the items are the same whether or not osascript keeps "--".
+  "display notification (item -2 of argv) with title (item -3 of argv) subtitle (item -1 of argv)",
+  "end run",
+];
+
+// Failures keep their own look: a subtitle, as notify-send's critical urgency elsewhere.
+function subtitle(notification: Notification): string {
+  return notification.failure ? "Failed" : "";
+}
+
+// osascript -e … -- title body subtitle: "--" ends osascript's options (a title may start with "-").
+export function osascriptArgs(notification: Notification): string[] {
+  const script = OSASCRIPT_LINES.flatMap((line) => ["-e", line]);
+  return [...script, "--", notification.title, notification.body, subtitle(notification)];
+}
+
+// terminal-notifier reads its options through NSUserDefaults, which takes a value that starts
+// with "-" for an option and parses "(", "{", "<" or '"' as a property list; it drops one leading
+// backslash, so such a value gets one.
+function asValue(text: string): string {
+  return /^[-\\({<"']/.test(text) ? `\\${text}` : text;
+}
+
+export function terminalNotifierArgs(notification: Notification): string[] {
+  const args = ["-title", asValue(notification.title)];
+  args.push("-message", asValue(notification.body || notification.title));
+  if (notification.failure) args.push("-subtitle", subtitle(notification));
+  return args;
+}
+
+/** node-notifier's terminal-notifier inside its package; undefined when not installed. */
+export function vendoredTerminalNotifier(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    const root = dirname(require.resolve("node-notifier/package.json"));
+    return join(
+      root,
+      "vendor",
+      "mac.noindex",
+      "terminal-notifier.app",
+      "Contents",
+      "MacOS",
+      "terminal-notifier",
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The program macOS starts first, and why the other is not tried first. */
+export type MacRoute =
+  | { program: "terminal-notifier"; path: string }
+  | { program: "osascript"; path: string | undefined; why: string };
+
+// terminal-notifier where this Mac can run it, else osascript (doctor shows the same choice).
+export function macRoute(deps: Pick<Deps, "env" | "platform" | "arch">): MacRoute {
+  const osascript = findOsascript(deps);
+  if (!canRunIntel(deps)) {
+    return {
+      program: "osascript",
+      path: osascript,
+      why: "Apple Silicon without Rosetta 2: terminal-notifier (x86_64 only) cannot run",
+    };
+  }
+  const vendored = vendoredTerminalNotifier();
+  if (vendored && isExecutable(vendored)) return { program: "terminal-notifier", path: vendored };
+  return {
+    program: "osascript",
+    path: osascript,
+    why: `terminal-notifier is missing or not executable (${vendored ?? "node-notifier not installed"})`,
+  };
+}
+
+// Shows the banner; a terminal-notifier failure (exit code, EBADARCH, EACCES) falls back to osascript.
+export async function notifyMac(
+  notification: Notification,
+  ctx: SendContext,
+  { osascriptOnly = false } = {},
+): Promise<SendReport> {
+  const env = ctx.deps.env;
+  const run = {
+    env,
+    signal: ctx.signal,
+    wait: ctx.wait,
+    sinkName: ctx.sinkName,
+    settleMs: settleMs("desktop", env),
+  };
+  const route: MacRoute = osascriptOnly
+    ? { program: "osascript", path: findOsascript(ctx.deps), why: '"backend": "osascript"' }
+    : macRoute(ctx.deps);
+  let fallback = "";
+  if (route.program === "terminal-notifier") {
+    try {
+      const result = await runProgram(route.path, terminalNotifierArgs(notification), run);
+      return { started: result === "running", via: "terminal-notifier" };
+    } catch (error) {
+      fallback = ` (terminal-notifier failed: ${oneLine(toHookNotifyError(error).message)})`;
+    }
+  }
+  const osascript = route.program === "osascript" ? route.path : findOsascript(ctx.deps);
+  if (!osascript) {
+    throw new HookNotifyError(
+      "SINK_UNAVAILABLE",
+      `${ctx.sinkName}: osascript not found (it is in /usr/bin on every Mac; is PATH cut down?)${fallback}.`,
+      { sink: ctx.sinkName, retryable: false },
+    );
+  }
+  const fix =
+    "Check that Script Editor may notify (System Settings → Notifications), then: hook-notify test --sink " +
+    ctx.sinkName;
+  const result = await runProgram(osascript, osascriptArgs(notification), { ...run, fix });
+  return { started: result === "running", via: `osascript${fallback}` };
+}
+
+// osascript on PATH, else /usr/bin/osascript, where every Mac has it.
+function findOsascript(deps: Pick<Deps, "env" | "platform">): string | undefined {
+  return (
+    findProgram("osascript", deps.env, deps.platform) ??
+    findProgram("/usr/bin/osascript", deps.env, deps.platform)
+  );
+}
+
+function oneLine(text: string): string {
+  return (text.split("\n")[0] ?? "").slice(0, 200);
+}

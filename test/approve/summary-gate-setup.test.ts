@@ -1,0 +1,122 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { chooseRoute, presenceUnavailable } from "../../src/approve/gate.js";
+import { parsePermissionRequest } from "../../src/approve/read-request.js";
+import { resolveSetup } from "../../src/approve/setup.js";
+import { summarizeRequest } from "../../src/approve/summary.js";
+import { validateConfig } from "../../src/config/validate-config.js";
+import { FIXTURES } from "../helpers/run-bin.js";
+
+describe("summarizeRequest", () => {
+  it.each([
+    ["Bash", { command: "npm test", description: "run tests" }, "command", "npm test"],
+    ["Write", { file_path: "/p/a.ts", content: "x" }, "file", "/p/a.ts"],
+    ["WebFetch", { url: "https://example.com", prompt: "p" }, "url", "https://example.com"],
+    ["mcp__db__query", { sql: "select 1" }, "input", '{"sql":"select 1"}'],
+  ])("%s shows its %s", (tool, input, label, text) => {
+    expect(summarizeRequest(tool, input)).toEqual({ tool, label, text, isCut: false });
+  });
+
+  it("shows newlines as ⏎, drops terminal escapes, and says plainly when it cut", () => {
+    const summary = summarizeRequest("Bash", {
+      command: `ls\n\u001b[2Jrm -rf ~ ${"x".repeat(600)}`,
+    });
+    expect(summary.text.startsWith("ls ⏎ rm -rf ~ x")).toBe(true);
+    expect(summary.text).toMatch(/… \[114 more characters not shown: check at the terminal\]$/);
+    expect(summary.isCut).toBe(true);
+  });
+});
+
+describe("parsePermissionRequest (the captured Claude Code payload)", () => {
+  it("reads tool, input, project and session", () => {
+    const text = readFileSync(join(FIXTURES, "claude-code", "PermissionRequest.json"), "utf8");
+    expect(parsePermissionRequest(text)).toEqual({
+      toolName: "Bash",
+      toolInput: {
+        command: "touch /home/dev/projects/shop-api/created-by-agent",
+        description: "create a file",
+      },
+      project: "shop-api",
+      session: "4cf0a0c5-3424-484b-98e4-44b5c7712fe3",
+    });
+  });
+
+  it.each(["[]", "{}", '{"hook_event_name":"Stop"}', "nope"])("refuses %s", (text) => {
+    expect(() => parsePermissionRequest(text)).toThrow(
+      expect.objectContaining({ code: "INPUT_INVALID" }),
+    );
+  });
+});
+
+describe("chooseRoute: presence first", () => {
+  it.each([
+    ["always", "present", "phone"],
+    ["always", "unknown", "phone"],
+    ["away", "away", "phone"],
+    ["away", "present", "terminal"],
+    ["away", "unknown", "terminal"],
+  ] as const)("approveWhen %s, presence %s → %s", (when, state, to) => {
+    expect(chooseRoute(when, { state, probe: "test", detail: "" }).to).toBe(to);
+  });
+
+  it("without a presence probe the state is unknown, so the default defers to the terminal", () => {
+    expect(presenceUnavailable().state).toBe("unknown");
+    expect(chooseRoute("away", presenceUnavailable()).to).toBe("terminal");
+  });
+});
+
+describe("resolveSetup", () => {
+  const ntfy = (url: string, extra: object = {}) => ({
+    type: "chat",
+    service: "ntfy",
+    url,
+    ...extra,
+  });
+  const setupOf = (json: object) => resolveSetup(validateConfig(json, {}).value);
+
+  it("splits the sink's topic URL and takes its token for both topics", () => {
+    const setup = setupOf({
+      sinks: { phone: ntfy("https://ntfy.example/base/req", { token: "tk_1234" }) },
+      approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv",
+    });
+    expect(setup).toEqual({
+      sinkName: "phone",
+      root: "https://ntfy.example/base/",
+      requestTopic: "req",
+      replyTopic: "hn-reply-abcdefghijklmnopqrstuv",
+      token: "tk_1234",
+      seconds: 120,
+      when: "away",
+    });
+  });
+
+  it.each([
+    [
+      "no ntfy sink",
+      { sinks: { d: { type: "desktop" } }, approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv" },
+    ],
+    ["no reply topic", { sinks: { p: ntfy("https://n.example/req") } }],
+    [
+      "two ntfy sinks and no approveSink",
+      {
+        sinks: { a: ntfy("https://n.example/a"), b: ntfy("https://n.example/b") },
+        approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv",
+      },
+    ],
+    [
+      "the reply topic is the request topic",
+      {
+        sinks: { p: ntfy("https://n.example/hn-reply-abcdefghijklmnopqrstuv") },
+        approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv",
+      },
+    ],
+  ])("refuses %s, saying what to do", (_name, json) => {
+    expect(setupOf(json)).toEqual({ problem: expect.any(String) as string });
+  });
+
+  it("the reply topic is a secret of the config (masked in logs)", () => {
+    const checked = validateConfig({ approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv" }, {});
+    expect(checked.secrets).toContain("hn-reply-abcdefghijklmnopqrstuv");
+  });
+});

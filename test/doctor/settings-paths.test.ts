@@ -1,0 +1,71 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkSettings } from "../../src/doctor/settings-checks.js";
+import { BIN } from "../helpers/run-bin.js";
+import { tempDir } from "../helpers/sink-harness.js";
+
+function write(file: string, value: unknown): void {
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, JSON.stringify(value, null, 2));
+}
+
+// After `nvm install 22`, the node that install wrote into the settings is gone.
+describe("doctor: the node and script paths written into the clients' settings", () => {
+  it("fails for a path that no longer exists (exec form and shell form), with the install to re-run", async () => {
+    const home = tempDir("doctor-paths");
+    const gone = join(home, ".nvm", "versions", "node", "v20.19.0", "bin", "node");
+    const stop = (handler: Record<string, unknown>) => ({ Stop: [{ hooks: [handler] }] });
+    write(join(home, ".claude", "settings.json"), {
+      hooks: stop({
+        type: "command",
+        command: gone,
+        args: [BIN, "--client", "claude-code", "--timeout", "10"],
+        timeout: 10,
+      }),
+    });
+    write(
+      join(home, ".factory", "hooks.json"),
+      stop({
+        type: "command",
+        command: `"${process.execPath}" "${join(home, "moved", "hook-notify.js")}" --client droid --timeout 10`,
+        timeout: 10,
+      }),
+    );
+    const results = await checkSettings({ home, projectDir: join(home, "project"), env: {} });
+    const failed = results.filter((r) => r.status === "fail");
+    expect(failed.map((r) => [r.check, r.fix])).toEqual([
+      [
+        "Droid (user)",
+        "With the node you use now, run again: hook-notify install --client droid --scope user",
+      ],
+      [
+        "Claude Code (user)",
+        "With the node you use now, run again: hook-notify install --client claude-code --scope user",
+      ],
+    ]);
+    expect(failed[0]?.detail).toContain(join(home, "moved", "hook-notify.js"));
+    expect(failed[1]?.detail).toContain(`${gone} no longer exists`);
+  });
+
+  it("says nothing about paths that exist", async () => {
+    const home = tempDir("doctor-paths");
+    write(join(home, ".claude", "settings.json"), {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: `"${process.execPath}" "${BIN}" --client claude-code`,
+                timeout: 10,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const results = await checkSettings({ home, projectDir: join(home, "project"), env: {} });
+    expect(results.filter((r) => r.status === "fail")).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+// install --approve / uninstall with the built binary in a temp HOME: the PermissionRequest entry
+// for Claude Code only, a random reply topic kept in the config, a 0600 key, nothing for Droid.
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+
+function home(config?: unknown): TempHome {
+  const h = tempHome();
+  mkdirSync(join(h.dir, ".claude"), { recursive: true });
+  mkdirSync(join(h.dir, ".factory"), { recursive: true });
+  if (config !== undefined) h.writeConfig(config);
+  return h;
+}
+
+const NTFY = {
+  sinks: {
+    phone: {
+      type: "chat",
+      service: "ntfy",
+      url: "https://ntfy.example/req-topic",
+      token: "tk_x123456",
+    },
+  },
+};
+
+function settings(h: TempHome): {
+  hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]>;
+} {
+  return JSON.parse(readFileSync(join(h.dir, ".claude", "settings.json"), "utf8")) as never;
+}
+
+function configOf(h: TempHome): Record<string, unknown> {
+  return JSON.parse(
+    readFileSync(join(h.dir, "config", "hook-notify", "config.json"), "utf8"),
+  ) as never;
+}
+
+describe("install --approve", () => {
+  it("adds the PermissionRequest entry (approve, its own timeout), a reply topic and a 0600 key", async () => {
+    const h = home(NTFY);
+    const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const entry = settings(h).hooks.PermissionRequest![0]!.hooks[0]!;
+    expect(entry.command).toMatch(/hook-notify\.js" approve --timeout 150$/);
+    expect(entry.timeout).toBe(150);
+    expect(Object.keys(settings(h).hooks)).toEqual(
+      expect.arrayContaining([
+        "Notification",
+        "Stop",
+        "SubagentStop",
+        "SessionEnd",
+        "PermissionRequest",
+      ]),
+    );
+    const topic = configOf(h).approveReplyTopic as string;
+    expect(topic).toMatch(/^hn-[-_A-Za-z0-9]{32}$/);
+    expect(result.stdout).not.toContain(topic);
+    const key = join(h.dir, "state", "hook-notify", "approve.key");
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+    // Again: nothing changes, the topic and the key stay.
+    const again = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(again.code).toBe(0);
+    expect(configOf(h).approveReplyTopic).toBe(topic);
+    const keyText = readFileSync(key, "utf8");
+    expect(readFileSync(key, "utf8")).toBe(keyText);
+    // Uninstall takes the entry out with the others.
+    const removed = await runBin(["uninstall", "--client", "claude-code", "-y"], { env: h.env });
+    expect(removed.code).toBe(0);
+    expect(() => settings(h)).toThrow();
+  });
+
+  it("approveSeconds sets the entry's timeout (30 s more)", async () => {
+    const h = home({ ...NTFY, approveSeconds: 300 });
+    const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(result.code).toBe(0);
+    expect(settings(h).hooks.PermissionRequest![0]!.hooks[0]!.timeout).toBe(330);
+  });
+
+  it("Droid: says it has no PermissionRequest event and writes nothing", async () => {
+    const h = home(NTFY);
+    const result = await runBin(["install", "--client", "droid", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/droid has no PermissionRequest event/);
+    expect(() => readFileSync(join(h.dir, ".factory", "hooks.json"))).toThrow();
+    expect(configOf(h).approveReplyTopic).toBeUndefined();
+  });
+
+  it("--client all: Claude Code gets the entry, Droid is skipped with the same words", async () => {
+    const h = home(NTFY);
+    const result = await runBin(["install", "--client", "all", "--approve", "-y"], { env: h.env });
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).toMatch(/droid has no PermissionRequest event/);
+    expect(settings(h).hooks.PermissionRequest).toBeDefined();
+    expect(() => readFileSync(join(h.dir, ".factory", "hooks.json"))).toThrow();
+  });
+
+  it("without an ntfy sink: exit 1, says what to add, writes nothing", async () => {
+    const h = home({ sinks: { desktop: { type: "desktop" } } });
+    const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/"service": "ntfy"/);
+    expect(() => settings(h)).toThrow();
+  });
+});
