@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,13 +65,47 @@ export interface TempHome {
   writeConfig(config: unknown): string;
 }
 
+// A detached worker of this HOME may still be delivering or writing its last log line: ask every
+// live one to yield (finish and exit, as `flush` does), then remove the folder, retrying while a
+// worker is still writing. The bound is generous because CI runs this beside CPU burners.
+async function removeHome(dir: string): Promise<void> {
+  const outbox = join(dir, "state", "hook-notify", "outbox");
+  let sockets: string[] = [];
+  try {
+    sockets = readdirSync(outbox).filter((name) => /^worker\..+\.sock$/.test(name));
+  } catch {
+    // no outbox: nothing to ask
+  }
+  await Promise.all(sockets.map((name) => askToYield(join(outbox, name))));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+function askToYield(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const done = () => {
+      socket.destroy();
+      resolve();
+    };
+    socket.setTimeout(2_000, done);
+    socket.on("connect", () => socket.end("yield\n", done));
+    socket.on("error", done);
+  });
+}
+
 // A throwaway HOME with XDG dirs, removed after the test; PATH keeps only node's own folder.
 export function tempHome(extraEnv: Record<string, string | undefined> = {}): TempHome {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-e2e-"));
-  onTestFinished(() => {
-    // A detached worker may still be writing its last log line: retry instead of failing.
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  });
+  onTestFinished(() => removeHome(dir));
   const env = {
     HOME: dir,
     XDG_CONFIG_HOME: join(dir, "config"),
