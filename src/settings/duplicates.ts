@@ -3,6 +3,7 @@ import { adapterFor } from "../clients/index.js";
 import type { Client } from "../pipeline/hook-event.js";
 import { findOurs } from "./edit.js";
 import { isRecord } from "./hook-shape.js";
+import { readPluginEntries } from "./opencode-file.js";
 import type { FileShape, Scope } from "./locate.js";
 import { eventMapOf } from "./shape.js";
 
@@ -18,6 +19,7 @@ export interface Installed {
 // Events of one file that run hook-notify; a file we cannot parse counts as none.
 export function eventsWithOurs(text: string | undefined, shape: FileShape): string[] {
   if (text === undefined) return [];
+  if (shape === "opencode") return Object.keys(readPluginEntries(text) ?? {});
   let root: unknown;
   try {
     root = parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
