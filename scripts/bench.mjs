@@ -49,6 +49,10 @@ const fresh = (event) => () =>
 const freshStop = fresh(stopEvent);
 const freshSubagent = fresh(subagentEvent);
 const gnuTime = ["/usr/bin/time", "/bin/time"].find((p) => existsSync(p));
+// BENCH_INSTRUCTIONS=1: also count each mode's instructions once under valgrind's callgrind; unlike
+// wall time, the count does not move with what else the machine is doing.
+const valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].find((p) => existsSync(p));
+const COUNT_INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS === "1" && valgrind !== undefined;
 const scratch = mkdtempSync(join(os.tmpdir(), "hook-notify-bench-"));
 const SECRETS = {
   slackToken: "benchSECRETslack0123456789",
@@ -212,15 +216,14 @@ async function workerAlive(childEnv) {
   return socketPath !== undefined && (await ask(socketPath, "wake"));
 }
 
-// Asks the home's worker to yield and waits until it is gone (its lock released).
+// Asks the home's worker to yield and waits until it is gone (its lock released). A lock whose
+// socket nobody answers is a dead worker's: hooks treat it as no worker, and so does the bench.
 async function stopWorker(childEnv) {
   const started = Date.now();
-  while (Date.now() - started < 20_000) {
+  while (Date.now() - started < 60_000) {
     const socketPath = readLockSocket(childEnv);
-    if (socketPath === undefined && !existsSync(lockOf(childEnv))) return;
-    if (socketPath === undefined || !(await ask(socketPath, "yield"))) {
-      if (Date.now() - started > 2_000) rmSync(lockOf(childEnv), { force: true });
-    }
+    if (!existsSync(lockOf(childEnv))) return;
+    if (socketPath !== undefined && !(await ask(socketPath, "yield"))) return;
     await sleep(25);
   }
 }
@@ -289,6 +292,26 @@ function peakRss(args, { env: childEnv, stdin }) {
   return match ? Number(match[1]) : undefined;
 }
 
+// Instructions one run executes (callgrind's "Collected"); child processes are not counted.
+function instructions(args, { env: childEnv, stdin }) {
+  const out = spawnSync(
+    valgrind,
+    [
+      "--tool=callgrind",
+      `--callgrind-out-file=${join(scratch, "callgrind.out")}`,
+      process.execPath,
+      ...args,
+    ],
+    {
+      env: childEnv,
+      input: typeof stdin === "function" ? stdin() : (stdin ?? ""),
+      encoding: "utf8",
+    },
+  );
+  const match = /Collected : (\d+)/.exec(out.stderr);
+  return match ? Number(match[1]) : undefined;
+}
+
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   const at = (s.length - 1) * q;
@@ -329,7 +352,7 @@ async function measurePair(mode, round) {
   return { base: baseRun.ms, ms: modeRun.ms, ratio: modeRun.ms / baseRun.ms, alive };
 }
 
-function row(mode) {
+function row(mode, baseInstructions) {
   const ratios = mode.pairs.map((p) => p.ratio);
   const fmt = (x) => `${x.toFixed(2)}x`;
   const rss = mode.rss?.length ? (median(mode.rss) / 1024).toFixed(1) : "n/a";
@@ -339,7 +362,11 @@ function row(mode) {
       : mode.worker === "cold"
         ? "0 (stopped)"
         : "—";
-  return `| ${mode.name} | ${median(mode.pairs.map((p) => p.base)).toFixed(1)} | ${median(mode.pairs.map((p) => p.ms)).toFixed(1)} | **${fmt(median(ratios))}** | ${fmt(quantile(ratios, 0.25))}–${fmt(quantile(ratios, 0.75))} (${fmt(Math.min(...ratios))}–${fmt(Math.max(...ratios))}) | ${rss} | ${alive} |`;
+  const count =
+    mode.instructions && baseInstructions
+      ? ` ${(mode.instructions / 1e6).toFixed(0)} M (${fmt(mode.instructions / baseInstructions)}) |`
+      : "";
+  return `| ${mode.name} | ${median(mode.pairs.map((p) => p.base)).toFixed(1)} | ${median(mode.pairs.map((p) => p.ms)).toFixed(1)} | **${fmt(median(ratios))}** | ${fmt(quantile(ratios, 0.25))}–${fmt(quantile(ratios, 0.75))} (${fmt(Math.min(...ratios))}–${fmt(Math.max(...ratios))}) | ${rss} | ${alive} |${count}`;
 }
 
 async function main() {
@@ -460,6 +487,16 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
       if (mode.remote) mode.runs += 1;
     }
   }
+  let baseInstructions;
+  if (COUNT_INSTRUCTIONS) {
+    console.error("bench: counting instructions under callgrind (about 15 s a mode)…");
+    baseInstructions = instructions(["-e", "0"], { env: modes[0].env });
+    for (const mode of measured) {
+      await prepare(mode);
+      mode.instructions = instructions(mode.args, mode);
+      if (mode.remote) mode.runs += 1;
+    }
+  }
   for (const mode of modes) if (mode.worker) await stopWorker(mode.env);
 
   // ---- every server gets every notification --------------------------------------------------
@@ -503,11 +540,16 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
     `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}; NODE_EXTRA_CA_CERTS unset; ${ROUNDS} A/B pairs per mode (order alternating, a new session per run); peak RSS: median of ${RSS_ROUNDS}${gnuTime ? " (GNU time)" : " (not measured: no GNU time)"}.`,
   );
   console.log("");
+  const countHead = baseInstructions
+    ? ` instructions (vs \`node -e 0\`: ${(baseInstructions / 1e6).toFixed(0)} M) |`
+    : "";
   console.log(
-    "| mode | `node -e 0` ms | mode ms | ratio (median of pairs) | spread: p25–p75 (min–max) | peak RSS MiB | worker alive before run |",
+    `| mode | \`node -e 0\` ms | mode ms | ratio (median of pairs) | spread: p25–p75 (min–max) | peak RSS MiB | worker alive before run |${countHead}`,
   );
-  console.log("| --- | ---: | ---: | ---: | --- | ---: | --- |");
-  for (const mode of measured) console.log(row(mode));
+  console.log(
+    `| --- | ---: | ---: | ---: | --- | ---: | --- |${baseInstructions ? " ---: |" : ""}`,
+  );
+  for (const mode of measured) console.log(row(mode, baseInstructions));
   console.log("");
   console.log(
     `Remote delivery: ${all.map((s) => `${s.name} ${s.accepted().length}/${expected}`).join(", ")}; all in within ${deliveredIn} s after the last hook returned (servers answer in ${SERVER_DELAY_MS} ms).`,
