@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { HookNotifyError } from "../errors.js";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { defineClient } from "./adapter.js";
 
 // Droid 0.215.0 reads ~/.factory/hooks.json and .factory/hooks.json (bare map); local did not fire.
