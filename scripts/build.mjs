@@ -54,7 +54,7 @@ try {
   });
   await build({
     ...common,
-    entryPoints: { commands: "src/cli-yargs.ts", worker: "src/outbox/worker-main.ts" },
+    entryPoints: { commands: "src/cli-yargs.ts", worker: "src/worker/worker-main.ts" },
   });
   await stampBuildId(new URL("../dist/cli.cjs", import.meta.url));
 } catch {

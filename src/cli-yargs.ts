@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { runCommand } from "./commands/run.js";
 import { version } from "./version.js";
-import { CLIENT_IDS, isClient } from "./pipeline/hook-event.js";
+import { CLIENT_IDS, isClient } from "./core/hook-event.js";
 import { configOption } from "./commands/config-option.js";
 
 interface RunOptions {

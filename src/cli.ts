@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { runCommand } from "./commands/run.js";
 import { guardOutput } from "./inert-output.js";
-import { isClient } from "./pipeline/hook-event.js";
+import { isClient } from "./core/hook-event.js";
 
 const HOOK_FLAGS = {
   config: { type: "string", short: "c" },
