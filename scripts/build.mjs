@@ -25,7 +25,7 @@ await build({
   entryPoints: {
     cli: "src/cli.ts",
     commands: "src/cli-yargs.ts",
-    worker: "src/outbox/worker-main.ts",
+    worker: "src/worker/worker-main.ts",
   },
   plugins: [commandsApart],
   outdir: "dist",

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { Client, EventName } from "../pipeline/hook-event.js";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { Client, EventName } from "../core/hook-event.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 
 /** hook-notify's own event names, which every client's events are mapped onto. */
 export type CanonicalEvent = EventName;

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { defineClient, projectWrapper } from "./adapter.js";
 
 // Claude Code: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), .claude/settings(.local).json.

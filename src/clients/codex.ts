@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { compact, defineClient, projectWrapper } from "./adapter.js";
 
 // Codex 0.169.0 runs hooks from hooks.json beside each config layer: $CODEX_HOME (~/.codex) and

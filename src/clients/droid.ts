@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { HookNotifyError } from "../errors.js";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { defineClient, projectWrapper } from "./adapter.js";
 import { claudeHookEvents } from "./claude-code.js";
 

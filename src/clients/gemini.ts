@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { compact, defineClient, projectWrapper } from "./adapter.js";
 
 // Gemini CLI 0.61.0: "hooks" in ~/.gemini/settings.json and .gemini/settings.json (project hooks

@@ -1,6 +1,6 @@
 // The hook command's flags, once, as plain data: cli.ts feeds them to node:util parseArgs on the
 // hook path (no yargs, no zod), cli-yargs.ts to yargs for `run --help`. Both read values here.
-import { CLIENT_IDS, isClient } from "../pipeline/hook-event.js";
+import { CLIENT_IDS, isClient } from "../core/hook-event.js";
 import { configOption } from "./config-option.js";
 import type { RunArgs } from "./run.js";
 

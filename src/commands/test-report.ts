@@ -1,6 +1,6 @@
 // Prints `hook-notify test` results: a table for people, one JSON object per sink for scripts.
 // Targets come from each sink's describeTarget and errors are scrubbed: no secret is printed.
-import { formatTable, type Style } from "./style.js";
+import { formatTable, type Style } from "../style.js";
 import { likelyFix } from "./test-fix.js";
 import type { TestRow } from "./test-run.js";
 

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
-import { DEFAULT_IDLE_SECONDS } from "../config/schema.js";
+import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
