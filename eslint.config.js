@@ -1,6 +1,7 @@
 import js from "@eslint/js";
 import vitest from "@vitest/eslint-plugin";
 import tseslint from "typescript-eslint";
+import { layerRules } from "./scripts/layers.mjs";
 
 export default tseslint.config(
   { ignores: ["dist/", "coverage/", "node_modules/", "test/fixtures/"] },
@@ -22,6 +23,8 @@ export default tseslint.config(
       ],
     },
   },
+  // Who may import whom in src/ (scripts/layers.mjs, ARCHITECTURE.md).
+  ...layerRules(),
   {
     files: ["src/cli.ts", "src/cli-yargs.ts", "src/commands/**"],
     rules: { "no-console": "off", "no-restricted-properties": "off" },

@@ -1,6 +1,6 @@
 import { homedir, release } from "node:os";
 import type { Writable } from "node:stream";
-import { stdinInput, type InputSource } from "./pipeline/input-source.js";
+import { stdinInput, type InputSource } from "./input-source.js";
 
 /** Everything hook-notify takes from the process it runs in. Tests build one by hand. */
 export interface Deps {

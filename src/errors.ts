@@ -39,14 +39,20 @@ export interface HookNotifyErrorOptions {
   retryable?: boolean;
   /** Server-requested wait before the next attempt (429 Retry-After), in ms. */
   retryAfterMs?: number;
+  /** The HTTP status a server answered with, for advice that must not parse the message. */
+  status?: number;
+  /** Who answered, as messages name it: "Slack", "the webhook", "ntfy". */
+  service?: string;
 }
 
-// Carries a stable code, the sink it concerns and whether a retry can help.
+// Carries a stable code, the sink it concerns, whether a retry can help, and the HTTP status.
 export class HookNotifyError extends Error {
   readonly code: ErrorCode;
   readonly sink: string | undefined;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
+  readonly status: number | undefined;
+  readonly service: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: HookNotifyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -55,6 +61,8 @@ export class HookNotifyError extends Error {
     this.sink = options.sink;
     this.retryable = options.retryable ?? isRetryableByDefault(code);
     this.retryAfterMs = options.retryAfterMs;
+    this.status = options.status;
+    this.service = options.service;
   }
 }
 

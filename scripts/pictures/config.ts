@@ -1,5 +1,6 @@
 // The sinks the pictures show, validated by the real config schema; the URLs are placeholders.
-import { validateConfig, type Config } from "../../src/config/validate-config.js";
+import { validateConfig } from "../../src/config/validate-config.js";
+import type { Config } from "../../src/core/config.js";
 
 const SAMPLE = {
   sinks: {

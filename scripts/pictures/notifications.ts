@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatNotification } from "../../src/message/format.js";
-import type { Config } from "../../src/config/validate-config.js";
-import type { Notification } from "../../src/message/notification.js";
+import type { Config } from "../../src/core/config.js";
+import type { Notification } from "../../src/core/notification.js";
 import { gatherContext } from "../../src/pipeline/gather-context.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 

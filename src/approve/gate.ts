@@ -11,12 +11,6 @@ export interface PresenceReading {
   idleSeconds?: number | undefined;
 }
 
-/**
- * Idle this long counts as away even with the terminal in front: a person who watched the agent
- * for five minutes without touching anything is probably not there.
- */
-export const AWAY_IDLE_SECONDS = 300;
-
 /** Where the permission question goes, and why. */
 export interface Route {
   to: "phone" | "terminal";

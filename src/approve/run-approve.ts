@@ -9,12 +9,8 @@ import { assertSuccess, postRequest } from "../http/post.js";
 import { redactUrl } from "../redact.js";
 import { decisionJson } from "./decision.js";
 import { probePresence } from "../presence/probe.js";
-import {
-  AWAY_IDLE_SECONDS,
-  chooseRoute,
-  presenceUnavailable,
-  type PresenceReading,
-} from "./gate.js";
+import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
+import { AWAY_IDLE_SECONDS } from "../core/defaults.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";

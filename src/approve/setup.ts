@@ -1,5 +1,5 @@
 // Which ntfy server, topics and token `hook-notify approve` uses: all from the user's config.
-import type { Config } from "../config/validate-config.js";
+import type { Config } from "../core/config.js";
 import type { ChatOptions } from "../sinks/chat/index.js";
 import { splitTopicUrl } from "../sinks/chat/format-ntfy.js";
 

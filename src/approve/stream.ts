@@ -70,7 +70,7 @@ export async function openStream(options: StreamOptions): Promise<AsyncIterable<
     throw new HookNotifyError(
       auth ? "SINK_AUTH" : "SINK_HTTP_STATUS",
       `${options.sinkName}: ntfy answered HTTP ${response.statusCode} to subscribing to the reply topic.${auth ? " Check the sink's token: it must be allowed to read the reply topic." : ""}`,
-      { sink: options.sinkName },
+      { sink: options.sinkName, status: response.statusCode, service: "ntfy" },
     );
   }
   return readEvents(response.body, destroy);

@@ -1,5 +1,6 @@
-import type { Client, EventName } from "../pipeline/hook-event.js";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import { join } from "node:path";
+import type { Client, EventName } from "../core/hook-event.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 
 /** hook-notify's own event names, which every client's events are mapped onto. */
 export type CanonicalEvent = EventName;
@@ -52,6 +53,12 @@ export function toClientTimeout(adapter: ClientAdapter, seconds: number): number
 // Seconds from an entry's timeout in the client's unit.
 export function fromClientTimeout(adapter: ClientAdapter, value: number): number {
   return adapter.timeoutUnit === "milliseconds" ? value / 1000 : value;
+}
+
+// The project scope's wrapper script in <dir>/hooks, and the hook command that reaches it from the
+// client's side (`prefix` is how the client names <dir>: a variable, or git for Codex).
+export function projectWrapper(dir: string, prefix: string): NonNullable<Target["wrapper"]> {
+  return { path: join(dir, "hooks", "hook-notify.sh"), command: `${prefix}/hooks/hook-notify.sh` };
 }
 
 // A copy without the keys whose value is undefined: a field a client does not send stays out.

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
-import { defineClient } from "./adapter.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import { defineClient, projectWrapper } from "./adapter.js";
 
 // Claude Code: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), .claude/settings(.local).json.
 function locate(scope: Scope, { home, projectDir, env }: LocateInput): Target {
@@ -11,14 +11,17 @@ function locate(scope: Scope, { home, projectDir, env }: LocateInput): Target {
   const dir = join(projectDir, ".claude");
   const name = scope === "project" ? "settings.json" : "settings.local.json";
   const target: Target = { client: "claude-code", scope, file: join(dir, name), shape: "settings" };
-  if (scope === "project") {
-    target.wrapper = {
-      path: join(dir, "hooks", "hook-notify.sh"),
-      command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/hook-notify.sh',
-    };
-  }
+  if (scope === "project") target.wrapper = projectWrapper(dir, '"$CLAUDE_PROJECT_DIR"/.claude');
   return target;
 }
+
+// The hook names Claude Code shares with the clients that copied its hooks (Droid).
+export const claudeHookEvents = {
+  Notification: "Notification",
+  Stop: "Stop",
+  SubagentStop: "SubagentStop",
+  SessionEnd: "SessionEnd",
+} as const;
 
 // The reference client: its hook names and payload fields are hook-notify's own.
 export const claudeCode = defineClient({
@@ -30,10 +33,7 @@ export const claudeCode = defineClient({
   configDir: ({ home, env }) => env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude"),
   locate,
   events: {
-    Notification: "Notification",
-    Stop: "Stop",
-    SubagentStop: "SubagentStop",
-    SessionEnd: "SessionEnd",
+    ...claudeHookEvents,
     StopFailure: "StopFailure",
     PermissionRequest: "PermissionRequest",
   },

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
-import { compact, defineClient } from "./adapter.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import { compact, defineClient, projectWrapper } from "./adapter.js";
 
 // Codex 0.169.0 runs hooks from hooks.json beside each config layer: $CODEX_HOME (~/.codex) and
 // <repo>/.codex (only in a trusted project). It sets no project variable, so the project
@@ -20,10 +20,7 @@ function locate(scope: Scope, input: LocateInput): Target {
     scope,
     file: join(dir, "hooks.json"),
     shape: "settings",
-    wrapper: {
-      path: join(dir, "hooks", "hook-notify.sh"),
-      command: '"$(git rev-parse --show-toplevel)"/.codex/hooks/hook-notify.sh',
-    },
+    wrapper: projectWrapper(dir, '"$(git rev-parse --show-toplevel)"/.codex'),
   };
 }
 

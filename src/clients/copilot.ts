@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { compact, defineClient } from "./adapter.js";
 
 // Copilot CLI 1.0.102 runs every *.json in $COPILOT_HOME/hooks (~/.copilot/hooks) and in a

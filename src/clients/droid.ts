@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { HookNotifyError } from "../errors.js";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
-import { defineClient } from "./adapter.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import { defineClient, projectWrapper } from "./adapter.js";
+import { claudeHookEvents } from "./claude-code.js";
 
 // Droid 0.215.0 reads ~/.factory/hooks.json and .factory/hooks.json (bare map); local did not fire.
 function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
@@ -19,12 +20,7 @@ function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
     shape: "bare",
     legacyFile: join(dir, "settings.json"),
   };
-  if (scope === "project") {
-    target.wrapper = {
-      path: join(dir, "hooks", "hook-notify.sh"),
-      command: '"$FACTORY_PROJECT_DIR"/.factory/hooks/hook-notify.sh',
-    };
-  }
+  if (scope === "project") target.wrapper = projectWrapper(dir, '"$FACTORY_PROJECT_DIR"/.factory');
   return target;
 }
 
@@ -37,12 +33,7 @@ export const droid = defineClient({
   scopes: ["user", "project"],
   configDir: ({ home }) => join(home, ".factory"),
   locate,
-  events: {
-    Notification: "Notification",
-    Stop: "Stop",
-    SubagentStop: "SubagentStop",
-    SessionEnd: "SessionEnd",
-  },
+  events: claudeHookEvents,
   timeoutUnit: "seconds",
   acceptsJsonc: false,
   jsoncReason:

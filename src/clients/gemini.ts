@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
-import { compact, defineClient } from "./adapter.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import { compact, defineClient, projectWrapper } from "./adapter.js";
 
 // Gemini CLI 0.61.0: "hooks" in ~/.gemini/settings.json and .gemini/settings.json (project hooks
 // only in a trusted folder). It replaces $GEMINI_PROJECT_DIR in a hook command with the project.
@@ -19,11 +19,8 @@ function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
     scope,
     file: join(dir, "settings.json"),
     shape: "settings",
-    wrapper: {
-      path: join(dir, "hooks", "hook-notify.sh"),
-      // Unquoted on purpose: Gemini puts the folder in already shell-quoted (shell-quote).
-      command: "$GEMINI_PROJECT_DIR/.gemini/hooks/hook-notify.sh",
-    },
+    // Unquoted on purpose: Gemini puts the folder in already shell-quoted (shell-quote).
+    wrapper: projectWrapper(dir, "$GEMINI_PROJECT_DIR/.gemini"),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import type { ClientAdapter } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../settings/locate.js";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { compact, defineClient } from "./adapter.js";
 
 // OpenCode 1.18.33 loads every plugin file in ~/.config/opencode/plugins and .opencode/plugins

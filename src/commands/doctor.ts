@@ -32,7 +32,7 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
       import("node:os"),
       import("../doctor/run-doctor.js"),
       import("../doctor/render.js"),
-      import("./style.js"),
+      import("../style.js"),
     ]);
     // Not createDeps(): its stdin source opens a terminal's stdin, and the process would not end.
     const deps = {

@@ -36,7 +36,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       { sendWake },
     ] = await Promise.all([
       import("../deps.js"),
-      import("../outbox/worker.js"),
+      import("../worker/worker.js"),
       import("../outbox/lock.js"),
       import("../outbox/paths.js"),
       import("../outbox/spawn.js"),

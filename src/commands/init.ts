@@ -38,7 +38,7 @@ export const initCommand: CommandModule<object, InitArgs> = {
       import("node:os"),
       import("../config/paths.js"),
       import("../init/write-starter.js"),
-      import("./style.js"),
+      import("../style.js"),
     ]);
     // Not createDeps(): its stdin source opens a terminal's stdin, and the process would not end.
     const deps = { env: process.env, platform: process.platform, homedir: homedir() };

@@ -1,7 +1,7 @@
 // `hook-notify install`: writes hook-notify's hook entries into each agent client's hook files.
 import type { Argv, CommandModule } from "yargs";
 import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-config.js";
-import { CLIENT_IDS, type Client } from "../pipeline/hook-event.js";
+import { CLIENT_IDS, type Client } from "../core/hook-event.js";
 import type { SettingsArgs } from "../settings/cli-run.js";
 
 /** The flags install and uninstall share, as yargs parses them. */

@@ -4,7 +4,7 @@ import type { ApprovalLog } from "../approve/record.js";
 import type { JournalLine } from "../outbox/journal.js";
 import { approvalCell } from "./log-approval.js";
 import { followUpKey, type LoggedRun } from "./log-read.js";
-import { formatTable, type Style } from "./style.js";
+import { formatTable, type Style } from "../style.js";
 
 interface LogArgs {
   tail: number;
@@ -43,7 +43,7 @@ export const logCommand: CommandModule<object, LogArgs> = {
         import("../deps.js"),
         import("../config/paths.js"),
         import("./log-read.js"),
-        import("./style.js"),
+        import("../style.js"),
       ]);
     const deps = createDeps();
     const path = logPath(deps);

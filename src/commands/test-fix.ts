@@ -1,4 +1,4 @@
-// The likely fix for a failed test delivery, from its error code and HTTP status. Pure.
+// The likely fix for a failed test delivery, from its error's data: code and HTTP status. Pure.
 import type { ErrorCode } from "../errors.js";
 import { SERVICE_NAMES as CHAT_SERVICE_NAMES } from "../sinks/chat/index.js";
 
@@ -8,23 +8,19 @@ export interface FailedDelivery {
   /** The chat service (slack, discord, …) for a chat sink. */
   service?: string | undefined;
   code?: ErrorCode | undefined;
+  /** The HTTP status the server answered with, carried by the error (never read from its text). */
+  status?: number | undefined;
   /** The error message, already scrubbed of secrets. */
   error?: string | undefined;
 }
 
 const SERVICE_NAMES: Readonly<Record<string, string>> = CHAT_SERVICE_NAMES;
 
-// The HTTP status a sink error names ("Slack answered HTTP 404", "Discord answered 404: …").
-export function statusOf(message: string | undefined): number | undefined {
-  const match = /answered (?:HTTP )?(\d{3})\b/.exec(message ?? "");
-  return match ? Number(match[1]) : undefined;
-}
-
-// One sentence a person can act on. Codes are stable; the status comes from the message.
+// One sentence a person can act on, from the error's code and status: rewording never changes it.
 export function likelyFix(failed: FailedDelivery): string {
   switch (failed.code) {
     case "SINK_HTTP_STATUS":
-      return fixForStatus(statusOf(failed.error), failed);
+      return fixForStatus(failed.status, failed);
     case "SINK_UNAVAILABLE":
       return ownFix(failed.error) ?? "install the program it needs, or use another sink here";
     case "SINK_NETWORK":

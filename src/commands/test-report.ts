@@ -1,7 +1,7 @@
 // Prints `hook-notify test` results: a table for people, one JSON object per sink for scripts.
 // Targets come from each sink's describeTarget and errors are scrubbed: no secret is printed.
-import { formatTable, type Style } from "./style.js";
-import { likelyFix, statusOf } from "./test-fix.js";
+import { formatTable, type Style } from "../style.js";
+import { likelyFix } from "./test-fix.js";
 import type { TestRow } from "./test-run.js";
 
 /** One sink's result as `test --json` prints it. */
@@ -28,13 +28,13 @@ export function toReport(row: TestRow): TestReport {
   const report: TestReport = { ...base, target: outcome.target, ok: outcome.ok, ms: outcome.ms };
   if (outcome.skipped) return { ...report, skipped: outcome.skipped };
   if (outcome.ok) return report;
-  const status = statusOf(outcome.error);
+  const { code, status, error } = outcome;
   return {
     ...report,
-    code: outcome.code,
+    code,
     ...(status === undefined ? {} : { status }),
-    error: outcome.error,
-    fix: likelyFix({ type: entry.type, service, code: outcome.code, error: outcome.error }),
+    error,
+    fix: likelyFix({ type: entry.type, service, code, status, error }),
   };
 }
 

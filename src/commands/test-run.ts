@@ -1,7 +1,7 @@
 // `hook-notify test`'s work: a sample event through parse → context → config → format, then every
 // chosen sink in the foreground (remote ones direct, not via the outbox). Nothing is logged.
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
-import type { SinkEntry } from "../config/validate-config.js";
+import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";

@@ -70,7 +70,7 @@ export const testCommand: CommandModule<object, TestArgs> = {
     const [{ createDeps }, { runTest }, { createStyle }] = await Promise.all([
       import("../deps.js"),
       import("./test-run.js"),
-      import("./style.js"),
+      import("../style.js"),
     ]);
     const deps = createDeps();
     const result = await runTest(deps, {

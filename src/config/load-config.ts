@@ -4,7 +4,9 @@ import { HookNotifyError } from "../errors.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { mergeProjectConfig } from "./merge-project.js";
 import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
-import { validateConfig, type Config } from "./validate-config.js";
+import { validateConfig } from "./validate-config.js";
+import { type Config } from "../core/config.js";
+import { MAX_CONFIG_BYTES } from "../core/defaults.js";
 
 export interface LoadedConfig {
   value: Config;
@@ -56,9 +58,6 @@ export function loadConfig(
   Object.assign(loaded.unresolved, merged.unresolved);
   return loaded;
 }
-
-/** A config file is a few KiB; past this it is refused, whatever it is. */
-export const MAX_CONFIG_BYTES = 1 << 20;
 
 // A cloned repository ships the project file: it may be a FIFO or a link to /dev/zero. Only a
 // regular file of at most MAX_CONFIG_BYTES is read, and the read cannot block.

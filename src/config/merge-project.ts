@@ -1,5 +1,6 @@
-import { DEFAULT_COOLDOWNS } from "../pipeline/policy.js";
-import type { Validated, Config, Cooldowns } from "./validate-config.js";
+import { DEFAULT_COOLDOWNS } from "../core/defaults.js";
+import type { Validated } from "./validate-config.js";
+import type { Config, Cooldowns } from "../core/config.js";
 import { validateConfig } from "./validate-config.js";
 
 const NARROWING_KEYS = new Set(["enabled", "events", "when"]);

@@ -1,7 +1,8 @@
 import * as z from "zod/mini";
-import { DEFAULT_EVENTS, NOTICE_EVENTS } from "../pipeline/hook-event.js";
+import { DEFAULT_EVENTS, NOTICE_EVENTS } from "../core/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
+import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
 
 const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -24,9 +25,6 @@ function about(description: string, defaultValue?: unknown) {
     defaultValue === undefined ? { description } : { description, default: defaultValue },
   );
 }
-
-/** With "when": "away", idle this long counts as away. */
-export const DEFAULT_IDLE_SECONDS = 120;
 
 // A follow-up to other sinks when nobody answered the session in time (on a sink or top level).
 const escalateShape = z.strictObject({

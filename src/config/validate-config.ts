@@ -1,71 +1,13 @@
 import * as z from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import type { Templates } from "../message/format.js";
-import { DEFAULT_EVENTS, type NoticeEvent } from "../pipeline/hook-event.js";
+import { DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
 import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
 import { entrySchemaFor, topLevelShape } from "./schema.js";
-import { containsSecret, secretValuesOf, stringsIn } from "./secret-values.js";
-
-/** A valid sink entry, defaults applied; `options` has passed the sink's own schema. */
-export interface SinkEntry {
-  name: string;
-  type: string;
-  events: NoticeEvent[];
-  when: "always" | "failure" | "away";
-  /** With when: "away": idle this long counts as away (default DEFAULT_IDLE_SECONDS). */
-  idleSeconds?: number | undefined;
-  escalate?: Escalate | undefined;
-  enabled: boolean;
-  timeoutMs?: number | undefined;
-  quietHours?: string | undefined;
-  cooldown?: Cooldowns | undefined;
-  minTurnSeconds?: number | undefined;
-  localSinksOverSsh?: boolean | undefined;
-  coalesceSeconds?: number | undefined;
-  options: unknown;
-}
-
-/** A follow-up to the `to` sinks when the session is not answered within afterSeconds. */
-export interface Escalate {
-  afterSeconds: number;
-  to: string[];
-  events?: NoticeEvent[] | undefined;
-}
-
-/** Cool-down seconds per event kind ("idle_prompt": a Notification that waits for input). */
-export type Cooldowns = Partial<Record<NoticeEvent | "idle_prompt", number>>;
-
-/** `service` from the config: the service's HTTP API (enrichment and `hook-notify watch`). */
-export interface ServiceConfig {
-  baseUrl: string;
-  apiKey: string;
-  enrich: boolean;
-  enrichTimeoutMs: number;
-  intervalMs: number;
-}
-
-export interface Config {
-  enabled: boolean;
-  sinks: Record<string, SinkEntry>;
-  templates?: Templates | undefined;
-  maxBodyLength: number;
-  allowProjectSinks: boolean;
-  dedupeSeconds: number;
-  cooldown?: Cooldowns | undefined;
-  minTurnSeconds: number;
-  quietHours?: string | undefined;
-  localSinksOverSsh: boolean;
-  coalesceSeconds: number;
-  escalate?: Escalate | undefined;
-  /** `hook-notify approve`: "away" (default) or "always"; see the schema. */
-  approveWhen: "away" | "always";
-  approveSeconds: number;
-  approveReplyTopic?: string | undefined;
-  approveSink?: string | undefined;
-  service?: ServiceConfig | undefined;
-}
+import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
+import type { Config, Escalate, ServiceConfig, SinkEntry } from "../core/config.js";
+import { DEFAULT_APPROVE_SECONDS, DEFAULT_COALESCE_SECONDS, MAX_SINKS } from "../core/defaults.js";
 
 export interface Validated {
   value: Config;
@@ -76,12 +18,6 @@ export interface Validated {
    * Another process (with the variable) can still deliver to them; queued work for them waits. */
   unresolved?: Record<string, string[]> | undefined;
 }
-
-/** SubagentStop events of one session this close together become one notification. */
-export const DEFAULT_COALESCE_SECONDS = 3;
-
-/** How long `hook-notify approve` waits for the phone by default. */
-export const DEFAULT_APPROVE_SECONDS = 120;
 
 // zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
 z.config(en());
@@ -107,9 +43,6 @@ const topLevel = z.looseObject({
   ...topLevelShape,
   sinks: z.optional(z.record(z.string(), z.unknown())),
 });
-
-/** More sinks than this are not read: every hook run's work stays bounded (and its deadline held). */
-export const MAX_SINKS = 100;
 
 // Validates parsed config JSON. Pure: returns the usable part plus every problem as data.
 export function validateConfig(

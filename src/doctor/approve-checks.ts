@@ -3,7 +3,7 @@
 import { readSecret, secretPath } from "../approve/secret.js";
 import { resolveSetup } from "../approve/setup.js";
 import { openStream } from "../approve/stream.js";
-import type { Config } from "../config/validate-config.js";
+import type { Config } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { redactUrl } from "../redact.js";

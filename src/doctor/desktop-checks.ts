@@ -2,7 +2,7 @@
 // can run here, and what Windows says about notifications (where a command can tell; on macOS
 // nothing reads the notification permission, so the detail says where to look).
 import { existsSync } from "node:fs";
-import type { SinkEntry } from "../config/validate-config.js";
+import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { macRoute } from "../sinks/desktop-macos.js";
 import { POWERSHELL_APP_ID } from "../sinks/desktop-windows.js";

@@ -1,7 +1,7 @@
 // Remote sinks: SMTP verify (connect, EHLO, auth; no mail) and chat/webhook host reachability.
 import { lookup } from "node:dns/promises";
 import { connect } from "node:net";
-import type { SinkEntry } from "../config/validate-config.js";
+import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { proxyOptions } from "../http/post.js";
 import { redactUrl, scrub } from "../redact.js";

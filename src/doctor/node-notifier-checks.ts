@@ -4,7 +4,7 @@
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { SinkEntry } from "../config/validate-config.js";
+import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { isWsl } from "../sinks/platform.js";
 import { fail, ok, type CheckResult } from "./check.js";

@@ -1,5 +1,5 @@
 // Doctor's findings for a person: ✓ ✗ ! in colour on a terminal, plain words elsewhere.
-import type { Style } from "../commands/style.js";
+import type { Style } from "../style.js";
 import type { CheckResult, CheckStatus } from "./check.js";
 
 // The mark for a status: the shared style's ✓/✗ (ok/failed), and ! (warn) for warnings.

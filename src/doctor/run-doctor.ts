@@ -1,6 +1,6 @@
 // Runs every doctor check in order and returns the findings as data; printing is the command's job.
 import type { LoadedConfig } from "../config/load-config.js";
-import type { SinkEntry } from "../config/validate-config.js";
+import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { checkApprove } from "./approve-checks.js";
 import { fail, ok, type CheckResult } from "./check.js";

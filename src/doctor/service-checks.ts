@@ -1,7 +1,7 @@
 // Doctor's look at the service (only with `service` in the config): is the key accepted, and may
 // its user read analytics (Manager or Owner), which `watch --digest daily` needs.
 import { deadline } from "../abort.js";
-import type { ServiceConfig } from "../config/validate-config.js";
+import type { ServiceConfig } from "../core/config.js";
 import { toHookNotifyError } from "../errors.js";
 import { redactUrl, scrub } from "../redact.js";
 import { getAnalytics } from "../service/client.js";

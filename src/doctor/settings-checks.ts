@@ -1,7 +1,7 @@
 // Where hook-notify is installed (client, scope, file), with each entry's timeout, and files the
 // client would reject. Reads with the same code install uses; writes nothing.
 import { existsSync } from "node:fs";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { adapterFor } from "../clients/index.js";
 import { programPaths } from "../settings/command.js";
 import { checkText } from "../settings/check.js";
@@ -9,7 +9,8 @@ import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
 import { findOurs } from "../settings/edit.js";
 import { isRecord } from "../settings/hook-shape.js";
 import { readPluginEntries } from "../settings/opencode-file.js";
-import { displayPath, type FileShape, type LocateInput } from "../settings/locate.js";
+import { displayPath } from "../settings/locate.js";
+import { type FileShape, type LocateInput } from "../core/install-target.js";
 import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/shape.js";

@@ -1,7 +1,7 @@
 // Checks of the machine itself: node, SSH, desktop notifications, the audio player, the log.
 import { existsSync } from "node:fs";
 import { logPath } from "../config/paths.js";
-import type { SinkEntry } from "../config/validate-config.js";
+import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { backendFor, hasSessionBus } from "../sinks/desktop.js";
 import { findProgram } from "../sinks/find-program.js";

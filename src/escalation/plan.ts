@@ -1,7 +1,7 @@
 // Which sinks get a follow-up when nobody answers the session, and what that follow-up says. Pure.
-import type { Config, Escalate } from "../config/validate-config.js";
-import type { Notification } from "../message/notification.js";
-import type { NoticeEvent } from "../pipeline/hook-event.js";
+import type { Config, Escalate } from "../core/config.js";
+import type { Notification } from "../core/notification.js";
+import type { NoticeEvent } from "../core/hook-event.js";
 
 /** Notification types that wait for the person (Claude Code's notification_type). */
 const WAITING_TYPES = new Set(["permission_prompt", "idle_prompt", "elicitation_dialog"]);

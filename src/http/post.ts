@@ -89,6 +89,8 @@ export function assertSuccess(
   throw new HookNotifyError("SINK_HTTP_STATUS", message.trim(), {
     sink: ctx.sinkName,
     retryable,
+    status,
+    service: ctx.service,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 }

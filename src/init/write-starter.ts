@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Style } from "../commands/style.js";
+import type { Style } from "../style.js";
 import { findPackageRoot } from "../settings/template.js";
 import {
   buildStarterConfig,

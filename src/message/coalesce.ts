@@ -1,7 +1,7 @@
 // Subagent coalescing, the pure part: several SubagentStop notifications of one session become
 // one ("3 subagents finished: Explore, Plan, general-purpose"). Held and released by outbox/held.ts.
 import { fnv1a64 } from "../fnv1a.js";
-import type { CoalescedPart, Notification } from "./notification.js";
+import type { CoalescedPart, Notification } from "../core/notification.js";
 import { oneLine, truncate } from "./text.js";
 
 /** How many subagents get a line of their own in the body; the rest are counted. */

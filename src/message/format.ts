@@ -1,18 +1,10 @@
 import { adapterFor } from "../clients/index.js";
-import { isFailure, type HookEvent, type NoticeEvent } from "../pipeline/hook-event.js";
-import type { EventContext } from "../pipeline/gather-context.js";
-import type { Level, Notification, TokenUsage } from "./notification.js";
+import { isFailure, type HookEvent } from "../core/hook-event.js";
+import type { EventContext } from "../core/event-context.js";
+import type { Level, Notification, TokenUsage } from "../core/notification.js";
 import { fillTemplate, type TemplateValues } from "./template.js";
 import { formatDuration, oneLine, stripControl, truncate } from "./text.js";
-
-/** A title/body pair; either may be left out to keep the default. */
-export interface Template {
-  title?: string | undefined;
-  body?: string | undefined;
-}
-
-/** Per-event templates, plus "failure" which wins for failures. */
-export type Templates = Partial<Record<NoticeEvent | "failure", Template>>;
+import type { Templates } from "../core/config.js";
 
 export interface FormatOptions {
   templates?: Templates | undefined;

@@ -5,7 +5,8 @@ import { answeredAt } from "../escalation/answers.js";
 import type { Deps } from "../deps.js";
 import { probePresence, type Presence } from "../presence/probe.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
-import type { OutboxEntry, PresenceGate } from "./store.js";
+import type { OutboxEntry } from "./store.js";
+import type { PresenceGate } from "../presence/gate-env.js";
 
 /** The presence answer as logged: no readings' pids, just what decided. */
 export interface PresenceBrief {

@@ -5,6 +5,7 @@
 // listening means dead, even when the pid is a zombie or was reused. Without a socket, by pid.
 import { link, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { readBounded } from "../read-bounded.js";
+import { STALE_MS } from "../core/defaults.js";
 
 /** Who asks for the lock; `isAlive` is injected so this module stays free of `process`. */
 export interface LockOwner {
@@ -32,9 +33,6 @@ export interface HeldLock {
 // The worker takes the lock, not the hook: node:crypto is fetched here so the hook never loads it.
 const randomHex = (bytes: number): string =>
   process.getBuiltinModule("node:crypto").randomBytes(bytes).toString("hex");
-
-// Past this, a lock without a heartbeat is stale even if its pid looks alive (pid reuse).
-export const STALE_MS = 60_000;
 
 // The lock, or undefined when a live worker holds it (the caller exits or waits politely).
 export async function acquireLock(path: string, owner: LockOwner): Promise<HeldLock | undefined> {

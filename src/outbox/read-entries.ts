@@ -5,9 +5,7 @@ import * as z from "zod/mini";
 import { readBounded } from "../read-bounded.js";
 import type { OutboxPaths } from "./paths.js";
 import { entryKey, listNames, writeEntry, type OutboxEntry } from "./store.js";
-
-/** An entry holds one notification (its body already cut to maxBodyLength): a few KiB. */
-export const MAX_ENTRY_BYTES = 256 * 1024;
+import { MAX_ENTRY_BYTES } from "../core/defaults.js";
 
 const entryShape = z.looseObject({
   version: z.literal(1),

@@ -4,8 +4,9 @@ import { mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
+import type { PresenceGate } from "../presence/gate-env.js";
 
 /** One pending delivery of one notification to one sink. */
 export interface OutboxEntry {
@@ -29,17 +30,6 @@ export interface OutboxEntry {
   escalation?: EscalationWait;
   /** Set when the entry was moved to failed/. */
   failure?: { at: number; reason: string };
-}
-
-/** What the worker needs to ask whether the person is there, as the hook saw it. */
-export interface PresenceGate {
-  idleSeconds: number;
-  /** The agent's process and, where cheap to know, its ancestors (the terminal is one). */
-  pids: number[];
-  /** The hook's display and tmux variables (TMUX, DISPLAY, WAYLAND_DISPLAY, …); no secrets. */
-  env: Record<string, string>;
-  /** `test --away`: the answer is away without asking. */
-  forced?: "away";
 }
 
 /** A follow-up waiting for the person to answer the session. */

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
-import { DEFAULT_IDLE_SECONDS } from "../config/schema.js";
+import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
@@ -19,6 +19,8 @@ export interface Outcome {
   ms: number;
   code?: ErrorCode | undefined;
   error?: string | undefined;
+  /** The HTTP status a failing server answered with (from the error's data, not its text). */
+  status?: number | undefined;
   /** Handed to the outbox and the background worker rather than sent here. */
   queued?: boolean | undefined;
   /** Held for subagent coalescing: the worker sends it merged with the session's next ones. */
@@ -311,6 +313,7 @@ async function deliverOne(
     outcome.ok = false;
     outcome.retryable = known.retryable;
     outcome.code = known.code;
+    if (known.status !== undefined) outcome.status = known.status;
     outcome.error = scrub(known.message, options.secrets);
   } finally {
     timeout.clear();

@@ -1,22 +1,9 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Deps } from "../deps.js";
-import type { TokenUsage } from "../message/notification.js";
-import type { Client, HookEvent } from "./hook-event.js";
+import type { Client, HookEvent } from "../core/hook-event.js";
 import { readTranscriptFacts } from "./transcript.js";
-
-/** What hook-notify works out about an event beyond its own fields. */
-export interface EventContext {
-  project: string;
-  projectDir: string;
-  client?: Client;
-  sessionTitle?: string;
-  /** From the service, when the background worker enriches a Droid notification. */
-  tokenUsage?: TokenUsage;
-  lastMessage?: string;
-  /** When the turn a Stop ends began (the person's last prompt), if the transcript tells. */
-  turnStartedAt?: number;
-}
+import type { EventContext } from "../core/event-context.js";
 
 // Project, client, session title and last assistant message, with bounded, failure-tolerant reads.
 export function gatherContext(

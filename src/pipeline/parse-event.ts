@@ -7,7 +7,8 @@ import {
   type EventName,
   type HookEvent,
   type IgnoredEvent,
-} from "./hook-event.js";
+} from "../core/hook-event.js";
+import { MAX_EVENT_DEPTH } from "../core/defaults.js";
 
 const text = z.optional(z.string());
 const count = z.optional(z.number().check(z.nonnegative()));
@@ -35,9 +36,6 @@ const eventSchema = z.object({
 
 type Canonical = Record<keyof z.infer<typeof eventSchema>, unknown>;
 const FIELDS = Object.keys(eventSchema.shape) as (keyof Canonical)[];
-
-/** Deeper than this, a value in the event is cut: JSON.stringify and the sinks recurse. */
-export const MAX_EVENT_DEPTH = 64;
 
 // Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
 // The client's adapter first maps its own event names and fields onto hook-notify's. Lenient:

@@ -1,15 +1,13 @@
-import type { Config, Cooldowns } from "../config/validate-config.js";
+import type { Config } from "../core/config.js";
 import { fnv1a64 } from "../fnv1a.js";
-import type { Notification } from "../message/notification.js";
-import type { HookEvent, NoticeEvent } from "./hook-event.js";
+import type { Notification } from "../core/notification.js";
+import type { HookEvent, NoticeEvent } from "../core/hook-event.js";
 import type { Delivery, Plan, Skip } from "./route.js";
 import type { ClaimMarker } from "./seen-markers.js";
+import { DEFAULT_COOLDOWNS, MAX_HOLD_MS } from "../core/defaults.js";
 
 /** What the rules read of an event: a hook event, or one that `hook-notify watch` raised. */
 export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
-
-/** A coalesced group goes out at the latest this long after its first SubagentStop. */
-export const MAX_HOLD_MS = 60_000;
 
 /** The "signal, not noise" rules, in the order they are checked. */
 export type Rule = "ssh" | "container" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown";
@@ -47,8 +45,6 @@ export interface PolicyFacts {
   coalesce: boolean;
 }
 
-/** With no `cooldown` setting: idle prompts ("waiting for your input") once a minute per session. */
-export const DEFAULT_COOLDOWNS: Cooldowns = { idle_prompt: 60 };
 const SALIENT_MAX = 256;
 
 // Holds back the deliveries that would be noise (each suppressed one says which rule and why),

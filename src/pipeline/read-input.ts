@@ -1,5 +1,5 @@
 import { HookNotifyError } from "../errors.js";
-import type { InputSource } from "./input-source.js";
+import type { InputSource } from "../input-source.js";
 
 export interface ReadInputOptions {
   /** Larger input is refused, not buffered. */

@@ -1,5 +1,5 @@
-import type { Config, SinkEntry } from "../config/validate-config.js";
-import type { Notification } from "../message/notification.js";
+import type { Config, SinkEntry } from "../core/config.js";
+import type { Notification } from "../core/notification.js";
 import { findSink } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
 

@@ -6,11 +6,12 @@ import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
 import { deliver } from "./deliver.js";
-import { gatherContext, type EventContext } from "./gather-context.js";
-import type { Client, HookEvent } from "./hook-event.js";
+import { gatherContext } from "./gather-context.js";
+import { type EventContext } from "../core/event-context.js";
+import type { Client, HookEvent } from "../core/hook-event.js";
 import { parseEvent } from "./parse-event.js";
 import {
   applyPolicy,
@@ -28,8 +29,8 @@ import {
 } from "./record.js";
 import { route } from "./route.js";
 import { claimMarker, peekMarker } from "./seen-markers.js";
-import { DEFAULT_IDLE_SECONDS } from "../config/schema.js";
-import { escalationsOf, noteAnswer, noteMovedOn } from "../escalation/hook-steps.js";
+import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
+import { escalationsOf, noteAnswer, noteMovedOn } from "./escalation-steps.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { Presence } from "../presence/probe.js";
 

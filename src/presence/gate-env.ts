@@ -3,7 +3,6 @@
 // is started on the hook path.
 import { readFileSync } from "node:fs";
 import type { Deps } from "../deps.js";
-import type { PresenceGate } from "../outbox/store.js";
 
 /** The variables the probes read (PATH too: the hook's PATH finds tmux, xdotool, …). */
 export const PRESENCE_ENV_KEYS = [
@@ -51,4 +50,15 @@ function procChain(start: number): number[] {
     }
   }
   return chain;
+}
+
+/** What the worker needs to ask whether the person is there, as the hook saw it. */
+export interface PresenceGate {
+  idleSeconds: number;
+  /** The agent's process and, where cheap to know, its ancestors (the terminal is one). */
+  pids: number[];
+  /** The hook's display and tmux variables (TMUX, DISPLAY, WAYLAND_DISPLAY, …); no secrets. */
+  env: Record<string, string>;
+  /** `test --away`: the answer is away without asking. */
+  forced?: "away";
 }

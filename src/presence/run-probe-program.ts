@@ -1,5 +1,6 @@
 // Runs one probe program: an argv array (never a shell), a short timeout, and failure as data.
 import { execFile, type ExecFileException } from "node:child_process";
+import { PROBE_TIMEOUT_MS } from "../core/defaults.js";
 
 export interface ProbeRun {
   /** True when the program ran and exited 0. */
@@ -15,9 +16,6 @@ export interface ProbeRunOptions {
   signal: AbortSignal;
   timeoutMs?: number | undefined;
 }
-
-/** A probe program gets this long unless it says otherwise (PowerShell starts slowly). */
-export const PROBE_TIMEOUT_MS = 1000;
 
 export function runProbeProgram(
   file: string,

@@ -2,10 +2,10 @@
 // the session's title and token usage and renders the notification again with them. Bounded in
 // time; on any failure the notification goes out exactly as the hook rendered it.
 import { deadline } from "../abort.js";
-import type { Config, ServiceConfig } from "../config/validate-config.js";
+import type { Config, ServiceConfig } from "../core/config.js";
 import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
-import type { Notification, TokenUsage } from "../message/notification.js";
+import type { Notification, TokenUsage } from "../core/notification.js";
 import { parseEvent } from "../pipeline/parse-event.js";
 import { getSession } from "./client.js";
 import { loadTransport } from "./http.js";

@@ -2,7 +2,7 @@
 // deadline, and every failure as a HookNotifyError with a SERVICE_* code and the key masked.
 import type * as z from "zod/mini";
 import { safeParse } from "zod/mini";
-import type { ServiceConfig } from "../config/validate-config.js";
+import type { ServiceConfig } from "../core/config.js";
 import { HookNotifyError, type ErrorCode } from "../errors.js";
 import { proxyOptions } from "../http/post.js";
 import { parseRetryAfter } from "../http/retry-policy.js";

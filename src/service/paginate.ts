@@ -1,3 +1,4 @@
+import { MAX_PAGES } from "../core/defaults.js";
 // Cursor pagination as async iteration: the first page without a cursor, then while the service
 // says there is more, the next one with its cursor (research/service-api.md, "Pagination").
 
@@ -7,9 +8,6 @@ export interface Page<T> {
   hasMore: boolean;
   nextCursor?: string | null | undefined;
 }
-
-/** At most this many pages per walk, so a service that always says "more" cannot loop forever. */
-export const MAX_PAGES = 50;
 
 // Yields every item of every page; stops on hasMore false, a missing or repeated cursor, or
 // maxPages.

@@ -1,6 +1,6 @@
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { firstJsoncProblem, parseSettings } from "./read.js";
 import { toStrictJson } from "./strict-json.js";
 

@@ -2,9 +2,10 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { clients } from "../clients/index.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { commitJobs, reportPreviews } from "./flow.js";
-import { displayPath, type Scope } from "./locate.js";
+import { displayPath } from "./locate.js";
+import { type Scope } from "../core/install-target.js";
 import { formatReport } from "./report.js";
 import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } from "./run.js";
 

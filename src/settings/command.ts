@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { HookNotifyError } from "../errors.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 
 /** Program names that mean "this handler runs hook-notify" (bin, script, our wrappers). */
 const OUR_PROGRAMS = new Set([

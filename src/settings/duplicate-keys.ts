@@ -1,5 +1,5 @@
 import { parseTree, type Node } from "jsonc-parser";
-import type { FileShape } from "./locate.js";
+import type { FileShape } from "../core/install-target.js";
 
 // Clients read settings with JSON.parse, which keeps the last of two equal keys, while a text edit
 // lands on the first: with a duplicate on the way to our entries, install would edit the copy the

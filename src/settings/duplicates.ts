@@ -1,10 +1,10 @@
 import { parse } from "jsonc-parser";
 import { adapterFor } from "../clients/index.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { findOurs } from "./edit.js";
 import { isRecord } from "./hook-shape.js";
 import { readPluginEntries } from "./opencode-file.js";
-import type { FileShape, Scope } from "./locate.js";
+import type { FileShape, Scope } from "../core/install-target.js";
 import { eventMapOf } from "./shape.js";
 
 /** Where hook-notify runs from, as far as one file says. */

@@ -2,7 +2,7 @@ import { realpath, rmdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { withFileLock, writeAtomic } from "./apply.js";
 import { diffLines } from "./diff.js";
 import { mayReplaceBackup, type FileJob, type Step } from "./jobs.js";

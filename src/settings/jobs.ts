@@ -1,8 +1,8 @@
 import { parse } from "jsonc-parser";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { checkText } from "./check.js";
 import { eventsWithOurs } from "./duplicates.js";
-import type { FileShape, Target } from "./locate.js";
+import type { FileShape, Target } from "../core/install-target.js";
 import { planInstall, planUninstall, type Before, type Desired, type Plan } from "./plan.js";
 import { planWrapperInstall, planWrapperUninstall } from "./wrapper.js";
 import { planCopilotInstall, planCopilotUninstall, renderCopilotFile } from "./copilot-file.js";

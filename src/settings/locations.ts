@@ -1,7 +1,8 @@
 import { clients } from "../clients/index.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { eventsWithOurs, type Installed } from "./duplicates.js";
-import { locateTarget, type FileShape, type LocateInput, type Scope } from "./locate.js";
+import { locateTarget } from "./locate.js";
+import { type FileShape, type LocateInput, type Scope } from "../core/install-target.js";
 import { readText } from "./read.js";
 
 /** Every file a client reads hooks from, for each scope it has. */

@@ -13,7 +13,7 @@ import {
   type Doc,
   type Found,
 } from "./edit.js";
-import type { FileShape } from "./locate.js";
+import type { FileShape } from "../core/install-target.js";
 import { findDuplicateKeys } from "./duplicate-keys.js";
 import { eventMapOf, findDroppedContent, findShapeConflicts } from "./shape.js";
 

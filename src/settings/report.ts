@@ -1,5 +1,5 @@
 import { adapterFor } from "../clients/index.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import type { FileReport } from "./flow.js";
 
 /** How the run went, for the words around the file reports. */

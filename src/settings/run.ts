@@ -4,7 +4,7 @@ import { parse } from "jsonc-parser";
 import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import {
   absoluteProgram,
   buildApproveCommand,
@@ -16,7 +16,8 @@ import { previewJobs } from "./flow.js";
 import type { CommandHandler } from "./hook-shape.js";
 import { installJobs, uninstallJobs, type FileJob } from "./jobs.js";
 import { findInstalled } from "./locations.js";
-import { displayPath, locateTarget, type Scope, type Target } from "./locate.js";
+import { displayPath, locateTarget } from "./locate.js";
+import { type Scope, type Target } from "../core/install-target.js";
 import { hasForeignHooks } from "./shape.js";
 import { loadTemplate, loadWrapper, type EventDefaults } from "./template.js";
 

@@ -3,7 +3,7 @@ import { copilotEventMap } from "./copilot-file.js";
 import { isOurHandler } from "./edit.js";
 import { opencodeEventMap } from "./opencode-file.js";
 import { isRecord } from "./hook-shape.js";
-import type { FileShape } from "./locate.js";
+import type { FileShape } from "../core/install-target.js";
 
 // The event map inside a parsed file: root["hooks"] in settings.json, the root in hooks.json.
 export function eventMapOf(root: unknown, shape: FileShape): unknown {

@@ -7,7 +7,7 @@ import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import { copilotEventMap } from "./copilot-file.js";
 import { opencodeEventMap } from "./opencode-file.js";
-import type { Client } from "../pipeline/hook-event.js";
+import type { Client } from "../core/hook-event.js";
 import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-shape.js";
 
 /** Per-event defaults read from hooks-templates/: client event → timeout in seconds, in order. */

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 import { findProgram } from "./find-program.js";
 import { canRunIntel, settleMs } from "./platform.js";
 import { runProgram } from "./run-program.js";

@@ -1,5 +1,5 @@
 import { HookNotifyError } from "../errors.js";
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 import { escapeBody } from "./notify-send-text.js";
 import { settleMs } from "./platform.js";
 import type { SendContext, SendReport } from "./sink.js";

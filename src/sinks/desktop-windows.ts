@@ -1,6 +1,6 @@
 // Windows and WSL: a hidden Windows PowerShell shows a WinRT toast. The script is fixed; the text
 // travels in environment variables and enters the toast as XML text nodes, never as source.
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 import { isWsl, findPowerShell, powerShellArgs, settleMs, windowsEnv } from "./platform.js";
 import { HookNotifyError } from "../errors.js";
 import { runProgram } from "./run-program.js";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
-import type { Level, Notification } from "../message/notification.js";
+import type { Level, Notification } from "../core/notification.js";
 import { findProgram } from "./find-program.js";
 import { runProgram } from "./run-program.js";
 import { defineSink, type SendContext, type SendReport } from "./sink.js";

@@ -1,8 +1,8 @@
 // E-mail over SMTP with nodemailer (loaded inside send): short timeouts, STARTTLS when offered.
 import * as z from "zod/mini";
 import { HookNotifyError } from "../errors.js";
-import type { Notification } from "../message/notification.js";
-import { secretValuesOf } from "../config/secret-values.js";
+import type { Notification } from "../core/notification.js";
+import { secretValuesOf } from "../secret-values.js";
 import { scrub, secretPartsOf } from "../redact.js";
 import { defineSink } from "./sink.js";
 

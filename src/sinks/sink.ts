@@ -1,6 +1,6 @@
 import type { ZodMiniType } from "zod/mini";
 import type { Deps } from "../deps.js";
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 
 /** What a sink gets besides the notification: the deadline signal and the process deps. */
 export interface SendContext {

@@ -2,7 +2,7 @@ import { basename, join } from "node:path";
 import * as z from "zod/mini";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
-import type { Level } from "../message/notification.js";
+import type { Level } from "../core/notification.js";
 import { assetsDir } from "./assets.js";
 import { findFirstProgram, findProgram } from "./find-program.js";
 import { findPowerShell, isWsl, powerShellArgs, settleMs, windowsEnv } from "./platform.js";

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { assertSuccess, postRequest, type HttpRequest } from "../http/post.js";
 import { isValidSecret, signWebhook, webhookId } from "../http/sign.js";
 import { userAgent } from "../http/user-agent.js";
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 import { redactUrl } from "../redact.js";
 import { defineSink } from "./sink.js";
 

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runApprove, type ApproveRun } from "../../src/approve/run-approve.js";
 import { startApproveRecord } from "../../src/approve/record.js";
-import { textInput } from "../../src/pipeline/input-source.js";
+import { textInput } from "../../src/input-source.js";
 import { pressButton, startFakeNtfy, type FakeNtfy } from "../helpers/ntfy-server.js";
 import { fixture, ROOT } from "../helpers/run-bin.js";
 import { testDeps } from "../helpers/sample-notification.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { fromClientTimeout } from "../../src/clients/adapter.js";
 import { clients } from "../../src/clients/index.js";
-import { CLIENT_IDS, KNOWN_EVENTS } from "../../src/pipeline/hook-event.js";
+import { CLIENT_IDS, KNOWN_EVENTS } from "../../src/core/hook-event.js";
 import { buildCommand, isHookNotifyCommand } from "../../src/settings/command.js";
 import { copilotEventMap } from "../../src/settings/copilot-file.js";
 import { opencodeEventMap } from "../../src/settings/opencode-file.js";

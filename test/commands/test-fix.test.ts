@@ -1,15 +1,75 @@
 import { describe, expect, it } from "vitest";
-import { likelyFix, statusOf } from "../../src/commands/test-fix.js";
+import { likelyFix } from "../../src/commands/test-fix.js";
+import { HookNotifyError } from "../../src/errors.js";
+import { assertSuccess, type HttpResponse } from "../../src/http/post.js";
+import { checkServiceResponse } from "../../src/sinks/chat/check-response.js";
 
-describe("statusOf", () => {
+const answer = (status: number, text = ""): HttpResponse => ({ status, headers: {}, text });
+
+function thrown(work: () => void): HookNotifyError {
+  try {
+    work();
+  } catch (error) {
+    if (error instanceof HookNotifyError) return error;
+    throw error;
+  }
+  throw new Error("did not throw");
+}
+
+// The status the advice reads is the error's data, set where the answer arrives.
+describe("HTTP errors carry their status as data", () => {
   it.each([
-    ["team: Slack answered HTTP 404. The URL does not exist", 404],
-    ["team: Slack answered 404 no_service: the webhook was removed", 404],
-    ["chat: Discord answered 404: the webhook was deleted", 404],
-    ["hook: could not reach http://x/… (ECONNREFUSED)", undefined],
-    [undefined, undefined],
-  ])("%s → %s", (message, status) => {
-    expect(statusOf(message)).toBe(status);
+    [
+      "generic",
+      () => {
+        assertSuccess(answer(404), { sinkName: "t", service: "Slack" });
+      },
+      404,
+    ],
+    [
+      "Slack code",
+      () => {
+        checkServiceResponse("slack", answer(404, "no_service"), "t");
+      },
+      404,
+    ],
+    [
+      "Discord deleted",
+      () => {
+        checkServiceResponse("discord", answer(404), "t");
+      },
+      404,
+    ],
+    [
+      "Discord rate limit",
+      () => {
+        checkServiceResponse("discord", answer(429), "t");
+      },
+      429,
+    ],
+  ] as const)("%s", (_name, work, status) => {
+    const error = thrown(work);
+    expect(error.code).toBe("SINK_HTTP_STATUS");
+    expect(error.status).toBe(status);
+  });
+});
+
+describe("advice reads fields, not message text", () => {
+  it.each([
+    [404, "slack", "create a new one in Slack's settings"],
+    [401, undefined, "credentials"],
+    [429, undefined, "rate limited"],
+    [503, undefined, "try again later"],
+  ] as const)("HTTP %s with a message that names no status", (status, service, fix) => {
+    const failed = {
+      type: service ? "chat" : "webhook",
+      service,
+      code: "SINK_HTTP_STATUS" as const,
+    };
+    const error = "t: the server said no.";
+    expect(likelyFix({ ...failed, status, error })).toContain(fix);
+    // And a message naming another status does not steer it.
+    expect(likelyFix({ ...failed, status, error: "t: answered HTTP 302." })).toContain(fix);
   });
 });
 
@@ -20,6 +80,7 @@ describe("likelyFix", () => {
         type: "chat",
         service: "slack",
         code: "SINK_HTTP_STATUS",
+        status: 410,
         error: "t: Slack answered HTTP 410.",
       },
       "create a new one in Slack's settings",
@@ -29,20 +90,36 @@ describe("likelyFix", () => {
         type: "chat",
         service: "teams",
         code: "SINK_HTTP_STATUS",
+        status: 404,
         error: "t: Microsoft Teams answered HTTP 404.",
       },
       "create a new one in Microsoft Teams's settings",
     ],
     [
-      { type: "webhook", code: "SINK_HTTP_STATUS", error: "h: webhook answered HTTP 404." },
+      {
+        type: "webhook",
+        code: "SINK_HTTP_STATUS",
+        status: 404,
+        error: "h: webhook answered HTTP 404.",
+      },
       "check the url",
     ],
     [
-      { type: "webhook", code: "SINK_HTTP_STATUS", error: "h: webhook answered HTTP 401." },
+      {
+        type: "webhook",
+        code: "SINK_HTTP_STATUS",
+        status: 401,
+        error: "h: webhook answered HTTP 401.",
+      },
       "credentials",
     ],
     [
-      { type: "webhook", code: "SINK_HTTP_STATUS", error: "h: webhook answered HTTP 503." },
+      {
+        type: "webhook",
+        code: "SINK_HTTP_STATUS",
+        status: 503,
+        error: "h: webhook answered HTTP 503.",
+      },
       "try again later",
     ],
     [{ type: "webhook", code: "SINK_NETWORK", error: "h: could not reach" }, "proxy"],

@@ -4,10 +4,10 @@ import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { loadConfig, type LoadedConfig } from "../../src/config/load-config.js";
 import { PROJECT_CONFIG_NAME } from "../../src/config/paths.js";
-import type { Config, SinkEntry } from "../../src/config/validate-config.js";
+import type { Config, SinkEntry } from "../../src/core/config.js";
 import type { Deps } from "../../src/deps.js";
-import { DEFAULT_EVENTS } from "../../src/pipeline/hook-event.js";
-import { textInput } from "../../src/pipeline/input-source.js";
+import { DEFAULT_EVENTS } from "../../src/core/hook-event.js";
+import { textInput } from "../../src/input-source.js";
 import { runHook } from "../../src/pipeline/run-hook.js";
 import { testDeps } from "../helpers/sample-notification.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeProjectConfig } from "../../src/config/merge-project.js";
-import { validateConfig, type Config } from "../../src/config/validate-config.js";
+import { validateConfig } from "../../src/config/validate-config.js";
+import { type Config } from "../../src/core/config.js";
 
 function user(extra: Record<string, unknown> = {}): Config {
   const checked = validateConfig({ sinks: { desk: { type: "desktop" } }, ...extra }, {});

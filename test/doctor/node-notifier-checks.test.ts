@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { SinkEntry } from "../../src/config/validate-config.js";
+import type { SinkEntry } from "../../src/core/config.js";
 import { checkNodeNotifier, nodeNotifierVendorDir } from "../../src/doctor/node-notifier-checks.js";
 
 const entry: SinkEntry = {

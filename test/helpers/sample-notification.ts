@@ -1,7 +1,7 @@
-import { textInput } from "../../src/pipeline/input-source.js";
+import { textInput } from "../../src/input-source.js";
 import { PassThrough } from "node:stream";
 import type { Deps } from "../../src/deps.js";
-import type { Notification } from "../../src/message/notification.js";
+import type { Notification } from "../../src/core/notification.js";
 
 // A realistic failure notification, with markup and quotes in the agent text.
 export function sampleNotification(overrides: Partial<Notification> = {}): Notification {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import type { Notification } from "../../src/message/notification.js";
+import type { Notification } from "../../src/core/notification.js";
 import type { Sink } from "../../src/sinks/sink.js";
 import { testDeps } from "./sample-notification.js";
 

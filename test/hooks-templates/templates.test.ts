@@ -2,13 +2,13 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { DEFAULT_EVENTS } from "../../src/pipeline/hook-event.js";
+import { DEFAULT_EVENTS } from "../../src/core/hook-event.js";
 import {
   buildApproveCommand,
   buildCommand,
   isHookNotifyCommand,
 } from "../../src/settings/command.js";
-import { DEFAULT_APPROVE_SECONDS } from "../../src/config/validate-config.js";
+import { DEFAULT_APPROVE_SECONDS } from "../../src/core/defaults.js";
 import { parseSettings } from "../../src/settings/read.js";
 import { findPackageRoot, loadTemplate } from "../../src/settings/template.js";
 import { isOurWrapper } from "../../src/settings/wrapper.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { coalesceNotifications, countedNames } from "../../src/message/coalesce.js";
-import type { Notification } from "../../src/message/notification.js";
+import type { Notification } from "../../src/core/notification.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 
 // A SubagentStop notification as formatNotification renders it.

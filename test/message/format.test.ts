@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG_JSON } from "../../src/config/load-config.js";
 import { validateConfig } from "../../src/config/validate-config.js";
-import {
-  formatNotification,
-  type FormatOptions,
-  type Templates,
-} from "../../src/message/format.js";
-import type { Level, Notification } from "../../src/message/notification.js";
-import { detectClient, type EventContext } from "../../src/pipeline/gather-context.js";
-import type { HookEvent } from "../../src/pipeline/hook-event.js";
+import { formatNotification, type FormatOptions } from "../../src/message/format.js";
+import { type Templates } from "../../src/core/config.js";
+import type { Level, Notification } from "../../src/core/notification.js";
+import { detectClient } from "../../src/pipeline/gather-context.js";
+import { type EventContext } from "../../src/core/event-context.js";
+import type { HookEvent } from "../../src/core/hook-event.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { route } from "../../src/pipeline/route.js";
 import {

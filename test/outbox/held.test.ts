@@ -11,7 +11,7 @@ import {
   releaseHeld,
   type HeldEntry,
 } from "../../src/outbox/held.js";
-import type { Notification } from "../../src/message/notification.js";
+import type { Notification } from "../../src/core/notification.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 

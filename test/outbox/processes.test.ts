@@ -15,7 +15,7 @@ let files: Record<string, string> = {};
 let cleanup = (): Promise<void> => Promise.resolve();
 beforeAll(async () => {
   ({ files, cleanup } = await bundle({
-    worker: "src/outbox/worker-main.ts",
+    worker: "src/worker/worker-main.ts",
     enqueue: "test/fixtures/outbox/enqueue.ts",
   }));
 }, 30_000);

@@ -3,13 +3,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import {
-  detectClient,
-  findGitRoot,
-  gatherContext,
-  type EventContext,
-} from "../../src/pipeline/gather-context.js";
-import type { HookEvent } from "../../src/pipeline/hook-event.js";
+import { detectClient, findGitRoot, gatherContext } from "../../src/pipeline/gather-context.js";
+import { type EventContext } from "../../src/core/event-context.js";
+import type { HookEvent } from "../../src/core/hook-event.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { fixtureText } from "./event-fixtures.js";
 

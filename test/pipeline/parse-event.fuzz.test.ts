@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../src/errors.js";
 import { formatNotification } from "../../src/message/format.js";
-import { KNOWN_EVENTS } from "../../src/pipeline/hook-event.js";
+import { KNOWN_EVENTS } from "../../src/core/hook-event.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 
 const RUNS = Number(process.env.FUZZ_PARSER_RUNS ?? 30_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../src/errors.js";
-import { isFailure, type HookEvent, type IgnoredEvent } from "../../src/pipeline/hook-event.js";
+import { isFailure, type HookEvent, type IgnoredEvent } from "../../src/core/hook-event.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import {
   clientOfFixture,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { HookNotifyError, type ErrorCode } from "../../src/errors.js";
-import { streamInput, textInput, type InputSource } from "../../src/pipeline/input-source.js";
+import { streamInput, textInput, type InputSource } from "../../src/input-source.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { readInput, type ReadInputOptions } from "../../src/pipeline/read-input.js";
 import { fixtureText } from "./event-fixtures.js";

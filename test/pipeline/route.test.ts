@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { validateConfig, type Config } from "../../src/config/validate-config.js";
-import type { EventName } from "../../src/pipeline/hook-event.js";
+import { validateConfig } from "../../src/config/validate-config.js";
+import { type Config } from "../../src/core/config.js";
+import type { EventName } from "../../src/core/hook-event.js";
 import { route } from "../../src/pipeline/route.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { Notification } from "../../src/message/notification.js";
+import type { Notification } from "../../src/core/notification.js";
 import { desktop, notifySendArgs } from "../../src/sinks/desktop.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { canaryPath, isRunning, sinkSender } from "../helpers/sink-harness.js";

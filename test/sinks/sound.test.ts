@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatNotification } from "../../src/message/format.js";
-import type { Level, Notification } from "../../src/message/notification.js";
+import type { Level, Notification } from "../../src/core/notification.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { findProgram } from "../../src/sinks/find-program.js";
 import { SOUND_SCRIPT, sound } from "../../src/sinks/sound.js";

@@ -4,11 +4,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadedConfig } from "../../config/load-config.js";
 import { logPath, stateDir } from "../../config/paths.js";
-import type { Config } from "../../config/validate-config.js";
+import type { Config } from "../../core/config.js";
 import type { Deps } from "../../deps.js";
-import type { Notification } from "../../message/notification.js";
+import type { Notification } from "../../core/notification.js";
 import { deliver } from "../../pipeline/deliver.js";
-import { DEFAULT_EVENTS, WATCH_EVENTS } from "../../pipeline/hook-event.js";
+import { DEFAULT_EVENTS, WATCH_EVENTS } from "../../core/hook-event.js";
 import {
   applyPolicy,
   headlessContainerOf,

@@ -1,11 +1,11 @@
 // Watch facts → notifications: the same Notification every sink takes, worded by default
 // templates that the config's `templates` can replace per event (placeholders below). Pure.
-import type { Config } from "../../config/validate-config.js";
+import type { Config } from "../../core/config.js";
 import { compact } from "../../message/format.js";
-import type { Level, Notification } from "../../message/notification.js";
+import type { Level, Notification } from "../../core/notification.js";
 import { fillTemplate, type TemplateValues } from "../../message/template.js";
 import { oneLine, stripControl, truncate } from "../../message/text.js";
-import type { WatchEventName } from "../../pipeline/hook-event.js";
+import type { WatchEventName } from "../../core/hook-event.js";
 import type { ComputerFact, ControlsFact, SessionIdleFact } from "./detect.js";
 import { describeTopModels, type DigestFact } from "./digest.js";
 

@@ -3,11 +3,11 @@
 // (a 403 on analytics, a 500) keeps its old state and does not stop the others.
 import { deadline } from "../../abort.js";
 import type { LoadedConfig } from "../../config/load-config.js";
-import type { ServiceConfig } from "../../config/validate-config.js";
+import type { ServiceConfig } from "../../core/config.js";
 import type { Deps } from "../../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../../errors.js";
 import { newNotificationId } from "../../message/notification-id.js";
-import type { Notification } from "../../message/notification.js";
+import type { Notification } from "../../core/notification.js";
 import { acquireLock } from "../../outbox/lock.js";
 import { processOwner } from "../../outbox/spawn.js";
 import {

@@ -1,8 +1,7 @@
 // When the next poll of `hook-notify watch` runs: the interval plus up to 10 % jitter; after
 // failed polls, exponential backoff up to 15 minutes; after a 429, no sooner than Retry-After.
 // Pure.
-
-export const MAX_BACKOFF_MS = 15 * 60_000;
+import { MAX_BACKOFF_MS } from "../../core/defaults.js";
 
 export interface ScheduleInput {
   intervalMs: number;

@@ -36,7 +36,7 @@ function checkDiscord(response: HttpResponse, sinkName: string): void {
     throw new HookNotifyError(
       "SINK_HTTP_STATUS",
       `${sinkName}: Discord answered 404: the webhook was deleted; create a new one in the channel's Integrations settings.`,
-      { sink: sinkName, retryable: false },
+      { sink: sinkName, retryable: false, status: 404, service: "Discord" },
     );
   }
   if (response.status !== 429) return;
@@ -46,7 +46,13 @@ function checkDiscord(response: HttpResponse, sinkName: string): void {
   throw new HookNotifyError(
     "SINK_HTTP_STATUS",
     `${sinkName}: Discord answered 429: rate limited; it will be retried in ${waitSeconds.toFixed(1)} s.`,
-    { sink: sinkName, retryable: true, retryAfterMs: Math.ceil(waitSeconds * 1000) },
+    {
+      sink: sinkName,
+      retryable: true,
+      retryAfterMs: Math.ceil(waitSeconds * 1000),
+      status: 429,
+      service: "Discord",
+    },
   );
 }
 
@@ -73,9 +79,6 @@ function checkSlack(response: HttpResponse, sinkName: string): void {
   throw new HookNotifyError(
     "SINK_HTTP_STATUS",
     `${sinkName}: Slack answered ${status} ${code}: ${hint}.`,
-    {
-      sink: sinkName,
-      retryable: false,
-    },
+    { sink: sinkName, retryable: false, status, service: "Slack" },
   );
 }

@@ -1,5 +1,5 @@
 // Discord Execute Webhook: https://github.com/discord/discord-api-docs/blob/main/docs/resources/webhook.mdx
-import type { Level, Notification } from "../../message/notification.js";
+import type { Level, Notification } from "../../core/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
 import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 

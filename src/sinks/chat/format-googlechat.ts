@@ -1,5 +1,5 @@
 // Google Chat incoming webhook, text message: https://developers.google.com/workspace/chat/format-messages
-import type { Notification } from "../../message/notification.js";
+import type { Notification } from "../../core/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
 import { describeOrigin, encodeText, fitText, jsonBytes, levelEmoji } from "./text.js";
 

@@ -1,5 +1,5 @@
 // Mattermost incoming webhook with message attachments: https://developers.mattermost.com/integrate/reference/message-attachments/
-import type { Level, Notification } from "../../message/notification.js";
+import type { Level, Notification } from "../../core/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
 import { describeOrigin, encodeMattermostText, fitText, levelEmoji } from "./text.js";
 

@@ -1,6 +1,6 @@
 // ntfy "publish as JSON" to the server root: https://github.com/binwiederhier/ntfy/blob/main/docs/publish.md#publish-as-json
 import { HookNotifyError } from "../../errors.js";
-import type { Level, Notification } from "../../message/notification.js";
+import type { Level, Notification } from "../../core/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
 import { encodeText, describeOrigin, fitText } from "./text.js";
 

@@ -1,5 +1,5 @@
 // Slack incoming webhook, blocks + fallback `text`: https://api.slack.com/messaging/webhooks
-import type { Notification } from "../../message/notification.js";
+import type { Notification } from "../../core/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
 import { describeOrigin, encodeSlackMrkdwn, encodeText, fitText, levelEmoji } from "./text.js";
 

@@ -1,5 +1,5 @@
 // Teams Workflows webhook ("When a Teams webhook request is received"): https://learn.microsoft.com/en-us/connectors/teams/
-import type { Level, Notification } from "../../message/notification.js";
+import type { Level, Notification } from "../../core/notification.js";
 import type { ChatOptions, ChatRequest } from "./index.js";
 import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 

@@ -2,7 +2,7 @@
 // Mattermost or ntfy. Formatting is pure (format-*.ts); this file picks the builder and sends.
 import * as z from "zod/mini";
 import { assertSuccess, postRequest } from "../../http/post.js";
-import type { Notification } from "../../message/notification.js";
+import type { Notification } from "../../core/notification.js";
 import { redactUrl } from "../../redact.js";
 import { defineSink } from "../sink.js";
 import { checkServiceResponse } from "./check-response.js";

@@ -1,7 +1,7 @@
 // Pure text helpers shared by the chat payload builders: fitting, mention breaking, escaping.
 import { adapterFor } from "../../clients/index.js";
 import { Buffer } from "node:buffer";
-import type { Level, Notification } from "../../message/notification.js";
+import type { Level, Notification } from "../../core/notification.js";
 
 export const ELLIPSIS = "…";
 const ZERO_WIDTH_SPACE = "\u200B";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_BACKOFF_MS, nextDelay } from "../../../src/service/watch/schedule.js";
+import { nextDelay } from "../../../src/service/watch/schedule.js";
+import { MAX_BACKOFF_MS } from "../../../src/core/defaults.js";
 
 describe("nextDelay", () => {
   it.each([

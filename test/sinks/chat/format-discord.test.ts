@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DISCORD_LIMITS, formatDiscord } from "../../../src/sinks/chat/format-discord.js";
-import type { Notification } from "../../../src/message/notification.js";
+import type { Notification } from "../../../src/core/notification.js";
 import { attention, emojiTitle, failure, hostile, longBody, stop } from "./notifications.js";
 
 const url = "https://discord.com/api/webhooks/123/tok-en";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatGoogleChat, GOOGLE_CHAT_LIMITS } from "../../../src/sinks/chat/format-googlechat.js";
-import type { Notification } from "../../../src/message/notification.js";
+import type { Notification } from "../../../src/core/notification.js";
 import { attention, emojiTitle, failure, hostile, longBody, stop } from "./notifications.js";
 
 const url = "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=k3y&token=t0ken";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatMattermost, MATTERMOST_LIMITS } from "../../../src/sinks/chat/format-mattermost.js";
-import type { Notification } from "../../../src/message/notification.js";
+import type { Notification } from "../../../src/core/notification.js";
 import { attention, emojiTitle, failure, hostile, longBody, stop } from "./notifications.js";
 
 const url = "https://mm.example.com/hooks/xxx-generatedkey-xxx";

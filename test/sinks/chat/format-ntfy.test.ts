@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../../src/errors.js";
 import { formatNtfy, NTFY_LIMITS, splitTopicUrl } from "../../../src/sinks/chat/format-ntfy.js";
-import type { Notification } from "../../../src/message/notification.js";
+import type { Notification } from "../../../src/core/notification.js";
 import { attention, emojiTitle, failure, hostile, longBody, stop } from "./notifications.js";
 
 const url = "https://ntfy.sh/mytopic";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatSlack, SLACK_LIMITS } from "../../../src/sinks/chat/format-slack.js";
-import type { Notification } from "../../../src/message/notification.js";
+import type { Notification } from "../../../src/core/notification.js";
 import { attention, emojiTitle, failure, hostile, longBody, stop } from "./notifications.js";
 
 const url = "https://hooks.slack.com/services/T000/B000/XXXX";

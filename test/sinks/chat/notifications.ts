@@ -1,6 +1,6 @@
 // Sample notifications for the chat tests, shaped like those built from the captured Claude Code
 // payloads in test/fixtures/events/claude-code (Stop, Notification, SessionEnd-other).
-import type { Notification } from "../../../src/message/notification.js";
+import type { Notification } from "../../../src/core/notification.js";
 
 const base = {
   project: "shop-api",

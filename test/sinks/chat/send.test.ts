@@ -1,4 +1,4 @@
-import { textInput } from "../../../src/pipeline/input-source.js";
+import { textInput } from "../../../src/input-source.js";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../../src/deps.js";

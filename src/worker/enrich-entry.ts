@@ -1,10 +1,10 @@
 // The worker's side of enrichment: one service lookup per notification (all its sinks share it),
 // journaled, and never longer than service.enrichTimeoutSeconds.
-import type { Config } from "../config/validate-config.js";
+import type { Config } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import type { Notification } from "../message/notification.js";
+import type { Notification } from "../core/notification.js";
 import { writeJournal } from "../outbox/journal.js";
-import { applySession, fetchSessionFacts, wantsEnrichment } from "./enrich.js";
+import { applySession, fetchSessionFacts, wantsEnrichment } from "../service/enrich.js";
 
 const MAX_CACHED = 200;
 const cache = new Map<string, Promise<Notification>>();

@@ -1,12 +1,12 @@
 // The hook's part in escalation: recording that the person answered a session, and which
 // follow-ups a notification schedules. Cheap: a small file write, no program, no probe.
-import type { Config } from "../config/validate-config.js";
+import type { Config } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import type { Notification } from "../message/notification.js";
-import type { NoticeEvent } from "../pipeline/hook-event.js";
-import type { PolicyPlan } from "../pipeline/policy.js";
-import { recordAnswer } from "./answers.js";
-import { planEscalations, type PlannedEscalation } from "./plan.js";
+import type { Notification } from "../core/notification.js";
+import type { NoticeEvent } from "../core/hook-event.js";
+import type { PolicyPlan } from "./policy.js";
+import { recordAnswer } from "../escalation/answers.js";
+import { planEscalations, type PlannedEscalation } from "../escalation/plan.js";
 
 // UserPromptSubmit: the person typed into the session; its pending follow-ups are void. The
 // event is otherwise ignored, so only its session id is read. Returns the session id.

@@ -4,15 +4,13 @@ import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import { findSink } from "../sinks/index.js";
-import type { OutboxEntry } from "./store.js";
+import type { OutboxEntry } from "../outbox/store.js";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
 
 type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
 
 /** Configs loaded during one drain, by config path and cwd (entries of one hook share them). */
 export type ConfigCache = Map<string, LoadedConfig>;
-
-// Per attempt, unless the sink entry sets timeoutSeconds; Standard Webhooks suggests 15-30 s.
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
 
 // Sends the entry once. Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
 export async function deliverEntry(
@@ -96,6 +94,6 @@ async function enriched(
   if (!config.service?.enrich || notification.client !== "droid" || !notification.sessionId) {
     return notification;
   }
-  const { enrichForDelivery } = await import("../service/enrich-entry.js");
+  const { enrichForDelivery } = await import("./enrich-entry.js");
   return enrichForDelivery(notification, config, deps, ctx.signal, ctx.secrets);
 }

@@ -1,10 +1,10 @@
 // The schemas' secret marks decide what is masked: every marked field's value, nothing else.
 import { describe, expect, it } from "vitest";
-import { entrySchemaFor } from "../../src/config/schema.js";
-import { secretValuesOf } from "../../src/config/secret-values.js";
-import { validateConfig } from "../../src/config/validate-config.js";
-import { scrub, scrubValue, secretPartsOf } from "../../src/redact.js";
-import { findSink } from "../../src/sinks/index.js";
+import { entrySchemaFor } from "../src/config/schema.js";
+import { secretValuesOf } from "../src/secret-values.js";
+import { validateConfig } from "../src/config/validate-config.js";
+import { scrub, scrubValue, secretPartsOf } from "../src/redact.js";
+import { findSink } from "../src/sinks/index.js";
 
 const email = {
   type: "email",

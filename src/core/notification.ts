@@ -1,4 +1,4 @@
-import type { Client, NoticeEvent } from "../pipeline/hook-event.js";
+import type { Client, NoticeEvent } from "./hook-event.js";
 
 /** What kind of moment this is; drives sound, colours, urgency and priority. */
 export type Level = "attention" | "done" | "failure";

@@ -1,7 +1,7 @@
 // Colour and symbols for human output: only on a terminal, and never when NO_COLOR is set
 // (https://no-color.org). Piped or redirected output stays plain text, without escapes. Colours
 // are marks that the output guard (src/inert-output.ts) turns into escapes, the only ones it lets by.
-import { COLOUR_MARK, colourMark } from "../inert-output.js";
+import { COLOUR_MARK, colourMark } from "./inert-output.js";
 
 /** How one command paints its output; every function is the identity in plain mode. */
 export interface Style {

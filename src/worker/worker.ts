@@ -5,11 +5,17 @@ import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
-import { checkGate, type PresenceBrief, type PresenceCache } from "./gate.js";
-import { writeJournal } from "./journal.js";
-import { outboxPaths, type OutboxPaths } from "./paths.js";
-import { readEntries, type EntryCache } from "./read-entries.js";
-import { ensureDirs, moveToFailed, removeEntry, writeEntry, type OutboxEntry } from "./store.js";
+import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
+import { writeJournal } from "../outbox/journal.js";
+import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
+import { readEntries, type EntryCache } from "../outbox/read-entries.js";
+import {
+  ensureDirs,
+  moveToFailed,
+  removeEntry,
+  writeEntry,
+  type OutboxEntry,
+} from "../outbox/store.js";
 
 export interface DrainOptions {
   /** Deliveries in flight at once. Default 4. */

@@ -1,0 +1,119 @@
+// Who may import whom in src/, one line per node of the folder graph (scripts/folder-graph.mjs):
+// a top-level folder of src/, or a file at its root. Read from the bottom (core imports nothing)
+// to the top (cli.ts). eslint.config.js turns this table into no-restricted-imports rules, and
+// test/architecture/folder-cycles.test.ts checks every import of src/ against it, import() too.
+// ARCHITECTURE.md explains the layers. Any node may import core/ (but core/ imports nothing).
+
+/** Leaf files at the root of src/: errors, redaction, the Deps seam and small helpers. */
+export const BASE = [
+  "abort.ts",
+  "deps.ts",
+  "errors.ts",
+  "fnv1a.ts",
+  "inert-output.ts",
+  "input-source.ts",
+  "read-bounded.ts",
+  "redact.ts",
+  "secret-values.ts",
+  "style.ts",
+  "version.ts",
+];
+
+/** node -> the nodes it may import, besides core/ and itself. */
+export const LAYERS = {
+  core: [],
+  ...Object.fromEntries(BASE.map((file) => [file, BASE])),
+  http: BASE,
+  clients: BASE,
+  presence: BASE,
+  message: [...BASE, "clients"],
+  settings: [...BASE, "clients"],
+  sinks: [...BASE, "http", "clients"],
+  config: [...BASE, "sinks"],
+  escalation: [...BASE, "config"],
+  outbox: [...BASE, "config", "escalation", "message", "presence"],
+  pipeline: [...BASE, "clients", "config", "escalation", "message", "outbox", "presence", "sinks"],
+  service: [...BASE, "config", "http", "message", "outbox", "pipeline"],
+  worker: [...BASE, "config", "http", "outbox", "service", "sinks"],
+  approve: [...BASE, "config", "http", "message", "pipeline", "presence", "sinks"],
+  init: [...BASE, "settings", "sinks"],
+  doctor: [
+    ...BASE,
+    "approve",
+    "clients",
+    "config",
+    "http",
+    "outbox",
+    "pipeline",
+    "presence",
+    "service",
+    "settings",
+    "sinks",
+  ],
+  commands: [
+    ...BASE,
+    "approve",
+    "clients",
+    "config",
+    "doctor",
+    "escalation",
+    "http",
+    "init",
+    "message",
+    "outbox",
+    "pipeline",
+    "presence",
+    "service",
+    "settings",
+    "sinks",
+    "worker",
+  ],
+  "cli-yargs.ts": [...BASE, "commands"],
+  "cli.ts": [...BASE, "commands", "cli-yargs.ts"],
+};
+
+// True when node `from` may import node `to`.
+export function mayImport(from, to) {
+  if (from === to) return true;
+  if (to === "core") return from !== "core";
+  return (LAYERS[from] ?? []).includes(to);
+}
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// no-restricted-imports blocks for eslint.config.js: for each node and each depth of file inside
+// it, one regex over the relative specifiers that reach a node it may not import. (The rule does
+// not see import(); the test does.)
+export function layerRules(maxDepth = 3) {
+  const nodes = Object.keys(LAYERS);
+  const blocks = [];
+  for (const from of nodes) {
+    const banned = nodes.filter((to) => !mayImport(from, to));
+    if (banned.length === 0) continue;
+    const folders = banned.filter((node) => !node.endsWith(".ts")).map(escape);
+    const files = banned.filter((node) => node.endsWith(".ts")).map((n) => escape(n.slice(0, -3)));
+    const isFile = from.endsWith(".ts");
+    for (let depth = isFile ? 0 : 1; depth <= (isFile ? 0 : maxDepth); depth += 1) {
+      const up = depth === 0 ? "\\./" : `(\\.\\./){${depth}}`;
+      const alternatives = [];
+      if (folders.length > 0) alternatives.push(`^${up}(${folders.join("|")})/`);
+      if (files.length > 0) alternatives.push(`^${up}(${files.join("|")})\\.js$`);
+      const glob = isFile ? `src/${from}` : `src/${from}/${"*/".repeat(depth - 1)}*.ts`;
+      const allowed = (LAYERS[from] ?? []).filter((to) => !BASE.includes(to) || from === to);
+      const message =
+        from === "core"
+          ? "core/ imports nothing else of the project (ARCHITECTURE.md)."
+          : `${from} may import core/, the root base files${allowed.length > 0 ? ` and ${allowed.join(", ")}` : ""} (ARCHITECTURE.md, scripts/layers.mjs).`;
+      blocks.push({
+        files: [glob],
+        rules: {
+          "no-restricted-imports": [
+            "error",
+            { patterns: [{ regex: alternatives.join("|"), message }] },
+          ],
+        },
+      });
+    }
+  }
+  return blocks;
+}

@@ -1,0 +1,70 @@
+// The config as the code uses it once validated: plain data, defaults applied.
+import type { NoticeEvent } from "./hook-event.js";
+
+/** A title/body pair; either may be left out to keep the default. */
+export interface Template {
+  title?: string | undefined;
+  body?: string | undefined;
+}
+
+/** Per-event templates, plus "failure" which wins for failures. */
+export type Templates = Partial<Record<NoticeEvent | "failure", Template>>;
+
+/** A valid sink entry, defaults applied; `options` has passed the sink's own schema. */
+export interface SinkEntry {
+  name: string;
+  type: string;
+  events: NoticeEvent[];
+  when: "always" | "failure" | "away";
+  /** With when: "away": idle this long counts as away (default DEFAULT_IDLE_SECONDS). */
+  idleSeconds?: number | undefined;
+  escalate?: Escalate | undefined;
+  enabled: boolean;
+  timeoutMs?: number | undefined;
+  quietHours?: string | undefined;
+  cooldown?: Cooldowns | undefined;
+  minTurnSeconds?: number | undefined;
+  localSinksOverSsh?: boolean | undefined;
+  coalesceSeconds?: number | undefined;
+  options: unknown;
+}
+
+/** A follow-up to the `to` sinks when the session is not answered within afterSeconds. */
+export interface Escalate {
+  afterSeconds: number;
+  to: string[];
+  events?: NoticeEvent[] | undefined;
+}
+
+/** Cool-down seconds per event kind ("idle_prompt": a Notification that waits for input). */
+export type Cooldowns = Partial<Record<NoticeEvent | "idle_prompt", number>>;
+
+/** `service` from the config: the service's HTTP API (enrichment and `hook-notify watch`). */
+export interface ServiceConfig {
+  baseUrl: string;
+  apiKey: string;
+  enrich: boolean;
+  enrichTimeoutMs: number;
+  intervalMs: number;
+}
+
+export interface Config {
+  enabled: boolean;
+  sinks: Record<string, SinkEntry>;
+  templates?: Templates | undefined;
+  maxBodyLength: number;
+  allowProjectSinks: boolean;
+  dedupeSeconds: number;
+  cooldown?: Cooldowns | undefined;
+  minTurnSeconds: number;
+  quietHours?: string | undefined;
+  localSinksOverSsh: boolean;
+  coalesceSeconds: number;
+  escalate?: Escalate | undefined;
+  /** `hook-notify approve`: "away" (default) or "always"; see the schema. */
+  approveWhen: "away" | "always";
+  approveSeconds: number;
+  approveReplyTopic?: string | undefined;
+  approveSink?: string | undefined;
+  service?: ServiceConfig | undefined;
+}

@@ -1,0 +1,59 @@
+// Every default and limit of hook-notify in one place, each with why it has its value.
+// Pure data: this file imports only types from src/core/.
+import type { Cooldowns } from "./config.js";
+
+// Events and config.
+
+/** With "when": "away", idle this long counts as away. */
+export const DEFAULT_IDLE_SECONDS = 120;
+
+/** SubagentStop events of one session this close together become one notification. */
+export const DEFAULT_COALESCE_SECONDS = 3;
+
+/** How long `hook-notify approve` waits for the phone by default. */
+export const DEFAULT_APPROVE_SECONDS = 120;
+
+/** With no `cooldown` setting: idle prompts ("waiting for your input") once a minute per session. */
+export const DEFAULT_COOLDOWNS: Cooldowns = { idle_prompt: 60 };
+
+/**
+ * `hook-notify approve`: idle this long counts as away even with the terminal in front: a person who watched the agent
+ * for five minutes without touching anything is probably not there.
+ */
+export const AWAY_IDLE_SECONDS = 300;
+
+// Input limits.
+
+/** A config file is a few KiB; past this it is refused, whatever it is. */
+export const MAX_CONFIG_BYTES = 1 << 20;
+
+/** More sinks than this are not read: every hook run's work stays bounded (and its deadline held). */
+export const MAX_SINKS = 100;
+
+/** Deeper than this, a value in the event is cut: JSON.stringify and the sinks recurse. */
+export const MAX_EVENT_DEPTH = 64;
+
+// Outbox and worker.
+
+/** A coalesced group goes out at the latest this long after its first SubagentStop. */
+export const MAX_HOLD_MS = 60_000;
+
+/** An entry holds one notification (its body already cut to maxBodyLength): a few KiB. */
+export const MAX_ENTRY_BYTES = 256 * 1024;
+
+/** The outbox lock: past this, a lock without a heartbeat is stale even if its pid looks alive (pid reuse). */
+export const STALE_MS = 60_000;
+
+/** The worker, per attempt, unless the sink entry sets timeoutSeconds; Standard Webhooks suggests 15-30 s. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
+
+// Presence and service.
+
+/** A presence probe program gets this long unless it says otherwise (PowerShell starts slowly). */
+export const PROBE_TIMEOUT_MS = 1000;
+
+/** At most this many pages per walk, so a service that always says "more" cannot loop forever. */
+export const MAX_PAGES = 50;
+
+/** `hook-notify watch`: failed polls back off exponentially up to this. */
+export const MAX_BACKOFF_MS = 15 * 60_000;
