@@ -6,7 +6,7 @@ import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import type { Held, Suppressed } from "../pipeline/policy.js";
-import type { Delivery } from "../pipeline/route.js";
+import type { RoutedDelivery } from "../pipeline/route.js";
 import type { Presence } from "../presence/probe.js";
 import { logPath } from "../config/paths.js";
 import { startRecord, writeRecordSomewhere } from "../pipeline/record.js";
@@ -122,7 +122,7 @@ function printPlan(run: HookRun, deps: Deps): void {
   // held for subagent coalescing says so; the lines keep the config's order.
   const order = Object.keys(run.config?.value.sinks ?? {});
   const held = (run.plan?.held ?? []).map((d: Held) => ({ ...d, coalesce: d.reason }));
-  const planned: (Delivery & Partial<Suppressed> & { coalesce?: string })[] = [
+  const planned: (RoutedDelivery & Partial<Suppressed> & { coalesce?: string })[] = [
     ...(run.plan?.deliveries ?? []),
     ...(run.plan?.suppressed ?? []),
     ...held,
