@@ -1,9 +1,13 @@
-// npm run bench: what hook-notify costs the agent, as ratios against `node -e 0` measured in the
-// same run, interleaved so machine noise hits every case alike. Prints a Markdown table for the
-// README. Also checks, with real local servers that take 2 s to answer, that hook mode with five
-// remote sinks returns at node's speed, that every server gets its notification, that a server
-// failing 3 times then recovering gets exactly one logical notification, and that no secret is
-// written anywhere. Timings here are information, never a pass/fail test.
+// npm run bench: what hook-notify costs the agent, as a ratio to `node -e 0`. Every mode runs in
+// A/B pairs with `node -e 0` (the order alternates, a new session id every run), so the machine's
+// noise hits both halves of a pair alike; the table shows the median of the pairs' ratios and
+// their spread. NODE_EXTRA_CA_CERTS is removed from every timed command: it adds ~40 ms to node's
+// own start, which a developer's laptop does not pay and which would flatter every ratio.
+// "worker alive" rows run while a worker already listens on its socket (the common case during a
+// session); "worker cold" rows first ask any worker to yield and wait until it is gone.
+// Also checks that every remote server gets its notification, that a server failing 3 times then
+// recovering gets exactly one logical notification, and that no secret is written anywhere.
+// Timings here are information, never a pass/fail test.
 import { spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -16,6 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,17 +29,30 @@ import { SMTPServer } from "smtp-server";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(root, "bin", "hook-notify.js");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const RSS_ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 5);
-const SERVER_DELAY_MS = 2_000;
+const RSS_ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 3);
+// Servers answer after this long: slow enough that a hook waiting for them would show, short
+// enough that a worker asked to yield finishes within the bench.
+const SERVER_DELAY_MS = Number(process.env.BENCH_SERVER_DELAY_MS ?? 500);
+const CA_CERTS_WAS_SET = process.env.NODE_EXTRA_CA_CERTS !== undefined;
+delete process.env.NODE_EXTRA_CA_CERTS;
 const stopEvent = JSON.parse(
   readFileSync(join(root, "test/fixtures/events/claude-code/Stop.json")),
 );
 // A new session every run: the same event twice would be de-duplicated (the cheap path), and
 // every real hook run is a new event.
 let sessions = 0;
-const freshStop = () =>
-  Buffer.from(JSON.stringify({ ...stopEvent, session_id: `bench-${process.pid}-${sessions++}` }));
+const subagentEvent = JSON.parse(
+  readFileSync(join(root, "test/fixtures/events/claude-code/SubagentStop.json")),
+);
+const fresh = (event) => () =>
+  Buffer.from(JSON.stringify({ ...event, session_id: `bench-${process.pid}-${sessions++}` }));
+const freshStop = fresh(stopEvent);
+const freshSubagent = fresh(subagentEvent);
 const gnuTime = ["/usr/bin/time", "/bin/time"].find((p) => existsSync(p));
+// BENCH_INSTRUCTIONS=1: also count each mode's instructions once under valgrind's callgrind; unlike
+// wall time, the count does not move with what else the machine is doing.
+const valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].find((p) => existsSync(p));
+const COUNT_INSTRUCTIONS = process.env.BENCH_INSTRUCTIONS === "1" && valgrind !== undefined;
 const scratch = mkdtempSync(join(os.tmpdir(), "hook-notify-bench-"));
 const SECRETS = {
   slackToken: "benchSECRETslack0123456789",
@@ -130,38 +148,114 @@ function startSmtp() {
 
 // ---- environments ---------------------------------------------------------------------------------
 
-// A home with no config: the built-in default (desktop + sound). notify-send and the player are
-// stubs on PATH (this machine has no desktop or sound card); hook mode starts them detached anyway.
-function desktopHome() {
-  const home = join(scratch, "desktop");
-  const stubs = join(home, "bin");
+// Stand-ins for notify-send and aplay that exit 0 (this machine has no desktop or sound card, and
+// the bench must run headless), first on PATH. Each home is its own state folder, so each mode
+// has its own outbox and worker.
+function stubBin() {
+  const stubs = join(scratch, "bin");
   mkdirSync(stubs, { recursive: true });
-  for (const name of ["notify-send", "paplay"]) {
+  for (const name of ["notify-send", "aplay"]) {
     writeFileSync(join(stubs, name), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
   }
-  return env(home, {
-    PATH: `${stubs}:/usr/bin:/bin`,
-    DBUS_SESSION_BUS_ADDRESS: "unix:path=/dev/null",
-  });
+  return stubs;
 }
 
-function env(home, extra = {}) {
-  mkdirSync(join(home, "config"), { recursive: true });
+function env(name, extra = {}) {
+  const home = join(scratch, name);
+  mkdirSync(join(home, "config", "hook-notify"), { recursive: true });
   return {
     HOME: home,
-    PATH: process.env.PATH,
+    PATH: `${stubBin()}:${process.env.PATH}`,
     XDG_CONFIG_HOME: join(home, "config"),
     XDG_STATE_HOME: join(home, "state"),
     LANG: "C.UTF-8",
+    DBUS_SESSION_BUS_ADDRESS: "unix:path=/dev/null",
+    DISPLAY: ":0",
     ...extra,
   };
 }
 
+// A home with no config: the built-in default (desktop + sound).
+const desktopHome = (name) => env(name);
+
 function remoteHome(name, sinks, extra = {}) {
-  const home = join(scratch, name);
-  const e = env(home, extra);
-  writeFileSync(join(e.XDG_CONFIG_HOME, "config.json"), JSON.stringify({ sinks }, null, 2));
-  return { ...e, HOOK_NOTIFY_CONFIG: join(e.XDG_CONFIG_HOME, "config.json") };
+  const e = env(name, extra);
+  const file = join(e.XDG_CONFIG_HOME, "hook-notify", "config.json");
+  writeFileSync(file, JSON.stringify({ sinks }, null, 2));
+  return e;
+}
+
+// ---- the worker of a home -----------------------------------------------------------------------
+
+const lockOf = (childEnv) => join(childEnv.XDG_STATE_HOME, "hook-notify", "outbox", "worker.lock");
+const pendingOf = (childEnv) => join(childEnv.XDG_STATE_HOME, "hook-notify", "outbox", "pending");
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function readLockSocket(childEnv) {
+  try {
+    return JSON.parse(readFileSync(lockOf(childEnv), "utf8")).socket;
+  } catch {
+    return undefined;
+  }
+}
+
+// True when something listens on the socket (connecting also wakes the worker, as a hook does).
+function ask(socketPath, message) {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath);
+    socket.on("connect", () => {
+      socket.end(`${message}\n`);
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}
+
+async function workerAlive(childEnv) {
+  const socketPath = readLockSocket(childEnv);
+  return socketPath !== undefined && (await ask(socketPath, "wake"));
+}
+
+// Asks the home's worker to yield and waits until it is gone (its lock released). A lock whose
+// socket nobody answers is a dead worker's: hooks treat it as no worker, and so does the bench.
+async function stopWorker(childEnv) {
+  const started = Date.now();
+  while (Date.now() - started < 60_000) {
+    const socketPath = readLockSocket(childEnv);
+    if (!existsSync(lockOf(childEnv))) return;
+    if (socketPath !== undefined && !(await ask(socketPath, "yield"))) return;
+    await sleep(25);
+  }
+}
+
+// Starts the worker as a hook would (detached, the hook's environment) unless one is alive; true
+// when one listens afterwards. A worker that exits when idle cannot be kept alive: false.
+async function ensureWorker(childEnv) {
+  if (await workerAlive(childEnv)) return true;
+  const child = spawn(process.execPath, [join(root, "dist", "worker.cjs")], {
+    env: childEnv,
+    detached: true,
+    stdio: "ignore",
+  });
+  child.unref();
+  for (let i = 0; i < 60; i++) {
+    await sleep(25);
+    if (await workerAlive(childEnv)) return true;
+    if (child.exitCode !== null) return false;
+  }
+  return false;
+}
+
+// Before a pair: nothing left to send from the previous run, so both halves start on a machine
+// that is as quiet as it gets.
+async function settle(childEnv) {
+  const started = Date.now();
+  while (Date.now() - started < 10_000) {
+    const pending = existsSync(pendingOf(childEnv)) ? readdirSync(pendingOf(childEnv)) : [];
+    if (pending.length === 0) break;
+    await sleep(25);
+  }
+  await sleep(30);
 }
 
 // ---- measuring ------------------------------------------------------------------------------------
@@ -198,13 +292,87 @@ function peakRss(args, { env: childEnv, stdin }) {
   return match ? Number(match[1]) : undefined;
 }
 
-const median = (xs) => {
+// Instructions one run executes (callgrind's "Collected"); child processes are not counted.
+function instructions(args, { env: childEnv, stdin }) {
+  const out = spawnSync(
+    valgrind,
+    [
+      "--tool=callgrind",
+      `--callgrind-out-file=${join(scratch, "callgrind.out")}`,
+      process.execPath,
+      ...args,
+    ],
+    {
+      env: childEnv,
+      input: typeof stdin === "function" ? stdin() : (stdin ?? ""),
+      encoding: "utf8",
+    },
+  );
+  const match = /Collected : (\d+)/.exec(out.stderr);
+  return match ? Number(match[1]) : undefined;
+}
+
+const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
 };
+const median = (xs) => quantile(xs, 0.5);
+
+// Prepares the mode's worker state; returns whether a worker was alive before the run.
+async function prepare(mode) {
+  if (mode.worker === "cold") await stopWorker(mode.env);
+  const alive = mode.worker === "alive" ? await ensureWorker(mode.env) : false;
+  await settle(mode.env);
+  return alive;
+}
+
+function check(mode, r) {
+  const quiet = mode.args.includes("--dry-run") || r.stdout === "";
+  if (r.code === 0 && quiet) return;
+  console.error(
+    `bench: ${mode.name} exited ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 200))}; stderr ${r.stderr.slice(0, 300)}`,
+  );
+  process.exit(1);
+}
+
+// One A/B pair: `node -e 0` and the mode back to back, the order alternating by round.
+async function measurePair(mode, round) {
+  const base = { args: ["-e", "0"], env: mode.env };
+  const alive = await prepare(mode);
+  const first = round % 2 === 0 ? base : mode;
+  const a = await runOnce(first.args, first);
+  await settle(mode.env); // what the first run left to the worker is not the second run's cost
+  const second = first === base ? mode : base;
+  const b = await runOnce(second.args, second);
+  const [baseRun, modeRun] = first === base ? [a, b] : [b, a];
+  check(mode, modeRun);
+  if (mode.remote) mode.runs = (mode.runs ?? 0) + 1;
+  return { base: baseRun.ms, ms: modeRun.ms, ratio: modeRun.ms / baseRun.ms, alive };
+}
+
+function row(mode, baseInstructions) {
+  const ratios = mode.pairs.map((p) => p.ratio);
+  const fmt = (x) => `${x.toFixed(2)}x`;
+  const rss = mode.rss?.length ? (median(mode.rss) / 1024).toFixed(1) : "n/a";
+  const alive =
+    mode.worker === "alive"
+      ? `${mode.pairs.filter((p) => p.alive).length}/${mode.pairs.length}`
+      : mode.worker === "cold"
+        ? "0 (stopped)"
+        : "—";
+  const count =
+    mode.instructions && baseInstructions
+      ? ` ${(mode.instructions / 1e6).toFixed(0)} M (${fmt(mode.instructions / baseInstructions)}) |`
+      : "";
+  return `| ${mode.name} | ${median(mode.pairs.map((p) => p.base)).toFixed(1)} | ${median(mode.pairs.map((p) => p.ms)).toFixed(1)} | **${fmt(median(ratios))}** | ${fmt(quantile(ratios, 0.25))}–${fmt(quantile(ratios, 0.75))} (${fmt(Math.min(...ratios))}–${fmt(Math.max(...ratios))}) | ${rss} | ${alive} |${count}`;
+}
 
 async function main() {
+  console.error(
+    `bench: NODE_EXTRA_CA_CERTS is unset for every timed command${CA_CERTS_WAS_SET ? " (it was set here: it adds ~40 ms to every node start, which a laptop does not pay)" : ""}.`,
+  );
   const servers = {
     slack: await startHttp("Slack"),
     discord: await startHttp("Discord", { status: 204 }),
@@ -213,44 +381,40 @@ async function main() {
     smtp: await startSmtp(),
   };
   SECRETS.webhookSecret = `whsec_${Buffer.from("benchSECRETwebhook-signing-key!!").toString("base64")}`;
-  const remoteEnv = remoteHome(
-    "remote",
-    {
-      slack: { type: "chat", service: "slack", url: "${BENCH_SLACK_URL}" },
-      discord: {
-        type: "chat",
-        service: "discord",
-        url: `${servers.discord.url}/api/webhooks/1/discordtoken`,
-      },
-      teams: {
-        type: "chat",
-        service: "teams",
-        url: `${servers.teams.url}/workflows/1/triggers/manual`,
-      },
-      webhook: {
-        type: "webhook",
-        url: `${servers.webhook.url}/hooks/agent`,
-        secret: "${BENCH_WEBHOOK_SECRET}",
-      },
-      mail: {
-        type: "email",
-        smtp: {
-          host: "127.0.0.1",
-          port: servers.smtp.port,
-          user: "bench",
-          pass: "${BENCH_SMTP_PASS}",
-        },
-        from: "hook-notify <bench@localhost>",
-        to: ["you@localhost"],
-      },
+  const remoteSinks = {
+    slack: { type: "chat", service: "slack", url: "${BENCH_SLACK_URL}" },
+    discord: {
+      type: "chat",
+      service: "discord",
+      url: `${servers.discord.url}/api/webhooks/1/discordtoken`,
     },
-    {
-      BENCH_SLACK_URL: `${servers.slack.url}/services/TBENCH/BBENCH/${SECRETS.slackToken}`,
-      BENCH_WEBHOOK_SECRET: SECRETS.webhookSecret,
-      BENCH_SMTP_PASS: SECRETS.smtpPass,
+    teams: {
+      type: "chat",
+      service: "teams",
+      url: `${servers.teams.url}/workflows/1/triggers/manual`,
     },
-  );
-  const desktopEnv = desktopHome();
+    webhook: {
+      type: "webhook",
+      url: `${servers.webhook.url}/hooks/agent`,
+      secret: "${BENCH_WEBHOOK_SECRET}",
+    },
+    mail: {
+      type: "email",
+      smtp: {
+        host: "127.0.0.1",
+        port: servers.smtp.port,
+        user: "bench",
+        pass: "${BENCH_SMTP_PASS}",
+      },
+      from: "hook-notify <bench@localhost>",
+      to: ["you@localhost"],
+    },
+  };
+  const remoteSecrets = {
+    BENCH_SLACK_URL: `${servers.slack.url}/services/TBENCH/BBENCH/${SECRETS.slackToken}`,
+    BENCH_WEBHOOK_SECRET: SECRETS.webhookSecret,
+    BENCH_SMTP_PASS: SECRETS.smtpPass,
+  };
   // The floor for hook mode with desktop + sound: any node program that reads the event and starts
   // the two programs detached, with no parsing, config or log to speak of.
   const floor = join(scratch, "floor.cjs");
@@ -260,86 +424,91 @@ async function main() {
 process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   JSON.parse(s);
   const { spawn } = require("node:child_process");
-  for (const p of ["notify-send", "paplay"]) spawn(p, [], { detached: true, stdio: "ignore" }).unref();
+  for (const p of ["notify-send", "aplay"]) spawn(p, [], { detached: true, stdio: "ignore" }).unref();
 });
 `,
   );
   const hook = [bin, "--client", "claude-code"];
-  const cases = [
-    { name: "`node -e 0`", args: ["-e", "0"], env: desktopEnv },
+  const modes = [
     {
       name: "reference: 6 lines of JS that read stdin and start 2 programs detached",
       args: [floor],
-      env: desktopEnv,
+      env: desktopHome("floor"),
       stdin: freshStop,
     },
     {
-      name: "`--dry-run`, Stop fixture",
+      name: "`--dry-run`, Stop",
       args: [bin, "--dry-run"],
-      env: desktopEnv,
+      env: desktopHome("dry"),
       stdin: freshStop,
     },
-    {
-      name: "hook mode, desktop + sound (no config)",
-      args: hook,
-      env: desktopEnv,
-      stdin: freshStop,
-    },
-    {
-      name: "hook mode, Slack + Discord + Teams + e-mail + webhook, servers answer in 2 s",
-      args: hook,
-      env: remoteEnv,
-      stdin: freshStop,
-      remote: true,
-    },
+    ...["alive", "cold"].flatMap((worker) => [
+      {
+        name: `hook, desktop + sound, worker ${worker}`,
+        args: hook,
+        env: desktopHome(`desktop-${worker}`),
+        stdin: freshStop,
+        worker,
+      },
+      {
+        name: `hook, 5 remote sinks (Slack, Discord, Teams, e-mail, webhook), worker ${worker}`,
+        args: hook,
+        env: remoteHome(`remote-${worker}`, remoteSinks, remoteSecrets),
+        stdin: freshStop,
+        worker,
+        remote: true,
+      },
+      {
+        name: `hook, SubagentStop held for coalescing (desktop + sound), worker ${worker}`,
+        args: hook,
+        env: desktopHome(`subagent-${worker}`),
+        stdin: freshSubagent,
+        worker,
+      },
+    ]),
   ];
-  const targets = [undefined, undefined, 1.15, 1.2, 1.2];
+  const only = process.env.BENCH_ONLY; // a substring of the mode names, to measure a few
+  const measured = modes.filter((m) => !only || m.name.includes(only));
 
   console.error(
-    `bench: ${ROUNDS} interleaved rounds of ${cases.length} cases, after 2 warm-up rounds…`,
+    `bench: ${ROUNDS} rounds of ${measured.length} A/B pairs (mode vs \`node -e 0\`), after 2 warm-up rounds…`,
   );
   for (let round = -2; round < ROUNDS; round++) {
-    for (const c of cases) {
-      const r = await runOnce(c.args, c);
-      if (r.code !== 0 || (c.args.includes("--dry-run") ? false : r.stdout !== "")) {
-        console.error(
-          `bench: ${c.name} exited ${r.code}; stdout ${JSON.stringify(r.stdout.slice(0, 200))}; stderr ${r.stderr.slice(0, 300)}`,
-        );
-        process.exit(1);
-      }
-      if (round >= 0) (c.walls ??= []).push(r.ms);
-      if (c.remote) c.runs = (c.runs ?? 0) + 1;
+    for (const mode of measured) {
+      const pair = await measurePair(mode, round);
+      if (round >= 0) (mode.pairs ??= []).push(pair);
     }
   }
   for (let round = 0; round < RSS_ROUNDS; round++) {
-    for (const c of cases) {
-      const kib = peakRss(c.args, c);
-      if (kib !== undefined) (c.rss ??= []).push(kib);
-      if (c.remote) c.runs += 1;
+    for (const mode of measured) {
+      await prepare(mode);
+      const kib = peakRss(mode.args, mode);
+      if (kib !== undefined) (mode.rss ??= []).push(kib);
+      if (mode.remote) mode.runs += 1;
     }
   }
-
-  const base = cases[0];
-  const baseWall = median(base.walls);
-  const baseRss = base.rss ? median(base.rss) : undefined;
-  const rows = cases.map((c, i) => {
-    const wall = median(c.walls);
-    const rss = c.rss ? median(c.rss) : undefined;
-    const wallRatio = wall / baseWall;
-    const rssRatio = rss && baseRss ? rss / baseRss : undefined;
-    const target = targets[i] ? `≤ ${targets[i]}x / ≤ 1.3x` : "—";
-    return `| ${c.name} | ${wall.toFixed(1)} | ${i ? `${wallRatio.toFixed(2)}x` : "1.00x"} | ${rss ? (rss / 1024).toFixed(1) : "n/a"} | ${rssRatio ? `${rssRatio.toFixed(2)}x` : i ? "n/a" : "1.00x"} | ${target} |`;
-  });
+  let baseInstructions;
+  if (COUNT_INSTRUCTIONS) {
+    console.error("bench: counting instructions under callgrind (about 15 s a mode)…");
+    baseInstructions = instructions(["-e", "0"], { env: modes[0].env });
+    for (const mode of measured) {
+      await prepare(mode);
+      mode.instructions = instructions(mode.args, mode);
+      if (mode.remote) mode.runs += 1;
+    }
+  }
+  for (const mode of modes) if (mode.worker) await stopWorker(mode.env);
 
   // ---- every server gets every notification --------------------------------------------------
-  const remote = cases.find((c) => c.remote);
-  const expected = remote.runs; // every run, warm-up and peak-RSS rounds included
+  const expected = measured.filter((m) => m.remote).reduce((n, m) => n + m.runs, 0);
   const waitStarted = Date.now();
   const all = Object.values(servers);
   while (all.some((s) => s.accepted().length < expected) && Date.now() - waitStarted < 180_000) {
-    await new Promise((r) => setTimeout(r, 250));
+    for (const mode of measured.filter((m) => m.remote)) await ensureWorker(mode.env);
+    await sleep(250);
   }
   const deliveredIn = ((Date.now() - waitStarted) / 1000).toFixed(1);
+  for (const mode of modes) if (mode.worker) await stopWorker(mode.env);
 
   // ---- a server that fails 3 times, then recovers ------------------------------------------------
   const flaky = await startHttp("flaky webhook", { failFirst: 3, delayMs: 0 });
@@ -347,17 +516,19 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   await runOnce(hook, { env: flakyEnv, stdin: freshStop });
   const flakyStarted = Date.now();
   while (flaky.accepted().length < 1 && Date.now() - flakyStarted < 120_000) {
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
   }
-  await new Promise((r) => setTimeout(r, 1_000)); // a duplicate would arrive now
+  await sleep(1_000); // a duplicate would arrive now
   const flakyIds = new Set(flaky.received.map((r) => r.id));
+  await stopWorker(flakyEnv);
 
   // ---- no secret anywhere on disk or in printed output ----------------------------------------------
+  const remoteEnv = modes.find((m) => m.remote).env;
   const dry = await runOnce([bin, "--dry-run"], { env: remoteEnv, stdin: freshStop });
   const secretValues = [SECRETS.slackToken, SECRETS.smtpPass, SECRETS.webhookSecret.slice(6)];
   const leaks = [];
   for (const file of walk(scratch)) {
-    if (file.includes(`${join("remote", "config")}`)) continue; // the user's own config file
+    if (file.endsWith("config.json")) continue; // the user's own config file
     const text = readFileSync(file, "latin1");
     for (const s of secretValues) if (text.includes(s)) leaks.push(file.slice(scratch.length));
   }
@@ -366,18 +537,25 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
 
   const cpu = os.cpus()[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU";
   console.log(
-    `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}; median of ${ROUNDS} interleaved runs (peak RSS: median of ${RSS_ROUNDS}${gnuTime ? ", GNU time" : ", not measured: no GNU time"}).`,
+    `Machine: ${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}; NODE_EXTRA_CA_CERTS unset; ${ROUNDS} A/B pairs per mode (order alternating, a new session per run); peak RSS: median of ${RSS_ROUNDS}${gnuTime ? " (GNU time)" : " (not measured: no GNU time)"}.`,
   );
   console.log("");
-  console.log("| case | wall ms | vs node | peak RSS MiB | vs node | target (wall / RSS) |");
-  console.log("| --- | ---: | ---: | ---: | ---: | --- |");
-  for (const row of rows) console.log(row);
-  console.log("");
+  const countHead = baseInstructions
+    ? ` instructions (vs \`node -e 0\`: ${(baseInstructions / 1e6).toFixed(0)} M) |`
+    : "";
   console.log(
-    `Remote delivery: ${all.map((s) => `${s.name} ${s.accepted().length}/${expected}`).join(", ")}; all in within ${deliveredIn} s after the last hook returned (servers answer in 2 s, the worker delivers 4 at a time).`,
+    `| mode | \`node -e 0\` ms | mode ms | ratio (median of pairs) | spread: p25–p75 (min–max) | peak RSS MiB | worker alive before run |${countHead}`,
   );
   console.log(
-    `Failing server: ${flaky.received.length} requests (${flaky.received.filter((r) => r.status >= 500).length} answered 500), ${flaky.accepted().length} accepted, ${flakyIds.size} distinct webhook-id (${[...flakyIds].join(", ")}), recovered after ${((Date.now() - flakyStarted) / 1000 - 1).toFixed(1)} s.`,
+    `| --- | ---: | ---: | ---: | --- | ---: | --- |${baseInstructions ? " ---: |" : ""}`,
+  );
+  for (const mode of measured) console.log(row(mode, baseInstructions));
+  console.log("");
+  console.log(
+    `Remote delivery: ${all.map((s) => `${s.name} ${s.accepted().length}/${expected}`).join(", ")}; all in within ${deliveredIn} s after the last hook returned (servers answer in ${SERVER_DELAY_MS} ms).`,
+  );
+  console.log(
+    `Failing server: ${flaky.received.length} requests (${flaky.received.filter((r) => r.status >= 500).length} answered 500), ${flaky.accepted().length} accepted, ${flakyIds.size} distinct webhook-id, recovered after ${((Date.now() - flakyStarted) / 1000 - 1).toFixed(1)} s.`,
   );
   console.log(
     `Secrets (Slack token, SMTP password, webhook signing key) in logs, outbox files and dry-run output: ${leaks.length ? `FOUND in ${[...new Set(leaks)].join(", ")}` : "none"}.`,

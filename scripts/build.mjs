@@ -3,8 +3,13 @@
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
+// Why a build id: bin/code-cache.js keeps a V8 code cache of dist/cli.cjs named by it (V8 accepts
+// a cache for any source of the same length, so the name must change with the content).
+// Why no dynamic import() in dist/cli.cjs: it runs inside a vm.Script there, where import() fails;
+// each import() becomes a require() (which also skips starting the ES module loader).
 import { build } from "esbuild";
-import { rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, rm, writeFile } from "node:fs/promises";
 
 // Loaded lazily with import(), only by the commands and sinks that need them; never bundled.
 const external = ["node-notifier", "nodemailer", "undici", "yargs", "yargs/*", "jsonc-parser"];
@@ -20,13 +25,8 @@ const commandsApart = {
   },
 };
 
-await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: {
-    cli: "src/cli.ts",
-    commands: "src/cli-yargs.ts",
-    worker: "src/worker/worker-main.ts",
-  },
+const BUILD_ID_PLACEHOLDER = "0".repeat(16);
+const common = {
   plugins: [commandsApart],
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
@@ -39,6 +39,31 @@ await build({
   sourcemap: true,
   // src is ES modules and finds its files (assets/, package.json, the worker) from import.meta.url.
   define: { "import.meta.url": "__hnModuleUrl" },
-  banner: { js: 'var __hnModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    js: `var __hnBuild = "${BUILD_ID_PLACEHOLDER}";\nvar __hnModuleUrl = require("node:url").pathToFileURL(__filename).href;`,
+  },
   logLevel: "warning",
-}).catch(() => process.exit(1));
+};
+
+await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
+try {
+  await build({
+    ...common,
+    entryPoints: { cli: "src/cli.ts" },
+    supported: { "dynamic-import": false },
+  });
+  await build({
+    ...common,
+    entryPoints: { commands: "src/cli-yargs.ts", worker: "src/worker/worker-main.ts" },
+  });
+  await stampBuildId(new URL("../dist/cli.cjs", import.meta.url));
+} catch {
+  process.exit(1);
+}
+
+// The placeholder becomes a hash of the bundle: same length, so the source map stays right.
+async function stampBuildId(file) {
+  const text = await readFile(file, "utf8");
+  const id = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  await writeFile(file, text.replace(`"${BUILD_ID_PLACEHOLDER}"`, `"${id}"`));
+}

@@ -1,56 +1,26 @@
 import type { Argv, CommandModule } from "yargs";
 import { runCommand } from "./commands/run.js";
 import { version } from "./version.js";
-import { CLIENT_IDS, isClient } from "./core/hook-event.js";
-import { configOption } from "./commands/config-option.js";
+import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
 
-interface RunOptions {
-  config: string | undefined;
-  timeout: number | undefined;
-  client: string | undefined;
-  event: string | undefined;
-  "dry-run": boolean | undefined;
-  wait: boolean | undefined;
-}
-
-const runModule: CommandModule<object, RunOptions> = {
+const runModule: CommandModule = {
   command: ["run", "$0"],
   describe: "Hook mode (the default): read one hook event on stdin and notify",
   builder: (y) =>
-    y
-      .option("config", configOption)
-      .option("timeout", {
-        type: "number",
-        describe: "Seconds the client gives this hook entry; the process ends inside it",
-      })
-      .option("client", {
-        choices: CLIENT_IDS,
-        describe: "Which client runs the hook (install writes it)",
-      })
-      .option("event", {
-        type: "string",
-        describe: "The event's name, for a client whose payload has none (Copilot CLI)",
-      })
-      .option("dry-run", {
-        type: "boolean",
-        describe: "Print one JSON line per planned delivery; send nothing",
-      })
-      .option("wait", {
-        type: "boolean",
-        describe: "Deliver in the foreground and print one result line per sink",
-      })
+    Object.entries(RUN_FLAGS)
+      .reduce(
+        (parser, [name, { short, choices, ...flag }]) =>
+          parser.option(name, {
+            ...(choices === undefined ? flag : { choices, describe: flag.describe }),
+            ...(short === undefined ? {} : { alias: short }),
+          }),
+        y,
+      )
       .example("cat event.json | $0 --dry-run", "show what would be sent")
       .example("cat event.json | $0 --wait", "send now and print the results")
       .example("$0 --client droid --timeout 10", "what an installed hook entry runs"),
   handler: async (args) => {
-    await runCommand({
-      config: args.config,
-      timeout: args.timeout,
-      client: isClient(args.client) ? args.client : undefined,
-      event: args.event,
-      dryRun: args["dry-run"] === true,
-      wait: args.wait === true,
-    });
+    await runCommand(toRunArgs(args));
   },
 };
 
@@ -70,7 +40,7 @@ export async function runYargs(argv: string[]): Promise<void> {
       "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI) needs you.",
     )
     .version(version)
-    .command(runModule as unknown as CommandModule)
+    .command(runModule)
     .strict()
     .help()
     .alias("h", "help")

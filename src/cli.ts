@@ -1,16 +1,18 @@
 import { parseArgs } from "node:util";
 import { runCommand } from "./commands/run.js";
 import { guardOutput } from "./inert-output.js";
-import { isClient } from "./core/hook-event.js";
+import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
 
-const HOOK_FLAGS = {
-  config: { type: "string", short: "c" },
-  timeout: { type: "string" },
-  client: { type: "string" },
-  event: { type: "string" },
-  "dry-run": { type: "boolean" },
-  wait: { type: "boolean" },
-} as const;
+// parseArgs' view of the run flags: every value a string or a boolean, checked by toRunArgs.
+const HOOK_FLAGS = Object.fromEntries(
+  Object.entries(RUN_FLAGS).map(([name, flag]) => [
+    name,
+    {
+      type: flag.type === "boolean" ? ("boolean" as const) : ("string" as const),
+      ...(flag.short === undefined ? {} : { short: flag.short }),
+    },
+  ]),
+);
 
 // The one entry point. Hook mode skips yargs (it costs ~100 ms to load): the agent waits for us.
 export async function main(argv: string[]): Promise<void> {
@@ -50,17 +52,9 @@ function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
     strict: false,
     allowPositionals: true,
   });
-  const timeout = Number(values.timeout);
-  const client = isClient(values.client) ? values.client : undefined;
   // Codex's `notify` program gets the event as its last argument, not on stdin.
-  const payload = positionals.findLast((word) => word.trimStart().startsWith("{"));
-  return {
-    payload,
-    event: typeof values.event === "string" && values.event !== "" ? values.event : undefined,
-    config: typeof values.config === "string" ? values.config : undefined,
-    timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
-    client,
-    dryRun: values["dry-run"] === true,
-    wait: values.wait === true,
-  };
+  return toRunArgs(
+    values,
+    positionals.findLast((word) => word.trimStart().startsWith("{")),
+  );
 }

@@ -5,6 +5,14 @@ import * as z from "zod/mini";
 
 const num = z.number();
 const str = z.string();
+// A field the document shows as null when it has no value (and may leave out).
+const maybe = <T extends z.ZodMiniType>(type: T) => z.optional(z.nullable(type));
+// The token counts a model row and a day row both carry (analytics).
+const tokenCounts = {
+  billable_tokens: z.optional(num),
+  input_tokens: z.optional(num),
+  output_tokens: z.optional(num),
+};
 
 /** Token counts of a session (sessionSettings.tokenUsage); response only. */
 export const tokenUsageSchema = z.looseObject({
@@ -23,9 +31,9 @@ export const sessionSchema = z.looseObject({
   messageCount: z.optional(num),
   createdAt: z.optional(num),
   updatedAt: z.optional(num),
-  title: z.optional(z.nullable(str)),
-  completedAt: z.optional(z.nullable(num)),
-  computerId: z.optional(z.nullable(str)),
+  title: maybe(str),
+  completedAt: maybe(num),
+  computerId: maybe(str),
   sessionSettings: z.optional(
     z.looseObject({
       model: z.optional(str),
@@ -40,10 +48,10 @@ export const provisioningStepSchema = z.looseObject({
   id: z.optional(str),
   name: z.optional(str),
   status: z.optional(str),
-  error: z.optional(z.nullable(str)),
-  startedAt: z.optional(z.nullable(num)),
-  completedAt: z.optional(z.nullable(num)),
-  installSessionId: z.optional(z.nullable(str)),
+  error: maybe(str),
+  startedAt: maybe(num),
+  completedAt: maybe(num),
+  installSessionId: maybe(str),
 });
 export type ProvisioningStep = z.infer<typeof provisioningStepSchema>;
 
@@ -52,8 +60,8 @@ export const computerSchema = z.looseObject({
   name: z.optional(str),
   providerType: z.optional(str),
   createdAt: z.optional(num),
-  hostname: z.optional(z.nullable(str)),
-  status: z.optional(z.nullable(str)),
+  hostname: maybe(str),
+  status: maybe(str),
   provisioningSteps: z.optional(z.nullable(z.array(provisioningStepSchema))),
 });
 export type Computer = z.infer<typeof computerSchema>;
@@ -69,7 +77,7 @@ export const controlChangeSchema = z.looseObject({
 });
 export type ControlChange = z.infer<typeof controlChangeSchema>;
 
-const pagination = z.looseObject({ hasMore: z.boolean(), nextCursor: z.optional(z.nullable(str)) });
+const pagination = z.looseObject({ hasMore: z.boolean(), nextCursor: maybe(str) });
 
 export const sessionPageSchema = z.looseObject({
   sessions: z.array(sessionSchema),
@@ -94,7 +102,7 @@ const meta = z.looseObject({
   start_date: z.optional(str),
   end_date: z.optional(str),
   has_more: z.optional(z.boolean()),
-  next_cursor: z.optional(z.nullable(str)),
+  next_cursor: maybe(str),
 });
 
 // One analytics response: {data, meta}; rows are checked by the caller's row schema.
@@ -105,16 +113,12 @@ export function analyticsSchema<Row extends z.ZodMiniType>(row: Row) {
 const modelRow = z.looseObject({
   model_id: str,
   model_tier: z.optional(str),
-  billable_tokens: z.optional(num),
-  input_tokens: z.optional(num),
-  output_tokens: z.optional(num),
+  ...tokenCounts,
 });
 
 export const tokensRowSchema = z.looseObject({
   date: str,
-  billable_tokens: z.optional(num),
-  input_tokens: z.optional(num),
-  output_tokens: z.optional(num),
+  ...tokenCounts,
   by_model: z.optional(z.array(modelRow)),
 });
 export const toolsRowSchema = z.looseObject({ date: str, tool_calls: z.optional(num) });
@@ -133,7 +137,7 @@ export const productivityRowSchema = z.looseObject({
 });
 export const userRowSchema = z.looseObject({
   user_id: str,
-  user_email: z.optional(z.nullable(str)),
+  user_email: maybe(str),
   date: z.optional(str),
   billable_tokens: z.optional(num),
 });

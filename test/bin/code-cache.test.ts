@@ -1,0 +1,149 @@
+// bin/code-cache.js: the V8 code cache of dist/cli.cjs. Real processes: the built binary with a
+// throwaway HOME, and small bundles loaded through the loader in a child node.
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { fixture, ROOT, runBin, tempHome } from "../helpers/run-bin.js";
+
+const LOADER = join(ROOT, "bin", "code-cache.js");
+const stop = () =>
+  fixture("claude-code/Stop.json", { session_id: `cache-${String(Math.random())}` });
+const cacheFolder = (home: string) => join(home, ".cache", "hook-notify");
+const isRoot = process.getuid?.() === 0;
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), "hook-notify-cache-"));
+  onTestFinished(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
+}
+
+// Loads `file` through the loader in a fresh node, with HOME = `home`; prints its exports.
+function loadInChild(file: string, home: string, env: Record<string, string> = {}): string {
+  const script = `process.stdout.write(JSON.stringify(require(${JSON.stringify(LOADER)}).requireCached(${JSON.stringify(file)})))`;
+  const out = spawnSync(process.execPath, ["-e", script], {
+    env: { HOME: home, PATH: process.env.PATH, ...env },
+    encoding: "utf8",
+  });
+  expect(out.stderr).toBe("");
+  return out.stdout;
+}
+
+// A bundle the loader recognises: the build id on its first line, as scripts/build.mjs stamps it.
+function bundle(dir: string, name: string, id: string, value: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, `var __hnBuild = "${id}";\nmodule.exports = { value: "${value}" };\n`);
+  return file;
+}
+
+describe("the V8 code cache of the hook's bundle", () => {
+  it("is written after the first run (0600, named by the build id) and used after it", async () => {
+    const home = tempHome();
+    const first = await runBin(["--dry-run"], { input: stop(), env: home.env });
+    const [name, ...others] = readdirSync(cacheFolder(home.dir));
+    expect(others).toEqual([]);
+    const id = /^var __hnBuild = "([0-9a-f]{16})";/.exec(
+      readFileSync(join(ROOT, "dist", "cli.cjs"), "utf8"),
+    )?.[1];
+    expect(name).toBe(`cli.cjs-${String(id)}-${process.version}-${process.arch}.v8`);
+    const file = join(cacheFolder(home.dir), String(name));
+    if (process.platform !== "win32") expect(statSync(file).mode & 0o777).toBe(0o600);
+    const written = statSync(file).mtimeMs;
+    const second = await runBin(["--dry-run"], { input: stop(), env: home.env });
+    expect(second.code).toBe(0);
+    const plan = (stdout: string) =>
+      stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { sink: string; title: string; body: string })
+        .map(({ sink, title, body }) => ({ sink, title, body }));
+    expect(plan(second.stdout)).toEqual(plan(first.stdout));
+    expect(plan(second.stdout).map((line) => line.sink)).toEqual(["desktop", "sound"]);
+    expect(statSync(file).mtimeMs).toBe(written); // accepted: not rewritten
+  });
+
+  it("replaces a corrupt cache, and the run is unaffected", async () => {
+    const home = tempHome();
+    await runBin(["--dry-run"], { input: stop(), env: home.env });
+    const [name] = readdirSync(cacheFolder(home.dir));
+    const file = join(cacheFolder(home.dir), String(name));
+    const good = readFileSync(file);
+    writeFileSync(file, Buffer.alloc(good.length, 0x5a));
+    const run = await runBin(["--dry-run"], { input: stop(), env: home.env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout.split("\n")[0] ?? "")).toMatchObject({ sink: "desktop" });
+    expect(readFileSync(file).equals(Buffer.alloc(good.length, 0x5a))).toBe(false);
+  });
+
+  it.runIf(process.platform !== "win32")(
+    "neither blocks on a FIFO nor fails when the cache folder cannot be written",
+    async () => {
+      const home = tempHome();
+      await runBin(["--dry-run"], { input: stop(), env: home.env });
+      const [name] = readdirSync(cacheFolder(home.dir));
+      const file = join(cacheFolder(home.dir), String(name));
+      rmSync(file);
+      spawnSync("mkfifo", [file]);
+      const fifo = await runBin(["--client", "claude-code"], { input: stop(), env: home.env });
+      expect(fifo).toMatchObject({ code: 0, stdout: "", signal: null });
+      // A cache "folder" that is a file: nothing can be written under it.
+      const blocked = tempHome({ XDG_CACHE_HOME: join(scratch(), "a-file") });
+      writeFileSync(String(blocked.env.XDG_CACHE_HOME), "");
+      const run = await runBin(["--client", "claude-code"], { input: stop(), env: blocked.env });
+      expect(run).toMatchObject({ code: 0, stdout: "", signal: null });
+      expect(blocked.logLines()).toHaveLength(1);
+    },
+  );
+
+  it.runIf(process.platform !== "win32" && !isRoot)(
+    "runs from a read-only cache folder without writing into it",
+    async () => {
+      const home = tempHome();
+      mkdirSync(cacheFolder(home.dir), { recursive: true });
+      chmodSync(cacheFolder(home.dir), 0o500);
+      onTestFinished(() => {
+        chmodSync(cacheFolder(home.dir), 0o700);
+      });
+      const run = await runBin(["--dry-run"], { input: stop(), env: home.env });
+      expect(run.code).toBe(0);
+      expect(readdirSync(cacheFolder(home.dir))).toEqual([]);
+    },
+  );
+
+  it("never gives one build's cache to another build of the same length", () => {
+    const dir = scratch();
+    const home = join(dir, "home");
+    const a = bundle(dir, "one.cjs", "a".repeat(16), "first");
+    expect(loadInChild(a, home)).toBe('{"value":"first"}');
+    expect(loadInChild(a, home)).toBe('{"value":"first"}');
+    // The same file name and length, other content: a new build in place of the old one.
+    bundle(dir, "one.cjs", "b".repeat(16), "other");
+    expect(loadInChild(a, home)).toBe('{"value":"other"}');
+    expect(readdirSync(cacheFolder(home))).toEqual([
+      `one.cjs-${"b".repeat(16)}-${process.version}-${process.arch}.v8`,
+    ]);
+  });
+
+  it("loads a bundle without a build id as require() does, and HOOK_NOTIFY_CODE_CACHE=0 too", () => {
+    const dir = scratch();
+    const home = join(dir, "home");
+    const plain = join(dir, "plain.cjs");
+    writeFileSync(plain, 'module.exports = { value: "plain" };\n');
+    expect(loadInChild(plain, home)).toBe('{"value":"plain"}');
+    const off = bundle(dir, "off.cjs", "c".repeat(16), "off");
+    expect(loadInChild(off, home, { HOOK_NOTIFY_CODE_CACHE: "0" })).toBe('{"value":"off"}');
+    expect(() => readdirSync(cacheFolder(home))).toThrow(/ENOENT/);
+  });
+});
