@@ -3,7 +3,13 @@ import type { Client } from "../core/hook-event.js";
 import { checkText } from "./check.js";
 import { eventsWithOurs } from "./duplicates.js";
 import type { FileShape, Target } from "../core/install-target.js";
-import { planInstall, planUninstall, type Before, type Desired, type Plan } from "./plan.js";
+import {
+  planInstall,
+  planUninstall,
+  type Before,
+  type Desired,
+  type SettingsPlan,
+} from "./plan.js";
 import { planWrapperInstall, planWrapperUninstall } from "./wrapper.js";
 import { planCopilotInstall, planCopilotUninstall, renderCopilotFile } from "./copilot-file.js";
 import {
@@ -191,7 +197,7 @@ function isParsable(text: string | undefined): boolean {
   }
 }
 
-function fromPlan(plan: Plan, note: string | undefined): Step {
+function fromPlan(plan: SettingsPlan, note: string | undefined): Step {
   const summary = plan.changes.map((change) => `${change.event}: ${change.action}`);
   if (note !== undefined) summary.unshift(note);
   return { next: plan.next, summary, conflicts: plan.conflicts, warnings: plan.warnings ?? [] };
