@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { SinkEntry } from "../../src/core/config.js";
-import { checkNodeNotifier, nodeNotifierVendorDir } from "../../src/doctor/node-notifier-checks.js";
+import { checkNodeNotifier } from "../../src/sinks/node-notifier-checks.js";
+import { nodeNotifierVendorDir } from "../../src/sinks/node-notifier-vendor.js";
 
 const entry: SinkEntry = {
   name: "desk",

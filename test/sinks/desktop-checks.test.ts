@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SinkEntry } from "../../src/core/config.js";
-import { checkMacDesktop, checkWindowsDesktop } from "../../src/doctor/desktop-checks.js";
+import { checkMacDesktop, checkWindowsDesktop } from "../../src/sinks/desktop-checks.js";
 import { POWERSHELL_APP_ID } from "../../src/sinks/desktop-windows.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 
