@@ -1,11 +1,10 @@
 // macOS: node-notifier's vendored terminal-notifier (1.7.2, x86_64 only) where it can run, and
 // osascript's `display notification` otherwise and whenever terminal-notifier fails.
-import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
 import { findProgram } from "./find-program.js";
-import { isExecutable, nodeNotifierVendorDir } from "./node-notifier-vendor.js";
+import { isExecutable, nodeNotifierVendorDir, terminalNotifierIn } from "./node-notifier-vendor.js";
 import { canRunIntel, settleMs } from "./platform.js";
 import { runProgram } from "./run-program.js";
 import type { SendContext, SendReport } from "./sink.js";
@@ -46,15 +45,7 @@ export function terminalNotifierArgs(notification: Notification): string[] {
 /** node-notifier's terminal-notifier inside its package; undefined when not installed. */
 export function vendoredTerminalNotifier(): string | undefined {
   const vendor = nodeNotifierVendorDir();
-  if (vendor === undefined) return undefined;
-  return join(
-    vendor,
-    "mac.noindex",
-    "terminal-notifier.app",
-    "Contents",
-    "MacOS",
-    "terminal-notifier",
-  );
+  return vendor === undefined ? undefined : terminalNotifierIn(vendor);
 }
 
 /** The program macOS starts first, and why the other is not tried first. */

@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { isExecutable, nodeNotifierVendorDir } from "./node-notifier-vendor.js";
+import { isExecutable, nodeNotifierVendorDir, terminalNotifierIn } from "./node-notifier-vendor.js";
 import { isWsl } from "./platform.js";
 import { fail, ok, type CheckResult } from "../check-result.js";
 
@@ -22,16 +22,7 @@ export function checkNodeNotifier(
   const reinstall =
     "Reinstall hook-notify (npm install -g hook-notify) so node-notifier is complete.";
   if (deps.platform === "darwin") {
-    const program =
-      vendor &&
-      join(
-        vendor,
-        "mac.noindex",
-        "terminal-notifier.app",
-        "Contents",
-        "MacOS",
-        "terminal-notifier",
-      );
+    const program = vendor && terminalNotifierIn(vendor);
     if (!program || !executable(program))
       return fail(
         name,

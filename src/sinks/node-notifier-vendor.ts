@@ -14,6 +14,18 @@ export function nodeNotifierVendorDir(): string | undefined {
   }
 }
 
+// The terminal-notifier program inside a vendor folder (macOS).
+export function terminalNotifierIn(vendor: string): string {
+  return join(
+    vendor,
+    "mac.noindex",
+    "terminal-notifier.app",
+    "Contents",
+    "MacOS",
+    "terminal-notifier",
+  );
+}
+
 // True when this process may run the file (it exists and has its execute bit).
 export function isExecutable(path: string): boolean {
   try {
