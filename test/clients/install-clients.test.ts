@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
 import {
   SETTINGS_ARGS,
   makeSandbox,

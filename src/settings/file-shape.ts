@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
-import { copilotEventMap } from "./copilot-file.js";
-import { isOurHandler } from "./edit.js";
-import { isRecord } from "./hook-shape.js";
+import { copilotEventMap } from "./plan-copilot-file.js";
+import { isOurHandler } from "./jsonc-edit.js";
+import { isRecord } from "./hook-schema.js";
 import type { FileShape } from "../core/install-target.js";
 
 // The event map inside a parsed file: root["hooks"] in settings.json, the root in hooks.json.
