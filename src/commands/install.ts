@@ -153,7 +153,7 @@ async function finishApprove(plan: ApprovePlan, dryRun: boolean): Promise<void> 
 export const installCommand: CommandModule<object, SettingsFlags> = {
   command: "install",
   describe:
-    "Add hook-notify to the hooks of Droid, Claude Code, Codex, Gemini CLI and Copilot CLI (safe to run again)",
+    "Add hook-notify to the hooks of Droid, Claude Code, Codex, Gemini CLI, Copilot CLI and OpenCode (safe to run again)",
   builder: (yargs) =>
     withSettingsFlags(yargs)
       .option("approve", {

@@ -8,6 +8,7 @@ import { checkText } from "../settings/jsonc-policy.js";
 import { findDoubleRuns, type Installed } from "../settings/double-runs.js";
 import { findOurs } from "../settings/jsonc-edit.js";
 import { isRecord } from "../settings/hook-schema.js";
+import { readPluginEntries } from "../settings/plan-opencode-file.js";
 import { allLocations, displayPath } from "../settings/locate.js";
 import { type FileShape, type LocateInput } from "../core/install-target.js";
 import { parseSettings, readText } from "../settings/read.js";
@@ -32,8 +33,13 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     try {
       const text = await readText(location.file, shown);
       if (text === undefined) continue;
-      root = parseSettings(text, shown).value;
-      checkText(text, location.client, shown, isLegacy ? "keep" : "refuse");
+      if (location.shape === "opencode") {
+        // OpenCode's plugin file is JavaScript: only one of ours has entries to read.
+        root = readPluginEntries(text);
+      } else {
+        root = parseSettings(text, shown).value;
+        checkText(text, location.client, shown, isLegacy ? "keep" : "refuse");
+      }
     } catch (error) {
       const message = (error as Error).message;
       results.push(
@@ -55,7 +61,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI or Copilot CLI",
+        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI, Copilot CLI or OpenCode",
         "hook-notify install",
       ),
     );

@@ -122,8 +122,9 @@ function toReport(
   backup: string | undefined,
 ): FileReport {
   const changed = step.next !== current;
-  const diff =
-    changed && job.isWrapper !== true ? diffLines(current ?? "", step.next ?? "", job.shown) : "";
+  // The wrapper and OpenCode's plugin are files of our own code: their summary says enough.
+  const isCode = job.isWrapper === true || job.shape === "opencode";
+  const diff = changed && !isCode ? diffLines(current ?? "", step.next ?? "", job.shown) : "";
   const summary =
     step.next === undefined && current !== undefined
       ? [...step.summary, "file removed"]

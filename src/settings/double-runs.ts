@@ -3,6 +3,7 @@ import { adapterFor } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
 import { findOurs } from "./jsonc-edit.js";
 import { isRecord } from "./hook-schema.js";
+import { readPluginEntries } from "./plan-opencode-file.js";
 import type { FileShape, Scope } from "../core/install-target.js";
 import { eventMapOf } from "./file-shape.js";
 
@@ -18,6 +19,7 @@ export interface Installed {
 // Events of one file that run hook-notify; a file we cannot parse counts as none.
 export function eventsWithOurs(text: string | undefined, shape: FileShape): string[] {
   if (text === undefined) return [];
+  if (shape === "opencode") return Object.keys(readPluginEntries(text) ?? {});
   let root: unknown;
   try {
     root = parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
