@@ -2,7 +2,7 @@ import type { Config } from "../core/config.js";
 import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../core/notification.js";
 import type { HookEvent, NoticeEvent } from "../core/hook-event.js";
-import type { Delivery, Plan, Skip } from "./route.js";
+import type { RoutedDelivery, RoutePlan, Skip } from "./route.js";
 import type { ClaimMarker } from "./seen-markers.js";
 import { DEFAULT_COOLDOWNS, MAX_HOLD_MS } from "../core/defaults.js";
 
@@ -13,18 +13,18 @@ export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
 export type Rule = "ssh" | "container" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown";
 
 /** A delivery that route() planned and a rule held back. */
-export interface Suppressed extends Delivery {
+export interface Suppressed extends RoutedDelivery {
   rule: Rule;
   reason: string;
 }
 
 /** A SubagentStop delivery held back to be merged with the session's next ones (coalescing). */
-export interface Held extends Delivery {
+export interface Held extends RoutedDelivery {
   holdMs: number;
   reason: string;
 }
 
-export interface PolicyPlan extends Plan {
+export interface PolicyPlan extends RoutePlan {
   suppressed: Suppressed[];
   held: Held[];
 }
@@ -51,7 +51,7 @@ const SALIENT_MAX = 256;
 // and sets aside a SubagentStop that passed every rule for coalescing (`held`). Pure but for
 // `facts.claim`, which is asked only once a delivery passed every other rule.
 export function applyPolicy(
-  plan: Plan,
+  plan: RoutePlan,
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
@@ -79,7 +79,12 @@ export function applyPolicy(
 
 type Verdict = { rule: Rule; reason: string } | undefined;
 
-function localRule(d: Delivery, event: PolicyEvent, config: Config, facts: PolicyFacts): Verdict {
+function localRule(
+  d: RoutedDelivery,
+  event: PolicyEvent,
+  config: Config,
+  facts: PolicyFacts,
+): Verdict {
   const { entry, sink } = d;
   const overSsh = entry.localSinksOverSsh ?? config.localSinksOverSsh;
   if (!sink.remote && facts.remoteSession && !overSsh) {
@@ -112,7 +117,7 @@ function dedupeVerdict(seconds: number): Verdict {
 }
 
 function cooldownRule(
-  d: Delivery,
+  d: RoutedDelivery,
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
@@ -134,7 +139,12 @@ function cooldownRule(
 }
 
 // Subagent coalescing: a SubagentStop waits this many seconds for the session's next ones.
-function coalesceSeconds(d: Delivery, event: PolicyEvent, config: Config, facts: PolicyFacts) {
+function coalesceSeconds(
+  d: RoutedDelivery,
+  event: PolicyEvent,
+  config: Config,
+  facts: PolicyFacts,
+) {
   if (event.name !== "SubagentStop" || d.notification.failure || !facts.coalesce) return 0;
   return d.entry.coalesceSeconds ?? config.coalesceSeconds;
 }
