@@ -50,6 +50,11 @@ const SALIENT_MAX = 256;
 // Holds back the deliveries that would be noise (each suppressed one says which rule and why),
 // and sets aside a SubagentStop that passed every rule for coalescing (`held`). Pure but for
 // `facts.claim`, which is asked only once a delivery passed every other rule.
+// The order matters, and is, per delivery: 1. ssh, 2. container, 3. quiet-hours, 4. min-turn
+// (facts only, no I/O; the first that applies names the rule), 5. dedupe (claims one marker per
+// event, only for a delivery that passed 1-4, so a held-back delivery never opens the window),
+// 6. cooldown (claims its own marker, again only if nothing above applied), 7. coalescing: a
+// SubagentStop that passed everything is held to merge with the session's next ones.
 export function applyPolicy(
   plan: RoutePlan,
   event: PolicyEvent,
