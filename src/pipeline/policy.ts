@@ -82,14 +82,14 @@ export function applyPolicy(
   return out;
 }
 
-type Verdict = { rule: Rule; reason: string } | undefined;
+type RuleVerdict = { rule: Rule; reason: string } | undefined;
 
 function localRule(
   d: RoutedDelivery,
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
-): Verdict {
+): RuleVerdict {
   const { entry, sink } = d;
   const overSsh = entry.localSinksOverSsh ?? config.localSinksOverSsh;
   if (!sink.remote && facts.remoteSession && !overSsh) {
@@ -117,7 +117,7 @@ function localRule(
   return undefined;
 }
 
-function dedupeVerdict(seconds: number): Verdict {
+function dedupeVerdict(seconds: number): RuleVerdict {
   return { rule: "dedupe", reason: `the same event was notified less than ${seconds} s ago` };
 }
 
@@ -126,7 +126,7 @@ function cooldownRule(
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
-): Verdict {
+): RuleVerdict {
   if (d.notification.failure) return undefined; // failures are never cooled down
   const kind = isIdlePrompt(event) ? "idle_prompt" : event.name;
   const table = { ...DEFAULT_COOLDOWNS, ...config.cooldown, ...d.entry.cooldown };
