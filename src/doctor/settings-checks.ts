@@ -3,18 +3,17 @@
 import { existsSync } from "node:fs";
 import type { Client } from "../core/hook-event.js";
 import { adapterFor } from "../clients/index.js";
-import { programPaths } from "../settings/command.js";
-import { checkText } from "../settings/check.js";
-import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
-import { findOurs } from "../settings/edit.js";
-import { isRecord } from "../settings/hook-shape.js";
-import { readPluginEntries } from "../settings/opencode-file.js";
-import { displayPath } from "../settings/locate.js";
+import { programPaths } from "../settings/hook-command.js";
+import { checkText } from "../settings/jsonc-policy.js";
+import { findDoubleRuns, type Installed } from "../settings/double-runs.js";
+import { findOurs } from "../settings/jsonc-edit.js";
+import { isRecord } from "../settings/hook-schema.js";
+import { readPluginEntries } from "../settings/plan-opencode-file.js";
+import { allLocations, displayPath } from "../settings/locate.js";
 import { type FileShape, type LocateInput } from "../core/install-target.js";
-import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
-import { eventMapOf } from "../settings/shape.js";
-import { fail, ok, warn, type CheckResult } from "./check.js";
+import { eventMapOf } from "../settings/file-shape.js";
+import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 /** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
 type Entries = Map<string, number | undefined>;

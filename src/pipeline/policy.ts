@@ -50,6 +50,11 @@ const SALIENT_MAX = 256;
 // Holds back the deliveries that would be noise (each suppressed one says which rule and why),
 // and sets aside a SubagentStop that passed every rule for coalescing (`held`). Pure but for
 // `facts.claim`, which is asked only once a delivery passed every other rule.
+// The order matters, and is, per delivery: 1. ssh, 2. container, 3. quiet-hours, 4. min-turn
+// (facts only, no I/O; the first that applies names the rule), 5. dedupe (claims one marker per
+// event, only for a delivery that passed 1-4, so a held-back delivery never opens the window),
+// 6. cooldown (claims its own marker, again only if nothing above applied), 7. coalescing: a
+// SubagentStop that passed everything is held to merge with the session's next ones.
 export function applyPolicy(
   plan: RoutePlan,
   event: PolicyEvent,
@@ -77,14 +82,14 @@ export function applyPolicy(
   return out;
 }
 
-type Verdict = { rule: Rule; reason: string } | undefined;
+type RuleVerdict = { rule: Rule; reason: string } | undefined;
 
 function localRule(
   d: RoutedDelivery,
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
-): Verdict {
+): RuleVerdict {
   const { entry, sink } = d;
   const overSsh = entry.localSinksOverSsh ?? config.localSinksOverSsh;
   if (!sink.remote && facts.remoteSession && !overSsh) {
@@ -112,7 +117,7 @@ function localRule(
   return undefined;
 }
 
-function dedupeVerdict(seconds: number): Verdict {
+function dedupeVerdict(seconds: number): RuleVerdict {
   return { rule: "dedupe", reason: `the same event was notified less than ${seconds} s ago` };
 }
 
@@ -121,7 +126,7 @@ function cooldownRule(
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
-): Verdict {
+): RuleVerdict {
   if (d.notification.failure) return undefined; // failures are never cooled down
   const kind = isIdlePrompt(event) ? "idle_prompt" : event.name;
   const table = { ...DEFAULT_COOLDOWNS, ...config.cooldown, ...d.entry.cooldown };

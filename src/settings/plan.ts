@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse, type JSONPath } from "jsonc-parser";
-import type { CommandHandler } from "./hook-shape.js";
-import { isRecord } from "./hook-shape.js";
-import { findInvocation, mergeCommand } from "./invocation.js";
+import type { CommandHandler } from "./hook-schema.js";
+import { isRecord } from "./hook-schema.js";
+import { findInvocation, mergeCommand } from "./hook-invocation.js";
 import {
   detectFormatting,
   findOurs,
@@ -12,10 +12,10 @@ import {
   valueIn,
   type Doc,
   type Found,
-} from "./edit.js";
+} from "./jsonc-edit.js";
 import type { FileShape } from "../core/install-target.js";
-import { findDuplicateKeys } from "./duplicate-keys.js";
-import { eventMapOf, findDroppedContent, findShapeConflicts } from "./shape.js";
+import { findDuplicateKeys } from "./duplicate-json-keys.js";
+import { eventMapOf, findDroppedContent, findShapeConflicts } from "./file-shape.js";
 
 /** What happened to one event in one file. */
 export interface Change {

@@ -1,6 +1,6 @@
 import { adapterFor } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
-import type { FileReport } from "./flow.js";
+import type { FileReport } from "./commit-jobs.js";
 
 /** How the run went, for the words around the file reports. */
 export interface ReportContext {

@@ -5,11 +5,11 @@ import * as z from "zod";
 import { fromClientTimeout } from "../../src/clients/adapter.js";
 import { clients } from "../../src/clients/index.js";
 import { CLIENT_IDS, KNOWN_EVENTS } from "../../src/core/hook-event.js";
-import { buildCommand, isHookNotifyCommand } from "../../src/settings/command.js";
-import { copilotEventMap } from "../../src/settings/copilot-file.js";
-import { opencodeEventMap } from "../../src/settings/opencode-file.js";
+import { buildCommand, isHookNotifyCommand } from "../../src/settings/hook-command.js";
+import { copilotEventMap } from "../../src/settings/plan-copilot-file.js";
+import { opencodeEventMap } from "../../src/settings/plan-opencode-file.js";
 import { parseSettings } from "../../src/settings/read.js";
-import { findPackageRoot, loadTemplate } from "../../src/settings/template.js";
+import { findPackageRoot, loadTemplate } from "../../src/settings/load-template.js";
 
 const root = findPackageRoot();
 const handler = z.strictObject({

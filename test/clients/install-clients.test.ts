@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
-import { PLUGIN_MARKER, readPluginEntries } from "../../src/settings/opencode-file.js";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
+import { PLUGIN_MARKER, readPluginEntries } from "../../src/settings/plan-opencode-file.js";
 import {
   SETTINGS_ARGS,
   makeSandbox,

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import { copilotEventMap } from "./copilot-file.js";
-import { isOurHandler } from "./edit.js";
-import { opencodeEventMap } from "./opencode-file.js";
-import { isRecord } from "./hook-shape.js";
+import { copilotEventMap } from "./plan-copilot-file.js";
+import { isOurHandler } from "./jsonc-edit.js";
+import { opencodeEventMap } from "./plan-opencode-file.js";
+import { isRecord } from "./hook-schema.js";
 import type { FileShape } from "../core/install-target.js";
 
 // The event map inside a parsed file: root["hooks"] in settings.json, the root in hooks.json.

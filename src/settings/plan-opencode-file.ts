@@ -1,9 +1,9 @@
 // OpenCode has no command hooks: hook-notify writes a plugin file of its own into a plugins
 // folder. The file is fixed code plus one JSON object of entries (event → argv and timeout);
 // nothing from an event ever becomes source, and the plugin runs hook-notify without a shell.
-import { isHookNotifyHandler } from "./command.js";
-import { isRecord } from "./hook-shape.js";
-import type { OwnFileStep } from "./copilot-file.js";
+import { isHookNotifyHandler } from "./hook-command.js";
+import { isRecord } from "./hook-schema.js";
+import type { OwnFileStep } from "./plan-copilot-file.js";
 import type { Desired } from "./plan.js";
 
 /** One plugin entry: the program and its arguments, and the seconds it may take. */

@@ -3,9 +3,9 @@ import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
-import { withFileLock, writeAtomic } from "./apply.js";
-import { diffLines } from "./diff.js";
-import { mayReplaceBackup, type FileJob, type Step } from "./jobs.js";
+import { withFileLock, writeAtomic } from "./write-file.js";
+import { diffLines } from "./report-diff.js";
+import { mayReplaceBackup, type FileJob, type Step } from "./plan-jobs.js";
 import { readSettingsFile, readText } from "./read.js";
 
 /** What one file looked like, what we planned, and (after commit) where its backup went. */

@@ -1,7 +1,7 @@
 import { parse } from "jsonc-parser";
 import type { Client } from "../core/hook-event.js";
-import { checkText } from "./check.js";
-import { eventsWithOurs } from "./duplicates.js";
+import { checkText } from "./jsonc-policy.js";
+import { eventsWithOurs } from "./double-runs.js";
 import type { FileShape, Target } from "../core/install-target.js";
 import {
   planInstall,
@@ -10,13 +10,17 @@ import {
   type Desired,
   type SettingsPlan,
 } from "./plan.js";
-import { planWrapperInstall, planWrapperUninstall } from "./wrapper.js";
-import { planCopilotInstall, planCopilotUninstall, renderCopilotFile } from "./copilot-file.js";
+import { planWrapperInstall, planWrapperUninstall } from "./plan-wrapper.js";
+import {
+  planCopilotInstall,
+  planCopilotUninstall,
+  renderCopilotFile,
+} from "./plan-copilot-file.js";
 import {
   planOpencodeInstall,
   planOpencodeUninstall,
   renderOpencodePlugin,
-} from "./opencode-file.js";
+} from "./plan-opencode-file.js";
 
 /** One planned step on one file: the wanted text, what it means, and why it cannot go ahead. */
 export interface Step {

@@ -2,13 +2,13 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { CommandHandler } from "../../src/settings/hook-shape.js";
+import type { CommandHandler } from "../../src/settings/hook-schema.js";
 import {
   planOpencodeInstall,
   planOpencodeUninstall,
   readPluginEntries,
   renderOpencodePlugin,
-} from "../../src/settings/opencode-file.js";
+} from "../../src/settings/plan-opencode-file.js";
 import { makeTree } from "./tree.js";
 
 type Hooks = { event: (input: { event: object }) => Promise<void> };

@@ -10,16 +10,15 @@ import {
   buildApproveCommand,
   buildHandlerCommand,
   type CommandBase,
-} from "./command.js";
-import { findDoubleRuns } from "./duplicates.js";
-import { previewJobs } from "./flow.js";
-import type { CommandHandler } from "./hook-shape.js";
-import { installJobs, uninstallJobs, type FileJob } from "./jobs.js";
-import { findInstalled } from "./locations.js";
-import { displayPath, locateTarget } from "./locate.js";
+} from "./hook-command.js";
+import { findDoubleRuns } from "./double-runs.js";
+import { previewJobs } from "./commit-jobs.js";
+import type { CommandHandler } from "./hook-schema.js";
+import { installJobs, uninstallJobs, type FileJob } from "./plan-jobs.js";
+import { displayPath, findInstalled, locateTarget } from "./locate.js";
 import { type Scope, type Target } from "../core/install-target.js";
-import { hasForeignHooks } from "./shape.js";
-import { loadTemplate, loadWrapper, type EventDefaults } from "./template.js";
+import { hasForeignHooks } from "./file-shape.js";
+import { loadTemplate, loadWrapper, type EventDefaults } from "./load-template.js";
 
 /** The machine install runs on, passed in by the command (the only place that reads process). */
 export interface Machine {

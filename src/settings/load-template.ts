@@ -5,10 +5,10 @@ import { fileURLToPath } from "node:url";
 import { fromClientTimeout } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
-import { copilotEventMap } from "./copilot-file.js";
-import { opencodeEventMap } from "./opencode-file.js";
+import { copilotEventMap } from "./plan-copilot-file.js";
+import { opencodeEventMap } from "./plan-opencode-file.js";
 import type { Client } from "../core/hook-event.js";
-import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-shape.js";
+import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-schema.js";
 
 /** Per-event defaults read from hooks-templates/: client event → timeout in seconds, in order. */
 export type EventDefaults = ReadonlyMap<string, number>;

@@ -1,11 +1,11 @@
 import { parse } from "jsonc-parser";
 import { adapterFor } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
-import { findOurs } from "./edit.js";
-import { isRecord } from "./hook-shape.js";
-import { readPluginEntries } from "./opencode-file.js";
+import { findOurs } from "./jsonc-edit.js";
+import { isRecord } from "./hook-schema.js";
+import { readPluginEntries } from "./plan-opencode-file.js";
 import type { FileShape, Scope } from "../core/install-target.js";
-import { eventMapOf } from "./shape.js";
+import { eventMapOf } from "./file-shape.js";
 
 /** Where hook-notify runs from, as far as one file says. */
 export interface Installed {
