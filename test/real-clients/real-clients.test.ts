@@ -195,6 +195,16 @@ const TURNS: Record<Id, Turn[]> = {
       behaviour: "error",
       sent: [{ event: "SessionEnd", failure: true }],
     },
+    {
+      what: "an interactive turn in tmux whose shell command waits for permission: needs-you, done after it is granted, session-end on /exit",
+      behaviour: "permission",
+      interactive: true,
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false },
+      ],
+    },
   ],
   // OpenCode has no session end. `opencode run` asks for the shell command's permission (the
   // needs-you notification) and rejects it itself; a failed model stream is session.error.
@@ -389,15 +399,27 @@ async function runGemini({ box, bin, model }: Drive) {
 
 // Copilot CLI: offline mode with a BYOK provider on loopback; COPILOT_ALLOW_ALL trusts the folder
 // (which loads its .github/hooks) for this run.
-async function runCopilot({ box, bin, model }: Drive) {
+async function runCopilot(drive: Drive): Promise<Result> {
+  const { box, bin, model, turn } = drive;
   const env = {
     ...box.env,
     COPILOT_OFFLINE: "true",
     COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
     COPILOT_MODEL: "gpt-mock",
-    COPILOT_ALLOW_ALL: "true",
   };
-  return run(bin, ["-p", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+  if (turn.interactive !== true) {
+    const options = { env: { ...env, COPILOT_ALLOW_ALL: "true" }, cwd: box.project };
+    return run(bin, ["-p", "say hi"], { ...options, timeoutMs: 180_000 });
+  }
+  // The folder is trusted (its .github/hooks load) but tools are not: the command asks first.
+  const config = join(box.home, ".copilot", "config.json");
+  await mkdir(dirname(config), { recursive: true });
+  await writeFile(config, JSON.stringify({ trusted_folders: [box.project] }));
+  return driveInTmux(
+    drive,
+    { ...env, TERM: "xterm-256color" },
+    `${shq(bin)} -i 'make the probe file'`,
+  );
 }
 
 // OpenCode: an OpenAI-compatible provider on loopback in its global config; shell commands need
