@@ -39,6 +39,7 @@ export async function startMockModel(behaviour: Behaviour = "text"): Promise<Moc
       if (behaviour === "stream-error" && streamError(req, body, res)) return;
       if (answerAnthropic(req, body, res, behaviour)) return;
       if (behaviour === "permission" && askPermission(req, body, res)) return;
+      if (behaviour === "permission" && askGeminiPermission(req, body, res)) return;
       answer(req, res);
     });
   });
@@ -91,6 +92,24 @@ function askPermission(req: IncomingMessage, body: string, res: ServerResponse):
       chunk({}, "tool_calls") +
       "data: [DONE]\n\n",
   );
+  return true;
+}
+
+// Gemini: a run_shell_command call for the streamed request that offers tools, until a
+// functionResponse comes back (the interactive CLI asks "Allow execution of [Shell]?").
+function askGeminiPermission(req: IncomingMessage, body: string, res: ServerResponse): boolean {
+  if (req.method !== "POST" || !(req.url ?? "").includes(":streamGenerateContent")) return false;
+  const parsed = JSON.parse(body || "{}") as { tools?: unknown[]; contents?: unknown[] };
+  if ((parsed.tools ?? []).length === 0) return false;
+  if (JSON.stringify(parsed.contents ?? []).includes('"functionResponse"')) return false;
+  const call = { name: "run_shell_command", args: { command: PERMISSION_COMMAND } };
+  const content = { role: "model", parts: [{ functionCall: call }] };
+  const out = {
+    candidates: [{ content, finishReason: "STOP", index: 0 }],
+    usageMetadata: USAGE_GEMINI,
+  };
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.end(`data: ${JSON.stringify(out)}\r\n\r\n`);
   return true;
 }
 

@@ -185,7 +185,19 @@ const TURNS: Record<Id, Turn[]> = {
   // droid exec with a BYOK model ("anthropic" provider) on loopback; it ends with reason "other".
   droid: [{ ...DONE_AND_OTHER_END, what: "an exec turn: done and session-end (reason other)" }],
   codex: [DONE_AND_END],
-  gemini: [DONE_AND_END],
+  gemini: [
+    DONE_AND_END,
+    {
+      what: "an interactive turn in tmux whose shell command waits for permission: needs-you, done after it is allowed once, session-end on /quit",
+      behaviour: "permission",
+      interactive: true,
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+  ],
   // Copilot CLI's agentStop carries no last message; a refused model call ends the session with
   // reason "error" (its errorOccurred is not installed).
   copilot: [
@@ -314,6 +326,7 @@ async function driveInTmux(
   { box, webhook }: Drive,
   env: Record<string, string>,
   command: string,
+  quit = "/exit",
 ): Promise<Result> {
   const socket = join(box.root, "tmux.sock");
   const tmux = (...args: string[]) =>
@@ -327,7 +340,7 @@ async function driveInTmux(
   await tmux("send-keys", "-t", "agent", "Enter");
   await webhook.waitForRequests(2, 120_000);
   const screen = await tmux("capture-pane", "-p", "-t", "agent");
-  await tmux("send-keys", "-t", "agent", "/exit");
+  await tmux("send-keys", "-t", "agent", quit);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await tmux("send-keys", "-t", "agent", "Enter");
   await webhook.waitForRequests(3, 120_000);
@@ -377,7 +390,8 @@ async function runCodex({ box, bin, model }: Drive) {
 }
 
 // Gemini CLI: the API on loopback, an API key it never checks, the folder trusted.
-async function runGemini({ box, bin, model }: Drive) {
+async function runGemini(drive: Drive): Promise<Result> {
+  const { box, bin, model, turn } = drive;
   const settings = join(box.home, ".gemini", "settings.json");
   await mkdir(dirname(settings), { recursive: true });
   await writeFile(
@@ -390,6 +404,10 @@ async function runGemini({ box, bin, model }: Drive) {
     GOOGLE_GEMINI_BASE_URL: model.url,
     GEMINI_CLI_TRUST_WORKSPACE: "true",
   };
+  if (turn.interactive === true) {
+    const command = `${shq(bin)} -m gemini-2.5-flash -i 'make the probe file'`;
+    return driveInTmux(drive, { ...env, TERM: "xterm-256color" }, command, "/quit");
+  }
   return run(bin, ["-p", "say hi", "-m", "gemini-2.5-flash"], {
     env,
     cwd: box.project,
