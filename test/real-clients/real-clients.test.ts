@@ -184,7 +184,19 @@ const TURNS: Record<Id, Turn[]> = {
   ],
   // droid exec with a BYOK model ("anthropic" provider) on loopback; it ends with reason "other".
   droid: [{ ...DONE_AND_OTHER_END, what: "an exec turn: done and session-end (reason other)" }],
-  codex: [DONE_AND_END],
+  codex: [
+    DONE_AND_END,
+    {
+      what: "an interactive turn in tmux (approval on request) whose command asks for escalation: needs-you, done after it is approved, session-end on /exit",
+      behaviour: "permission",
+      interactive: true,
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+  ],
   gemini: [
     DONE_AND_END,
     {
@@ -365,14 +377,16 @@ async function runDroid({ box, bin, model }: Drive): Promise<Result> {
   return run(bin, args, { env: box.env, cwd: box.project, timeoutMs: 180_000 });
 }
 
-// Codex: a provider on loopback, the project trusted; hook trust is bypassed for this run only
-// (a person trusts the entries once in /hooks).
-async function runCodex({ box, bin, model }: Drive) {
+// Codex: a provider on loopback, the project trusted, approval on request; hook trust is bypassed
+// for this run only (a person trusts the entries once in /hooks).
+async function runCodex(drive: Drive): Promise<Result> {
+  const { box, bin, model, turn } = drive;
   const codexHome = join(box.home, ".codex");
   await mkdir(codexHome, { recursive: true });
   const toml = [
     'model = "gpt-5-mock"',
     'model_provider = "mock"',
+    'approval_policy = "on-request"',
     "",
     "[model_providers.mock]",
     'name = "mock"',
@@ -384,8 +398,12 @@ async function runCodex({ box, bin, model }: Drive) {
     "",
   ].join("\n");
   await writeFile(join(codexHome, "config.toml"), toml);
-  const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "say hi"];
   const env = { ...box.env, CODEX_HOME: codexHome };
+  if (turn.interactive === true) {
+    const command = `${shq(bin)} --dangerously-bypass-hook-trust 'make the probe file'`;
+    return driveInTmux(drive, { ...env, TERM: "xterm-256color" }, command);
+  }
+  const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "say hi"];
   return run(bin, args, { env, cwd: box.project, timeoutMs: 180_000 });
 }
 
