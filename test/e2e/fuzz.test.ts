@@ -131,6 +131,7 @@ async function check(index: number, stdin: Buffer): Promise<Failure | undefined>
     XDG_CONFIG_HOME: join(home, "config"),
     XDG_STATE_HOME: join(home, "state"),
     PATH: bin,
+    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
   };
   const result = await runBin(["--timeout", String(TIMEOUT_S)], {
     input: stdin,
