@@ -37,7 +37,7 @@ export async function runYargs(argv: string[]): Promise<void> {
   const parser: Argv = yargs(argv)
     .scriptName("hook-notify")
     .usage(
-      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI) needs you.",
+      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode) needs you.",
     )
     .version(version)
     .command(runModule)

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 export type Decision = "allow" | "deny";
 
 /** What a verified answer says, or why a message on the reply topic was not accepted. */
-export type Verdict =
+export type AnswerVerdict =
   | { ok: true; decision: Decision }
   | { ok: false; reason: "malformed" | "forged" | "other-request" };
 
@@ -31,7 +31,7 @@ export function answerBody(secret: Buffer, requestId: string, decision: Decision
 }
 
 // Accepts only a well-formed answer whose MAC checks and whose request id is ours.
-export function verifyAnswer(secret: Buffer, requestId: string, text: string): Verdict {
+export function verifyAnswer(secret: Buffer, requestId: string, text: string): AnswerVerdict {
   const parsed = parseAnswer(text);
   if (parsed === undefined) return { ok: false, reason: "malformed" };
   const expected = Buffer.from(mac(secret, parsed.request, parsed.decision));

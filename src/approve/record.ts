@@ -1,7 +1,7 @@
 // The log line of one approve run: a RunRecord (so `hook-notify log` lists it with the hook runs)
 // plus what was asked, where it went, and who answered what and when. Never the key or the topic.
 import type { RunRecord } from "../pipeline/record.js";
-import type { Decision, Verdict } from "./answer.js";
+import type { Decision, AnswerVerdict } from "./answer.js";
 import type { PresenceReading } from "./gate.js";
 
 /** What happened to one permission request. */
@@ -24,7 +24,7 @@ export interface ApprovalLog {
   /** Why no answer came: timeout, stream-closed, error. */
   fallback?: string | undefined;
   /** Messages on the reply topic that were not accepted. */
-  rejected: { reason: Extract<Verdict, { ok: false }>["reason"]; message: string }[];
+  rejected: { reason: Extract<AnswerVerdict, { ok: false }>["reason"]; message: string }[];
   /** True for `hook-notify test --approve`. */
   sample?: boolean | undefined;
 }

@@ -2,13 +2,13 @@
 // topic (replays, answers to other requests, forged or malformed bodies) is noted and ignored.
 import type { HookNotifyError } from "../errors.js";
 import { toHookNotifyError } from "../errors.js";
-import { verifyAnswer, type Decision, type Verdict } from "./answer.js";
+import { verifyAnswer, type Decision, type AnswerVerdict } from "./answer.js";
 import type { ApproveSetup } from "./setup.js";
 import { openStream, type NtfyEvent } from "./stream.js";
 
 /** A message on the reply topic that was not accepted, and why. */
 export interface Rejected {
-  reason: Extract<Verdict, { ok: false }>["reason"];
+  reason: Extract<AnswerVerdict, { ok: false }>["reason"];
   message: string;
 }
 

@@ -34,6 +34,8 @@ export interface ClientAdapter {
   readonly output: string;
   /** True when the payload has no event name, so each entry passes --event <name>. */
   readonly namesEventInArgs?: boolean;
+  /** True when a plugin of ours runs hook-notify with an argument array, not a shell line. */
+  readonly runsArgv?: boolean;
   /** Said after install when the client needs a step of its own before the hooks run. */
   readonly afterInstall?: string;
   /** The client's payload in hook-notify's names (hook_event_name, last_assistant_message, ...). */

@@ -5,9 +5,17 @@ import { codex } from "./codex.js";
 import { copilot } from "./copilot.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
+import { opencode } from "./opencode.js";
 
 // THE registry: adding a client = one adapter file, one line here, one template, its tests.
-export const clients: readonly ClientAdapter[] = [droid, claudeCode, codex, gemini, copilot];
+export const clients: readonly ClientAdapter[] = [
+  droid,
+  claudeCode,
+  codex,
+  gemini,
+  copilot,
+  opencode,
+];
 
 // The adapter of one client; every Client has one.
 export function adapterFor(id: Client): ClientAdapter {

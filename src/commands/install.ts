@@ -2,7 +2,7 @@
 import type { Argv, CommandModule } from "yargs";
 import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-config.js";
 import { CLIENT_IDS, type Client } from "../core/hook-event.js";
-import type { SettingsArgs } from "../settings/cli-run.js";
+import type { SettingsArgs } from "../settings/settings-command.js";
 
 /** The flags install and uninstall share, as yargs parses them. */
 export interface SettingsFlags {
@@ -81,8 +81,8 @@ export async function runSettingsHandler(
     await Promise.all([
       import("node:os"),
       import("node:readline/promises"),
-      import("../settings/cli-run.js"),
-      import("../settings/template.js"),
+      import("../settings/settings-command.js"),
+      import("../settings/load-template.js"),
     ]);
   const args: SettingsArgs = {
     client: flags.client,
@@ -153,7 +153,7 @@ async function finishApprove(plan: ApprovePlan, dryRun: boolean): Promise<void> 
 export const installCommand: CommandModule<object, SettingsFlags> = {
   command: "install",
   describe:
-    "Add hook-notify to the hooks of Droid, Claude Code, Codex, Gemini CLI and Copilot CLI (safe to run again)",
+    "Add hook-notify to the hooks of Droid, Claude Code, Codex, Gemini CLI, Copilot CLI and OpenCode (safe to run again)",
   builder: (yargs) =>
     withSettingsFlags(yargs)
       .option("approve", {

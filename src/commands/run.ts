@@ -1,18 +1,18 @@
 import { writeSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import type * as NodeStream from "node:stream";
 import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import type { Held, Suppressed } from "../pipeline/policy.js";
-import type { Delivery } from "../pipeline/route.js";
+import type { RoutedDelivery } from "../pipeline/route.js";
 import type { Presence } from "../presence/probe.js";
 import { logPath } from "../config/paths.js";
 import { startRecord, writeRecordSomewhere } from "../pipeline/record.js";
 import { textInput } from "../input-source.js";
+import { hookBudget } from "../pipeline/deadline.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { inert } from "../inert-output.js";
+import { muteStdout } from "./mute-stdout.js";
 import { scrubValue } from "../redact.js";
 
 export interface RunArgs {
@@ -28,7 +28,6 @@ export interface RunArgs {
   wait: boolean;
 }
 
-const DEFAULT_BUDGET_MS = 10_000;
 const UNUSABLE: readonly ErrorCode[] = [
   "INPUT_EMPTY",
   "INPUT_TIMEOUT",
@@ -42,12 +41,12 @@ const UNUSABLE: readonly ErrorCode[] = [
 export async function runCommand(args: RunArgs): Promise<void> {
   const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
   const started = Date.now();
-  const budgetMs = args.timeout && args.timeout > 0 ? args.timeout * 1000 - 250 : DEFAULT_BUDGET_MS;
+  const budget = hookBudget(started, args.timeout);
   const deps = createDeps(args.payload === undefined ? undefined : textInput(args.payload));
   // Filled in by runHook as it goes; logged here if the safety net ends the run first.
   const run: HookRun = { record: startRecord(started) };
   let finished = false;
-  installSafetyNet(mode, started + Math.max(budgetMs, 300) + 200, (code) => {
+  installSafetyNet(mode, budget.hardDeadline, (code) => {
     if (!finished && mode !== "dry-run") logCutShort(run, deps, code);
   });
   if (deps.stdin.isTTY) {
@@ -61,7 +60,7 @@ export async function runCommand(args: RunArgs): Promise<void> {
     client: args.client,
     event: args.event,
     mode,
-    deadline: started + Math.max(budgetMs, 300),
+    deadline: budget.deadline,
     explicitTimeout: args.timeout !== undefined,
     run,
   });
@@ -122,7 +121,7 @@ function printPlan(run: HookRun, deps: Deps): void {
   // held for subagent coalescing says so; the lines keep the config's order.
   const order = Object.keys(run.config?.value.sinks ?? {});
   const held = (run.plan?.held ?? []).map((d: Held) => ({ ...d, coalesce: d.reason }));
-  const planned: (Delivery & Partial<Suppressed> & { coalesce?: string })[] = [
+  const planned: (RoutedDelivery & Partial<Suppressed> & { coalesce?: string })[] = [
     ...(run.plan?.deliveries ?? []),
     ...(run.plan?.suppressed ?? []),
     ...held,
@@ -236,25 +235,4 @@ function installSafetyNet(
     },
     Math.max(0, hardDeadline - Date.now()),
   ).unref();
-}
-
-// In hook mode stdout belongs to the client (JSON there can keep the agent from stopping): any
-// library that writes to it writes into the void. Defined lazily, so nothing is built unless used.
-function muteStdout(): void {
-  let sink: NodeJS.WriteStream | undefined;
-  Object.defineProperty(process, "stdout", {
-    configurable: true,
-    get: () => (sink ??= createVoidStream()),
-  });
-}
-
-function createVoidStream(): NodeJS.WriteStream {
-  const require = createRequire(import.meta.url);
-  const { Writable } = require("node:stream") as typeof NodeStream;
-  const stream = new Writable({
-    write: (_chunk, _encoding, done) => {
-      done();
-    },
-  });
-  return Object.assign(stream, { isTTY: false, columns: 80 }) as unknown as NodeJS.WriteStream;
 }

@@ -8,7 +8,7 @@ import { newNotificationId } from "../message/notification-id.js";
 import { deliver, type Outcome } from "../pipeline/deliver.js";
 import { gatherContext } from "../pipeline/gather-context.js";
 import { parseEvent } from "../pipeline/parse-event.js";
-import type { Delivery } from "../pipeline/route.js";
+import type { RoutedDelivery } from "../pipeline/route.js";
 import { findSink } from "../sinks/index.js";
 import { planEscalations } from "../escalation/plan.js";
 
@@ -62,7 +62,7 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
     now: deps.now(),
   });
   const rows: TestRow[] = [];
-  const deliveries: Delivery[] = [];
+  const deliveries: RoutedDelivery[] = [];
   for (const entry of chosen) {
     const sink = findSink(entry.type);
     const skipped = !sink

@@ -1,5 +1,6 @@
 // Every default and limit of hook-notify in one place, each with why it has its value.
-// Pure data: this file imports only types from src/core/.
+// Pure data: this file imports only types from src/core/. The hook run's deadline budget has a
+// module of its own, pipeline/deadline.ts, where its numbers and their arithmetic read together.
 import type { Cooldowns } from "./config.js";
 
 // Events and config.

@@ -25,7 +25,14 @@ export const NOTICE_EVENTS = [...KNOWN_EVENTS, ...WATCH_EVENTS] as const;
 export type NoticeEvent = EventName | WatchEventName;
 
 /** Every agent client hook-notify has an adapter for (src/clients/). */
-export const CLIENT_IDS = ["droid", "claude-code", "codex", "gemini", "copilot"] as const;
+export const CLIENT_IDS = [
+  "droid",
+  "claude-code",
+  "codex",
+  "gemini",
+  "copilot",
+  "opencode",
+] as const;
 
 export type Client = (typeof CLIENT_IDS)[number];
 

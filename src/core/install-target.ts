@@ -4,8 +4,9 @@ import type { Client } from "./hook-event.js";
 export type Scope = "user" | "project" | "local";
 
 /** How hooks sit in a file: under a "hooks" key (settings.json), as the bare event map (Droid
- * hooks.json), or as Copilot CLI's flat entries in a file of hook-notify's own. */
-export type FileShape = "settings" | "bare" | "copilot";
+ * hooks.json), as Copilot CLI's flat entries in a file of hook-notify's own, or as the entries of
+ * OpenCode's plugin file of hook-notify's own. */
+export type FileShape = "settings" | "bare" | "copilot" | "opencode";
 
 /** Where one client's hooks go for one scope, and what else install must look at. */
 export interface Target {

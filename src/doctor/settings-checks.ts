@@ -3,16 +3,16 @@
 import { existsSync } from "node:fs";
 import type { Client } from "../core/hook-event.js";
 import { adapterFor } from "../clients/index.js";
-import { programPaths } from "../settings/command.js";
-import { checkText } from "../settings/check.js";
-import { findDoubleRuns, type Installed } from "../settings/duplicates.js";
-import { findOurs } from "../settings/edit.js";
-import { isRecord } from "../settings/hook-shape.js";
-import { displayPath } from "../settings/locate.js";
+import { programPaths } from "../settings/hook-command.js";
+import { checkText } from "../settings/jsonc-policy.js";
+import { findDoubleRuns, type Installed } from "../settings/double-runs.js";
+import { findOurs } from "../settings/jsonc-edit.js";
+import { isRecord } from "../settings/hook-schema.js";
+import { readPluginEntries } from "../settings/plan-opencode-file.js";
+import { allLocations, displayPath } from "../settings/locate.js";
 import { type FileShape, type LocateInput } from "../core/install-target.js";
-import { allLocations } from "../settings/locations.js";
 import { parseSettings, readText } from "../settings/read.js";
-import { eventMapOf } from "../settings/shape.js";
+import { eventMapOf } from "../settings/file-shape.js";
 import { fail, ok, warn, type CheckResult } from "./check.js";
 
 /** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
@@ -33,8 +33,13 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     try {
       const text = await readText(location.file, shown);
       if (text === undefined) continue;
-      root = parseSettings(text, shown).value;
-      checkText(text, location.client, shown, isLegacy ? "keep" : "refuse");
+      if (location.shape === "opencode") {
+        // OpenCode's plugin file is JavaScript: only one of ours has entries to read.
+        root = readPluginEntries(text);
+      } else {
+        root = parseSettings(text, shown).value;
+        checkText(text, location.client, shown, isLegacy ? "keep" : "refuse");
+      }
     } catch (error) {
       const message = (error as Error).message;
       results.push(
@@ -56,7 +61,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI or Copilot CLI",
+        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI, Copilot CLI or OpenCode",
         "hook-notify install",
       ),
     );

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Style } from "../style.js";
-import { findPackageRoot } from "../settings/template.js";
+import { findPackageRoot } from "../settings/load-template.js";
 import {
   buildStarterConfig,
   DEFAULT_SMTP,

@@ -17,7 +17,7 @@ export interface PresenceBrief {
   idleSeconds?: number;
 }
 
-export type Verdict =
+export type GateVerdict =
   | { send: true; presence?: PresenceBrief }
   | {
       send: false;
@@ -34,7 +34,7 @@ export async function checkGate(
   entry: OutboxEntry,
   deps: Deps,
   cache: PresenceCache,
-): Promise<Verdict> {
+): Promise<GateVerdict> {
   const wait = entry.escalation;
   if (wait) {
     const prompt = answeredAt(deps, wait.session, "prompt");

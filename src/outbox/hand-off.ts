@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { outboxPaths } from "./paths.js";
-import { enqueue, type Delivery } from "./store.js";
+import { enqueue, type QueuedDelivery } from "./store.js";
 import { askWorker } from "./wake.js";
 
 /** What notify-send, osascript, PowerShell and the players need from the hook's environment. */
@@ -68,7 +68,7 @@ export type HandOffResult = boolean[];
 export async function handOffLocal(
   deps: Deps,
   socket: string,
-  deliveries: readonly Delivery[],
+  deliveries: readonly QueuedDelivery[],
 ): Promise<HandOffResult> {
   const env = localEnv(deps.env);
   const keys = await Promise.all(

@@ -22,7 +22,7 @@ import {
   newEntry,
   writeEntry,
   writeTemp,
-  type Delivery,
+  type QueuedDelivery,
   type OutboxEntry,
 } from "./store.js";
 
@@ -36,7 +36,7 @@ export interface HeldEntry extends OutboxEntry {
   maxBodyLength: number;
 }
 
-export interface HoldRequest extends Delivery {
+export interface HoldRequest extends QueuedDelivery {
   holdMs: number;
   maxBodyLength: number;
 }

@@ -45,7 +45,7 @@ export interface EscalationWait {
 }
 
 /** What the hook hands over for one remote sink. */
-export interface Delivery {
+export interface QueuedDelivery {
   notification: Notification;
   sinkName: string;
   configPath?: string | undefined;
@@ -59,7 +59,7 @@ export interface Delivery {
 }
 
 // Writes one delivery to outbox/pending and returns its key; durable before it returns.
-export async function enqueue(deps: Deps, delivery: Delivery): Promise<string> {
+export async function enqueue(deps: Deps, delivery: QueuedDelivery): Promise<string> {
   const paths = outboxPaths(deps);
   await ensureDirs(paths);
   const entry = newEntry(delivery, deps.now());
@@ -68,7 +68,7 @@ export async function enqueue(deps: Deps, delivery: Delivery): Promise<string> {
 }
 
 // A fresh entry for one delivery: no attempt yet, due now.
-export function newEntry(delivery: Delivery, now: number): OutboxEntry {
+export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
   return {
     version: 1,
     key: entryKey(delivery.notification.id, delivery.sinkName),

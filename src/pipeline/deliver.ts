@@ -5,9 +5,9 @@ import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { PresenceBrief } from "../outbox/gate.js";
-import type { Delivery as OutboxDelivery } from "../outbox/store.js";
+import type { QueuedDelivery } from "../outbox/store.js";
 import type { Held } from "./policy.js";
-import type { Delivery } from "./route.js";
+import type { RoutedDelivery } from "./route.js";
 
 /** What happened to one delivery. */
 export interface Outcome {
@@ -63,7 +63,7 @@ const DEFAULT_SINK_TIMEOUT_MS = 5000;
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
 // outbox and the background worker, so the agent never waits for a network round trip.
 export async function deliver(
-  deliveries: readonly Delivery[],
+  deliveries: readonly RoutedDelivery[],
   options: DeliverOptions,
 ): Promise<Outcome[]> {
   const budgetDeadline = deadline(options.budgetMs);
@@ -92,11 +92,11 @@ export async function deliver(
 // On the hook path, desktop and sound go to a worker that is already alive (no program started
 // here, see outbox/hand-off.ts); with none, or one that will not take them, they run here.
 async function sendOrHandOff(
-  deliveries: readonly Delivery[],
+  deliveries: readonly RoutedDelivery[],
   budget: AbortSignal,
   options: DeliverOptions,
 ): Promise<Outcome[]> {
-  const send = (delivery: Delivery) => deliverOrSkip(delivery, budget, options);
+  const send = (delivery: RoutedDelivery) => deliverOrSkip(delivery, budget, options);
   if (options.wait || deliveries.length === 0) return Promise.all(deliveries.map(send));
   const { handOffLocal, workerSocket } = await import("../outbox/hand-off.js");
   const socket = workerSocket(options.deps);
@@ -120,7 +120,7 @@ async function sendOrHandOff(
   );
 }
 
-function handedOver(delivery: Delivery, ms: number): Outcome {
+function handedOver(delivery: RoutedDelivery, ms: number): Outcome {
   const { entry } = delivery;
   const target = safeTarget(delivery);
   return { sink: entry.name, type: entry.type, target, ok: true, queued: true, ms };
@@ -149,7 +149,7 @@ async function holdForCoalescing(
 // --wait and test: a "when": "away" sink asks the presence probes here (a person is waiting
 // for the answer anyway) and is skipped while they say present.
 async function deliverOrSkip(
-  delivery: Delivery,
+  delivery: RoutedDelivery,
   budget: AbortSignal,
   options: DeliverOptions,
 ): Promise<Outcome> {
@@ -206,16 +206,16 @@ async function queueEscalations(options: DeliverOptions): Promise<boolean> {
 
 // What the worker needs to ask the presence probes, for each "when": "away" delivery (loaded
 // only when there is one).
-async function gateMaker(deliveries: readonly Delivery[], options: DeliverOptions) {
+async function gateMaker(deliveries: readonly RoutedDelivery[], options: DeliverOptions) {
   if (!deliveries.some((d) => d.entry.when === "away")) return () => undefined;
   const { presenceGate } = await import("../presence/gate-env.js");
-  return (delivery: Delivery) =>
+  return (delivery: RoutedDelivery) =>
     delivery.entry.when === "away"
       ? presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options))
       : undefined;
 }
 
-function idleSecondsOf(delivery: Delivery): number {
+function idleSecondsOf(delivery: RoutedDelivery): number {
   return delivery.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS;
 }
 
@@ -224,7 +224,7 @@ function awayIfForced(options: DeliverOptions): "away" | undefined {
 }
 
 async function queueRemote(
-  deliveries: readonly Delivery[],
+  deliveries: readonly RoutedDelivery[],
   budget: AbortSignal,
   options: DeliverOptions,
 ): Promise<Outcome[]> {
@@ -238,12 +238,12 @@ async function queueRemote(
 
 // Writes each delivery to disk for the worker. If that fails (disk full, read-only or foreign
 // state folder, no HOME) it is sent now, and tried again within the budget, rather than lost.
-async function handOver<D extends Delivery>(
+async function handOver<D extends RoutedDelivery>(
   deliveries: readonly D[],
   budget: AbortSignal,
   options: DeliverOptions,
   flag: "queued" | "held",
-  store: (delivery: D, stored: OutboxDelivery) => Promise<unknown>,
+  store: (delivery: D, stored: QueuedDelivery) => Promise<unknown>,
 ): Promise<Outcome[]> {
   return Promise.all(
     deliveries.map(async (delivery): Promise<Outcome> => {
@@ -277,7 +277,7 @@ const FIRST_RETRY_MS = 250;
 // With no outbox, the budget is the only second chance: retry what may pass (a 503, a reset)
 // with a doubling pause until it works, cannot work, or the budget ends.
 async function deliverWithinBudget(
-  delivery: Delivery,
+  delivery: RoutedDelivery,
   budget: AbortSignal,
   options: DeliverOptions,
 ): Promise<Outcome> {
@@ -325,7 +325,7 @@ function describeFsError(error: unknown): string {
 }
 
 async function deliverOne(
-  delivery: Delivery,
+  delivery: RoutedDelivery,
   budget: AbortSignal,
   options: DeliverOptions,
 ): Promise<Outcome & { retryable?: boolean }> {
@@ -375,7 +375,7 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal, sink: string): Prom
   });
 }
 
-function safeTarget(delivery: Delivery): string {
+function safeTarget(delivery: RoutedDelivery): string {
   try {
     return delivery.sink.describeTarget(delivery.entry.options);
   } catch {

@@ -116,6 +116,13 @@ function pruneDeep(value: unknown, depth: number, path: string, dropped: string[
 // A payload only one client sends, for an event piped in by hand without --client.
 function clientOf(raw: Record<string, unknown>): Client | undefined {
   if (raw["type"] === "agent-turn-complete") return "codex";
+  // OpenCode's bus events ({type: "session.idle", properties}) as its plugin pipes them.
+  if (
+    typeof raw["type"] === "string" &&
+    raw["properties"] !== undefined &&
+    raw["type"].includes(".")
+  )
+    return "opencode";
   if (raw["hook_event_name"] === "AfterAgent") return "gemini";
   return undefined;
 }

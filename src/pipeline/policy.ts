@@ -2,7 +2,7 @@ import type { Config } from "../core/config.js";
 import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../core/notification.js";
 import type { HookEvent, NoticeEvent } from "../core/hook-event.js";
-import type { Delivery, Plan, Skip } from "./route.js";
+import type { RoutedDelivery, RoutePlan, Skip } from "./route.js";
 import type { ClaimMarker } from "./seen-markers.js";
 import { DEFAULT_COOLDOWNS, MAX_HOLD_MS } from "../core/defaults.js";
 
@@ -13,18 +13,18 @@ export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
 export type Rule = "ssh" | "container" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown";
 
 /** A delivery that route() planned and a rule held back. */
-export interface Suppressed extends Delivery {
+export interface Suppressed extends RoutedDelivery {
   rule: Rule;
   reason: string;
 }
 
 /** A SubagentStop delivery held back to be merged with the session's next ones (coalescing). */
-export interface Held extends Delivery {
+export interface Held extends RoutedDelivery {
   holdMs: number;
   reason: string;
 }
 
-export interface PolicyPlan extends Plan {
+export interface PolicyPlan extends RoutePlan {
   suppressed: Suppressed[];
   held: Held[];
 }
@@ -50,8 +50,13 @@ const SALIENT_MAX = 256;
 // Holds back the deliveries that would be noise (each suppressed one says which rule and why),
 // and sets aside a SubagentStop that passed every rule for coalescing (`held`). Pure but for
 // `facts.claim`, which is asked only once a delivery passed every other rule.
+// The order matters, and is, per delivery: 1. ssh, 2. container, 3. quiet-hours, 4. min-turn
+// (facts only, no I/O; the first that applies names the rule), 5. dedupe (claims one marker per
+// event, only for a delivery that passed 1-4, so a held-back delivery never opens the window),
+// 6. cooldown (claims its own marker, again only if nothing above applied), 7. coalescing: a
+// SubagentStop that passed everything is held to merge with the session's next ones.
 export function applyPolicy(
-  plan: Plan,
+  plan: RoutePlan,
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
@@ -77,9 +82,14 @@ export function applyPolicy(
   return out;
 }
 
-type Verdict = { rule: Rule; reason: string } | undefined;
+type RuleVerdict = { rule: Rule; reason: string } | undefined;
 
-function localRule(d: Delivery, event: PolicyEvent, config: Config, facts: PolicyFacts): Verdict {
+function localRule(
+  d: RoutedDelivery,
+  event: PolicyEvent,
+  config: Config,
+  facts: PolicyFacts,
+): RuleVerdict {
   const { entry, sink } = d;
   const overSsh = entry.localSinksOverSsh ?? config.localSinksOverSsh;
   if (!sink.remote && facts.remoteSession && !overSsh) {
@@ -107,16 +117,16 @@ function localRule(d: Delivery, event: PolicyEvent, config: Config, facts: Polic
   return undefined;
 }
 
-function dedupeVerdict(seconds: number): Verdict {
+function dedupeVerdict(seconds: number): RuleVerdict {
   return { rule: "dedupe", reason: `the same event was notified less than ${seconds} s ago` };
 }
 
 function cooldownRule(
-  d: Delivery,
+  d: RoutedDelivery,
   event: PolicyEvent,
   config: Config,
   facts: PolicyFacts,
-): Verdict {
+): RuleVerdict {
   if (d.notification.failure) return undefined; // failures are never cooled down
   const kind = isIdlePrompt(event) ? "idle_prompt" : event.name;
   const table = { ...DEFAULT_COOLDOWNS, ...config.cooldown, ...d.entry.cooldown };
@@ -134,7 +144,12 @@ function cooldownRule(
 }
 
 // Subagent coalescing: a SubagentStop waits this many seconds for the session's next ones.
-function coalesceSeconds(d: Delivery, event: PolicyEvent, config: Config, facts: PolicyFacts) {
+function coalesceSeconds(
+  d: RoutedDelivery,
+  event: PolicyEvent,
+  config: Config,
+  facts: PolicyFacts,
+) {
   if (event.name !== "SubagentStop" || d.notification.failure || !facts.coalesce) return 0;
   return d.entry.coalesceSeconds ?? config.coalesceSeconds;
 }

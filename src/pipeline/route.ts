@@ -4,7 +4,7 @@ import { findSink } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
 
 /** One notification bound for one configured sink. */
-export interface Delivery {
+export interface RoutedDelivery {
   entry: SinkEntry;
   sink: Sink<unknown>;
   notification: Notification;
@@ -18,14 +18,14 @@ export interface Skip {
   rule?: string | undefined;
 }
 
-export interface Plan {
-  deliveries: Delivery[];
+export interface RoutePlan {
+  deliveries: RoutedDelivery[];
   skipped: Skip[];
 }
 
 // Decides which sinks get the notification. Pure.
-export function route(notification: Notification, config: Config): Plan {
-  const plan: Plan = { deliveries: [], skipped: [] };
+export function route(notification: Notification, config: Config): RoutePlan {
+  const plan: RoutePlan = { deliveries: [], skipped: [] };
   for (const entry of Object.values(config.sinks)) {
     const reason = skipReason(notification, entry, config);
     const sink = findSink(entry.type);

@@ -8,9 +8,10 @@ import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
+import { deliverBudgetMs, eventDeadline, inputWaitMs } from "./deadline.js";
 import { deliver } from "./deliver.js";
 import { gatherContext } from "./gather-context.js";
-import { type EventContext } from "../core/event-context.js";
+import type { EventContext } from "../core/event-context.js";
 import type { Client, HookEvent } from "../core/hook-event.js";
 import { parseEvent } from "./parse-event.js";
 import {
@@ -49,9 +50,6 @@ export interface HookOptions {
   run?: HookRun | undefined;
 }
 
-/** Claude Code kills SessionEnd hooks after 1.5 s in all unless the entry sets a timeout. */
-const SESSION_END_DEFAULT_MS = 1300;
-
 /** What one run did; the record is what goes to the log. */
 export interface HookRun {
   record: RunRecord;
@@ -78,7 +76,10 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       if (event.ignored === "UserPromptSubmit" && options.mode !== "dry-run")
         run.record.session = noteAnswer(raw, deps);
     } else {
-      const deadline = sessionEndDeadline(event, options, Date.parse(run.record.time));
+      const deadline = eventDeadline(options.deadline, Date.parse(run.record.time), {
+        name: event.name,
+        explicitTimeout: options.explicitTimeout,
+      });
       const context = gatherContext(event, deps, options.client);
       run.config = loadConfig(deps, {
         configPath: options.configPath,
@@ -107,7 +108,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         noteMovedOn(run.notification, value, deps);
         run.record.outcomes = await deliver(run.plan.deliveries, {
           deps,
-          budgetMs: deadline - deps.now() - 150,
+          budgetMs: deliverBudgetMs(deadline, deps.now()),
           wait: options.mode === "wait",
           secrets: run.config.secrets,
           configPath: options.configPath,
@@ -152,18 +153,6 @@ async function dryRunPresence(plan: PolicyPlan, deps: Deps): Promise<Presence | 
 function escalationRecord(escalation: PlannedEscalation): EscalationRecord {
   const { sinkName: sink, afterSeconds, notification } = escalation;
   return { sink, afterSeconds, id: notification.id };
-}
-
-// The event may take most of the hook's own budget to arrive (a client on a loaded machine writes
-// late); the rest, up to 2 s, is kept for delivering it. No fixed idle second: a slow writer is
-// not a stuck one, and only the deadline tells them apart.
-export function inputWaitMs(leftMs: number): number {
-  return Math.max(0, leftMs - Math.min(2000, leftMs / 2));
-}
-
-function sessionEndDeadline(event: HookEvent, options: HookOptions, started: number): number {
-  if (options.explicitTimeout || event.name !== "SessionEnd") return options.deadline;
-  return Math.min(options.deadline, started + SESSION_END_DEFAULT_MS);
 }
 
 // The clock, the environment and the seen markers, for the noise rules; --dry-run only peeks.

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse, type JSONPath } from "jsonc-parser";
-import type { CommandHandler } from "./hook-shape.js";
-import { isRecord } from "./hook-shape.js";
-import { findInvocation, mergeCommand } from "./invocation.js";
+import type { CommandHandler } from "./hook-schema.js";
+import { isRecord } from "./hook-schema.js";
+import { findInvocation, mergeCommand } from "./hook-invocation.js";
 import {
   detectFormatting,
   findOurs,
@@ -12,10 +12,10 @@ import {
   valueIn,
   type Doc,
   type Found,
-} from "./edit.js";
+} from "./jsonc-edit.js";
 import type { FileShape } from "../core/install-target.js";
-import { findDuplicateKeys } from "./duplicate-keys.js";
-import { eventMapOf, findDroppedContent, findShapeConflicts } from "./shape.js";
+import { findDuplicateKeys } from "./duplicate-json-keys.js";
+import { eventMapOf, findDroppedContent, findShapeConflicts } from "./file-shape.js";
 
 /** What happened to one event in one file. */
 export interface Change {
@@ -24,7 +24,7 @@ export interface Change {
 }
 
 /** The pure result: the next text (undefined: no file), what changed, and why we must refuse. */
-export interface Plan {
+export interface SettingsPlan {
   next: string | undefined;
   changes: Change[];
   conflicts: string[];
@@ -49,7 +49,11 @@ export interface Before {
 export type Desired = ReadonlyMap<string, CommandHandler>;
 
 // Adds or updates our one handler per event; a second run with the same input changes nothing.
-export function planInstall(text: string | undefined, desired: Desired, file: PlanFile): Plan {
+export function planInstall(
+  text: string | undefined,
+  desired: Desired,
+  file: PlanFile,
+): SettingsPlan {
   const start = startDoc(text);
   const before: unknown = parse(start.text, [], { allowTrailingComma: true });
   const conflicts = [
@@ -78,7 +82,7 @@ export function planUninstall(
   events: readonly string[] | undefined,
   file: PlanFile,
   before?: Before,
-): Plan {
+): SettingsPlan {
   if (text === undefined) return { next: undefined, changes: [], conflicts: [] };
   const start = startDoc(text);
   const parsed: unknown = parse(start.text, [], { allowTrailingComma: true });
@@ -115,7 +119,11 @@ export function planUninstall(
 
 // The JSONC editor can fail on shapes it was not built for (a 5,000-level nesting overflows the
 // stack; its formatter breaks at some indent depths): refuse with the file's name, never crash.
-function refuseOnEditFailure(text: string | undefined, file: PlanFile, edit: () => Plan): Plan {
+function refuseOnEditFailure(
+  text: string | undefined,
+  file: PlanFile,
+  edit: () => SettingsPlan,
+): SettingsPlan {
   try {
     return edit();
   } catch (error) {
@@ -194,7 +202,7 @@ function isPlainInvocation(found: Found, where: string, notes: string[]): boolea
   return false;
 }
 
-function withNotes(plan: Plan, notes: readonly string[]): Plan {
+function withNotes(plan: SettingsPlan, notes: readonly string[]): SettingsPlan {
   return notes.length === 0 ? plan : { ...plan, warnings: [...notes] };
 }
 
@@ -214,7 +222,7 @@ function finish(
   changes: Change[],
   file: PlanFile,
   before?: Before,
-): Plan {
+): SettingsPlan {
   if (changes.length === 0) return { next: text, changes, conflicts: [] };
   const after: unknown = parse(doc.text, [], { allowTrailingComma: true });
   const conflicts = findDroppedContent(parsed, after, file.shape, file.shown);

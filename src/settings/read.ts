@@ -1,6 +1,6 @@
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { HookNotifyError } from "../errors.js";
-import { readStamped, type Stamp, type Stamped } from "./stamp.js";
+import { readStamped, type Stamp, type Stamped } from "./file-stamp.js";
 
 /** What we learnt from one settings file's text. */
 export interface ParsedSettings {

@@ -1,6 +1,6 @@
 import { adapterFor } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
-import type { FileReport } from "./flow.js";
+import type { FileReport } from "./commit-jobs.js";
 
 /** How the run went, for the words around the file reports. */
 export interface ReportContext {
@@ -49,9 +49,9 @@ function nextStep(context: ReportContext): string {
     .map((client) => `open /hooks in ${clientName(client)} (or restart it)`)
     .join(", and ");
   const notes = context.clients.flatMap((client) => adapterFor(client).afterInstall ?? []);
-  const next = review === "" ? "Next:" : `Next: ${review} to pick up the hooks;`;
+  const next = review === "" ? "Next: run" : `Next: ${review} to pick up the hooks; then run`;
   return context.action === "install"
-    ? [...notes.map((note) => `Note: ${note}`), `${next} then run "hook-notify test".`].join("\n")
+    ? [...notes.map((note) => `Note: ${note}`), `${next} "hook-notify test".`].join("\n")
     : `Done: hook-notify's hooks are removed. Restart the client, or check /hooks, to make sure.`;
 }
 

@@ -5,15 +5,18 @@ import * as z from "zod";
 import { fromClientTimeout } from "../../src/clients/adapter.js";
 import { clients } from "../../src/clients/index.js";
 import { CLIENT_IDS, KNOWN_EVENTS } from "../../src/core/hook-event.js";
-import { buildCommand, isHookNotifyCommand } from "../../src/settings/command.js";
-import { copilotEventMap } from "../../src/settings/copilot-file.js";
+import { buildCommand, isHookNotifyCommand } from "../../src/settings/hook-command.js";
+import { copilotEventMap } from "../../src/settings/plan-copilot-file.js";
+import { opencodeEventMap } from "../../src/settings/plan-opencode-file.js";
 import { parseSettings } from "../../src/settings/read.js";
-import { findPackageRoot, loadTemplate } from "../../src/settings/template.js";
+import { findPackageRoot, loadTemplate } from "../../src/settings/load-template.js";
 
 const root = findPackageRoot();
 const handler = z.strictObject({
   type: z.literal("command"),
   command: z.string().min(1),
+  /** OpenCode's plugin runs an argument array: the program, then these. */
+  args: z.array(z.string()).optional(),
   timeout: z.number().int().positive(),
 });
 const groups = z
@@ -40,7 +43,9 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
       const events =
         id === "copilot"
           ? map.parse(copilotEventMap(json))
-          : map.parse(id === "droid" ? json : json["hooks"]);
+          : id === "opencode"
+            ? map.parse(opencodeEventMap(json))
+            : map.parse(id === "droid" ? json : json["hooks"]);
       const defaults = await loadTemplate(id, root);
       for (const [event, [group]] of Object.entries(events)) {
         // Every entry notifies on one of the adapter's events, except UserPromptSubmit, which only
@@ -52,13 +57,15 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
         expect(seconds).toBeGreaterThanOrEqual(1);
         expect(seconds).toBeLessThanOrEqual(60);
         const named = adapter.namesEventInArgs === true ? event : undefined;
-        expect(entry.command).toBe(buildCommand({ program: "hook-notify" }, id, seconds, named));
-        expect(isHookNotifyCommand(entry.command)).toBe(true);
+        const line = [entry.command, ...(entry.args ?? [])].join(" ");
+        expect(line).toBe(buildCommand({ program: "hook-notify" }, id, seconds, named));
+        expect(isHookNotifyCommand(line)).toBe(true);
       }
       // Every client that has a "done" event gets it, and a session end has its own short budget.
       expect(Object.values(adapter.events)).toContain("Stop");
+      // OpenCode has no session-end event.
       const sessionEnd = Object.keys(events).find((e) => adapter.events[e] === "SessionEnd");
-      expect(defaults.get(sessionEnd!)).toBeLessThan(10);
+      if (id !== "opencode") expect(defaults.get(sessionEnd!)).toBeLessThan(10);
     });
 
     it("locates a hook file for every scope it has, the user's inside its config folder", () => {

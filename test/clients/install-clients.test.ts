@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
+import { PLUGIN_MARKER, readPluginEntries } from "../../src/settings/plan-opencode-file.js";
 import {
   SETTINGS_ARGS,
   makeSandbox,
@@ -11,6 +12,14 @@ import {
 } from "../settings/tree.js";
 
 const FOREIGN = { type: "command", command: "notify-send done", timeout: 5 };
+const ARGV = [
+  "/usr/local/bin/node",
+  "/opt/hook notify/bin/hook-notify.js",
+  "--client",
+  "opencode",
+  "--timeout",
+  "10",
+];
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2) + "\n";
 
 async function run(box: Sandbox, action: "install" | "uninstall", args: Partial<SettingsArgs>) {
@@ -242,14 +251,80 @@ describe("Copilot CLI", () => {
   });
 });
 
+describe("OpenCode", () => {
+  const file = "home/.config/opencode/plugins/hook-notify.js";
+  const theirs = "export const Mine = async () => ({});\n";
+
+  it("writes a plugin of its own (argument arrays, no shell) beside others; a second run changes nothing; uninstall removes only it", async () => {
+    const box = await makeSandbox({ "home/.config/opencode/plugins/mine.js": theirs });
+    expect((await run(box, "install", { client: "opencode" })).code).toBe(0);
+    const text = (await readMaybe(join(box.root, file)))!;
+    expect(readPluginEntries(text)).toEqual({
+      "session.idle": { command: ARGV, timeout: 10 },
+      "permission.asked": { command: ARGV, timeout: 10 },
+      "session.error": { command: ARGV, timeout: 10 },
+    });
+    const before = await readTree(box.root);
+    expect((await run(box, "install", { client: "opencode" })).out).toContain("No change");
+    expect(await readTree(box.root)).toEqual(before);
+    expect((await run(box, "uninstall", { client: "opencode" })).code).toBe(0);
+    expect(await readMaybe(join(box.root, file))).toBeUndefined();
+    expect(await readMaybe(join(box.root, "home/.config/opencode/plugins/mine.js"))).toBe(theirs);
+  });
+
+  it("refuses a hook-notify.js it did not write, for install and uninstall, file intact", async () => {
+    const box = await makeSandbox({ [file]: theirs });
+    const result = await run(box, "install", { client: "opencode" });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("did not write");
+    expect((await run(box, "uninstall", { client: "opencode" })).code).toBe(1);
+    expect(await readMaybe(join(box.root, file))).toBe(theirs);
+  });
+
+  it("uninstall --events Stop keeps the other events", async () => {
+    const box = await makeSandbox();
+    await run(box, "install", { client: "opencode" });
+    expect((await run(box, "uninstall", { client: "opencode", events: ["Stop"] })).code).toBe(0);
+    const entries = readPluginEntries((await readMaybe(join(box.root, file)))!);
+    expect(Object.keys(entries!)).toEqual(["permission.asked", "session.error"]);
+  });
+
+  it("puts the project plugin in .opencode/plugins, running the wrapper beside it", async () => {
+    const box = await makeSandbox();
+    await run(box, "install", { client: "opencode", scope: "project" });
+    expect(await modeOf(join(box.project, ".opencode/hooks/hook-notify.sh"))).toBe(0o755);
+    const text = await readMaybe(join(box.project, ".opencode/plugins/hook-notify.js"));
+    expect(readPluginEntries(text!)?.["session.idle"]?.command).toEqual([
+      "../hooks/hook-notify.sh",
+      "--client",
+      "opencode",
+      "--timeout",
+      "10",
+    ]);
+    expect(text).not.toContain(box.root);
+  });
+
+  it("follows $XDG_CONFIG_HOME as OpenCode does", async () => {
+    const box = await makeSandbox();
+    const xdg = join(box.root, "xdg");
+    box.machine.env = { XDG_CONFIG_HOME: xdg };
+    await run(box, "install", { client: "opencode" });
+    expect(await readMaybe(join(xdg, "opencode/plugins/hook-notify.js"))).toContain(PLUGIN_MARKER);
+  });
+});
+
 describe("install with no --client", () => {
   it("sets up every client whose folder is in HOME, and only those", async () => {
     const box = await makeSandbox({
       "home/.codex/config.toml": "",
       "home/.gemini/settings.json": "{}\n",
+      "home/.config/opencode/opencode.json": "{}\n",
     });
     const result = await run(box, "install", { client: undefined });
     expect(result.code).toBe(0);
+    expect(await readMaybe(join(box.home, ".config/opencode/plugins/hook-notify.js"))).toContain(
+      PLUGIN_MARKER,
+    );
     expect(await readMaybe(join(box.home, ".codex/hooks.json"))).toContain("--client codex");
     expect(await readMaybe(join(box.home, ".gemini/settings.json"))).toContain("--client gemini");
     expect(await readMaybe(join(box.home, ".claude/settings.json"))).toBeUndefined();

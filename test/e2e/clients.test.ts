@@ -16,6 +16,8 @@ const CASES = [
   ["gemini/Notification.json", "gemini", "Notification", "attention"],
   ["gemini/AfterAgent.json", "gemini", "Stop", "done"],
   ["gemini/SessionEnd.json", "gemini", "SessionEnd", "done"],
+  ["opencode/permission.asked.json", "opencode", "Notification", "attention"],
+  ["opencode/session.idle.json", "opencode", "Stop", "done"],
 ] as const;
 
 // The outbox worker the hook started may still be tidying up: let it finish before cleanup.
@@ -24,7 +26,7 @@ async function workerDone(home: TempHome): Promise<void> {
   for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-async function setup() {
+async function setup(extra: string[] = []) {
   const server = await startHttpServer([{ status: 200 }]);
   const home = tempHome();
   home.writeConfig({
@@ -32,14 +34,14 @@ async function setup() {
       hook: {
         type: "webhook",
         url: `${server.url}/agent`,
-        events: ["Notification", "Stop", "SubagentStop", "SessionEnd"],
+        events: ["Notification", "Stop", "SubagentStop", "SessionEnd", ...extra],
       },
     },
   });
   return { server, home };
 }
 
-describe("Codex, Gemini CLI and Copilot CLI through the built binary", () => {
+describe("Codex, Gemini CLI, Copilot CLI and OpenCode through the built binary", () => {
   it.each(CASES)(
     "%s → %s %s: exit 0, empty stdout, delivered",
     async (name, client, event, level) => {
@@ -85,6 +87,30 @@ describe("Codex, Gemini CLI and Copilot CLI through the built binary", () => {
       lastMessage: "All done: the mock model answered.",
     });
   });
+
+  it.each([
+    ["copilot/errorOccurred.json", ["--client", "copilot", "--event", "errorOccurred"], "copilot"],
+    ["opencode/session.error.json", ["--client", "opencode"], "opencode"],
+  ] as const)(
+    "%s → StopFailure, a failure, for a sink that lists it",
+    async (name, args, client) => {
+      const { server, home } = await setup(["StopFailure"]);
+      const result = await runBin([...args, "--timeout", "10"], {
+        input: fixture(name),
+        env: home.env,
+      });
+      expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      await server.waitForRequests(1, 15_000);
+      await workerDone(home);
+      const sent = JSON.parse(server.requests[0]!.body) as Sent;
+      expect(sent.data).toMatchObject({
+        event: "StopFailure",
+        client,
+        level: "failure",
+        failure: true,
+      });
+    },
+  );
 
   it("ignores the Codex TUI's task-title turn: logged, nothing sent", async () => {
     const { server, home } = await setup();

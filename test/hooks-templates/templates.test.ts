@@ -7,11 +7,11 @@ import {
   buildApproveCommand,
   buildCommand,
   isHookNotifyCommand,
-} from "../../src/settings/command.js";
+} from "../../src/settings/hook-command.js";
 import { DEFAULT_APPROVE_SECONDS } from "../../src/core/defaults.js";
 import { parseSettings } from "../../src/settings/read.js";
-import { findPackageRoot, loadTemplate } from "../../src/settings/template.js";
-import { isOurWrapper } from "../../src/settings/wrapper.js";
+import { findPackageRoot, loadTemplate } from "../../src/settings/load-template.js";
+import { isOurWrapper } from "../../src/settings/plan-wrapper.js";
 
 const root = findPackageRoot();
 

@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand } from "../../src/settings/cli-run.js";
-import { findPackageRoot } from "../../src/settings/template.js";
+import { runSettingsCommand } from "../../src/settings/settings-command.js";
+import { findPackageRoot } from "../../src/settings/load-template.js";
 import { makeSandbox, makeTree } from "../settings/tree.js";
 
 const WRAPPER = join(findPackageRoot(), "hooks-templates", "hook-notify.sh");

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findPackageRoot } from "../../src/settings/template.js";
+import { findPackageRoot } from "../../src/settings/load-template.js";
 import { makeTree } from "../settings/tree.js";
 
 const root = findPackageRoot();

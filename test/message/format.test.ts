@@ -55,6 +55,35 @@ interface Rendered {
 
 const SENT = ["desktop", "sound"];
 const EXPECTED: Record<string, Rendered | "ignored"> = {
+  // OpenCode 1.18.33: session.error is a failure that only sinks listing StopFailure get.
+  "opencode/permission.asked.json": {
+    title: "shop-api · OpenCode needs your permission",
+    body: "OpenCode needs your permission to use external_directory",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "opencode/session.error.json": {
+    title: "shop-api · OpenCode stopped on an error (APIError)",
+    body: "APIError: mock failure",
+    level: "failure",
+    failure: true,
+    to: [],
+  },
+  "opencode/session.idle-after-permission.json": {
+    title: "shop-api · OpenCode finished",
+    body: "Session ses_df59 in /tmp/oc3/my project",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "opencode/session.idle.json": {
+    title: "shop-api · OpenCode finished",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
   // Copilot CLI 1.0.102: an errorOccurred is a failure that only sinks listing StopFailure get.
   "copilot/agentStop.json": {
     title: "shop-api · Copilot finished",

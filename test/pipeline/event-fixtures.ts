@@ -36,7 +36,9 @@ export function toCamelKeys(payload: Record<string, unknown>): Record<string, un
 // entries install writes pass it as --client.
 export function clientOfFixture(name: string): Client | undefined {
   const folder = name.split("/")[0];
-  return folder === "codex" || folder === "gemini" || folder === "copilot" ? folder : undefined;
+  return folder === "codex" || folder === "gemini" || folder === "copilot" || folder === "opencode"
+    ? folder
+    : undefined;
 }
 
 // Copilot CLI's payloads carry no event name: the file is named after the hook that got it, and

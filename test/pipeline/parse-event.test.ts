@@ -35,6 +35,50 @@ type Normalized = Omit<HookEvent, "raw">;
 
 // Every captured payload, the event it becomes (raw aside) and whether it counts as a failure.
 const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boolean }> = {
+  // OpenCode 1.18.33 (captured for real): bus events as hook-notify's plugin pipes them, plus the
+  // plugin's directory and the session's last assistant text.
+  "opencode/permission.asked.json": {
+    event: {
+      name: "Notification",
+      client: "opencode",
+      sessionId: "ses_df59d8fe6ffe0jR7BaNNkisKtc",
+      cwd: "/tmp/oc3/my project",
+      message: "OpenCode needs your permission to use external_directory",
+      notificationType: "permission_prompt",
+      toolName: "external_directory",
+    },
+    failure: false,
+  },
+  "opencode/session.error.json": {
+    event: {
+      name: "StopFailure",
+      client: "opencode",
+      sessionId: "ses_df59d4e91ffeRMxTM4LAkVzHbO",
+      cwd: "/tmp/oc3/my project",
+      error: "APIError",
+      errorDetails: "mock failure",
+    },
+    failure: true,
+  },
+  "opencode/session.idle-after-permission.json": {
+    event: {
+      name: "Stop",
+      client: "opencode",
+      sessionId: "ses_df59d8fe6ffe0jR7BaNNkisKtc",
+      cwd: "/tmp/oc3/my project",
+    },
+    failure: false,
+  },
+  "opencode/session.idle.json": {
+    event: {
+      name: "Stop",
+      client: "opencode",
+      sessionId: "ses_df59dc96bffeB91r319YmXnwt2",
+      cwd: "/tmp/oc3/my project",
+      lastAssistantMessage: "All done: the mock model answered.",
+    },
+    failure: false,
+  },
   // Copilot CLI 1.0.102 (captured for real): no event name in the payload but the notification's;
   // the entry's --event names it (the file name here).
   "copilot/agentStop.json": {

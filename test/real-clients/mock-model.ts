@@ -9,18 +9,32 @@ export interface MockModel {
   requests: string[];
 }
 
+/** What the model does: answer with text; answer and ask to run a command that needs permission
+ * (PERMISSION_COMMAND); or refuse every request with a 400 (a failed turn). */
+export type Behaviour = "text" | "permission" | "error";
+
+/** The command the "permission" model asks to run; the client must ask before running it. */
+export const PERMISSION_COMMAND = "touch hn-probe.txt";
+
 export const ANSWER = "All done: the mock model answered.";
 const USAGE_OPENAI = { input_tokens: 5, output_tokens: 7, total_tokens: 12 };
 const USAGE_GEMINI = { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 };
 
 // node:http on 127.0.0.1:0; only the endpoints Codex (Responses), Gemini CLI and Copilot CLI
 // (Chat Completions) call.
-export async function startMockModel(): Promise<MockModel> {
+export async function startMockModel(behaviour: Behaviour = "text"): Promise<MockModel> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
-    req.resume();
+    let body = "";
+    req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
       requests.push(`${req.method ?? ""} ${req.url ?? ""}`);
+      if (behaviour === "error" && req.method === "POST") {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(JSON.stringify(REFUSAL));
+        return;
+      }
+      if (behaviour === "permission" && askPermission(req, body, res)) return;
       answer(req, res);
     });
   });
@@ -31,6 +45,38 @@ export async function startMockModel(): Promise<MockModel> {
   });
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${String(port)}`, requests };
+}
+
+const REFUSAL = {
+  type: "error",
+  error: { type: "invalid_request_error", message: "mock: this request is refused" },
+};
+
+// Chat Completions: the text answer and a shell tool call in one message, for the request that
+// offers tools and has no tool result yet (OpenCode asks, `opencode run` rejects, the turn ends).
+function askPermission(req: IncomingMessage, body: string, res: ServerResponse): boolean {
+  if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/chat/completions")) return false;
+  const parsed = JSON.parse(body || "{}") as { tools?: unknown[]; messages?: { role: string }[] };
+  const hasTool = (parsed.tools ?? []).length > 0;
+  if (!hasTool || (parsed.messages ?? []).some((m) => m.role === "tool")) return false;
+  const base = { id: "chatcmpl-2", object: "chat.completion.chunk", created: 1, model: "mock" };
+  const chunk = (delta: object, finish: string | null): string =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const args = JSON.stringify({ command: PERMISSION_COMMAND, description: "Create a file" });
+  const call = {
+    index: 0,
+    id: "call_1",
+    type: "function",
+    function: { name: "bash", arguments: args },
+  };
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.end(
+    chunk({ role: "assistant", content: ANSWER }, null) +
+      chunk({ tool_calls: [call] }, null) +
+      chunk({}, "tool_calls") +
+      "data: [DONE]\n\n",
+  );
+  return true;
 }
 
 function answer(req: IncomingMessage, res: ServerResponse): void {

@@ -9,11 +9,11 @@ import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { BIN, ROOT } from "../helpers/run-bin.js";
-import { ANSWER, startMockModel, type MockModel } from "./mock-model.js";
+import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
 
 /** The client versions this test and .ci/run use: the ones the adapters were verified against. */
 const pinned = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
-  "codex" | "gemini" | "copilot",
+  "codex" | "gemini" | "copilot" | "opencode",
   { package: string; version: string; bin: string }
 >;
 type Id = keyof typeof pinned;
@@ -71,7 +71,7 @@ async function makeBox(webhook: TestHttpServer): Promise<Box> {
   await run("git", ["init", "-q", project], { env });
   const config = join(home, ".config", "hook-notify", "config.json");
   await mkdir(dirname(config), { recursive: true });
-  const events = ["Notification", "Stop", "SubagentStop", "SessionEnd"];
+  const events = ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"];
   const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
   await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));
   return { root, home, project, env, trace };
@@ -136,16 +136,60 @@ function traced(box: Box): { code: number; stdoutBytes: number }[] {
     .map((line) => JSON.parse(line) as { code: number; stdoutBytes: number });
 }
 
-async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, client: Id) {
+/** One turn a client is driven through, and the notifications it must produce. */
+interface Turn {
+  what: string;
+  behaviour: Behaviour;
+  /** Sorted by event; lastMessage is left out where the client sends none. */
+  sent: { event: string; failure: boolean; lastMessage?: string }[];
+  /** The client's own exit code, where the turn succeeds. */
+  exit?: number;
+}
+
+const DONE_AND_END: Turn = {
+  what: "one turn: done and session-end notified",
+  behaviour: "text",
+  sent: [
+    { event: "SessionEnd", failure: false },
+    { event: "Stop", failure: false, lastMessage: ANSWER },
+  ],
+  exit: 0,
+};
+
+const TURNS: Record<Id, Turn[]> = {
+  codex: [DONE_AND_END],
+  gemini: [DONE_AND_END],
+  // Copilot CLI's agentStop carries no last message.
+  copilot: [{ ...DONE_AND_END, sent: [DONE_AND_END.sent[0]!, { event: "Stop", failure: false }] }],
+  // OpenCode has no session end. `opencode run` asks for the shell command's permission (the
+  // needs-you notification) and rejects it itself; an API error is session.error (a failure).
+  opencode: [
+    {
+      what: "a turn that asks for permission: needs-you and done notified",
+      behaviour: "permission",
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+      exit: 0,
+    },
+    {
+      what: "a turn the model API refuses: failure notified, no done",
+      behaviour: "error",
+      sent: [{ event: "StopFailure", failure: true }],
+    },
+  ],
+};
+
+async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, turn: Turn) {
   expect(model.requests.length).toBeGreaterThan(0);
-  const sent = await delivered(webhook, 2);
-  expect(sent.map((d) => d.event).sort()).toEqual(["SessionEnd", "Stop"]);
-  expect(sent.every((d) => d.client === client && !d.failure)).toBe(true);
-  // Copilot CLI's agentStop carries no last message; the others send the model's answer.
-  const last = client === "copilot" ? undefined : ANSWER;
-  expect(sent.find((d) => d.event === "Stop")?.lastMessage).toBe(last);
+  const sent = await delivered(webhook, turn.sent.length);
+  const seen = sent
+    .map((d) => ({ event: d.event, failure: d.failure, lastMessage: d.lastMessage }))
+    .sort((a, b) => a.event.localeCompare(b.event));
+  expect(seen).toEqual(turn.sent);
   const runs = traced(box);
-  expect(runs.length).toBeGreaterThanOrEqual(2);
+  expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
   expect(runs).toEqual(runs.map(() => ({ code: 0, stdoutBytes: 0 })));
   await workerDone(box);
 }
@@ -156,23 +200,23 @@ describe.each(Object.keys(pinned) as Id[])("real %s", (id) => {
   const { package: name, version } = pinned[id];
   const bin = clientBin(id);
   const isInstalled = existsSync(bin);
-  const what = isInstalled
-    ? "install, one turn against the mock model, done and session-end notified"
-    : `is not installed in ${CLIENTS_DIR}, skipped: .ci/run installs it (npm install --prefix ${CLIENTS_DIR}/${id}-${version} ${name}@${version})`;
+  const skipped = `is not installed in ${CLIENTS_DIR}, skipped: .ci/run installs it (npm install --prefix ${CLIENTS_DIR}/${id}-${version} ${name}@${version})`;
 
   // Said once on stderr too: a skipped test's title is not shown by every reporter.
-  if (!isInstalled) process.stderr.write(`real-client test: ${name}@${version} ${what}\n`);
-  it.skipIf(!isInstalled)(
-    `${name}@${version}: ${what}`,
-    async () => {
+  if (!isInstalled) process.stderr.write(`real-client test: ${name}@${version} ${skipped}\n`);
+  it.skipIf(!isInstalled).each(TURNS[id])(
+    `${name}@${version}: install, $what`,
+    async (turn) => {
       const webhook = await startHttpServer([{ status: 200 }]);
-      const model = await startMockModel();
+      const model = await startMockModel(turn.behaviour);
       const box = await makeBox(webhook);
       await install(box, id);
       const result = await RUNNERS[id](box, bin, model);
-      expect(result.stdout).toContain(ANSWER);
-      expect(result.code).toBe(0);
-      await expectTurn(box, webhook, model, id);
+      if (turn.exit !== undefined) {
+        expect(result.stdout).toContain(ANSWER);
+        expect(result.code).toBe(turn.exit);
+      }
+      await expectTurn(box, webhook, model, turn);
     },
     CLIENT_TIMEOUT,
   );
@@ -236,8 +280,40 @@ async function runCopilot(box: Box, bin: string, model: MockModel) {
   return run(bin, ["-p", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
 }
 
+// OpenCode: an OpenAI-compatible provider on loopback in its global config; shell commands need
+// permission. The models.dev fetch, autoupdate and default plugins are off (offline).
+async function runOpencode(box: Box, bin: string, model: MockModel) {
+  const config = join(box.home, ".config", "opencode", "opencode.json");
+  await mkdir(dirname(config), { recursive: true });
+  const provider = {
+    npm: "@ai-sdk/openai-compatible",
+    name: "Mock",
+    options: { baseURL: `${model.url}/v1`, apiKey: "test-key" },
+    models: { "mock-model": { name: "Mock model", tool_call: true } },
+  };
+  await writeFile(
+    config,
+    JSON.stringify({
+      provider: { mock: provider },
+      model: "mock/mock-model",
+      autoupdate: false,
+      share: "disabled",
+      permission: { bash: "ask" },
+    }),
+  );
+  const env = {
+    ...box.env,
+    OPENCODE_DISABLE_MODELS_FETCH: "true",
+    OPENCODE_DISABLE_AUTOUPDATE: "true",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "true",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "true",
+  };
+  return run(bin, ["run", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+}
+
 const RUNNERS: Record<Id, typeof runCodex> = {
   codex: runCodex,
   gemini: runGemini,
   copilot: runCopilot,
+  opencode: runOpencode,
 };

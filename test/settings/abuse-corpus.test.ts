@@ -16,9 +16,13 @@ import { isDeepStrictEqual } from "node:util";
 import { parse } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../src/errors.js";
-import { runSettingsCommand } from "../../src/settings/cli-run.js";
-import { commitJobs } from "../../src/settings/flow.js";
-import { prepareInstall, prepareUninstall, type SettingsRequest } from "../../src/settings/run.js";
+import { runSettingsCommand } from "../../src/settings/settings-command.js";
+import { commitJobs } from "../../src/settings/commit-jobs.js";
+import {
+  prepareInstall,
+  prepareUninstall,
+  type SettingsRequest,
+} from "../../src/settings/prepare.js";
 import { BIN } from "../helpers/run-bin.js";
 import { CORPUS, type CorpusCase } from "./corpus.js";
 import { SETTINGS_ARGS, makeSandbox, modeOf, type Sandbox } from "./tree.js";

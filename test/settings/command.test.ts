@@ -7,7 +7,7 @@ import {
   programPaths,
   quoteForShell,
   splitWords,
-} from "../../src/settings/command.js";
+} from "../../src/settings/hook-command.js";
 
 describe("isHookNotifyCommand", () => {
   it.each([

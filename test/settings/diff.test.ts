@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffLines, maskValues } from "../../src/settings/diff.js";
+import { diffLines, maskValues } from "../../src/settings/report-diff.js";
 
 describe("diffLines", () => {
   it("is empty when nothing changed", () => {

@@ -1,8 +1,12 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
-import { commitJobs } from "../../src/settings/flow.js";
-import { prepareInstall, prepareUninstall, type SettingsRequest } from "../../src/settings/run.js";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
+import { commitJobs } from "../../src/settings/commit-jobs.js";
+import {
+  prepareInstall,
+  prepareUninstall,
+  type SettingsRequest,
+} from "../../src/settings/prepare.js";
 import {
   SETTINGS_ARGS,
   makeSandbox,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CommandHandler } from "../../src/settings/hook-shape.js";
+import type { CommandHandler } from "../../src/settings/hook-schema.js";
 import { planInstall, planUninstall, type PlanFile } from "../../src/settings/plan.js";
 
 const CMD = '"/usr/bin/node" "/opt/hn/bin/hook-notify.js"';

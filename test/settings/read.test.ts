@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkText } from "../../src/settings/check.js";
+import { checkText } from "../../src/settings/jsonc-policy.js";
 import { firstJsoncProblem, parseSettings } from "../../src/settings/read.js";
 import { toStrictJson } from "../../src/settings/strict-json.js";
 

@@ -2,9 +2,9 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "n
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { onTestFinished } from "vitest";
-import { findPackageRoot } from "../../src/settings/template.js";
-import type { Machine } from "../../src/settings/run.js";
-import type { SettingsArgs } from "../../src/settings/cli-run.js";
+import { findPackageRoot } from "../../src/settings/load-template.js";
+import type { Machine } from "../../src/settings/prepare.js";
+import type { SettingsArgs } from "../../src/settings/settings-command.js";
 
 /** A file tree: path → text, or text plus a mode (0o444 for a read-only file). */
 export type Tree = Record<string, string | { text: string; mode: number }>;

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
 import { SETTINGS_ARGS, makeSandbox, readMaybe, type Sandbox } from "./tree.js";
 
 // uninstall gives back what was there before install: only what hook-notify added goes.

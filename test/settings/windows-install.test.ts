@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/cli-run.js";
-import { isOurHandler } from "../../src/settings/edit.js";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
+import { isOurHandler } from "../../src/settings/jsonc-edit.js";
 import { SETTINGS_ARGS, makeSandbox, readMaybe, type Sandbox } from "./tree.js";
 
 const NODE = "C:\\Program Files\\nodejs\\node.exe";

@@ -1,13 +1,15 @@
 import { isDeepStrictEqual } from "node:util";
-import { copilotEventMap } from "./copilot-file.js";
-import { isOurHandler } from "./edit.js";
-import { isRecord } from "./hook-shape.js";
+import { copilotEventMap } from "./plan-copilot-file.js";
+import { isOurHandler } from "./jsonc-edit.js";
+import { opencodeEventMap } from "./plan-opencode-file.js";
+import { isRecord } from "./hook-schema.js";
 import type { FileShape } from "../core/install-target.js";
 
 // The event map inside a parsed file: root["hooks"] in settings.json, the root in hooks.json.
 export function eventMapOf(root: unknown, shape: FileShape): unknown {
   if (shape === "bare") return root;
   if (shape === "copilot") return copilotEventMap(root);
+  if (shape === "opencode") return opencodeEventMap(root);
   // Only a missing "hooks" means none yet; "hooks": null is a value we cannot add events to.
   if (!isRecord(root)) return undefined;
   return root["hooks"] === undefined ? {} : root["hooks"];

@@ -1,4 +1,4 @@
-import { findProgram, isHookNotifyCommand } from "./command.js";
+import { findProgram, isHookNotifyCommand } from "./hook-command.js";
 
 /** A piece of a command line: a word (unquoted value, raw span) or a shell operator. */
 interface Token {

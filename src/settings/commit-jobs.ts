@@ -3,9 +3,9 @@ import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
-import { withFileLock, writeAtomic } from "./apply.js";
-import { diffLines } from "./diff.js";
-import { mayReplaceBackup, type FileJob, type Step } from "./jobs.js";
+import { withFileLock, writeAtomic } from "./write-file.js";
+import { diffLines } from "./report-diff.js";
+import { mayReplaceBackup, type FileJob, type Step } from "./plan-jobs.js";
 import { readSettingsFile, readText } from "./read.js";
 
 /** What one file looked like, what we planned, and (after commit) where its backup went. */
@@ -122,8 +122,9 @@ function toReport(
   backup: string | undefined,
 ): FileReport {
   const changed = step.next !== current;
-  const diff =
-    changed && job.isWrapper !== true ? diffLines(current ?? "", step.next ?? "", job.shown) : "";
+  // The wrapper and OpenCode's plugin are files of our own code: their summary says enough.
+  const isCode = job.isWrapper === true || job.shape === "opencode";
+  const diff = changed && !isCode ? diffLines(current ?? "", step.next ?? "", job.shown) : "";
   const summary =
     step.next === undefined && current !== undefined
       ? [...step.summary, "file removed"]

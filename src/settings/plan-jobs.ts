@@ -1,11 +1,26 @@
 import { parse } from "jsonc-parser";
 import type { Client } from "../core/hook-event.js";
-import { checkText } from "./check.js";
-import { eventsWithOurs } from "./duplicates.js";
+import { checkText } from "./jsonc-policy.js";
+import { eventsWithOurs } from "./double-runs.js";
 import type { FileShape, Target } from "../core/install-target.js";
-import { planInstall, planUninstall, type Before, type Desired, type Plan } from "./plan.js";
-import { planWrapperInstall, planWrapperUninstall } from "./wrapper.js";
-import { planCopilotInstall, planCopilotUninstall, renderCopilotFile } from "./copilot-file.js";
+import {
+  planInstall,
+  planUninstall,
+  type Before,
+  type Desired,
+  type SettingsPlan,
+} from "./plan.js";
+import { planWrapperInstall, planWrapperUninstall } from "./plan-wrapper.js";
+import {
+  planCopilotInstall,
+  planCopilotUninstall,
+  renderCopilotFile,
+} from "./plan-copilot-file.js";
+import {
+  planOpencodeInstall,
+  planOpencodeUninstall,
+  renderOpencodePlugin,
+} from "./plan-opencode-file.js";
 
 /** One planned step on one file: the wanted text, what it means, and why it cannot go ahead. */
 export interface Step {
@@ -59,6 +74,11 @@ export function installJobs(input: JobInput, desired: Desired, wrapper: string):
     jobs.push(ownFileJob(input, (current, shown) => planCopilotInstall(current, next, shown)));
     return jobs;
   }
+  if (target.shape === "opencode") {
+    const next = renderOpencodePlugin(desired);
+    jobs.push(ownFileJob(input, (current, shown) => planOpencodeInstall(current, next, shown)));
+    return jobs;
+  }
   jobs.push(
     hooksFileJob(input, (text, shown) =>
       planInstall(text, desired, { shape: target.shape, shown, mayDelete: false }),
@@ -97,6 +117,8 @@ export function uninstallJobs(input: JobInput, events: readonly string[] | undef
   const jobs: FileJob[] = [];
   if (target.shape === "copilot") {
     jobs.push(ownFileJob(input, (current, shown) => planCopilotUninstall(current, events, shown)));
+  } else if (target.shape === "opencode") {
+    jobs.push(ownFileJob(input, (current, shown) => planOpencodeUninstall(current, events, shown)));
   } else {
     jobs.push(
       hooksFileJob(input, (text, shown, before) =>
@@ -179,7 +201,7 @@ function isParsable(text: string | undefined): boolean {
   }
 }
 
-function fromPlan(plan: Plan, note: string | undefined): Step {
+function fromPlan(plan: SettingsPlan, note: string | undefined): Step {
   const summary = plan.changes.map((change) => `${change.event}: ${change.action}`);
   if (note !== undefined) summary.unshift(note);
   return { next: plan.next, summary, conflicts: plan.conflicts, warnings: plan.warnings ?? [] };
@@ -194,7 +216,7 @@ function fromWrapper(plan: ReturnType<typeof planWrapperInstall>): Step {
   };
 }
 
-// Copilot CLI: hook-notify's own file in its hooks folder; the file is ours or refused whole.
+// Copilot CLI's hooks file and OpenCode's plugin: files of hook-notify's own, ours or refused whole.
 function ownFileJob(
   input: JobInput,
   plan: (current: string | undefined, shown: string) => Step,
@@ -204,7 +226,7 @@ function ownFileJob(
     client: input.target.client,
     file: input.target.file,
     shown,
-    shape: "copilot",
+    shape: input.target.shape,
     plan: (current) => plan(current, shown),
   };
 }

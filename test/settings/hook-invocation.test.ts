@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CommandHandler } from "../../src/settings/hook-shape.js";
-import { findInvocation, mergeCommand } from "../../src/settings/invocation.js";
+import type { CommandHandler } from "../../src/settings/hook-schema.js";
+import { findInvocation, mergeCommand } from "../../src/settings/hook-invocation.js";
 import { planInstall, planUninstall, type PlanFile } from "../../src/settings/plan.js";
 
 const DESIRED = '"/usr/bin/node" "/opt/hn/bin/hook-notify.js" --client claude-code --timeout 10';

@@ -1,8 +1,8 @@
 // Copilot CLI reads every *.json in its hooks folders, so hook-notify keeps a file of its own
 // there (hook-notify.json) instead of editing anyone's: the whole file is ours, or it is not.
-import { isHookNotifyCommand } from "./command.js";
+import { isHookNotifyCommand } from "./hook-command.js";
 import type { Desired } from "./plan.js";
-import { isRecord } from "./hook-shape.js";
+import { isRecord } from "./hook-schema.js";
 
 /** One planned step on our own file, in the shape FileJob expects. */
 export interface OwnFileStep {

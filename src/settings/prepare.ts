@@ -10,16 +10,15 @@ import {
   buildApproveCommand,
   buildHandlerCommand,
   type CommandBase,
-} from "./command.js";
-import { findDoubleRuns } from "./duplicates.js";
-import { previewJobs } from "./flow.js";
-import type { CommandHandler } from "./hook-shape.js";
-import { installJobs, uninstallJobs, type FileJob } from "./jobs.js";
-import { findInstalled } from "./locations.js";
-import { displayPath, locateTarget } from "./locate.js";
+} from "./hook-command.js";
+import { findDoubleRuns } from "./double-runs.js";
+import { previewJobs } from "./commit-jobs.js";
+import type { CommandHandler } from "./hook-schema.js";
+import { installJobs, uninstallJobs, type FileJob } from "./plan-jobs.js";
+import { displayPath, findInstalled, locateTarget } from "./locate.js";
 import { type Scope, type Target } from "../core/install-target.js";
-import { hasForeignHooks } from "./shape.js";
-import { loadTemplate, loadWrapper, type EventDefaults } from "./template.js";
+import { hasForeignHooks } from "./file-shape.js";
+import { loadTemplate, loadWrapper, type EventDefaults } from "./load-template.js";
 
 /** The machine install runs on, passed in by the command (the only place that reads process). */
 export interface Machine {
@@ -180,10 +179,7 @@ async function desiredHandlers(
 ): Promise<Map<string, CommandHandler>> {
   const defaults = await loadTemplate(target.client, machine.packageRoot);
   const adapter = adapterFor(target.client);
-  const base: CommandBase =
-    target.wrapper === undefined
-      ? absoluteProgram(machine.nodePath, script, machine.platform, target.client)
-      : { program: target.wrapper.command };
+  const base = commandBase(target, adapter, machine, script);
   const desired = new Map<string, CommandHandler>();
   for (const event of clientEvents(request.events, defaults, adapter)) {
     const timeout = request.timeout ?? defaults.get(event) ?? 10;
@@ -207,6 +203,27 @@ async function desiredHandlers(
     });
   }
   return desired;
+}
+
+// What each entry runs: node and the script (user scope) or the wrapper (project scope); as an
+// argument array for a client whose plugin runs hook-notify without a shell (OpenCode).
+function commandBase(
+  target: Target,
+  adapter: ClientAdapter,
+  machine: Machine,
+  script: string,
+): CommandBase {
+  const { wrapper } = target;
+  if (adapter.runsArgv === true) {
+    const exec =
+      wrapper === undefined
+        ? { command: machine.nodePath, args: [script] }
+        : { command: wrapper.command, args: [] };
+    return { program: wrapper?.command ?? "", exec };
+  }
+  return wrapper === undefined
+    ? absoluteProgram(machine.nodePath, script, machine.platform, target.client)
+    : { program: wrapper.command };
 }
 
 // --events in the client's own names or in hook-notify's (Stop is Gemini's AfterAgent).

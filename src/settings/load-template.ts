@@ -5,9 +5,10 @@ import { fileURLToPath } from "node:url";
 import { fromClientTimeout } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
-import { copilotEventMap } from "./copilot-file.js";
+import { copilotEventMap } from "./plan-copilot-file.js";
+import { opencodeEventMap } from "./plan-opencode-file.js";
 import type { Client } from "../core/hook-event.js";
-import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-shape.js";
+import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-schema.js";
 
 /** Per-event defaults read from hooks-templates/: client event → timeout in seconds, in order. */
 export type EventDefaults = ReadonlyMap<string, number>;
@@ -37,7 +38,9 @@ export async function loadTemplate(client: Client, packageRoot: string): Promise
       ? eventMapSchema.parse(json)
       : client === "copilot"
         ? eventMapSchema.parse(copilotEventMap(json))
-        : claudeSettingsSchema.parse(json).hooks;
+        : client === "opencode"
+          ? eventMapSchema.parse(opencodeEventMap(json))
+          : claudeSettingsSchema.parse(json).hooks;
   const adapter = adapterFor(client);
   const defaults = new Map<string, number>();
   for (const [event, groups] of Object.entries(map)) {

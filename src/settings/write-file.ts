@@ -3,8 +3,8 @@ import { lstat, open, readlink, realpath, rename, rm, stat, unlink } from "node:
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HookNotifyError } from "../errors.js";
-import { applyOwnership, makeFolder, ownershipFor, type Ownership } from "./owner.js";
-import { isSameStamp, readStamped, type Stamp } from "./stamp.js";
+import { applyOwnership, makeFolder, ownershipFor, type Ownership } from "./write-owner.js";
+import { isSameStamp, readStamped, type Stamp } from "./file-stamp.js";
 
 /** One file to put in place: the text expected on disk, and the text (or absence) wanted. */
 export interface WriteRequest {

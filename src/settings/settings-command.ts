@@ -3,11 +3,11 @@ import { resolve } from "node:path";
 import { clients } from "../clients/index.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
-import { commitJobs, reportPreviews } from "./flow.js";
+import { commitJobs, reportPreviews } from "./commit-jobs.js";
 import { displayPath } from "./locate.js";
 import { type Scope } from "../core/install-target.js";
 import { formatReport } from "./report.js";
-import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } from "./run.js";
+import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } from "./prepare.js";
 
 /** The parsed flags of install and uninstall. */
 export interface SettingsArgs {

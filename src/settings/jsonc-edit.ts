@@ -9,9 +9,9 @@ import {
   type JSONPath,
   type Node,
 } from "jsonc-parser";
-import { isHookNotifyHandler } from "./command.js";
-import { findInvocation } from "./invocation.js";
-import { isRecord } from "./hook-shape.js";
+import { isHookNotifyHandler } from "./hook-command.js";
+import { findInvocation } from "./hook-invocation.js";
+import { isRecord } from "./hook-schema.js";
 
 /** The text being edited plus its formatting; undefined formatting: a one-line file, kept minified. */
 export interface Doc {

@@ -1,10 +1,11 @@
 import { parse } from "jsonc-parser";
 import { adapterFor } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
-import { findOurs } from "./edit.js";
-import { isRecord } from "./hook-shape.js";
+import { findOurs } from "./jsonc-edit.js";
+import { isRecord } from "./hook-schema.js";
+import { readPluginEntries } from "./plan-opencode-file.js";
 import type { FileShape, Scope } from "../core/install-target.js";
-import { eventMapOf } from "./shape.js";
+import { eventMapOf } from "./file-shape.js";
 
 /** Where hook-notify runs from, as far as one file says. */
 export interface Installed {
@@ -18,6 +19,7 @@ export interface Installed {
 // Events of one file that run hook-notify; a file we cannot parse counts as none.
 export function eventsWithOurs(text: string | undefined, shape: FileShape): string[] {
   if (text === undefined) return [];
+  if (shape === "opencode") return Object.keys(readPluginEntries(text) ?? {});
   let root: unknown;
   try {
     root = parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });

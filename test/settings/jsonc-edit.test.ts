@@ -1,7 +1,7 @@
 import { applyEdits, format, modify, type FormattingOptions } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
-import { detectFormatting, formatEdits } from "../../src/settings/edit.js";
-import type { CommandHandler } from "../../src/settings/hook-shape.js";
+import { detectFormatting, formatEdits } from "../../src/settings/jsonc-edit.js";
+import type { CommandHandler } from "../../src/settings/hook-schema.js";
 import { planInstall, planUninstall, type PlanFile } from "../../src/settings/plan.js";
 
 const handler = (event: string): CommandHandler => ({

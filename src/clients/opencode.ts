@@ -1,0 +1,89 @@
+import { join } from "node:path";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import { compact, defineClient } from "./adapter.js";
+
+// OpenCode 1.18.33 loads every plugin file in ~/.config/opencode/plugins and .opencode/plugins
+// (plugin/ too); it has no command hooks, so hook-notify keeps a plugin file of its own there.
+function locate(scope: Scope, input: LocateInput): Target {
+  if (scope === "user") {
+    const file = join(configDir(input), "plugins", "hook-notify.js");
+    return { client: "opencode", scope, file, shape: "opencode" };
+  }
+  const dir = join(input.projectDir, ".opencode");
+  return {
+    client: "opencode",
+    scope,
+    file: join(dir, "plugins", "hook-notify.js"),
+    shape: "opencode",
+    // The plugin finds the wrapper beside itself: a path relative to the plugin file.
+    wrapper: { path: join(dir, "hooks", "hook-notify.sh"), command: "../hooks/hook-notify.sh" },
+  };
+}
+
+// xdg-basedir, as OpenCode resolves it: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode.
+function configDir({ home, env }: LocateInput): string {
+  return join(env["XDG_CONFIG_HOME"] ?? join(home, ".config"), "opencode");
+}
+
+const NAMES: Readonly<Record<string, string>> = {
+  "session.idle": "Stop",
+  "permission.asked": "Notification",
+  "session.error": "StopFailure",
+};
+
+// What the plugin pipes in: OpenCode's event ({type, properties}) plus the plugin's `directory`
+// and the session's last assistant text (followed from message.part.updated by the plugin).
+function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
+  const type = typeof raw["type"] === "string" ? raw["type"] : "";
+  const props = record(raw["properties"]);
+  const out: Record<string, unknown> = {
+    ...raw,
+    hook_event_name: NAMES[type] ?? raw["hook_event_name"] ?? type,
+    session_id: props["sessionID"],
+    cwd: raw["directory"],
+  };
+  if (type === "permission.asked") {
+    const what = typeof props["permission"] === "string" ? props["permission"] : undefined;
+    out["notification_type"] = "permission_prompt";
+    out["tool_name"] = what;
+    out["message"] = what ? `OpenCode needs your permission to use ${what}` : undefined;
+  }
+  if (type === "session.error") {
+    const error = record(props["error"]);
+    out["error"] = typeof error["name"] === "string" ? error["name"] : "error";
+    out["error_details"] = record(error["data"])["message"];
+  }
+  return compact(out);
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+// OpenCode (opencode-ai): a plugin of hook-notify's own runs it per event with an argument array.
+export const opencode = defineClient({
+  id: "opencode",
+  name: "OpenCode",
+  agent: "OpenCode",
+  verified: "1.18.33",
+  scopes: ["user", "project"],
+  configDir,
+  locate,
+  events: {
+    "session.idle": "Stop",
+    "permission.asked": "Notification",
+    "session.error": "StopFailure",
+  },
+  timeoutUnit: "seconds",
+  acceptsJsonc: false,
+  jsoncReason: "the plugin file is hook-notify's own",
+  imports: [],
+  runsArgv: true,
+  afterInstall:
+    "OpenCode loads plugins when it starts: restart OpenCode to pick up hook-notify's plugin.",
+  output:
+    "a plugin, not a hook: OpenCode reads nothing from hook-notify; the plugin ignores its output and exit code and stops it at the entry's timeout",
+  toCanonical,
+});

@@ -1,0 +1,195 @@
+// OpenCode has no command hooks: hook-notify writes a plugin file of its own into a plugins
+// folder. The file is fixed code plus one JSON object of entries (event → argv and timeout);
+// nothing from an event ever becomes source, and the plugin runs hook-notify without a shell.
+import { isHookNotifyHandler } from "./hook-command.js";
+import { isRecord } from "./hook-schema.js";
+import type { OwnFileStep } from "./plan-copilot-file.js";
+import type { Desired } from "./plan.js";
+
+/** One plugin entry: the program and its arguments, and the seconds it may take. */
+export interface PluginEntry {
+  command: string[];
+  timeout: number;
+}
+
+/** The first line of every plugin hook-notify writes; a file without it is never ours. */
+export const PLUGIN_MARKER = "// hook-notify plugin for OpenCode";
+const START = "/* hook-notify entries: */ ";
+const END = " /* end of entries */";
+
+// The code around the entries. A relative program (../hooks/hook-notify.sh) is the project's
+// wrapper beside this file. The plugin follows each session's last assistant text (for the
+// "done" message), and skips the idle that follows an error (the failure was notified).
+const CODE = `
+// Each event below runs hook-notify with an argument array (no shell) and the event as JSON on
+// stdin. OpenCode is never told anything and never waits past the entry's timeout.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+function program(word) {
+  return word.startsWith("./") || word.startsWith("../")
+    ? fileURLToPath(new URL(word, import.meta.url))
+    : word;
+}
+
+function runEntry(entry, payload) {
+  return new Promise((resolve) => {
+    try {
+      const [command, ...args] = entry.command;
+      const child = spawn(program(command), args, { stdio: ["pipe", "ignore", "ignore"] });
+      const timer = setTimeout(() => child.kill("SIGKILL"), (entry.timeout + 2) * 1000);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      child.on("error", done);
+      child.on("close", done);
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify(payload));
+    } catch {
+      resolve();
+    }
+  });
+}
+
+export const HookNotify = async ({ directory }) => {
+  const assistant = new Set();
+  const lastText = new Map();
+  const failed = new Set();
+  return {
+    event: async ({ event }) => {
+      try {
+        const props = event.properties ?? {};
+        const session = props.sessionID;
+        if (event.type === "message.updated" && props.info?.role === "assistant") {
+          assistant.add(props.info.id);
+        }
+        if (event.type === "message.part.updated" && props.part?.type === "text") {
+          if (assistant.has(props.part.messageID)) lastText.set(session, props.part.text);
+        }
+        if (event.type === "session.status" && props.status?.type === "busy") failed.delete(session);
+        if (event.type === "session.error") failed.add(session);
+        if (event.type === "session.idle" && failed.has(session)) return;
+        const entry = HOOKS[event.type];
+        if (entry === undefined) return;
+        const payload = { ...event, directory };
+        if (event.type === "session.idle" && typeof lastText.get(session) === "string") {
+          payload.last_assistant_message = lastText.get(session);
+        }
+        await runEntry(entry, payload);
+      } catch {
+        // A notifier must never break the agent.
+      }
+    },
+  };
+};
+`;
+
+// The plugin file for these entries: marker, entries as JSON, then the fixed code.
+export function renderOpencodePlugin(desired: Desired): string {
+  const entries: Record<string, PluginEntry> = {};
+  for (const [event, handler] of desired) {
+    entries[event] = {
+      command: [handler.command, ...(handler.args ?? [])],
+      timeout: handler.timeout ?? 10,
+    };
+  }
+  return renderEntries(entries);
+}
+
+function renderEntries(entries: Record<string, PluginEntry>): string {
+  const lines = Object.entries(entries).map(
+    ([event, entry]) => `  ${JSON.stringify(event)}: ${JSON.stringify(entry)}`,
+  );
+  const json = lines.length === 0 ? "{}" : `{\n${lines.join(",\n")}\n}`;
+  const header = `${PLUGIN_MARKER}: written by "hook-notify install", removed by "hook-notify uninstall".`;
+  return `${header}\nconst HOOKS = ${START}${json}${END};\n${CODE}`;
+}
+
+// The entries of a plugin hook-notify wrote, or undefined for any other file.
+export function readPluginEntries(text: string): Record<string, PluginEntry> | undefined {
+  if (!text.startsWith(PLUGIN_MARKER)) return undefined;
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return undefined;
+  try {
+    const value: unknown = JSON.parse(text.slice(start + START.length, end));
+    if (!isRecord(value)) return undefined;
+    const entries = Object.entries(value);
+    return entries.every(([, entry]) => isEntry(entry))
+      ? (value as Record<string, PluginEntry>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isEntry(value: unknown): value is PluginEntry {
+  if (!isRecord(value) || typeof value["timeout"] !== "number") return false;
+  const command = value["command"];
+  return (
+    Array.isArray(command) &&
+    command.length > 0 &&
+    command.every((word) => typeof word === "string") &&
+    isHookNotifyHandler(command[0] as string, command.slice(1))
+  );
+}
+
+// The entries as matcher groups (exec form), so doctor and the duplicate check read every client
+// alike. Takes the entries object (readPluginEntries, or a template's JSON).
+export function opencodeEventMap(root: unknown): unknown {
+  if (!isRecord(root)) return undefined;
+  const map: Record<string, unknown> = {};
+  for (const [event, entry] of Object.entries(root)) {
+    if (!isRecord(entry) || !Array.isArray(entry["command"])) continue;
+    const [command, ...args] = entry["command"] as unknown[];
+    map[event] = [{ hooks: [{ type: "command", command, args, timeout: entry["timeout"] }] }];
+  }
+  return map;
+}
+
+// Install: write ours, update an older one of ours, never overwrite a stranger's plugin.
+export function planOpencodeInstall(
+  current: string | undefined,
+  next: string,
+  shown: string,
+): OwnFileStep {
+  const events = Object.keys(readPluginEntries(next) ?? {});
+  if (current === next) return step(current, []);
+  if (current === undefined)
+    return step(
+      next,
+      events.map((e) => `${e}: added`),
+    );
+  if (readPluginEntries(current) === undefined) return refuse(current, shown);
+  return step(
+    next,
+    events.map((e) => `${e}: updated`),
+  );
+}
+
+// Uninstall: the file goes, or (with --events) keeps the other events.
+export function planOpencodeUninstall(
+  current: string | undefined,
+  events: readonly string[] | undefined,
+  shown: string,
+): OwnFileStep {
+  if (current === undefined) return step(undefined, []);
+  const entries = readPluginEntries(current);
+  if (entries === undefined) return refuse(current, shown);
+  const all = Object.keys(entries);
+  const gone = events === undefined ? all : all.filter((e) => events.includes(e));
+  const kept = Object.fromEntries(Object.entries(entries).filter(([e]) => !gone.includes(e)));
+  const summary = gone.map((e) => `${e}: removed`);
+  if (Object.keys(kept).length === 0) return step(undefined, summary);
+  return step(renderEntries(kept), summary);
+}
+
+function step(next: string | undefined, summary: string[]): OwnFileStep {
+  return { next, summary, conflicts: [], warnings: [] };
+}
+
+function refuse(current: string, shown: string): OwnFileStep {
+  const why = `${shown}: a plugin hook-notify did not write has this name. Rename it, then run again.`;
+  return { next: current, summary: [], conflicts: [why], warnings: [] };
+}
