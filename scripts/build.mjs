@@ -25,6 +25,19 @@ const commandsApart = {
   },
 };
 
+// Each sink's doctor check (`check` in its module: an import() of a *-check.js or *-checks.js
+// module) runs only from dist/commands.cjs: the hook's bundle leaves that code out.
+const checksApart = {
+  name: "checks-apart",
+  setup(build) {
+    build.onResolve({ filter: /-checks?\.js$/ }, (args) =>
+      args.kind === "dynamic-import" && /[\\/]src[\\/]sinks[\\/]/.test(args.importer)
+        ? { path: args.path, external: true }
+        : undefined,
+    );
+  },
+};
+
 const BUILD_ID_PLACEHOLDER = "0".repeat(16);
 const common = {
   plugins: [commandsApart],
@@ -50,6 +63,7 @@ try {
   await build({
     ...common,
     entryPoints: { cli: "src/cli.ts" },
+    plugins: [commandsApart, checksApart],
     supported: { "dynamic-import": false },
   });
   await build({

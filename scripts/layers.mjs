@@ -7,6 +7,7 @@
 /** Leaf files at the root of src/: errors, redaction, the Deps seam and small helpers. */
 export const BASE = [
   "abort.ts",
+  "check-result.ts",
   "deps.ts",
   "errors.ts",
   "fnv1a.ts",

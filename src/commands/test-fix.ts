@@ -1,26 +1,24 @@
 // The likely fix for a failed test delivery, from its error's data: code and HTTP status. Pure.
-import type { ErrorCode } from "../errors.js";
-import { SERVICE_NAMES as CHAT_SERVICE_NAMES } from "../sinks/chat/index.js";
+import { findSink } from "../sinks/index.js";
+import type { SinkFailure } from "../sinks/sink.js";
 
-/** What likelyFix needs to know about one failed delivery. */
-export interface FailedDelivery {
+/** What likelyFix needs to know about one failed delivery: its sink's type and the error's data. */
+export interface FailedDelivery extends SinkFailure {
   type: string;
-  /** The chat service (slack, discord, …) for a chat sink. */
-  service?: string | undefined;
-  code?: ErrorCode | undefined;
-  /** The HTTP status the server answered with, carried by the error (never read from its text). */
-  status?: number | undefined;
   /** The error message, already scrubbed of secrets. */
   error?: string | undefined;
 }
 
-const SERVICE_NAMES: Readonly<Record<string, string>> = CHAT_SERVICE_NAMES;
-
 // One sentence a person can act on, from the error's code and status: rewording never changes it.
+// The sink's own explanation comes first (its module knows its service); then the code's advice.
 export function likelyFix(failed: FailedDelivery): string {
+  return findSink(failed.type)?.explain(failed) ?? fixForCode(failed);
+}
+
+function fixForCode(failed: FailedDelivery): string {
   switch (failed.code) {
     case "SINK_HTTP_STATUS":
-      return fixForStatus(failed.status, failed);
+      return fixForStatus(failed.status);
     case "SINK_UNAVAILABLE":
       return ownFix(failed.error) ?? "install the program it needs, or use another sink here";
     case "SINK_NETWORK":
@@ -28,9 +26,7 @@ export function likelyFix(failed: FailedDelivery): string {
     case "SINK_TIMEOUT":
       return "the server is slow or unreachable: check that it is up, or raise timeoutSeconds for this sink";
     case "SINK_AUTH":
-      return failed.type === "email"
-        ? "the SMTP server refused the login: check smtp.user and smtp.pass"
-        : "the credentials were refused: check the token or password in the config";
+      return "the credentials were refused: check the token or password in the config";
     case "CONFIG_INVALID":
     case "CONFIG_UNREADABLE":
       return "fix this sink's entry in the config file";
@@ -65,13 +61,9 @@ export function likelyFix(failed: FailedDelivery): string {
   }
 }
 
-function fixForStatus(status: number | undefined, failed: FailedDelivery): string {
-  const where = failed.service ? (SERVICE_NAMES[failed.service] ?? failed.service) : undefined;
-  if (status === 404 || status === 410) {
-    return where && failed.service !== "ntfy"
-      ? `the webhook URL was revoked or is wrong; create a new one in ${where}'s settings`
-      : "the URL does not exist on that server: check the url in the config";
-  }
+function fixForStatus(status: number | undefined): string {
+  if (status === 404 || status === 410)
+    return "the URL does not exist on that server: check the url in the config";
   if (status === 401 || status === 403)
     return "the server refused the credentials: check the token, secret or headers in the config";
   if (status === 429) return "rate limited: wait a minute and try again";

@@ -25,6 +25,12 @@ export const AWAY_IDLE_SECONDS = 300;
 
 // Input limits.
 
+/** A hook event on stdin is a few KiB; past this it is refused (INPUT_TOO_LARGE). */
+export const MAX_EVENT_BYTES = 1 << 20;
+
+/** The agent's last message is kept this long (chat shows more of it than the body). */
+export const LAST_MESSAGE_MAX = 2000;
+
 /** A config file is a few KiB; past this it is refused, whatever it is. */
 export const MAX_CONFIG_BYTES = 1 << 20;
 
@@ -33,6 +39,14 @@ export const MAX_SINKS = 100;
 
 /** Deeper than this, a value in the event is cut: JSON.stringify and the sinks recurse. */
 export const MAX_EVENT_DEPTH = 64;
+
+// Hook path and log.
+
+/** A local sink on the hook path, per attempt, unless the sink entry sets timeoutSeconds. */
+export const DEFAULT_SINK_TIMEOUT_MS = 5000;
+
+/** The log rotates past this size. */
+export const MAX_LOG_BYTES = 1024 * 1024;
 
 // Outbox and worker.
 

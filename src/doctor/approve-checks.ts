@@ -7,7 +7,7 @@ import type { Config } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { redactUrl } from "../redact.js";
-import { fail, ok, type CheckResult } from "./check.js";
+import { fail, ok, type CheckResult } from "../check-result.js";
 
 const CHECK = "approve (phone)";
 const POLL_TIMEOUT_MS = 5_000;

@@ -2,7 +2,7 @@
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import { userConfigPath } from "../config/paths.js";
 import type { Deps } from "../deps.js";
-import { fail, ok, warn, type CheckResult } from "./check.js";
+import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 // The fix line names the file and the place in it: "Fix sinks.team.url in ~/.config/…".
 function fixFor(issue: string, file: string): string {

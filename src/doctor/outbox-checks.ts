@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { listNames } from "../outbox/store.js";
-import { ok, warn, type CheckResult } from "./check.js";
+import { ok, warn, type CheckResult } from "../check-result.js";
 
 // Reads file names and times only: doctor never moves or delivers an entry.
 export async function checkOutbox(

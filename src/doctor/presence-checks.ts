@@ -1,7 +1,7 @@
 // What each presence probe sees right now (for "when": "away"), and how long it took.
 import type { Deps } from "../deps.js";
 import { probePresence } from "../presence/probe.js";
-import { ok, warn, type CheckResult } from "./check.js";
+import { ok, warn, type CheckResult } from "../check-result.js";
 
 // Doctor runs in the terminal the agent would use: its parent shell stands for the agent.
 export async function checkPresence(

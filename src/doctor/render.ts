@@ -1,6 +1,6 @@
 // Doctor's findings for a person: ✓ ✗ ! in colour on a terminal, plain words elsewhere.
 import type { Style } from "../style.js";
-import type { CheckResult, CheckStatus } from "./check.js";
+import type { CheckResult, CheckStatus } from "../check-result.js";
 
 // The mark for a status: the shared style's ✓/✗ (ok/failed), and ! (warn) for warnings.
 export function mark(status: CheckStatus, style: Style): string {

@@ -3,14 +3,14 @@ import type { LoadedConfig } from "../config/load-config.js";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { checkApprove } from "./approve-checks.js";
-import { fail, ok, type CheckResult } from "./check.js";
+import { fail, ok, type CheckResult } from "../check-result.js";
 import { checkConfig } from "./config-checks.js";
-import { checkReachable, checkSmtp } from "./network-checks.js";
 import { checkOutbox } from "./outbox-checks.js";
 import { checkPresence } from "./presence-checks.js";
 import { checkSettings } from "./settings-checks.js";
 import { checkWorker } from "./worker-checks.js";
-import { checkDesktop, checkLog, checkNode, checkSound, checkSsh } from "./system-checks.js";
+import { checkLog, checkNode, checkSsh } from "./system-checks.js";
+import { findSink, isLocalSink } from "../sinks/index.js";
 
 type DoctorDeps = Pick<
   Deps,
@@ -59,27 +59,15 @@ async function checkSink(
   deps: DoctorDeps,
   secrets: readonly string[],
 ): Promise<CheckResult> {
-  switch (entry.type) {
-    case "desktop":
-      return checkDesktop(entry, deps);
-    case "sound":
-      return checkSound(entry, deps);
-    case "email":
-      return checkSmtp(entry, secrets);
-    case "chat":
-    case "webhook":
-      return checkReachable(entry, deps.env);
-    default:
-      return ok(`${entry.type} (${entry.name})`, "no check for this sink type");
-  }
+  const sink = findSink(entry.type);
+  if (sink) return sink.check(entry, { deps, secrets });
+  return ok(`${entry.type} (${entry.name})`, "no check for this sink type");
 }
 
 function localSkipped(entries: readonly SinkEntry[], loaded: LoadedConfig): string[] {
   const keepAll = loaded.value.localSinksOverSsh;
   return entries
-    .filter(
-      (e) => (e.type === "desktop" || e.type === "sound") && !(e.localSinksOverSsh ?? keepAll),
-    )
+    .filter((e) => isLocalSink(e.type) && !(e.localSinksOverSsh ?? keepAll))
     .map((e) => e.name);
 }
 

@@ -7,7 +7,7 @@ import { redactUrl, scrub } from "../redact.js";
 import { getAnalytics } from "../service/client.js";
 import { callService } from "../service/http.js";
 import { sessionPageSchema } from "../service/schemas.js";
-import { fail, ok, warn, type CheckResult } from "./check.js";
+import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 const TIMEOUT_MS = 10_000;
 

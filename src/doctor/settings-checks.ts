@@ -13,7 +13,7 @@ import { allLocations, displayPath } from "../settings/locate.js";
 import { type FileShape, type LocateInput } from "../core/install-target.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/file-shape.js";
-import { fail, ok, warn, type CheckResult } from "./check.js";
+import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 /** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
 type Entries = Map<string, number | undefined>;

@@ -1,15 +1,11 @@
-// Checks of the machine itself: node, SSH, desktop notifications, the audio player, the log.
+// Checks of the machine itself: node, SSH or a container, the log.
 import { existsSync } from "node:fs";
 import { logPath } from "../config/paths.js";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { backendFor, hasSessionBus } from "../sinks/desktop.js";
-import { findProgram } from "../sinks/find-program.js";
-import { choosePlayer } from "../sinks/sound.js";
 import { headlessContainerOf, remoteSessionOf } from "../pipeline/policy.js";
-import { fail, ok, warn, type CheckResult } from "./check.js";
-import { checkMacDesktop, checkWindowsDesktop } from "./desktop-checks.js";
-import { checkNodeNotifier } from "./node-notifier-checks.js";
+import { fail, ok, warn, type CheckResult } from "../check-result.js";
+import { isLocalSink } from "../sinks/index.js";
 
 type MachineDeps = Pick<Deps, "env" | "platform" | "homedir" | "arch" | "osRelease">;
 
@@ -37,7 +33,7 @@ export function checkSsh(
   const why = ssh ?? headlessContainerOf(deps.env, deps.platform, existsSync);
   if (!why) return undefined;
   const name = ssh ? "ssh" : "container";
-  const local = entries.filter((e) => e.type === "desktop" || e.type === "sound");
+  const local = entries.filter((e) => isLocalSink(e.type));
   if (local.length === 0) return ok(name, `${why}; no desktop or sound sink configured`);
   const kept = local.filter((e) => e.localSinksOverSsh ?? keepAll).map((e) => e.name);
   const what =
@@ -48,55 +44,6 @@ export function checkSsh(
     name,
     `${why}: ${what}`,
     "Add a chat (ntfy, Slack, …) or email sink to be notified where you are: hook-notify init --force",
-  );
-}
-
-// The route the desktop sink takes here, checked the way the sink will run it.
-export async function checkDesktop(entry: SinkEntry, deps: MachineDeps): Promise<CheckResult> {
-  const name = `desktop (${entry.name})`;
-  const backend = backendFor(entry.options as { backend: "auto" }, deps);
-  if (backend === "macos" || backend === "osascript") return checkMacDesktop(entry, deps);
-  if (backend === "powershell") return checkWindowsDesktop(entry, deps);
-  if (backend === "node-notifier") {
-    const notifier = checkNodeNotifier(entry, deps);
-    if (notifier) return notifier;
-  }
-  const path = findProgram("notify-send", deps.env, deps.platform);
-  if (!path) {
-    return fail(
-      name,
-      "notify-send is not on PATH",
-      "Install it: sudo apt install libnotify-bin (Fedora: sudo dnf install libnotify)",
-      { sink: entry.name },
-    );
-  }
-  if (!hasSessionBus(deps.env)) {
-    return fail(
-      name,
-      `${path}, but no D-Bus session bus or display (SSH or a container?)`,
-      "Run where a desktop session is, or use a chat or email sink on this machine.",
-      { sink: entry.name },
-    );
-  }
-  return ok(name, `${path} with a session bus`);
-}
-
-// The same player choice the sound sink makes.
-export function checkSound(entry: SinkEntry, deps: MachineDeps): CheckResult {
-  const name = `sound (${entry.name})`;
-  const options = entry.options as Parameters<typeof choosePlayer>[0];
-  const player = choosePlayer(options, deps);
-  if (player?.powershell) {
-    const how = player.powershell.wsl ? "through WSL interop, the file's path by wslpath -w" : "";
-    return ok(name, `${player.path}: System.Media.SoundPlayer ${how}`.trim());
-  }
-  if (player) return ok(name, `${player.name} (${player.path})`);
-  const what = options.player ? `"${options.player}" is not on PATH` : "no audio player on PATH";
-  return fail(
-    name,
-    what,
-    'Install one: sudo apt install pulseaudio-utils (or alsa-utils), or set "player".',
-    { sink: entry.name },
   );
 }
 

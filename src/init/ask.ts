@@ -1,6 +1,7 @@
 // The questions `hook-notify init` asks on a terminal; never used unattended.
 import type { Interface } from "node:readline/promises";
 import {
+  DEFAULT_CHOICES,
   DEFAULT_SMTP,
   parseSinkList,
   SECRET_VARS,
@@ -30,10 +31,15 @@ export async function askStarter(
   prompt: Interface,
 ): Promise<{ sinks: SinkChoice[]; answers: StarterAnswers }> {
   prompt.write(`Sinks: ${SINK_CHOICES.join(", ")}\n`);
-  const list = await askFor(prompt, "Which sinks? (comma-separated)", "desktop,sound", (text) => {
-    const parsed = parseSinkList(text);
-    return parsed.unknown.length === 0 && parsed.sinks.length > 0;
-  });
+  const list = await askFor(
+    prompt,
+    "Which sinks? (comma-separated)",
+    DEFAULT_CHOICES.join(","),
+    (text) => {
+      const parsed = parseSinkList(text);
+      return parsed.unknown.length === 0 && parsed.sinks.length > 0;
+    },
+  );
   const { sinks } = parseSinkList(list);
   const answers: StarterAnswers = { envNames: {}, smtp: { ...DEFAULT_SMTP } };
   for (const sink of sinks) {

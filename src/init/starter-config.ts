@@ -1,30 +1,28 @@
 // The starter config `hook-notify init` writes: pure data, secrets only as ${ENV_VAR} references.
-import { CHAT_SERVICES, type ChatService } from "../sinks/chat/index.js";
+// Each sink says what its starter entries are (`starters` in its module); this file only gathers.
+import { sinks } from "../sinks/index.js";
+import type { Starter, StarterSmtp } from "../sinks/sink.js";
 
-/** What --sinks accepts: the local sinks, each chat service, email and the generic webhook. */
-export const SINK_CHOICES = ["desktop", "sound", ...CHAT_SERVICES, "email", "webhook"] as const;
-export type SinkChoice = (typeof SINK_CHOICES)[number];
+const STARTERS: readonly Starter[] = sinks.flatMap((sink) => sink.starters);
 
-/** The environment variable that holds each sink's secret, and what that secret is. */
-export const SECRET_VARS: Partial<Record<SinkChoice, { name: string; what: string }>> = {
-  slack: { name: "SLACK_WEBHOOK_URL", what: "the Slack webhook URL" },
-  discord: { name: "DISCORD_WEBHOOK_URL", what: "the Discord webhook URL" },
-  teams: { name: "TEAMS_WEBHOOK_URL", what: "the Teams Workflows webhook URL" },
-  googlechat: { name: "GOOGLE_CHAT_WEBHOOK_URL", what: "the Google Chat webhook URL" },
-  mattermost: { name: "MATTERMOST_WEBHOOK_URL", what: "the Mattermost webhook URL" },
-  ntfy: { name: "NTFY_URL", what: "the ntfy topic URL (https://ntfy.sh/<topic>)" },
-  email: { name: "SMTP_PASS", what: "the SMTP password" },
-  webhook: { name: "HOOK_NOTIFY_WEBHOOK_SECRET", what: "the webhook signing secret (whsec_…)" },
-};
+/** What --sinks accepts: each sink's starters, in registry order (chat: one per service). */
+export const SINK_CHOICES: readonly string[] = STARTERS.map((starter) => starter.choice);
+export type SinkChoice = string;
 
-/** The webhook's URL may carry a token too, so it comes from the environment as well. */
-export const WEBHOOK_URL_VAR = "HOOK_NOTIFY_WEBHOOK_URL";
+/** Written when nobody chooses: the sinks that fire on this machine (desktop, sound). */
+export const DEFAULT_CHOICES: readonly string[] = sinks
+  .filter((sink) => !sink.remote)
+  .flatMap((sink) => sink.starters.map((starter) => starter.choice));
+
+/** The environment variable that holds each choice's secret, and what that secret is. */
+export const SECRET_VARS: Readonly<Record<SinkChoice, { name: string; what: string }>> =
+  Object.fromEntries(STARTERS.flatMap((s) => (s.secret ? [[s.choice, s.secret]] : [])));
 
 /** Everything the starter needs besides the sink list; each field has a default. */
 export interface StarterAnswers {
   /** Sink → the env var holding its secret (defaults: SECRET_VARS). */
   envNames: Partial<Record<SinkChoice, string>>;
-  smtp: { host: string; port: number; user: string; address: string };
+  smtp: StarterSmtp;
 }
 
 export const DEFAULT_SMTP: StarterAnswers["smtp"] = {
@@ -40,8 +38,7 @@ export function parseSinkList(text: string): { sinks: SinkChoice[]; unknown: str
     .split(",")
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
-  const isChoice = (name: string): name is SinkChoice =>
-    (SINK_CHOICES as readonly string[]).includes(name);
+  const isChoice = (name: string): boolean => SINK_CHOICES.includes(name);
   return {
     sinks: [...new Set(names.filter(isChoice))],
     unknown: names.filter((name) => !isChoice(name)),
@@ -50,51 +47,28 @@ export function parseSinkList(text: string): { sinks: SinkChoice[]; unknown: str
 
 // The config object, with "$schema" first so editors offer completion from the first line.
 export function buildStarterConfig(
-  sinks: readonly SinkChoice[],
+  choices: readonly SinkChoice[],
   answers: StarterAnswers,
   schemaPath: string,
 ): Record<string, unknown> {
-  const ref = (sink: SinkChoice) =>
-    `\${${answers.envNames[sink] ?? SECRET_VARS[sink]?.name ?? ""}}`;
-  const entries = Object.fromEntries(sinks.map((sink) => [sink, entryFor(sink, ref, answers)]));
-  return { $schema: schemaPath, sinks: entries };
-}
-
-function entryFor(
-  sink: SinkChoice,
-  ref: (sink: SinkChoice) => string,
-  answers: StarterAnswers,
-): Record<string, unknown> {
-  switch (sink) {
-    case "desktop":
-    case "sound":
-      return { type: sink };
-    case "email": {
-      const { host, port, user, address } = answers.smtp;
-      return {
-        type: "email",
-        smtp: { host, port, user, pass: ref(sink) },
-        from: `hook-notify <${address}>`,
-        to: [address],
-      };
-    }
-    case "webhook":
-      return { type: "webhook", url: `\${${WEBHOOK_URL_VAR}}`, secret: ref(sink) };
-    case "slack":
-    case "discord":
-    case "teams":
-    case "googlechat":
-    case "mattermost":
-    case "ntfy":
-      return { type: "chat", service: sink satisfies ChatService, url: ref(sink) };
-  }
+  const entries = choices.flatMap((choice) => {
+    const starter = STARTERS.find((s) => s.choice === choice);
+    if (!starter) return [];
+    const ref = `\${${secretVar(starter, answers) ?? ""}}`;
+    return [[choice, starter.entry(ref, answers.smtp)]];
+  });
+  return { $schema: schemaPath, sinks: Object.fromEntries(entries) };
 }
 
 // The variables the written file reads, for the "export …" next steps.
-export function envVarsOf(sinks: readonly SinkChoice[], answers: StarterAnswers): string[] {
-  return sinks.flatMap((sink) => {
-    const name = answers.envNames[sink] ?? SECRET_VARS[sink]?.name;
-    if (name === undefined) return [];
-    return sink === "webhook" ? [WEBHOOK_URL_VAR, name] : [name];
+export function envVarsOf(choices: readonly SinkChoice[], answers: StarterAnswers): string[] {
+  return choices.flatMap((choice) => {
+    const starter = STARTERS.find((s) => s.choice === choice);
+    const name = starter && secretVar(starter, answers);
+    return name === undefined ? [] : [...(starter?.vars ?? []), name];
   });
+}
+
+function secretVar(starter: Starter, answers: StarterAnswers): string | undefined {
+  return answers.envNames[starter.choice] ?? starter.secret?.name;
 }

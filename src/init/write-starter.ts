@@ -6,6 +6,7 @@ import type { Style } from "../style.js";
 import { findPackageRoot } from "../settings/load-template.js";
 import {
   buildStarterConfig,
+  DEFAULT_CHOICES,
   DEFAULT_SMTP,
   envVarsOf,
   parseSinkList,
@@ -25,8 +26,6 @@ export interface StarterIo {
   style: Style;
 }
 
-const DEFAULT_SINKS: readonly SinkChoice[] = ["desktop", "sound"];
-
 // Returns the exit code: 0 written, 1 refused (existing file, unknown sink name).
 export async function writeStarter(io: StarterIo): Promise<number> {
   const refuse = `${io.file} already exists; nothing was written. Edit it, or run "hook-notify init --force" to replace it.`;
@@ -35,7 +34,7 @@ export async function writeStarter(io: StarterIo): Promise<number> {
     return 1;
   }
   const answers: StarterAnswers = { envNames: {}, smtp: { ...DEFAULT_SMTP } };
-  let sinks = [...DEFAULT_SINKS];
+  let sinks = [...DEFAULT_CHOICES];
   if (io.sinkList !== undefined) {
     const parsed = parseSinkList(io.sinkList);
     if (parsed.unknown.length > 0 || parsed.sinks.length === 0) {

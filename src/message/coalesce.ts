@@ -3,11 +3,11 @@
 import { fnv1a64 } from "../fnv1a.js";
 import type { CoalescedPart, Notification } from "../core/notification.js";
 import { oneLine, truncate } from "./text.js";
+import { LAST_MESSAGE_MAX } from "../core/defaults.js";
 
 /** How many subagents get a line of their own in the body; the rest are counted. */
 const LISTED_MAX = 8;
 const LINE_MAX = 120;
-const LAST_MESSAGE_MAX = 2000;
 
 // One notification for all of `parts` (in arrival order). A single part comes back unchanged, so
 // one lone SubagentStop looks exactly as it would without coalescing. Deterministic: the same

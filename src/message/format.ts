@@ -5,6 +5,7 @@ import type { Level, Notification, TokenUsage } from "../core/notification.js";
 import { fillTemplate, type TemplateValues } from "./template.js";
 import { formatDuration, oneLine, stripControl, truncate } from "./text.js";
 import type { Templates } from "../core/config.js";
+import { LAST_MESSAGE_MAX } from "../core/defaults.js";
 
 export interface FormatOptions {
   templates?: Templates | undefined;
@@ -13,8 +14,6 @@ export interface FormatOptions {
   id: string;
   now: number;
 }
-
-const LAST_MESSAGE_MAX = 2000;
 
 // Renders a HookEvent and its context into the title and body a person reads at a glance.
 export function formatNotification(

@@ -8,6 +8,7 @@ import type { PresenceBrief } from "../outbox/gate.js";
 import type { QueuedDelivery } from "../outbox/store.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
+import { DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
 
 /** What happened to one delivery. */
 export interface Outcome {
@@ -57,8 +58,6 @@ export interface DeliverOptions {
   /** `test --away`: "when": "away" sinks take the away path without asking the probes. */
   forceAway?: boolean | undefined;
 }
-
-const DEFAULT_SINK_TIMEOUT_MS = 5000;
 
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
 // outbox and the background worker, so the agent never waits for a network round trip.

@@ -17,6 +17,7 @@ import type { ErrorCode } from "../errors.js";
 import { scrubValue } from "../redact.js";
 import type { Outcome } from "./deliver.js";
 import type { Skip } from "./route.js";
+import { MAX_LOG_BYTES } from "../core/defaults.js";
 
 /** One line of log.ndjson: everything one hook run learned. */
 export interface RunRecord {
@@ -44,8 +45,6 @@ export interface EscalationRecord {
   afterSeconds: number;
   id: string;
 }
-
-const MAX_LOG_BYTES = 1024 * 1024;
 
 // A fresh record, stamped with the run's start time.
 export function startRecord(now: number): RunRecord {

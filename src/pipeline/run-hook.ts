@@ -34,6 +34,7 @@ import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
 import { escalationsOf, noteAnswer, noteMovedOn } from "./escalation-steps.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { Presence } from "../presence/probe.js";
+import { MAX_EVENT_BYTES } from "../core/defaults.js";
 
 export interface HookOptions {
   configPath?: string | undefined;
@@ -69,7 +70,11 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
   const run: HookRun = options.run ?? { record: startRecord(deps.now()) };
   try {
     const waitMs = inputWaitMs(options.deadline - deps.now());
-    const raw = await readInput(deps.stdin, { maxBytes: 1 << 20, idleMs: waitMs, totalMs: waitMs });
+    const raw = await readInput(deps.stdin, {
+      maxBytes: MAX_EVENT_BYTES,
+      idleMs: waitMs,
+      totalMs: waitMs,
+    });
     const event = parseEvent(raw, options.client, options.event);
     if ("ignored" in event) {
       run.record.ignored = event.ignored;

@@ -1,12 +1,10 @@
 // macOS: node-notifier's vendored terminal-notifier (1.7.2, x86_64 only) where it can run, and
 // osascript's `display notification` otherwise and whenever terminal-notifier fails.
-import { accessSync, constants } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
 import { findProgram } from "./find-program.js";
+import { isExecutable, nodeNotifierVendorDir, terminalNotifierIn } from "./node-notifier-vendor.js";
 import { canRunIntel, settleMs } from "./platform.js";
 import { runProgram } from "./run-program.js";
 import type { SendContext, SendReport } from "./sink.js";
@@ -46,30 +44,8 @@ export function terminalNotifierArgs(notification: Notification): string[] {
 
 /** node-notifier's terminal-notifier inside its package; undefined when not installed. */
 export function vendoredTerminalNotifier(): string | undefined {
-  try {
-    const require = createRequire(import.meta.url);
-    const root = dirname(require.resolve("node-notifier/package.json"));
-    return join(
-      root,
-      "vendor",
-      "mac.noindex",
-      "terminal-notifier.app",
-      "Contents",
-      "MacOS",
-      "terminal-notifier",
-    );
-  } catch {
-    return undefined;
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  const vendor = nodeNotifierVendorDir();
+  return vendor === undefined ? undefined : terminalNotifierIn(vendor);
 }
 
 /** The program macOS starts first, and why the other is not tried first. */

@@ -120,6 +120,9 @@ export const desktop = defineSink({
   options: optionsSchema,
   remote: false,
   describeTarget: (opts) => (opts.backend === "auto" ? "desktop" : opts.backend),
+  check: async (entry, ctx) => (await import("./desktop-checks.js")).checkDesktop(entry, ctx.deps),
+  starters: [{ choice: "desktop", entry: () => ({ type: "desktop" }) }],
+  explain: () => undefined,
   render(notification, opts, deps) {
     const backend = backendFor(opts, deps);
     switch (backend) {

@@ -240,6 +240,23 @@ export const email = defineSink<EmailOptions>({
   options: optionsSchema,
   remote: true,
   describeTarget: (options) => `${options.smtp.host} → ${options.to.join(", ")}`,
+  check: async (entry, ctx) => (await import("./email-check.js")).checkSmtp(entry, ctx.secrets),
+  starters: [
+    {
+      choice: "email",
+      secret: { name: "SMTP_PASS", what: "the SMTP password" },
+      entry: (pass, { host, port, user, address }) => ({
+        type: "email",
+        smtp: { host, port, user, pass },
+        from: `hook-notify <${address}>`,
+        to: [address],
+      }),
+    },
+  ],
+  explain: ({ code }) =>
+    code === "SINK_AUTH"
+      ? "the SMTP server refused the login: check smtp.user and smtp.pass"
+      : undefined,
   // The login is a credential too (some providers' SMTP user is an access key id): both masked.
   render: (notification, options) => ({
     smtp: {

@@ -21,3 +21,8 @@ export function findSink(type: string): Sink<unknown> | undefined {
 
 /** The `type` values a config entry may use, for messages. */
 export const sinkTypes = (): string[] => sinks.map((sink) => sink.type);
+
+// Desktop and sound: sinks that fire on this machine (`remote: false`), as each says of itself.
+export function isLocalSink(type: string): boolean {
+  return findSink(type)?.remote === false;
+}

@@ -1,5 +1,8 @@
 import type { ZodMiniType } from "zod/mini";
+import type { CheckResult } from "../check-result.js";
+import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
+import type { ErrorCode } from "../errors.js";
 import type { Notification } from "../core/notification.js";
 
 /** What a sink gets besides the notification: the deadline signal and the process deps. */
@@ -24,6 +27,41 @@ export interface SendReport {
   via?: string | undefined;
 }
 
+/** What a sink's doctor check may read: the machine, and the secrets to mask in what it says. */
+export interface CheckContext {
+  deps: Pick<Deps, "env" | "platform" | "homedir" | "arch" | "osRelease">;
+  secrets: readonly string[];
+}
+
+/** One entry `hook-notify init --sinks <choice>` can write; its secret only as a ${VAR}. */
+export interface Starter {
+  /** The name --sinks takes ("desktop", "slack"). */
+  readonly choice: string;
+  /** The environment variable holding its secret, and what that secret is (init says both). */
+  readonly secret?: { readonly name: string; readonly what: string };
+  /** Other variables the entry reads besides the secret (the webhook's URL). */
+  readonly vars?: readonly string[];
+  /** The config entry; `secretRef` is the secret's "${VAR}", `smtp` init's e-mail answers. */
+  entry(secretRef: string, smtp: StarterSmtp): Record<string, unknown>;
+}
+
+/** init's answers for an e-mail starter. */
+export interface StarterSmtp {
+  host: string;
+  port: number;
+  user: string;
+  address: string;
+}
+
+/** A failed delivery as `hook-notify test` knows it: data only, never the message to parse. */
+export interface SinkFailure {
+  code?: ErrorCode | undefined;
+  /** The HTTP status the server answered with. */
+  status?: number | undefined;
+  /** The chat service (slack, discord, …) for a chat sink. */
+  service?: string | undefined;
+}
+
 /** One way of telling a person: desktop banner, sound, chat message, e-mail, webhook. */
 export interface Sink<Options> {
   /** The `type` value that selects this sink in the config file. */
@@ -36,6 +74,12 @@ export interface Sink<Options> {
   describeTarget(options: Options): string;
   /** The exact payload `send` would deliver, secrets masked; shown by --dry-run. Pure. */
   render(notification: Notification, options: Options, deps: Deps): unknown;
+  /** doctor: can it deliver from here, checked the way `send` runs? Its code loads on call. */
+  check(entry: SinkEntry, ctx: CheckContext): Promise<CheckResult>;
+  /** init: the entries it offers, one per --sinks choice (chat: one per service). */
+  readonly starters: readonly Starter[];
+  /** test: the next step for one of its failures, or undefined for the advice every sink gets. */
+  explain(failure: SinkFailure): string | undefined;
   /** Deliver one notification. Resolve on success; reject with a HookNotifyError on failure. */
   // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- remote sinks resolve with nothing; only local ones report
   send(notification: Notification, options: Options, ctx: SendContext): Promise<SendReport | void>;

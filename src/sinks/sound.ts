@@ -117,6 +117,9 @@ export const sound = defineSink({
   options: optionsSchema,
   remote: false,
   describeTarget: (opts) => opts.player ?? "platform player",
+  check: async (entry, ctx) => (await import("./sound-check.js")).checkSound(entry, ctx.deps),
+  starters: [{ choice: "sound", entry: () => ({ type: "sound" }) }],
+  explain: () => undefined,
   render(notification, opts, deps) {
     const player = choosePlayer(opts, deps);
     const file = soundFile(notification.level, opts);

@@ -123,6 +123,18 @@ export const webhook = defineSink<WebhookOptions>({
   options: optionsSchema,
   remote: true,
   describeTarget: (options) => redactUrl(options.url),
+  check: async (entry, ctx) =>
+    (await import("../http/reachable-check.js")).checkReachable(entry, ctx.deps.env),
+  starters: [
+    {
+      choice: "webhook",
+      secret: { name: "HOOK_NOTIFY_WEBHOOK_SECRET", what: "the webhook signing secret (whsec_…)" },
+      // The URL may carry a token too, so it comes from the environment as well.
+      vars: ["HOOK_NOTIFY_WEBHOOK_URL"],
+      entry: (secret) => ({ type: "webhook", url: "${HOOK_NOTIFY_WEBHOOK_URL}", secret }),
+    },
+  ],
+  explain: () => undefined,
   render: (notification, options, deps) => {
     const request = webhookRequest(notification, options, { nowMs: deps.now(), masked: true });
     return { method: "POST", ...request, body: JSON.parse(request.body) as unknown };

@@ -1,3 +1,4 @@
+import type { SinkEntry } from "../../src/core/config.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,4 +48,16 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+// A config entry for a desktop sink named "desk" as validateConfig would return it (doctor's checks).
+export function desktopEntry(options: Record<string, unknown>): SinkEntry {
+  return {
+    name: "desk",
+    type: "desktop",
+    events: ["Stop"],
+    when: "always",
+    enabled: true,
+    options,
+  };
 }

@@ -34,6 +34,19 @@ export const SERVICE_NAMES: Record<ChatService, string> = {
   ntfy: "ntfy",
 };
 
+// init's starters: the variable each service's webhook URL is read from.
+const CHAT_SECRETS: Record<ChatService, { name: string; what: string }> = {
+  slack: { name: "SLACK_WEBHOOK_URL", what: "the Slack webhook URL" },
+  discord: { name: "DISCORD_WEBHOOK_URL", what: "the Discord webhook URL" },
+  teams: { name: "TEAMS_WEBHOOK_URL", what: "the Teams Workflows webhook URL" },
+  googlechat: { name: "GOOGLE_CHAT_WEBHOOK_URL", what: "the Google Chat webhook URL" },
+  mattermost: { name: "MATTERMOST_WEBHOOK_URL", what: "the Mattermost webhook URL" },
+  ntfy: { name: "NTFY_URL", what: "the ntfy topic URL (https://ntfy.sh/<topic>)" },
+};
+
+const isService = (name: string | undefined): name is ChatService =>
+  (CHAT_SERVICES as readonly (string | undefined)[]).includes(name);
+
 /** Options of a `chat` entry in the config file. */
 function optionsSchema() {
   return z.strictObject({
@@ -125,6 +138,21 @@ export const chat = defineSink<ChatOptions>({
   options: optionsSchema,
   remote: true,
   describeTarget: (options) => redactUrl(options.url),
+  check: async (entry, ctx) =>
+    (await import("../../http/reachable-check.js")).checkReachable(entry, ctx.deps.env),
+  starters: CHAT_SERVICES.map((service) => ({
+    choice: service,
+    secret: CHAT_SECRETS[service],
+    entry: (url) => ({ type: "chat", service, url }),
+  })),
+  // A chat webhook that is gone is made again in the service's settings (ntfy has no webhooks).
+  explain: ({ code, status, service }) =>
+    code === "SINK_HTTP_STATUS" &&
+    (status === 404 || status === 410) &&
+    isService(service) &&
+    service !== "ntfy"
+      ? `the webhook URL was revoked or is wrong; create a new one in ${SERVICE_NAMES[service]}'s settings`
+      : undefined,
   render: (notification, options) => renderChatRequest(notification, options),
   async send(notification, options, ctx) {
     const request = buildChatRequest(notification, options);

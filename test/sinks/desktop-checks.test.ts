@@ -1,18 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { SinkEntry } from "../../src/core/config.js";
-import { checkMacDesktop, checkWindowsDesktop } from "../../src/doctor/desktop-checks.js";
+import { checkMacDesktop, checkWindowsDesktop } from "../../src/sinks/desktop-checks.js";
 import { POWERSHELL_APP_ID } from "../../src/sinks/desktop-windows.js";
 import { fakeBin } from "../helpers/fake-bin.js";
+import { desktopEntry } from "../helpers/sink-harness.js";
 
 const isLinux = process.platform === "linux";
-const entry: SinkEntry = {
-  name: "desk",
-  type: "desktop",
-  events: ["Stop"],
-  when: "always",
-  enabled: true,
-  options: { backend: "auto", appName: "hook-notify" },
-};
+const entry = desktopEntry({ backend: "auto", appName: "hook-notify" });
 const WSL = { platform: "linux" as const, osRelease: "5.15.167.4-microsoft-standard-WSL2" };
 const interopOn = () => true;
 

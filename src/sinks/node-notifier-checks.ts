@@ -1,34 +1,14 @@
 // The desktop sink's node-notifier backend (macOS, Windows, WSL): the vendored program it starts
 // must be there and executable. What macOS and Windows then do with the banner (notification
 // permission, Focus, a registered app ID) cannot be read from here, so the detail says where to look.
-import { accessSync, constants } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { isWsl } from "../sinks/platform.js";
-import { fail, ok, type CheckResult } from "./check.js";
+import { isExecutable, nodeNotifierVendorDir, terminalNotifierIn } from "./node-notifier-vendor.js";
+import { isWsl } from "./platform.js";
+import { fail, ok, type CheckResult } from "../check-result.js";
 
 type NotifierDeps = Pick<Deps, "env" | "platform" | "osRelease">;
-
-/** Where node-notifier keeps terminal-notifier and SnoreToast; undefined when not installed. */
-export function nodeNotifierVendorDir(): string | undefined {
-  try {
-    const require = createRequire(import.meta.url);
-    return join(dirname(require.resolve("node-notifier/package.json")), "vendor");
-  } catch {
-    return undefined;
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // undefined: node-notifier would fall back to notify-send (plain Linux); the caller checks that.
 export function checkNodeNotifier(
@@ -42,16 +22,7 @@ export function checkNodeNotifier(
   const reinstall =
     "Reinstall hook-notify (npm install -g hook-notify) so node-notifier is complete.";
   if (deps.platform === "darwin") {
-    const program =
-      vendor &&
-      join(
-        vendor,
-        "mac.noindex",
-        "terminal-notifier.app",
-        "Contents",
-        "MacOS",
-        "terminal-notifier",
-      );
+    const program = vendor && terminalNotifierIn(vendor);
     if (!program || !executable(program))
       return fail(
         name,

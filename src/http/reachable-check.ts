@@ -1,43 +1,13 @@
-// Remote sinks: SMTP verify (connect, EHLO, auth; no mail) and chat/webhook host reachability.
+// doctor's check of an HTTP sink (chat, webhook): DNS and a TCP connect to its host or proxy.
 import { lookup } from "node:dns/promises";
 import { connect } from "node:net";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { proxyOptions } from "../http/post.js";
-import { redactUrl, scrub } from "../redact.js";
-import { toEmailError, transportOptions, type EmailOptions } from "../sinks/email.js";
-import { fail, ok, type CheckResult } from "./check.js";
+import { proxyOptions } from "./post.js";
+import { redactUrl } from "../redact.js";
+import { fail, ok, type CheckResult } from "../check-result.js";
 
 const CONNECT_TIMEOUT_MS = 3_000;
-const SMTP_TIMEOUT_MS = 5_000;
-
-// nodemailer's verify(): the server answers, speaks SMTP and accepts the login; nothing is sent.
-export async function checkSmtp(
-  entry: SinkEntry,
-  secrets: readonly string[],
-): Promise<CheckResult> {
-  const options = entry.options as EmailOptions;
-  const name = `email (${entry.name})`;
-  const where = `${options.smtp.host}:${options.smtp.port ?? (options.smtp.secure ? 465 : 587)}`;
-  const { createTransport } = await import("nodemailer");
-  const transport = createTransport({
-    ...transportOptions(options.smtp),
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  });
-  try {
-    await transport.verify();
-    return ok(name, `SMTP ${where} answered and accepted the login`);
-  } catch (error) {
-    const message = scrub(toEmailError(error, options, entry.name, false).message, secrets);
-    return fail(name, message, "Check smtp.host, smtp.port, smtp.user and smtp.pass.", {
-      sink: entry.name,
-    });
-  } finally {
-    transport.close();
-  }
-}
 
 // DNS and a TCP connect to the webhook's host (or the proxy's); no HTTP request is sent.
 export async function checkReachable(entry: SinkEntry, env: Deps["env"]): Promise<CheckResult> {

@@ -2,17 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { SinkEntry } from "../../src/core/config.js";
-import { checkNodeNotifier, nodeNotifierVendorDir } from "../../src/doctor/node-notifier-checks.js";
+import { checkNodeNotifier } from "../../src/sinks/node-notifier-checks.js";
+import { nodeNotifierVendorDir } from "../../src/sinks/node-notifier-vendor.js";
+import { desktopEntry } from "../helpers/sink-harness.js";
 
-const entry: SinkEntry = {
-  name: "desk",
-  type: "desktop",
-  events: ["Stop"],
-  when: "always",
-  enabled: true,
-  options: { backend: "node-notifier", appName: "hook-notify" },
-};
+const entry = desktopEntry({ backend: "node-notifier", appName: "hook-notify" });
 
 // A node-notifier vendor folder with the two programs, executable or not.
 function vendor(mode: number): string {

@@ -1,4 +1,5 @@
-// One doctor finding, as data: the terminal and --json both print this shape.
+// One doctor finding, as data: the terminal and --json both print this shape. Sinks (their own
+// checks), settings and doctor build it, so it sits at the base of the tree.
 
 /** ok: fine; warn: worth a look, notifications still work; fail: something does not work. */
 export type CheckStatus = "ok" | "warn" | "fail";

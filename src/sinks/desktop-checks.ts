@@ -4,11 +4,13 @@
 import { existsSync } from "node:fs";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { macRoute } from "../sinks/desktop-macos.js";
-import { POWERSHELL_APP_ID } from "../sinks/desktop-windows.js";
-import { findProgram } from "../sinks/find-program.js";
-import { findPowerShell, isWsl } from "../sinks/platform.js";
-import { fail, ok, type CheckResult } from "./check.js";
+import { backendFor, hasSessionBus } from "./desktop.js";
+import { macRoute } from "./desktop-macos.js";
+import { POWERSHELL_APP_ID } from "./desktop-windows.js";
+import { findProgram } from "./find-program.js";
+import { checkNodeNotifier } from "./node-notifier-checks.js";
+import { findPowerShell, isWsl } from "./platform.js";
+import { fail, ok, type CheckResult } from "../check-result.js";
 
 type DesktopDeps = Pick<Deps, "env" | "platform" | "arch" | "osRelease">;
 
@@ -118,4 +120,34 @@ export async function checkWindowsDesktop(
     name,
     `${route}; notifications are on. Focus assist (Do not disturb) can still hold toasts back`,
   );
+}
+
+// The route the desktop sink takes here, checked the way the sink will run it.
+export async function checkDesktop(entry: SinkEntry, deps: DesktopDeps): Promise<CheckResult> {
+  const name = `desktop (${entry.name})`;
+  const backend = backendFor(entry.options as { backend: "auto" }, deps);
+  if (backend === "macos" || backend === "osascript") return checkMacDesktop(entry, deps);
+  if (backend === "powershell") return checkWindowsDesktop(entry, deps);
+  if (backend === "node-notifier") {
+    const notifier = checkNodeNotifier(entry, deps);
+    if (notifier) return notifier;
+  }
+  const path = findProgram("notify-send", deps.env, deps.platform);
+  if (!path) {
+    return fail(
+      name,
+      "notify-send is not on PATH",
+      "Install it: sudo apt install libnotify-bin (Fedora: sudo dnf install libnotify)",
+      { sink: entry.name },
+    );
+  }
+  if (!hasSessionBus(deps.env)) {
+    return fail(
+      name,
+      `${path}, but no D-Bus session bus or display (SSH or a container?)`,
+      "Run where a desktop session is, or use a chat or email sink on this machine.",
+      { sink: entry.name },
+    );
+  }
+  return ok(name, `${path} with a session bus`);
 }
