@@ -8,7 +8,7 @@ import { processOwner } from "../outbox/spawn.js";
 import { sendWake } from "../outbox/wake.js";
 import { HEARTBEAT_MS, RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
 import { readBoundedSync } from "../read-bounded.js";
-import { ok, warn, type CheckResult } from "./check.js";
+import { ok, warn, type CheckResult } from "../check-result.js";
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks on every architecture node runs on. */
 const TICKS_PER_SECOND = 100;
