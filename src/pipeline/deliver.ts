@@ -8,7 +8,7 @@ import type { PresenceBrief } from "../outbox/gate.js";
 import type { QueuedDelivery } from "../outbox/store.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
-import { DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
+import { DEFAULT_MAX_BODY_LENGTH, DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
 
 /** What happened to one delivery. */
 export interface Outcome {
@@ -140,7 +140,7 @@ async function holdForCoalescing(
       ...stored,
       presence: gate(delivery),
       holdMs: delivery.holdMs,
-      maxBodyLength: options.maxBodyLength ?? 300,
+      maxBodyLength: options.maxBodyLength ?? DEFAULT_MAX_BODY_LENGTH,
     }),
   );
 }

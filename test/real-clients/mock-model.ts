@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { onTestFinished } from "vitest";
+import { answerAnthropic } from "./mock-anthropic.js";
 
 /** A loopback stand-in for the model APIs the clients call; answers one short text turn. */
 export interface MockModel {
@@ -10,8 +11,9 @@ export interface MockModel {
 }
 
 /** What the model does: answer with text; answer and ask to run a command that needs permission
- * (PERMISSION_COMMAND); or refuse every request with a 400 (a failed turn). */
-export type Behaviour = "text" | "permission" | "error";
+ * (PERMISSION_COMMAND); refuse every request with a 400 (a failed turn); or (Chat Completions)
+ * answer 200 with an error as the stream's only event, which clients do not retry. */
+export type Behaviour = "text" | "permission" | "error" | "stream-error";
 
 /** The command the "permission" model asks to run; the client must ask before running it. */
 export const PERMISSION_COMMAND = "touch hn-probe.txt";
@@ -20,8 +22,8 @@ export const ANSWER = "All done: the mock model answered.";
 const USAGE_OPENAI = { input_tokens: 5, output_tokens: 7, total_tokens: 12 };
 const USAGE_GEMINI = { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenCount: 12 };
 
-// node:http on 127.0.0.1:0; only the endpoints Codex (Responses), Gemini CLI and Copilot CLI
-// (Chat Completions) call.
+// node:http on 127.0.0.1:0; only the endpoints the clients call: Claude Code and Droid (Anthropic
+// Messages), Codex (Responses), Gemini CLI, Copilot CLI and OpenCode (Chat Completions).
 export async function startMockModel(behaviour: Behaviour = "text"): Promise<MockModel> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
@@ -34,6 +36,8 @@ export async function startMockModel(behaviour: Behaviour = "text"): Promise<Moc
         res.end(JSON.stringify(REFUSAL));
         return;
       }
+      if (behaviour === "stream-error" && streamError(req, body, res)) return;
+      if (answerAnthropic(req, body, res, behaviour)) return;
       if (behaviour === "permission" && askPermission(req, body, res)) return;
       answer(req, res);
     });
@@ -51,6 +55,17 @@ const REFUSAL = {
   type: "error",
   error: { type: "invalid_request_error", message: "mock: this request is refused" },
 };
+
+// Chat Completions: the turn's request (the one that offers tools) gets 200 and an error as its
+// only event; OpenCode retries a refused request six times with backoff (~100 s), not this.
+function streamError(req: IncomingMessage, body: string, res: ServerResponse): boolean {
+  if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/chat/completions")) return false;
+  const parsed = JSON.parse(body || "{}") as { tools?: unknown[] };
+  if ((parsed.tools ?? []).length === 0) return false;
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.end(`data: ${JSON.stringify({ error: REFUSAL.error })}\n\n`);
+  return true;
+}
 
 // Chat Completions: the text answer and a shell tool call in one message, for the request that
 // offers tools and has no tool result yet (OpenCode asks, `opencode run` rejects, the turn ends).

@@ -13,7 +13,7 @@ import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-m
 
 /** The client versions this test and .ci/run use: the ones the adapters were verified against. */
 const pinned = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
-  "codex" | "gemini" | "copilot" | "opencode",
+  "claude-code" | "droid" | "codex" | "gemini" | "copilot" | "opencode",
   { package: string; version: string; bin: string }
 >;
 type Id = keyof typeof pinned;
@@ -144,6 +144,8 @@ interface Turn {
   sent: { event: string; failure: boolean; lastMessage?: string }[];
   /** The client's own exit code, where the turn succeeds. */
   exit?: number;
+  /** Driven through tmux as a person would, instead of the client's one-shot mode. */
+  interactive?: boolean;
 }
 
 const DONE_AND_END: Turn = {
@@ -156,13 +158,47 @@ const DONE_AND_END: Turn = {
   exit: 0,
 };
 
+// A print-mode session ends with reason "other", which hook-notify counts as a failure.
+const DONE_AND_OTHER_END: Turn = {
+  ...DONE_AND_END,
+  sent: [{ event: "SessionEnd", failure: true }, DONE_AND_END.sent[1]!],
+};
+
 const TURNS: Record<Id, Turn[]> = {
+  "claude-code": [
+    { ...DONE_AND_OTHER_END, what: "a print-mode turn: done and session-end (reason other)" },
+    {
+      what: "an interactive turn in tmux whose Bash call waits for permission: needs-you, done after it is granted, session-end on /exit",
+      behaviour: "permission",
+      interactive: true,
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
+      what: "a print-mode turn the model API refuses: failure notified, no done",
+      behaviour: "error",
+      sent: [{ event: "SessionEnd", failure: true }],
+    },
+  ],
+  // droid exec with a BYOK model ("anthropic" provider) on loopback; it ends with reason "other".
+  droid: [{ ...DONE_AND_OTHER_END, what: "an exec turn: done and session-end (reason other)" }],
   codex: [DONE_AND_END],
   gemini: [DONE_AND_END],
-  // Copilot CLI's agentStop carries no last message.
-  copilot: [{ ...DONE_AND_END, sent: [DONE_AND_END.sent[0]!, { event: "Stop", failure: false }] }],
+  // Copilot CLI's agentStop carries no last message; a refused model call ends the session with
+  // reason "error" (its errorOccurred is not installed).
+  copilot: [
+    { ...DONE_AND_END, sent: [DONE_AND_END.sent[0]!, { event: "Stop", failure: false }] },
+    {
+      what: "a turn the model API refuses: failure notified, no done",
+      behaviour: "error",
+      sent: [{ event: "SessionEnd", failure: true }],
+    },
+  ],
   // OpenCode has no session end. `opencode run` asks for the shell command's permission (the
-  // needs-you notification) and rejects it itself; an API error is session.error (a failure).
+  // needs-you notification) and rejects it itself; a failed model stream is session.error.
   opencode: [
     {
       what: "a turn that asks for permission: needs-you and done notified",
@@ -174,8 +210,8 @@ const TURNS: Record<Id, Turn[]> = {
       exit: 0,
     },
     {
-      what: "a turn the model API refuses: failure notified, no done",
-      behaviour: "error",
+      what: "a turn whose model stream fails: failure notified, no done",
+      behaviour: "stream-error",
       sent: [{ event: "StopFailure", failure: true }],
     },
   ],
@@ -183,15 +219,17 @@ const TURNS: Record<Id, Turn[]> = {
 
 async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, turn: Turn) {
   expect(model.requests.length).toBeGreaterThan(0);
-  const sent = await delivered(webhook, turn.sent.length);
-  const seen = sent
+  await delivered(webhook, turn.sent.length);
+  // Every hook run has handed its notifications to the outbox by now (the client has exited):
+  // once the worker is done, what arrived is all there is (no "done" after a failure).
+  await workerDone(box);
+  const seen = (await delivered(webhook, turn.sent.length))
     .map((d) => ({ event: d.event, failure: d.failure, lastMessage: d.lastMessage }))
     .sort((a, b) => a.event.localeCompare(b.event));
   expect(seen).toEqual(turn.sent);
   const runs = traced(box);
   expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
   expect(runs).toEqual(runs.map(() => ({ code: 0, stdoutBytes: 0 })));
-  await workerDone(box);
 }
 
 const CLIENT_TIMEOUT = 240_000;
@@ -204,14 +242,14 @@ describe.each(Object.keys(pinned) as Id[])("real %s", (id) => {
 
   // Said once on stderr too: a skipped test's title is not shown by every reporter.
   if (!isInstalled) process.stderr.write(`real-client test: ${name}@${version} ${skipped}\n`);
-  it.skipIf(!isInstalled).each(TURNS[id])(
-    `${name}@${version}: install, $what`,
-    async (turn) => {
+  it.skipIf(!isInstalled).each(TURNS[id].map((turn) => [turn.what, turn] as const))(
+    `${name}@${version}: install, %s`,
+    async (_what, turn) => {
       const webhook = await startHttpServer([{ status: 200 }]);
       const model = await startMockModel(turn.behaviour);
       const box = await makeBox(webhook);
       await install(box, id);
-      const result = await RUNNERS[id](box, bin, model);
+      const result = await RUNNERS[id]({ box, bin, model, turn, webhook });
       if (turn.exit !== undefined) {
         expect(result.stdout).toContain(ANSWER);
         expect(result.code).toBe(turn.exit);
@@ -222,9 +260,92 @@ describe.each(Object.keys(pinned) as Id[])("real %s", (id) => {
   );
 });
 
+/** What a runner gets: the sandbox, the client's binary, the mock model, the turn, the webhook. */
+interface Drive {
+  box: Box;
+  bin: string;
+  model: MockModel;
+  turn: Turn;
+  webhook: TestHttpServer;
+}
+
+type Result = Awaited<ReturnType<typeof run>>;
+
+// Claude Code: ANTHROPIC_BASE_URL on loopback. Print mode for a one-shot turn; the interactive
+// turn runs in tmux, past onboarding, API-key approval and the folder trust (hooks wait for it).
+async function runClaudeCode(drive: Drive): Promise<Result> {
+  const { box, bin, model, turn } = drive;
+  const env = {
+    ...box.env,
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: "sk-ant-mock-key-0123456789",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  };
+  if (turn.interactive !== true) {
+    return run(bin, ["-p", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+  }
+  const state = {
+    hasCompletedOnboarding: true,
+    theme: "dark",
+    customApiKeyResponses: { approved: [env.ANTHROPIC_API_KEY.slice(-20)], rejected: [] },
+    projects: { [box.project]: { hasTrustDialogAccepted: true } },
+  };
+  await writeFile(join(box.home, ".claude.json"), JSON.stringify(state));
+  return driveInTmux(
+    drive,
+    { ...env, TERM: "xterm-256color" },
+    `${shq(bin)} 'make the probe file'`,
+  );
+}
+
+// The permission prompt is answered (Enter: "Yes") once its Notification arrived, and the session
+// ends with /exit once the turn is done.
+async function driveInTmux(
+  { box, webhook }: Drive,
+  env: Record<string, string>,
+  command: string,
+): Promise<Result> {
+  const socket = join(box.root, "tmux.sock");
+  const tmux = (...args: string[]) =>
+    run("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env, timeoutMs: 30_000 });
+  onTestFinished(async () => {
+    await tmux("kill-server");
+  });
+  const size = ["-x", "120", "-y", "40"];
+  await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
+  await webhook.waitForRequests(1, 120_000);
+  await tmux("send-keys", "-t", "agent", "Enter");
+  await webhook.waitForRequests(2, 120_000);
+  const screen = await tmux("capture-pane", "-p", "-t", "agent");
+  await tmux("send-keys", "-t", "agent", "/exit");
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await tmux("send-keys", "-t", "agent", "Enter");
+  await webhook.waitForRequests(3, 120_000);
+  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(true);
+  return { code: 0, stdout: screen.stdout, stderr: "" };
+}
+
+// Droid: `droid exec` with a BYOK custom model whose "anthropic" provider points at loopback.
+async function runDroid({ box, bin, model }: Drive): Promise<Result> {
+  const settings = join(box.home, ".factory", "settings.json");
+  await mkdir(dirname(settings), { recursive: true });
+  const custom = {
+    model: "mock-model",
+    displayName: "Mock",
+    baseUrl: model.url,
+    apiKey: "mock-key",
+    provider: "anthropic",
+    maxOutputTokens: 1024,
+  };
+  await writeFile(settings, JSON.stringify({ customModels: [custom] }));
+  const args = ["exec", "-m", "custom:mock-model", "say hi"];
+  return run(bin, args, { env: box.env, cwd: box.project, timeoutMs: 180_000 });
+}
+
 // Codex: a provider on loopback, the project trusted; hook trust is bypassed for this run only
 // (a person trusts the entries once in /hooks).
-async function runCodex(box: Box, bin: string, model: MockModel) {
+async function runCodex({ box, bin, model }: Drive) {
   const codexHome = join(box.home, ".codex");
   await mkdir(codexHome, { recursive: true });
   const toml = [
@@ -247,7 +368,7 @@ async function runCodex(box: Box, bin: string, model: MockModel) {
 }
 
 // Gemini CLI: the API on loopback, an API key it never checks, the folder trusted.
-async function runGemini(box: Box, bin: string, model: MockModel) {
+async function runGemini({ box, bin, model }: Drive) {
   const settings = join(box.home, ".gemini", "settings.json");
   await mkdir(dirname(settings), { recursive: true });
   await writeFile(
@@ -269,7 +390,7 @@ async function runGemini(box: Box, bin: string, model: MockModel) {
 
 // Copilot CLI: offline mode with a BYOK provider on loopback; COPILOT_ALLOW_ALL trusts the folder
 // (which loads its .github/hooks) for this run.
-async function runCopilot(box: Box, bin: string, model: MockModel) {
+async function runCopilot({ box, bin, model }: Drive) {
   const env = {
     ...box.env,
     COPILOT_OFFLINE: "true",
@@ -282,7 +403,7 @@ async function runCopilot(box: Box, bin: string, model: MockModel) {
 
 // OpenCode: an OpenAI-compatible provider on loopback in its global config; shell commands need
 // permission. The models.dev fetch, autoupdate and default plugins are off (offline).
-async function runOpencode(box: Box, bin: string, model: MockModel) {
+async function runOpencode({ box, bin, model }: Drive) {
   const config = join(box.home, ".config", "opencode", "opencode.json");
   await mkdir(dirname(config), { recursive: true });
   const provider = {
@@ -311,7 +432,9 @@ async function runOpencode(box: Box, bin: string, model: MockModel) {
   return run(bin, ["run", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
 }
 
-const RUNNERS: Record<Id, typeof runCodex> = {
+const RUNNERS: Record<Id, (drive: Drive) => Promise<Result>> = {
+  "claude-code": runClaudeCode,
+  droid: runDroid,
   codex: runCodex,
   gemini: runGemini,
   copilot: runCopilot,
