@@ -32,29 +32,52 @@ function unwrap(schema: Schema): Schema {
 // Every string under a field the schema marks secret, wherever it is nested. Tolerant: a value of
 // the wrong shape (an entry that failed validation) is walked as far as it matches.
 export function secretValuesOf(schema: Schema, value: unknown): string[] {
+  const found: string[] = [];
+  mapSecrets(schema, value, (secret) => {
+    found.push(...stringsIn(secret));
+    return secret;
+  });
+  return found;
+}
+
+// A copy of the value with every field the schema marks secret shown as "***" (--dry-run).
+export function maskSecrets<T>(schema: Schema, value: T): T {
+  return mapSecrets(schema, value, () => "***") as T;
+}
+
+// Walks a value beside its schema; each value under a secret field is replaced by `onSecret`'s.
+function mapSecrets(schema: Schema, value: unknown, onSecret: (v: unknown) => unknown): unknown {
   const inner = unwrap(schema);
-  if (isSecret(inner)) return stringsIn(value);
+  if (isSecret(inner)) return value === undefined ? value : onSecret(value);
   const def = defOf(inner);
+  const walk = (child: Schema, item: unknown): unknown => mapSecrets(child, item, onSecret);
   switch (def.type) {
     case "array":
-      return Array.isArray(value)
-        ? value.flatMap((item) => secretValuesOf(def.element as Schema, item))
-        : [];
+      return Array.isArray(value) ? value.map((item) => walk(def.element as Schema, item)) : value;
     case "record":
-      return isObject(value)
-        ? Object.values(value).flatMap((item) => secretValuesOf(def.valueType as Schema, item))
-        : [];
+      return isObject(value) ? mapValues(value, () => def.valueType as Schema, walk) : value;
     case "object": {
-      if (!isObject(value)) return [];
-      return Object.entries(def.shape as Record<string, Schema>).flatMap(([key, child]) =>
-        secretValuesOf(child, value[key]),
-      );
+      const shape = def.shape as Record<string, Schema>;
+      return isObject(value) ? mapValues(value, (key) => shape[key], walk) : value;
     }
     case "union":
-      return (def.options as Schema[]).flatMap((option) => secretValuesOf(option, value));
+      return (def.options as Schema[]).reduce((current, option) => walk(option, current), value);
     default:
-      return [];
+      return value;
   }
+}
+
+function mapValues(
+  value: Record<string, unknown>,
+  schemaOf: (key: string) => Schema | undefined,
+  walk: (child: Schema, item: unknown) => unknown,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => {
+      const child = schemaOf(key);
+      return [key, child === undefined ? item : walk(child, item)];
+    }),
+  );
 }
 
 // True when a field marked secret is anywhere in the schema.

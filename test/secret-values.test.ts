@@ -1,10 +1,11 @@
 // The schemas' secret marks decide what is masked: every marked field's value, nothing else.
 import { describe, expect, it } from "vitest";
 import { entrySchemaFor } from "../src/config/schema.js";
-import { secretValuesOf } from "../src/secret-values.js";
+import { maskSecrets, secretValuesOf } from "../src/secret-values.js";
 import { validateConfig } from "../src/config/validate-config.js";
 import { scrub, scrubValue, secretPartsOf } from "../src/redact.js";
 import { findSink } from "../src/sinks/index.js";
+import { sampleNotification, testDeps } from "./helpers/sample-notification.js";
 
 const email = {
   type: "email",
@@ -45,6 +46,30 @@ describe("secretValuesOf", () => {
       expect(secrets).toContain(value);
     expect(secrets).not.toContain("smtp.example.test");
     expect(secrets).not.toContain("not secret");
+  });
+});
+
+describe("maskSecrets", () => {
+  it.each([email, webhook])(
+    "shows every marked field as *** and keeps the rest ($type)",
+    (entry) => {
+      const schema = entrySchemaFor(findSink(entry.type) ?? (undefined as never));
+      const masked = maskSecrets(schema, entry);
+      expect(secretValuesOf(schema, masked).every((value) => value === "***")).toBe(true);
+      for (const secret of secretValuesOf(schema, entry)) {
+        expect(JSON.stringify(masked)).not.toContain(secret);
+      }
+      expect(masked.type).toBe(entry.type);
+    },
+  );
+
+  it("is what the email sink's --dry-run payload shows: smtp.user masked like smtp.pass", () => {
+    const sink = findSink("email");
+    const options = { smtp: email.smtp, from: email.from, to: email.to };
+    const rendered = JSON.stringify(sink?.render(sampleNotification(), options, testDeps({})));
+    expect(rendered).toContain('"user":"***"');
+    expect(rendered).toContain('"pass":"***"');
+    expect(rendered).toContain("smtp.example.test");
   });
 });
 

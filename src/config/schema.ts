@@ -2,7 +2,17 @@ import * as z from "zod/mini";
 import { DEFAULT_EVENTS, NOTICE_EVENTS } from "../core/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
-import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
+import {
+  DEFAULT_APPROVE_SECONDS,
+  DEFAULT_COALESCE_SECONDS,
+  DEFAULT_COOLDOWNS,
+  DEFAULT_DEDUPE_SECONDS,
+  DEFAULT_ENRICH_TIMEOUT_SECONDS,
+  DEFAULT_IDLE_SECONDS,
+  DEFAULT_INTERVAL_SECONDS,
+  DEFAULT_MAX_BODY_LENGTH,
+  DEFAULT_MIN_TURN_SECONDS,
+} from "../core/defaults.js";
 
 const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -193,7 +203,7 @@ const service = z.strictObject({
         z.lte(30),
         about(
           "The worker waits at most this long for the session; then the notification goes out without it.",
-          3,
+          DEFAULT_ENRICH_TIMEOUT_SECONDS,
         ),
       ),
   ),
@@ -203,7 +213,10 @@ const service = z.strictObject({
       .check(
         z.gte(10),
         z.lte(86_400),
-        about("hook-notify watch polls this often (plus up to 10 % jitter).", 60),
+        about(
+          "hook-notify watch polls this often (plus up to 10 % jitter).",
+          DEFAULT_INTERVAL_SECONDS,
+        ),
       ),
   ),
 });
@@ -234,7 +247,7 @@ export const topLevelShape = {
         z.int(),
         z.gte(40),
         z.lte(4000),
-        about("The notification body is cut to this many characters.", 300),
+        about("The notification body is cut to this many characters.", DEFAULT_MAX_BODY_LENGTH),
       ),
   ),
   /** Read from the user's file only: a project file cannot grant itself this trust. */
@@ -256,7 +269,7 @@ export const topLevelShape = {
         z.lte(3600),
         about(
           "The same event (client, session, event, text) within this many seconds notifies once, even from several hook processes at once; 0: off.",
-          5,
+          DEFAULT_DEDUPE_SECONDS,
         ),
       ),
   ),
@@ -264,7 +277,7 @@ export const topLevelShape = {
     cooldown.check(
       about(
         'At most one notification per session and event kind per this many seconds, e.g. {"Notification": 120}; "idle_prompt" is a Notification saying the agent waits for input. Merged over the default, so {"idle_prompt": 0} lifts it. Failures are never held back.',
-        { idle_prompt: 60 },
+        DEFAULT_COOLDOWNS,
       ),
     ),
   ),
@@ -272,7 +285,7 @@ export const topLevelShape = {
     minTurnSeconds.check(
       about(
         "A Stop notifies only when the turn (from your last prompt in the transcript) took at least this many seconds; 0: off. Failures always notify.",
-        0,
+        DEFAULT_MIN_TURN_SECONDS,
       ),
     ),
   ),
@@ -316,7 +329,7 @@ export const topLevelShape = {
         z.lte(570),
         about(
           "How long `hook-notify approve` waits for Allow or Deny from the phone before the terminal dialog appears. install --approve gives the hook entry 30 s more than this.",
-          120,
+          DEFAULT_APPROVE_SECONDS,
         ),
       ),
   ),
@@ -354,7 +367,7 @@ export const topLevelShape = {
     coalesceSeconds.check(
       about(
         'SubagentStop events of one session less than this many seconds apart become one notification ("3 subagents finished: …"), sent this long after the last one (at most 60 s after the first); 0: off.',
-        3,
+        DEFAULT_COALESCE_SECONDS,
       ),
     ),
   ),

@@ -7,7 +7,16 @@ import { expandEnv, join } from "./expand-env.js";
 import { entrySchemaFor, topLevelShape } from "./schema.js";
 import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
 import type { Config, Escalate, ServiceConfig, SinkEntry } from "../core/config.js";
-import { DEFAULT_APPROVE_SECONDS, DEFAULT_COALESCE_SECONDS, MAX_SINKS } from "../core/defaults.js";
+import {
+  DEFAULT_APPROVE_SECONDS,
+  DEFAULT_COALESCE_SECONDS,
+  DEFAULT_DEDUPE_SECONDS,
+  DEFAULT_ENRICH_TIMEOUT_SECONDS,
+  DEFAULT_INTERVAL_SECONDS,
+  DEFAULT_MAX_BODY_LENGTH,
+  DEFAULT_MIN_TURN_SECONDS,
+  MAX_SINKS,
+} from "../core/defaults.js";
 
 export interface Validated {
   value: Config;
@@ -82,11 +91,11 @@ export function validateConfig(
       enabled: data.enabled ?? true,
       sinks,
       templates: data.templates,
-      maxBodyLength: data.maxBodyLength ?? 300,
+      maxBodyLength: data.maxBodyLength ?? DEFAULT_MAX_BODY_LENGTH,
       allowProjectSinks: data.allowProjectSinks ?? false,
-      dedupeSeconds: data.dedupeSeconds ?? 5,
+      dedupeSeconds: data.dedupeSeconds ?? DEFAULT_DEDUPE_SECONDS,
       cooldown: data.cooldown,
-      minTurnSeconds: data.minTurnSeconds ?? 0,
+      minTurnSeconds: data.minTurnSeconds ?? DEFAULT_MIN_TURN_SECONDS,
       quietHours: data.quietHours || undefined,
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
@@ -132,8 +141,8 @@ function serviceOf(
     baseUrl: raw.baseUrl.replace(/\/+$/, ""),
     apiKey: raw.apiKey,
     enrich: raw.enrich ?? true,
-    enrichTimeoutMs: (raw.enrichTimeoutSeconds ?? 3) * 1000,
-    intervalMs: (raw.intervalSeconds ?? 60) * 1000,
+    enrichTimeoutMs: (raw.enrichTimeoutSeconds ?? DEFAULT_ENRICH_TIMEOUT_SECONDS) * 1000,
+    intervalMs: (raw.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS) * 1000,
   };
 }
 

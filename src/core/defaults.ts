@@ -8,6 +8,21 @@ import type { Cooldowns } from "./config.js";
 /** With "when": "away", idle this long counts as away. */
 export const DEFAULT_IDLE_SECONDS = 120;
 
+/** The notification body is cut to this many characters. */
+export const DEFAULT_MAX_BODY_LENGTH = 300;
+
+/** The same event from several hook processes within this many seconds notifies once. */
+export const DEFAULT_DEDUPE_SECONDS = 5;
+
+/** A Stop notifies only after a turn this long; 0: every Stop. */
+export const DEFAULT_MIN_TURN_SECONDS = 0;
+
+/** The worker waits this long for the service's session before it sends without it. */
+export const DEFAULT_ENRICH_TIMEOUT_SECONDS = 3;
+
+/** `hook-notify watch` polls the service this often. */
+export const DEFAULT_INTERVAL_SECONDS = 60;
+
 /** SubagentStop events of one session this close together become one notification. */
 export const DEFAULT_COALESCE_SECONDS = 3;
 

@@ -26,7 +26,8 @@ interface LockContent {
 
 /** A held lock: refresh it (heartbeat) at least every STALE_MS / 3, release it when done. */
 export interface HeldLock {
-  refresh(): Promise<void>;
+  /** False when the lock is no longer ours (removed with its folder, or taken over as stale). */
+  refresh(): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -112,7 +113,9 @@ function heldLock(path: string, token: string, owner: LockOwner): HeldLock {
   return {
     refresh: async () => {
       const time = new Date(owner.now());
-      if (await isMine()) await utimes(path, time, time).catch(() => undefined);
+      if (!(await isMine())) return false;
+      await utimes(path, time, time).catch(() => undefined);
+      return true;
     },
     // Only our own lock is removed, never a successor's that took over a stale one.
     release: async () => {

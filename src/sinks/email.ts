@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import { HookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
-import { secretValuesOf } from "../secret-values.js";
+import { maskSecrets, secretValuesOf } from "../secret-values.js";
 import { scrub, secretPartsOf } from "../redact.js";
 import { defineSink } from "./sink.js";
 
@@ -257,13 +257,9 @@ export const email = defineSink<EmailOptions>({
     code === "SINK_AUTH"
       ? "the SMTP server refused the login: check smtp.user and smtp.pass"
       : undefined,
-  // The login is a credential too (some providers' SMTP user is an access key id): both masked.
+  // Masked by the schema's secret marks: the login too (some providers' user is an access key id).
   render: (notification, options) => ({
-    smtp: {
-      ...options.smtp,
-      ...(options.smtp.user === undefined ? {} : { user: "***" }),
-      ...(options.smtp.pass === undefined ? {} : { pass: "***" }),
-    },
+    smtp: maskSecrets(optionsSchema(), options).smtp,
     ...emailMessage(notification, options),
   }),
   send: async (notification, options, ctx) => {

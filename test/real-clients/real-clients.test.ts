@@ -66,6 +66,7 @@ async function makeBox(webhook: TestHttpServer): Promise<Box> {
     NO_PROXY: "127.0.0.1,localhost",
     LANG: "C.UTF-8",
     TERM: "dumb",
+    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
   };
   await run("git", ["init", "-q", project], { env });
   const config = join(home, ".config", "hook-notify", "config.json");
