@@ -37,7 +37,7 @@ export const LOCAL_ENV_KEYS = [
 ] as const;
 
 /** How long the hook waits for the worker's answer before it runs the programs itself. */
-const ANSWER_MS = 500;
+const ANSWER_MS = 1_000;
 
 // The hook's variables a local sink's program needs, to store in the entry.
 export function localEnv(env: Deps["env"]): Record<string, string> {
