@@ -35,7 +35,9 @@ type Normalized = Omit<HookEvent, "raw">;
 
 // Every captured payload, the event it becomes (raw aside) and whether it counts as a failure.
 const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boolean }> = {
-  // Claude Code 2.1.197, captured for real on a refused model call (see the fixtures' README).
+  // Claude Code 2.1.197, captured on 2026-11-23: `claude -p` with ANTHROPIC_BASE_URL at a loopback
+  // Messages mock that answered 400, and a StopFailure entry added by hand (install writes none)
+  // whose command saved stdin. The session then ended with SessionEnd reason "other".
   "claude-code/StopFailure.json": {
     event: {
       name: "StopFailure",
