@@ -23,7 +23,7 @@ export interface LoadedConfig {
   error?: HookNotifyError | undefined;
 }
 
-/** With no config file: one desktop and one sound sink for the four events. */
+/** With no config file: one desktop and one sound sink for the default events (DEFAULT_EVENTS). */
 export const DEFAULT_CONFIG_JSON = {
   sinks: { desktop: { type: "desktop" }, sound: { type: "sound" } },
 };

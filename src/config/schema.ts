@@ -67,7 +67,7 @@ export const commonEntryShape = {
       .check(
         z.minLength(1),
         about(
-          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest). A sink without `events` gets the four hook events and every watch event.",
+          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd and StopFailure, and every watch event.",
           [...DEFAULT_EVENTS],
         ),
       ),
@@ -77,7 +77,7 @@ export const commonEntryShape = {
       .enum(["always", "failure", "away"])
       .check(
         about(
-          '"failure": only failures, i.e. SessionEnd with reason error or other, and StopFailure once `events` lists it; "away": only when the session\'s terminal (or tmux pane) does not have the focus or you have been idle `idleSeconds` (checked in the background worker; when no probe can tell, it notifies); "always": every event in `events`.',
+          '"failure": only failures, i.e. SessionEnd with reason error or other, and StopFailure; "away": only when the session\'s terminal (or tmux pane) does not have the focus or you have been idle `idleSeconds` (checked in the background worker; when no probe can tell, it notifies); "always": every event in `events`.',
           "always",
         ),
       ),

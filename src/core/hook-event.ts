@@ -1,10 +1,16 @@
 // The domain type every later step works on: one hook event, camelCase, client-neutral.
 
-/** The events hook-notify notifies on by default. */
-export const DEFAULT_EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const;
+/** The events hook-notify notifies on by default: needs-you, done, session end and failure. */
+export const DEFAULT_EVENTS = [
+  "Notification",
+  "Stop",
+  "SubagentStop",
+  "SessionEnd",
+  "StopFailure",
+] as const;
 
 /** Every event hook-notify understands; anything else is recorded and ignored. */
-export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "StopFailure", "PermissionRequest"] as const;
+export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "PermissionRequest"] as const;
 
 export type EventName = (typeof KNOWN_EVENTS)[number];
 

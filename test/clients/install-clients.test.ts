@@ -206,7 +206,12 @@ describe("Copilot CLI", () => {
       "agentStop",
       "subagentStop",
       "sessionEnd",
+      // Copilot's failure event (read as StopFailure), so an API error is told at once.
+      "errorOccurred",
     ]);
+    expect(json.hooks["errorOccurred"]![0]!.bash).toMatch(
+      /--client copilot --event errorOccurred --timeout 10$/,
+    );
     expect(json.hooks["agentStop"]![0]!.bash).toMatch(
       /--client copilot --event agentStop --timeout 10$/,
     );
@@ -238,7 +243,12 @@ describe("Copilot CLI", () => {
     await run(box, "install", { client: "copilot" });
     expect((await run(box, "uninstall", { client: "copilot", events: ["Stop"] })).code).toBe(0);
     const json = JSON.parse((await readMaybe(join(box.root, file)))!) as { hooks: object };
-    expect(Object.keys(json.hooks)).toEqual(["notification", "subagentStop", "sessionEnd"]);
+    expect(Object.keys(json.hooks)).toEqual([
+      "notification",
+      "subagentStop",
+      "sessionEnd",
+      "errorOccurred",
+    ]);
   });
 
   it("puts the project file and wrapper in .github/hooks", async () => {

@@ -26,18 +26,11 @@ async function workerDone(home: TempHome): Promise<void> {
   for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-async function setup(extra: string[] = []) {
+// A webhook sink without an `events` list: it gets the default events.
+async function setup() {
   const server = await startHttpServer([{ status: 200 }]);
   const home = tempHome();
-  home.writeConfig({
-    sinks: {
-      hook: {
-        type: "webhook",
-        url: `${server.url}/agent`,
-        events: ["Notification", "Stop", "SubagentStop", "SessionEnd", ...extra],
-      },
-    },
-  });
+  home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/agent` } } });
   return { server, home };
 }
 
@@ -88,13 +81,16 @@ describe("Codex, Gemini CLI, Copilot CLI and OpenCode through the built binary",
     });
   });
 
+  // A turn that ends on an API error (rate limit, overload, auth) sends StopFailure instead of
+  // Stop: a sink with the default events must hear of it, not only at session end.
   it.each([
+    ["claude-code/StopFailure.json", ["--client", "claude-code"], "claude-code"],
     ["copilot/errorOccurred.json", ["--client", "copilot", "--event", "errorOccurred"], "copilot"],
     ["opencode/session.error.json", ["--client", "opencode"], "opencode"],
   ] as const)(
-    "%s → StopFailure, a failure, for a sink that lists it",
+    "%s → StopFailure, a failure, for a sink with the default events",
     async (name, args, client) => {
-      const { server, home } = await setup(["StopFailure"]);
+      const { server, home } = await setup();
       const result = await runBin([...args, "--timeout", "10"], {
         input: fixture(name),
         env: home.env,

@@ -21,15 +21,15 @@ const handler = z.strictObject({
   command: z.string().min(1),
   timeout: z.number().int().min(1).max(60),
 });
-const eventMap = z.record(
-  z.enum(["Notification", "Stop", "SubagentStop", "SessionEnd", "UserPromptSubmit"]),
-  z
-    .array(z.strictObject({ matcher: z.string().optional(), hooks: z.array(handler).length(1) }))
-    .length(1),
-);
+const groups = z
+  .array(z.strictObject({ matcher: z.string().optional(), hooks: z.array(handler).length(1) }))
+  .length(1);
+const BASE = ["Notification", "Stop", "SubagentStop", "SessionEnd", "UserPromptSubmit"] as const;
+const eventMap = z.record(z.enum([...BASE, "StopFailure"]), groups);
+// Droid has no StopFailure hook event; Claude Code does.
 const SHAPES = {
   "claude-code": z.strictObject({ hooks: eventMap }),
-  droid: eventMap,
+  droid: z.record(z.enum(BASE), groups),
 } as const;
 
 const read = async (name: string): Promise<string> =>
@@ -43,17 +43,23 @@ describe.each(["claude-code", "droid"] as const)("hooks-templates/%s.json", (cli
     expect(parsed.error).toBeUndefined();
   });
 
-  it("has every default event, each with an explicit timeout in seconds (SessionEnd too)", async () => {
+  it("has every default event the client sends, each with an explicit timeout in seconds (SessionEnd too)", async () => {
     const json = JSON.parse(await read(`${client}.json`)) as Record<string, unknown>;
     const map = (client === "droid" ? json : json["hooks"]) as z.infer<typeof eventMap>;
+    // Droid has no StopFailure hook event; Claude Code fires StopFailure instead of Stop when a
+    // turn ends on an API error, so without that entry the person is told nothing until SessionEnd.
+    const sent = DEFAULT_EVENTS.filter(
+      (event) => client === "claude-code" || event !== "StopFailure",
+    );
     // UserPromptSubmit only records when the person answered the session (escalation).
-    expect(Object.keys(map)).toEqual([...DEFAULT_EVENTS, "UserPromptSubmit"]);
+    expect(Object.keys(map)).toEqual([...sent, "UserPromptSubmit"]);
     const defaults = await loadTemplate(client, root);
     expect(Object.fromEntries(defaults)).toEqual({
       Notification: 10,
       Stop: 10,
       SubagentStop: 10,
       SessionEnd: 5,
+      ...(client === "claude-code" ? { StopFailure: 10 } : {}),
       UserPromptSubmit: 5,
     });
     for (const [event, groups] of Object.entries(map)) {

@@ -55,15 +55,15 @@ interface Rendered {
 
 const SENT = ["desktop", "sound"];
 const EXPECTED: Record<string, Rendered | "ignored"> = {
-  // Claude Code 2.1.197's StopFailure (a refused model call): only sinks listing StopFailure get it.
+  // Claude Code 2.1.197's StopFailure (a refused model call): a default event, so the default sinks get it.
   "claude-code/StopFailure.json": {
     title: "shop-api · Claude stopped on an error (unknown)",
     body: "unknown\nAPI Error: 400 mock: this request is refused",
     level: "failure",
     failure: true,
-    to: [],
+    to: SENT,
   },
-  // OpenCode 1.18.33: session.error is a failure that only sinks listing StopFailure get.
+  // OpenCode 1.18.33: session.error is a failure (StopFailure, a default event).
   "opencode/permission.asked.json": {
     title: "shop-api · OpenCode needs your permission",
     body: "OpenCode needs your permission to use external_directory",
@@ -76,7 +76,7 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
     body: "APIError: mock failure",
     level: "failure",
     failure: true,
-    to: [],
+    to: SENT,
   },
   "opencode/session.idle-after-permission.json": {
     title: "shop-api · OpenCode finished",
@@ -92,7 +92,7 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
     failure: false,
     to: SENT,
   },
-  // Copilot CLI 1.0.102: an errorOccurred is a failure that only sinks listing StopFailure get.
+  // Copilot CLI 1.0.102: an errorOccurred is a failure (StopFailure, a default event).
   "copilot/agentStop.json": {
     title: "shop-api · Copilot finished",
     body: "Session 457fefde in /tmp/agents-mock/proj",
@@ -105,7 +105,7 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
     body: 'model_call: {"message":"mock: this request is refused","type":"invalid_request_error","code":"mock_refused"}',
     level: "failure",
     failure: true,
-    to: [],
+    to: SENT,
   },
   "copilot/notification.json": {
     title: "shop-api · Copilot needs your permission",

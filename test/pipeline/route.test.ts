@@ -43,7 +43,8 @@ describe("route", () => {
     ["SubagentStop", false, ["everything", "stops"]],
     ["SessionEnd", false, ["everything", "failureAlways"]],
     ["SessionEnd", true, ["everything", "failures", "failureAlways"]],
-    ["StopFailure", true, ["failureAlways"]],
+    // StopFailure is a default event: a sink without `events` gets it, `when: failure` too.
+    ["StopFailure", true, ["everything", "failures", "failureAlways"]],
     ["PermissionRequest", false, ["permissions"]],
   ])("%s (failure: %s) goes to %j", (event, failure, sinks) => {
     expect(plan(event, failure).deliveries.map((d) => d.entry.name)).toEqual(sinks);
@@ -58,8 +59,11 @@ describe("route", () => {
     ]);
   });
 
-  it("checks the event before when: failure (a default-events sink never sees StopFailure)", () => {
-    expect(plan("StopFailure", true).skipped).toContainEqual({
+  it("checks the event before when: failure (a sink whose events omit StopFailure never sees it)", () => {
+    const cfg = config({
+      sinks: { failures: { type: "webhook", url: HOOK, when: "failure", events: ["SessionEnd"] } },
+    });
+    expect(plan("StopFailure", true, cfg).skipped).toContainEqual({
       sink: "failures",
       reason: "StopFailure is not in its events",
     });

@@ -71,11 +71,13 @@ describe.each(CASES)("%s, %s scope", (client, scope, path) => {
     expect(first.code).toBe(0);
     expect(first.out).toContain("Next: open /hooks");
     const text = await readMaybe(join(box.root, path));
+    // Claude Code fires StopFailure instead of Stop when a turn ends on an API error; Droid has none.
     expect(Object.keys(eventsOf(text) as object)).toEqual([
       "Notification",
       "Stop",
       "SubagentStop",
       "SessionEnd",
+      ...(client === "claude-code" ? ["StopFailure"] : []),
       "UserPromptSubmit",
     ]);
     expect(text).toContain('"timeout": 5');
@@ -94,6 +96,10 @@ describe.each(CASES)("%s, %s scope", (client, scope, path) => {
     expect((await run(box, "install", args)).code).toBe(0);
     const installed = await readMaybe(join(box.root, path));
     expect(installed).toContain(FOREIGN.command);
+    // The StopFailure entry is written, and the byte-for-byte check below proves uninstall removes it.
+    expect(Object.keys(eventsOf(installed) as object).includes("StopFailure")).toBe(
+      client === "claude-code",
+    );
     expect(await readMaybe(join(box.root, path + ".bak"))).toBe(original);
     expect((await run(box, "uninstall", args)).code).toBe(0);
     expect(await readMaybe(join(box.root, path))).toBe(original);
@@ -288,7 +294,7 @@ describe("double notifications", () => {
     await run(box, "install", { scope: "user" });
     const result = await run(box, "install", { scope: "project" });
     expect(result.out).toMatch(
-      /Warning: Notification, Stop, SubagentStop, SessionEnd, UserPromptSubmit: hook-notify also runs from ~\/\.claude\/settings\.json/,
+      /Warning: Notification, Stop, SubagentStop, SessionEnd, StopFailure, UserPromptSubmit: hook-notify also runs from ~\/\.claude\/settings\.json/,
     );
     expect(result.out).toContain("hook-notify uninstall --client claude-code --scope user");
   });
