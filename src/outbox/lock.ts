@@ -120,3 +120,23 @@ function heldLock(path: string, token: string, owner: LockOwner): HeldLock {
     },
   };
 }
+
+const HEARTBEAT_MS = 10_000;
+
+// Runs `work` holding the lock, its heartbeat going so it never looks stale, and releases it;
+// undefined (and no work) when another process holds it. The worker and flush drain this way.
+export async function whileLocked<T>(
+  path: string,
+  owner: LockOwner,
+  work: () => Promise<T>,
+): Promise<{ value: T } | undefined> {
+  const lock = await acquireLock(path, owner);
+  if (!lock) return undefined;
+  const heartbeat = setInterval(() => void lock.refresh(), HEARTBEAT_MS);
+  try {
+    return { value: await work() };
+  } finally {
+    clearInterval(heartbeat);
+    await lock.release();
+  }
+}

@@ -8,7 +8,7 @@ import type { Server } from "node:net";
 import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
-import { acquireLock } from "../outbox/lock.js";
+import { whileLocked } from "../outbox/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../outbox/spawn.js";
@@ -16,7 +16,6 @@ import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "../outbox/wake.js";
 import { drain, isWaitingForEnv } from "./worker.js";
 
-const HEARTBEAT_MS = 10_000;
 // Hooks wake a sleeping worker through its socket (asking whether it lives is the wake-up call),
 // so with a socket it sleeps until the next due time, looking again at least once a minute. With
 // no socket (an outbox path too long for one) it looks for newly queued work twice a second.
@@ -51,17 +50,11 @@ function onMessage(message: WakeMessage): void {
 // Holds the lock while draining; false when another worker holds it.
 async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
   const owner = processOwner(deps, server ? socketPath : undefined);
-  const lock = await acquireLock(paths.lock, owner);
-  if (!lock) return false;
-  const heartbeat = setInterval(() => void lock.refresh(), HEARTBEAT_MS);
-  await sweepDeadSockets();
-  try {
+  const done = await whileLocked(paths.lock, owner, async () => {
+    await sweepDeadSockets();
     await drainLoop(server !== undefined);
-  } finally {
-    clearInterval(heartbeat);
-    await lock.release();
-  }
-  return true;
+  });
+  return done !== undefined;
 }
 
 async function drainLoop(hasSocket: boolean): Promise<void> {
