@@ -8,7 +8,7 @@
 // Also checks that every remote server gets its notification, that a server failing 3 times then
 // recovering gets exactly one logical notification, and that no secret is written anywhere.
 // Timings here are information, never a pass/fail test.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -280,35 +280,36 @@ function runOnce(args, { env: childEnv, stdin }) {
   });
 }
 
-// Peak RSS (KiB) from GNU time, which waits for the measured process only.
-function peakRss(args, { env: childEnv, stdin }) {
-  if (!gnuTime) return undefined;
-  const out = spawnSync(gnuTime, ["-f", "HNRSS %M", process.execPath, ...args], {
-    env: childEnv,
-    input: typeof stdin === "function" ? stdin() : (stdin ?? ""),
-    encoding: "utf8",
+// Runs a command to its end without blocking this process: the local servers live here, and a
+// blocked event loop would make the worker's requests time out and be sent again.
+function runToEnd(command, args, { env: childEnv, stdin }) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env: childEnv, stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", () => resolve(stderr));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(typeof stdin === "function" ? stdin() : (stdin ?? ""));
   });
-  const match = /HNRSS (\d+)/.exec(out.stderr);
+}
+
+// Peak RSS (KiB) from GNU time, which waits for the measured process only.
+async function peakRss(args, mode) {
+  if (!gnuTime) return undefined;
+  const stderr = await runToEnd(gnuTime, ["-f", "HNRSS %M", process.execPath, ...args], mode);
+  const match = /HNRSS (\d+)/.exec(stderr);
   return match ? Number(match[1]) : undefined;
 }
 
 // Instructions one run executes (callgrind's "Collected"); child processes are not counted.
-function instructions(args, { env: childEnv, stdin }) {
-  const out = spawnSync(
+async function instructions(args, mode) {
+  const out = join(scratch, "callgrind.out");
+  const stderr = await runToEnd(
     valgrind,
-    [
-      "--tool=callgrind",
-      `--callgrind-out-file=${join(scratch, "callgrind.out")}`,
-      process.execPath,
-      ...args,
-    ],
-    {
-      env: childEnv,
-      input: typeof stdin === "function" ? stdin() : (stdin ?? ""),
-      encoding: "utf8",
-    },
+    ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, ...args],
+    mode,
   );
-  const match = /Collected : (\d+)/.exec(out.stderr);
+  const match = /Collected : (\d+)/.exec(stderr);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -482,7 +483,7 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   for (let round = 0; round < RSS_ROUNDS; round++) {
     for (const mode of measured) {
       await prepare(mode);
-      const kib = peakRss(mode.args, mode);
+      const kib = await peakRss(mode.args, mode);
       if (kib !== undefined) (mode.rss ??= []).push(kib);
       if (mode.remote) mode.runs += 1;
     }
@@ -490,10 +491,10 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   let baseInstructions;
   if (COUNT_INSTRUCTIONS) {
     console.error("bench: counting instructions under callgrind (about 15 s a mode)…");
-    baseInstructions = instructions(["-e", "0"], { env: modes[0].env });
+    baseInstructions = await instructions(["-e", "0"], { env: modes[0].env });
     for (const mode of measured) {
       await prepare(mode);
-      mode.instructions = instructions(mode.args, mode);
+      mode.instructions = await instructions(mode.args, mode);
       if (mode.remote) mode.runs += 1;
     }
   }

@@ -8,6 +8,7 @@ import { checkConfig } from "./config-checks.js";
 import { checkOutbox } from "./outbox-checks.js";
 import { checkPresence } from "./presence-checks.js";
 import { checkSettings } from "./settings-checks.js";
+import { checkWorker } from "./worker-checks.js";
 import { checkLog, checkNode, checkSsh } from "./system-checks.js";
 import { findSink, isLocalSink } from "../sinks/index.js";
 
@@ -16,7 +17,7 @@ type DoctorDeps = Pick<
   "env" | "homedir" | "platform" | "cwd" | "now" | "arch" | "osRelease" | "ppid"
 >;
 
-// node → config → each sink → usable sinks → installed hooks → outbox → log.
+// node → config → each sink → usable sinks → installed hooks → outbox → worker → log.
 export async function runDoctor(
   deps: DoctorDeps,
   options: { configPath: string | undefined; nodeVersion: string },
@@ -39,7 +40,7 @@ export async function runDoctor(
   );
   const away = entries.filter((entry) => entry.when === "away").map((entry) => entry.name);
   results.push(...(await checkPresence(deps, away)));
-  results.push(await checkOutbox(deps), checkLog(deps));
+  results.push(await checkOutbox(deps), await checkWorker(deps), checkLog(deps));
   const service = config.loaded.value.service;
   if (service) {
     const { checkService } = await import("./service-checks.js");

@@ -6,6 +6,7 @@
 import { link, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { readBounded } from "../read-bounded.js";
 import { STALE_MS } from "../core/defaults.js";
+import { HEARTBEAT_MS } from "./worker-rhythm.js";
 
 /** Who asks for the lock; `isAlive` is injected so this module stays free of `process`. */
 export interface LockOwner {
@@ -26,7 +27,8 @@ interface LockContent {
 
 /** A held lock: refresh it (heartbeat) at least every STALE_MS / 3, release it when done. */
 export interface HeldLock {
-  refresh(): Promise<void>;
+  /** False when the lock is no longer ours (removed with its folder, or taken over as stale). */
+  refresh(): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -112,7 +114,9 @@ function heldLock(path: string, token: string, owner: LockOwner): HeldLock {
   return {
     refresh: async () => {
       const time = new Date(owner.now());
-      if (await isMine()) await utimes(path, time, time).catch(() => undefined);
+      if (!(await isMine())) return false;
+      await utimes(path, time, time).catch(() => undefined);
+      return true;
     },
     // Only our own lock is removed, never a successor's that took over a stale one.
     release: async () => {
@@ -121,18 +125,22 @@ function heldLock(path: string, token: string, owner: LockOwner): HeldLock {
   };
 }
 
-const HEARTBEAT_MS = 10_000;
-
 // Runs `work` holding the lock, its heartbeat going so it never looks stale, and releases it;
 // undefined (and no work) when another process holds it. The worker and flush drain this way.
+// `onLost` hears of a heartbeat that found the lock no longer ours (its folder removed, taken over).
 export async function whileLocked<T>(
   path: string,
   owner: LockOwner,
   work: () => Promise<T>,
+  onLost?: () => void,
 ): Promise<{ value: T } | undefined> {
   const lock = await acquireLock(path, owner);
   if (!lock) return undefined;
-  const heartbeat = setInterval(() => void lock.refresh(), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => {
+    void lock.refresh().then((mine) => {
+      if (!mine) onLost?.();
+    });
+  }, HEARTBEAT_MS);
   try {
     return { value: await work() };
   } finally {

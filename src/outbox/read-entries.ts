@@ -15,6 +15,7 @@ const entryShape = z.looseObject({
   createdAt: z.number(),
   attempts: z.number(),
   notBefore: z.number(),
+  env: z.optional(z.record(z.string(), z.string())),
 });
 
 /** A file that could not be read as an entry, and where it went. */

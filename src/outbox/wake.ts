@@ -2,7 +2,8 @@
 // holds the lock. Connecting to it is the proof of life a pid cannot give: the kernel closes it
 // when the process dies, zombie or not, and a reused pid has no such socket. A line sent through
 // it wakes the worker: "wake" (look at the outbox now) or "yield" (finish, release the lock, exit:
-// `flush` wants it). Issue #19's lingering worker can take local deliveries through the same door.
+// `flush` wants it). The worker answers "ok" when it will look at the outbox after the message
+// (what a hook handing it desktop and sound waits for, see hand-off.ts), "no" when it is leaving.
 import type { Server } from "node:net";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -30,17 +31,21 @@ export function socketPathFor(
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : undefined;
 }
 
-// Listens on `path`; each message received calls `onMessage`. Undefined if listening failed.
+/** The worker's answer: ok (it will look), no (it is leaving), dead (nobody listens), silent. */
+export type WakeAnswer = "ok" | "no" | "dead" | "silent";
+
+// Listens on `path`; each message received calls `onMessage`, whose result is the answer: true
+// ("ok") promises a look at the outbox after this message. Undefined if listening failed.
 export async function listenForWake(
   path: string,
-  onMessage: (message: WakeMessage) => void,
+  onMessage: (message: WakeMessage) => boolean,
 ): Promise<Server | undefined> {
   const server = net().createServer((socket) => {
     socket.setEncoding("utf8");
     socket.on("error", () => undefined);
-    socket.on("data", (text: string) => {
-      onMessage(text.includes("yield") ? "yield" : "wake");
-      socket.end();
+    socket.once("data", (text: string) => {
+      const accepted = onMessage(text.includes("yield") ? "yield" : "wake");
+      socket.end(accepted ? "ok\n" : "no\n");
     });
   });
   // The path carries this worker's own token: a file there is a dead predecessor's socket.
@@ -69,6 +74,8 @@ export function sendWake(path: string, message: WakeMessage): Promise<boolean> {
     }, PROBE_TIMEOUT_MS);
     socket.on("connect", () => {
       clearTimeout(timer);
+      // The answer is read and dropped, so the socket closes; unref'd, it never holds a process.
+      socket.resume().unref();
       socket.end(`${message}\n`);
       resolve(true);
     });
@@ -76,6 +83,38 @@ export function sendWake(path: string, message: WakeMessage): Promise<boolean> {
       clearTimeout(timer);
       socket.destroy();
       resolve(false);
+    });
+  });
+}
+
+// Wakes the worker and waits up to `timeoutMs` for its answer. "ok": it will look at the outbox
+// after this message (so an entry written before it is taken). Anything else: it will not, or
+// it cannot say in time; the caller takes its entries back.
+export function askWorker(path: string, timeoutMs: number): Promise<WakeAnswer> {
+  return new Promise((resolve) => {
+    const socket = net().connect(path);
+    let answer = "";
+    const done = (result: WakeAnswer): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => {
+      done("silent");
+    }, timeoutMs);
+    socket.setEncoding("utf8");
+    socket.on("connect", () => {
+      socket.write("wake\n");
+    });
+    socket.on("data", (text: string) => {
+      answer += text;
+      if (answer.includes("\n")) done(answer.startsWith("ok") ? "ok" : "no");
+    });
+    socket.on("end", () => {
+      done(answer.startsWith("ok") ? "ok" : "no");
+    });
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      done(error.code === "ECONNREFUSED" || error.code === "ENOENT" ? "dead" : "no");
     });
   });
 }

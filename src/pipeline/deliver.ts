@@ -74,7 +74,7 @@ export async function deliver(
     : deliveries.filter((d) => d.sink.remote || d.entry.when === "away");
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
   const [sent, queued, held, escalated] = await Promise.all([
-    Promise.all(toSend.map((delivery) => deliverOrSkip(delivery, budget, options))),
+    sendOrHandOff(toSend, budget, options),
     queueRemote(toQueue, budget, options),
     holdForCoalescing(options.held ?? [], budget, options),
     queueEscalations(options),
@@ -86,6 +86,43 @@ export async function deliver(
     await startWorker(options.deps);
   }
   return [...sent.map(withoutRetryable), ...queued, ...held];
+}
+
+// On the hook path, desktop and sound go to a worker that is already alive (no program started
+// here, see outbox/hand-off.ts); with none, or one that will not take them, they run here.
+async function sendOrHandOff(
+  deliveries: readonly RoutedDelivery[],
+  budget: AbortSignal,
+  options: DeliverOptions,
+): Promise<Outcome[]> {
+  const send = (delivery: RoutedDelivery) => deliverOrSkip(delivery, budget, options);
+  if (options.wait || deliveries.length === 0) return Promise.all(deliveries.map(send));
+  const { handOffLocal, workerSocket } = await import("../outbox/hand-off.js");
+  const socket = workerSocket(options.deps);
+  if (socket === undefined) return Promise.all(deliveries.map(send));
+  const started = Date.now();
+  const taken = await handOffLocal(
+    options.deps,
+    socket,
+    deliveries.map(({ entry, notification }) => ({
+      notification,
+      sinkName: entry.name,
+      configPath: options.configPath,
+      projectDir: options.projectDir,
+    })),
+  );
+  const ms = Math.round(Date.now() - started);
+  return Promise.all(
+    deliveries.map((delivery, i) =>
+      taken[i] === true ? Promise.resolve(handedOver(delivery, ms)) : send(delivery),
+    ),
+  );
+}
+
+function handedOver(delivery: RoutedDelivery, ms: number): Outcome {
+  const { entry } = delivery;
+  const target = safeTarget(delivery);
+  return { sink: entry.name, type: entry.type, target, ok: true, queued: true, ms };
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker

@@ -15,10 +15,12 @@ export type ConfigCache = Map<string, LoadedConfig>;
 // Sends the entry once. Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
 export async function deliverEntry(
   entry: OutboxEntry,
-  deps: Deps,
+  workerDeps: Deps,
   ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
 ): Promise<void> {
-  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
+  const deps = withHookEnv(workerDeps, entry.env);
+  const local = entry.env ? `\0${JSON.stringify(entry.env)}` : "";
+  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}${local}`;
   let config = ctx.cache.get(key);
   if (!config) {
     try {
@@ -96,4 +98,11 @@ async function enriched(
   }
   const { enrichForDelivery } = await import("./enrich-entry.js");
   return enrichForDelivery(notification, config, deps, ctx.signal, ctx.secrets);
+}
+
+// A desktop or sound entry runs its program with the display, session bus and PATH of the hook
+// that handed it over, over the worker's own. Inherits the rest (the getters stay lazy).
+function withHookEnv(deps: Deps, env: Record<string, string> | undefined): Deps {
+  if (!env) return deps;
+  return Object.create(deps, { env: { value: { ...deps.env, ...env }, enumerable: true } }) as Deps;
 }

@@ -1,8 +1,10 @@
 // Entry point of the detached worker (dist/worker.cjs). It lives as long as the outbox holds work
 // it can do: it releases the coalesced groups whose window closed, drains what is due, and sleeps
-// until the next retry or group is due, however far off (within the entries' maximum age). It
-// exits when nothing is left but entries that wait for a ${VAR} it lacks (a later hook's worker
-// may have it). Never prints anything.
+// until the next retry or group is due, however far off (within the entries' maximum age). With
+// nothing left (but entries that wait for a ${VAR} it lacks: a later hook's worker may have it)
+// it lingers HOOK_NOTIFY_WORKER_IDLE_SECONDS (default 600), asleep on its socket, so that the
+// session's next hooks hand it desktop and sound instead of starting programs (issue #19); then
+// it exits. Never prints anything.
 import { readdir, unlink } from "node:fs/promises";
 import type { Server } from "node:net";
 import { join } from "node:path";
@@ -13,13 +15,13 @@ import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../outbox/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
+import { RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
 import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "../outbox/wake.js";
 import { drain, isWaitingForEnv } from "./worker.js";
 
 // Hooks wake a sleeping worker through its socket (asking whether it lives is the wake-up call),
 // so with a socket it sleeps until the next due time, looking again at least once a minute. With
 // no socket (an outbox path too long for one) it looks for newly queued work twice a second.
-const RECHECK_MS = 60_000;
 const POLL_WITHOUT_SOCKET_MS = 500;
 
 const deps = createDeps();
@@ -30,34 +32,45 @@ const maxAgeHours = Number(process.env.HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS);
 const maxAgeMs = maxAgeHours > 0 ? maxAgeHours * 3_600_000 : undefined;
 const token = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
 const socketPath = socketPathFor(paths, token, deps.platform);
+const idleMs = workerIdleSeconds(deps.env) * 1000;
 let wakeUp: (() => void) | undefined;
 let woken = false;
 let yielding = false;
+// Set once the worker has begun leaving: no "ok" after this, its last look may be over.
+let closing = false;
+let lockLost = false;
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    stop.abort();
-    wakeUp?.();
-  });
-}
-
-function onMessage(message: WakeMessage): void {
+// True ("ok"): the drain loop or main's last look comes after this message.
+function onMessage(message: WakeMessage): boolean {
   if (message === "yield") yielding = true;
   woken = true;
   wakeUp?.();
+  return !yielding && !closing && !stop.signal.aborted;
 }
 
 // Holds the lock while draining; false when another worker holds it.
 async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
   const owner = processOwner(deps, server ? socketPath : undefined);
-  const done = await whileLocked(paths.lock, owner, async () => {
-    await sweepDeadSockets();
-    await drainLoop(server !== undefined);
-  });
+  // A lock that is no longer ours (its folder was removed, a successor took it over) ends the
+  // stay: nobody can reach this worker through it any more.
+  const onLost = (): void => {
+    lockLost = true;
+    wakeUp?.();
+  };
+  const done = await whileLocked(
+    paths.lock,
+    owner,
+    async () => {
+      await sweepDeadSockets();
+      await drainLoop(server !== undefined);
+    },
+    onLost,
+  );
   return done !== undefined;
 }
 
 async function drainLoop(hasSocket: boolean): Promise<void> {
+  let idleSince = deps.now();
   for (let first = true; !stop.signal.aborted && !yielding; first = false) {
     woken = false;
     const held = await releaseHeld(deps);
@@ -69,10 +82,19 @@ async function drainLoop(hasSocket: boolean): Promise<void> {
       ...(maxAgeMs ? { maxAgeMs } : {}),
     });
     const active = summary.remaining - summary.waitingForEnv;
-    if (active === 0 && held.waiting === 0) return;
-    const dueAt = Math.min(summary.nextDueAt ?? Infinity, held.nextDueAt ?? Infinity);
+    if (active > 0 || held.waiting > 0 || didWork(summary)) idleSince = deps.now();
+    const idleUntil = idleSince + idleMs;
+    // Lingering needs the socket: without one no hook can reach this worker.
+    const stay = hasSocket && !lockLost && deps.now() < idleUntil;
+    if (lockLost || (active === 0 && held.waiting === 0 && !stay)) return;
+    const dueAt = Math.min(summary.nextDueAt ?? Infinity, held.nextDueAt ?? Infinity, idleUntil);
     await sleepUntilWork(dueAt, hasSocket ? RECHECK_MS : POLL_WITHOUT_SOCKET_MS);
   }
+}
+
+function didWork(summary: Awaited<ReturnType<typeof drain>>): boolean {
+  const { delivered, failed, skipped, cancelled, retrying } = summary;
+  return delivered + failed + skipped + cancelled + retrying > 0;
 }
 
 // Sockets of workers killed before they could close them: nobody answers on them any more.
@@ -98,7 +120,7 @@ async function sleepUntilWork(dueAt: number, pollMs: number): Promise<void> {
   const heldBefore = await hasHeld(paths);
   while (!stop.signal.aborted && !woken) {
     await sleep(Math.max(1, Math.min(pollMs, dueAt - deps.now())));
-    if (wasWoken() || deps.now() >= dueAt) return;
+    if (wasWoken() || lockLost || deps.now() >= dueAt) return;
     const entries = await readEntries(paths, paths.pending, () => undefined, cache);
     if (entries.some((entry) => entry.notBefore <= deps.now() && !isWaitingForEnv(entry))) return;
     if (!heldBefore && (await hasHeld(paths))) return;
@@ -133,12 +155,14 @@ async function main(): Promise<void> {
     try {
       locked = await drainWhileLocked(server);
     } finally {
+      closing = true;
       await new Promise((resolve) => {
         if (server) server.close(resolve);
         else resolve(undefined);
       });
     }
     if (!locked || !(await hasWork())) return;
+    closing = false;
   }
 }
 

@@ -1,6 +1,6 @@
 // Property-based fuzzing of the hook contract on the BUILT binary: whatever arrives on stdin, the
 // process exits 0 or 1 (never 2), prints nothing on stdout, ends by itself inside --timeout and
-// appends exactly one log line. FUZZ_RUNS (default 2000) and FUZZ_SEED make it bigger or replay it.
+// appends exactly one log line. FUZZ_RUNS (default 1000) and FUZZ_SEED make it bigger or replay it.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { FIXTURES, runBin } from "../helpers/run-bin.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const PARALLEL = 4;
 const TIMEOUT_S = 5;
@@ -131,6 +131,7 @@ async function check(index: number, stdin: Buffer): Promise<Failure | undefined>
     XDG_CONFIG_HOME: join(home, "config"),
     XDG_STATE_HOME: join(home, "state"),
     PATH: bin,
+    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
   };
   const result = await runBin(["--timeout", String(TIMEOUT_S)], {
     input: stdin,

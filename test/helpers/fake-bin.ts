@@ -33,7 +33,7 @@ export type FakeProgram =
 export interface FakeCall {
   program: string;
   args: string[];
-  /** Its HOOK_NOTIFY_* variables and WSLENV. */
+  /** Its HOOK_NOTIFY_* variables, WSLENV, DISPLAY, WAYLAND_DISPLAY, DBUS_SESSION_BUS_ADDRESS. */
   env: Record<string, string>;
   pid: number;
   /** True once the program logged its end (after FAKE_BIN_SLEEP_MS). */

@@ -33,6 +33,7 @@ export async function outboxEnv(
     XDG_CONFIG_HOME: join(home, "config"),
     HOOK_NOTIFY_CONFIG: configPath,
     NO_PROXY: "127.0.0.1,localhost",
+    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
   };
   const deps = { ...testDeps(env, now), homedir: home, cwd: home };
   const paths = outboxPaths(deps);

@@ -115,6 +115,9 @@ export function tempHome(extraEnv: Record<string, string | undefined> = {}): Tem
     // The same answer on a laptop and in a CI container: desktop and sound are attempted. Tests
     // of the SSH and container rules set it to "0".
     HOOK_NOTIFY_LOCAL_SINKS: "1",
+    // A worker leaves when its work is done, as before issue #19's lingering (tests of the stay
+    // set it): a test that waits for the worker's lock to go must not wait ten minutes.
+    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
     ...extraEnv,
   };
   const logFile = join(dir, "state", "hook-notify", "log.ndjson");

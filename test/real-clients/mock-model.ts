@@ -39,6 +39,8 @@ export async function startMockModel(behaviour: Behaviour = "text"): Promise<Moc
       if (behaviour === "stream-error" && streamError(req, body, res)) return;
       if (answerAnthropic(req, body, res, behaviour)) return;
       if (behaviour === "permission" && askPermission(req, body, res)) return;
+      if (behaviour === "permission" && askGeminiPermission(req, body, res)) return;
+      if (behaviour === "permission" && askCodexPermission(req, body, res)) return;
       answer(req, res);
     });
   });
@@ -91,6 +93,54 @@ function askPermission(req: IncomingMessage, body: string, res: ServerResponse):
       chunk({}, "tool_calls") +
       "data: [DONE]\n\n",
   );
+  return true;
+}
+
+// OpenAI Responses (Codex): an exec_command call that asks for escalated permissions, for the
+// request that offers it, until its output comes back (the TUI asks "run the following command?").
+function askCodexPermission(req: IncomingMessage, body: string, res: ServerResponse): boolean {
+  if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/responses")) return false;
+  const parsed = JSON.parse(body || "{}") as { tools?: { name?: string }[]; input?: unknown };
+  if (!(parsed.tools ?? []).some((tool) => tool.name === "exec_command")) return false;
+  if (JSON.stringify(parsed.input ?? []).includes('"function_call_output"')) return false;
+  const args = {
+    cmd: PERMISSION_COMMAND,
+    sandbox_permissions: "require_escalated",
+    justification: "Create the probe file",
+  };
+  const item = {
+    type: "function_call",
+    id: "fc_1",
+    call_id: "call_1",
+    name: "exec_command",
+    arguments: JSON.stringify(args),
+  };
+  const event = (type: string, data: object): string =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.end(
+    event("response.created", { response: { id: "resp_2" } }) +
+      event("response.output_item.done", { item }) +
+      event("response.completed", { response: { id: "resp_2", usage: USAGE_OPENAI } }),
+  );
+  return true;
+}
+
+// Gemini: a run_shell_command call for the streamed request that offers tools, until a
+// functionResponse comes back (the interactive CLI asks "Allow execution of [Shell]?").
+function askGeminiPermission(req: IncomingMessage, body: string, res: ServerResponse): boolean {
+  if (req.method !== "POST" || !(req.url ?? "").includes(":streamGenerateContent")) return false;
+  const parsed = JSON.parse(body || "{}") as { tools?: unknown[]; contents?: unknown[] };
+  if ((parsed.tools ?? []).length === 0) return false;
+  if (JSON.stringify(parsed.contents ?? []).includes('"functionResponse"')) return false;
+  const call = { name: "run_shell_command", args: { command: PERMISSION_COMMAND } };
+  const content = { role: "model", parts: [{ functionCall: call }] };
+  const out = {
+    candidates: [{ content, finishReason: "STOP", index: 0 }],
+    usageMetadata: USAGE_GEMINI,
+  };
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.end(`data: ${JSON.stringify(out)}\r\n\r\n`);
   return true;
 }
 

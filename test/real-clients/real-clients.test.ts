@@ -66,6 +66,7 @@ async function makeBox(webhook: TestHttpServer): Promise<Box> {
     NO_PROXY: "127.0.0.1,localhost",
     LANG: "C.UTF-8",
     TERM: "dumb",
+    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
   };
   await run("git", ["init", "-q", project], { env });
   const config = join(home, ".config", "hook-notify", "config.json");
@@ -184,8 +185,32 @@ const TURNS: Record<Id, Turn[]> = {
   ],
   // droid exec with a BYOK model ("anthropic" provider) on loopback; it ends with reason "other".
   droid: [{ ...DONE_AND_OTHER_END, what: "an exec turn: done and session-end (reason other)" }],
-  codex: [DONE_AND_END],
-  gemini: [DONE_AND_END],
+  codex: [
+    DONE_AND_END,
+    {
+      what: "an interactive turn in tmux (approval on request) whose command asks for escalation: needs-you, done after it is approved, session-end on /exit",
+      behaviour: "permission",
+      interactive: true,
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+  ],
+  gemini: [
+    DONE_AND_END,
+    {
+      what: "an interactive turn in tmux whose shell command waits for permission: needs-you, done after it is allowed once, session-end on /quit",
+      behaviour: "permission",
+      interactive: true,
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+  ],
   // Copilot CLI's agentStop carries no last message; a refused model call ends the session with
   // reason "error" (its errorOccurred is not installed).
   copilot: [
@@ -194,6 +219,16 @@ const TURNS: Record<Id, Turn[]> = {
       what: "a turn the model API refuses: failure notified, no done",
       behaviour: "error",
       sent: [{ event: "SessionEnd", failure: true }],
+    },
+    {
+      what: "an interactive turn in tmux whose shell command waits for permission: needs-you, done after it is granted, session-end on /exit",
+      behaviour: "permission",
+      interactive: true,
+      sent: [
+        { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false },
+      ],
     },
   ],
   // OpenCode has no session end. `opencode run` asks for the shell command's permission (the
@@ -304,6 +339,7 @@ async function driveInTmux(
   { box, webhook }: Drive,
   env: Record<string, string>,
   command: string,
+  quit = "/exit",
 ): Promise<Result> {
   const socket = join(box.root, "tmux.sock");
   const tmux = (...args: string[]) =>
@@ -317,7 +353,7 @@ async function driveInTmux(
   await tmux("send-keys", "-t", "agent", "Enter");
   await webhook.waitForRequests(2, 120_000);
   const screen = await tmux("capture-pane", "-p", "-t", "agent");
-  await tmux("send-keys", "-t", "agent", "/exit");
+  await tmux("send-keys", "-t", "agent", quit);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await tmux("send-keys", "-t", "agent", "Enter");
   await webhook.waitForRequests(3, 120_000);
@@ -342,14 +378,16 @@ async function runDroid({ box, bin, model }: Drive): Promise<Result> {
   return run(bin, args, { env: box.env, cwd: box.project, timeoutMs: 180_000 });
 }
 
-// Codex: a provider on loopback, the project trusted; hook trust is bypassed for this run only
-// (a person trusts the entries once in /hooks).
-async function runCodex({ box, bin, model }: Drive) {
+// Codex: a provider on loopback, the project trusted, approval on request; hook trust is bypassed
+// for this run only (a person trusts the entries once in /hooks).
+async function runCodex(drive: Drive): Promise<Result> {
+  const { box, bin, model, turn } = drive;
   const codexHome = join(box.home, ".codex");
   await mkdir(codexHome, { recursive: true });
   const toml = [
     'model = "gpt-5-mock"',
     'model_provider = "mock"',
+    'approval_policy = "on-request"',
     "",
     "[model_providers.mock]",
     'name = "mock"',
@@ -361,13 +399,18 @@ async function runCodex({ box, bin, model }: Drive) {
     "",
   ].join("\n");
   await writeFile(join(codexHome, "config.toml"), toml);
-  const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "say hi"];
   const env = { ...box.env, CODEX_HOME: codexHome };
+  if (turn.interactive === true) {
+    const command = `${shq(bin)} --dangerously-bypass-hook-trust 'make the probe file'`;
+    return driveInTmux(drive, { ...env, TERM: "xterm-256color" }, command);
+  }
+  const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "say hi"];
   return run(bin, args, { env, cwd: box.project, timeoutMs: 180_000 });
 }
 
 // Gemini CLI: the API on loopback, an API key it never checks, the folder trusted.
-async function runGemini({ box, bin, model }: Drive) {
+async function runGemini(drive: Drive): Promise<Result> {
+  const { box, bin, model, turn } = drive;
   const settings = join(box.home, ".gemini", "settings.json");
   await mkdir(dirname(settings), { recursive: true });
   await writeFile(
@@ -380,6 +423,10 @@ async function runGemini({ box, bin, model }: Drive) {
     GOOGLE_GEMINI_BASE_URL: model.url,
     GEMINI_CLI_TRUST_WORKSPACE: "true",
   };
+  if (turn.interactive === true) {
+    const command = `${shq(bin)} -m gemini-2.5-flash -i 'make the probe file'`;
+    return driveInTmux(drive, { ...env, TERM: "xterm-256color" }, command, "/quit");
+  }
   return run(bin, ["-p", "say hi", "-m", "gemini-2.5-flash"], {
     env,
     cwd: box.project,
@@ -389,15 +436,27 @@ async function runGemini({ box, bin, model }: Drive) {
 
 // Copilot CLI: offline mode with a BYOK provider on loopback; COPILOT_ALLOW_ALL trusts the folder
 // (which loads its .github/hooks) for this run.
-async function runCopilot({ box, bin, model }: Drive) {
+async function runCopilot(drive: Drive): Promise<Result> {
+  const { box, bin, model, turn } = drive;
   const env = {
     ...box.env,
     COPILOT_OFFLINE: "true",
     COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`,
     COPILOT_MODEL: "gpt-mock",
-    COPILOT_ALLOW_ALL: "true",
   };
-  return run(bin, ["-p", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+  if (turn.interactive !== true) {
+    const options = { env: { ...env, COPILOT_ALLOW_ALL: "true" }, cwd: box.project };
+    return run(bin, ["-p", "say hi"], { ...options, timeoutMs: 180_000 });
+  }
+  // The folder is trusted (its .github/hooks load) but tools are not: the command asks first.
+  const config = join(box.home, ".copilot", "config.json");
+  await mkdir(dirname(config), { recursive: true });
+  await writeFile(config, JSON.stringify({ trusted_folders: [box.project] }));
+  return driveInTmux(
+    drive,
+    { ...env, TERM: "xterm-256color" },
+    `${shq(bin)} -i 'make the probe file'`,
+  );
 }
 
 // OpenCode: an OpenAI-compatible provider on loopback in its global config; shell commands need

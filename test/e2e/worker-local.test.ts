@@ -1,0 +1,173 @@
+// Desktop and sound handed to a live worker (issue #19): the built binary and dist/worker.cjs as
+// real processes, fake notify-send and paplay on the hook's PATH. Nothing here measures time.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { fakeBin } from "../helpers/fake-bin.js";
+import { fixture, ROOT, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+
+const WORKER = join(ROOT, "dist", "worker.cjs");
+const outbox = (home: TempHome) => join(home.dir, "state", "hook-notify", "outbox");
+const stop = () =>
+  fixture("claude-code/Stop.json", { session_id: `local-${String(Math.random())}` });
+
+const display = { DISPLAY: ":0" };
+
+type Line = Record<string, unknown> & { outcomes?: Record<string, unknown>[] };
+
+function answers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(socket);
+    probe.on("connect", () => {
+      probe.end("wake\n");
+      resolve(true);
+    });
+    probe.on("error", () => {
+      resolve(false);
+    });
+  });
+}
+
+function lockSocket(home: TempHome): string | undefined {
+  try {
+    const lock = JSON.parse(readFileSync(join(outbox(home), "worker.lock"), "utf8")) as {
+      socket?: string;
+    };
+    return lock.socket;
+  } catch {
+    return undefined;
+  }
+}
+
+// Starts dist/worker.cjs with `env` (as an earlier hook would have) and waits until it listens.
+async function startWorker(home: TempHome, env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, [WORKER], { env, stdio: "ignore" });
+  onTestFinished(() => {
+    child.kill("SIGKILL");
+  });
+  await expect
+    .poll(
+      async () => {
+        const socket = lockSocket(home);
+        return socket !== undefined && (await answers(socket));
+      },
+      { timeout: 20_000, interval: 50 },
+    )
+    .toBe(true);
+  return child;
+}
+
+const hookLine = (home: TempHome): Line | undefined =>
+  (home.logLines() as Line[]).find((line) => line.event === "Stop");
+const outboxLines = (home: TempHome, sink: string): Line[] =>
+  (home.logLines() as Line[]).filter((line) => line.outbox !== undefined && line.sink === sink);
+
+describe("desktop and sound with a live worker", () => {
+  it("are shown by the worker with the hook's display, session bus and PATH; the hook starts nothing", async () => {
+    const bin = fakeBin(["notify-send", "paplay"]);
+    const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "60" });
+    // The worker's own environment: no fakes on its PATH, another display.
+    await startWorker(home, {
+      ...home.env,
+      FAKE_BIN_LOG: bin.env.FAKE_BIN_LOG,
+      DISPLAY: ":1",
+    });
+    const hookEnv = {
+      ...home.env,
+      ...bin.env,
+      PATH: `${bin.dir}:${String(home.env.PATH)}`,
+      DISPLAY: ":9",
+      DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1000/bus",
+    };
+    const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    await expect.poll(() => bin.calls().length, { timeout: 20_000 }).toBe(2);
+    const session = { DISPLAY: ":9", DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1000/bus" };
+    for (const program of ["notify-send", "paplay"]) {
+      expect(bin.calls().find((call) => call.program === program)?.env).toMatchObject(session);
+    }
+    expect(hookLine(home)?.outcomes?.map(({ sink, queued }) => ({ sink, queued }))).toEqual([
+      { sink: "desktop", queued: true },
+      { sink: "sound", queued: true },
+    ]);
+    for (const sink of ["desktop", "sound"]) {
+      await expect
+        .poll(() => outboxLines(home, sink)[0]?.outbox, { timeout: 20_000 })
+        .toBe("delivered");
+    }
+    expect(readdirSync(join(outbox(home), "pending"))).toEqual([]);
+  });
+
+  it("a notifier that fails is logged failed by the worker, with its exit code", async () => {
+    const bin = fakeBin(["notify-send", "paplay"]);
+    const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "60" });
+    await startWorker(home, {
+      ...home.env,
+      FAKE_BIN_LOG: bin.env.FAKE_BIN_LOG,
+      FAKE_BIN_EXIT_notify_send: "3",
+    });
+    const hookEnv = {
+      ...home.env,
+      ...bin.env,
+      ...display,
+      PATH: `${bin.dir}:${String(home.env.PATH)}`,
+    };
+    const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    await expect
+      .poll(() => outboxLines(home, "desktop")[0], { timeout: 20_000 })
+      .toMatchObject({
+        outbox: "failed",
+        code: "SINK_FAILED",
+      });
+    expect(String(outboxLines(home, "desktop")[0]?.message)).toContain("exited with code 3");
+    await expect
+      .poll(() => outboxLines(home, "sound")[0]?.outbox, { timeout: 20_000 })
+      .toBe("delivered");
+    expect(readdirSync(join(outbox(home), "failed"))).toHaveLength(1);
+  });
+
+  it("with a dead worker's lock the hook takes its entries back and starts the programs itself", async () => {
+    const bin = fakeBin(["notify-send", "paplay"]);
+    const home = tempHome();
+    mkdirSync(outbox(home), { recursive: true });
+    const socket = join(outbox(home), "worker.0123456789abcdef.sock");
+    const lock = { pid: 999_999_999, token: "dead", startedAt: Date.now(), socket };
+    writeFileSync(join(outbox(home), "worker.lock"), JSON.stringify(lock));
+    const hookEnv = {
+      ...home.env,
+      ...bin.env,
+      ...display,
+      PATH: `${bin.dir}:${String(home.env.PATH)}`,
+    };
+    const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    const outcomes = hookLine(home)?.outcomes ?? [];
+    expect(outcomes.map(({ sink, ok, queued }) => ({ sink, ok, queued }))).toEqual([
+      { sink: "desktop", ok: true, queued: undefined },
+      { sink: "sound", ok: true, queued: undefined },
+    ]);
+    expect(
+      bin
+        .calls()
+        .map((call) => call.program)
+        .sort(),
+    ).toEqual(["notify-send", "paplay"]);
+    const pending = join(outbox(home), "pending");
+    expect(existsSync(pending) ? readdirSync(pending) : []).toEqual([]);
+  });
+
+  it("the worker stays HOOK_NOTIFY_WORKER_IDLE_SECONDS after its last work, then leaves", async () => {
+    const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "3" });
+    const worker = await startWorker(home, home.env);
+    const exited = new Promise((resolve) => worker.on("exit", resolve));
+    expect(await answers(String(lockSocket(home)))).toBe(true);
+    await exited;
+    expect(existsSync(join(outbox(home), "worker.lock"))).toBe(false);
+    const none = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0" });
+    const child = spawn(process.execPath, [WORKER], { env: none.env, stdio: "ignore" });
+    expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
+  });
+});
