@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import type { Client } from "../core/hook-event.js";
 import { adapterFor } from "../clients/index.js";
+import { fromClientTimeout } from "../clients/adapter.js";
 import { programPaths } from "../settings/hook-command.js";
 import { checkText } from "../settings/jsonc-policy.js";
 import { findDoubleRuns, type Installed } from "../settings/double-runs.js";
@@ -126,7 +127,9 @@ function describeEntries(
 ): CheckResult[] {
   const list = [...entries]
     .map(
-      ([event, timeout]) => `${event} ${timeout === undefined ? "(no timeout)" : `${timeout} s`}`,
+      // The file holds the client's unit (Gemini counts milliseconds); doctor speaks seconds.
+      ([event, timeout]) =>
+        `${event} ${timeout === undefined ? "(no timeout)" : `${String(fromClientTimeout(adapterFor(client), timeout))} s`}`,
     )
     .join(", ");
   const results = [ok(check, `${shown}: ${list}`)];

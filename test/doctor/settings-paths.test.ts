@@ -69,3 +69,30 @@ describe("doctor: the node and script paths written into the clients' settings",
     expect(results.filter((r) => r.status === "fail")).toEqual([]);
   });
 });
+
+// Gemini CLI counts hook timeouts in milliseconds; doctor speaks seconds for every client.
+describe("doctor: entry timeouts in the client's own unit", () => {
+  it("shows Gemini's 10000 ms as 10 s, and Claude Code's 10 as 10 s", async () => {
+    const home = tempDir("doctor-units");
+    const entry = (client: string, timeout: number) => ({
+      hooks: [
+        {
+          type: "command",
+          command: `"${process.execPath}" "${BIN}" --client ${client} --timeout 10`,
+          timeout,
+        },
+      ],
+    });
+    write(join(home, ".gemini", "settings.json"), {
+      hooks: { AfterAgent: [entry("gemini", 10_000)] },
+    });
+    write(join(home, ".claude", "settings.json"), {
+      hooks: { Stop: [entry("claude-code", 10)] },
+    });
+    const results = await checkSettings({ home, projectDir: join(home, "project"), env: {} });
+    const detail = (check: string) => results.find((r) => r.check === check)?.detail ?? "";
+    expect(detail("Gemini CLI (user)")).toContain("AfterAgent 10 s");
+    expect(detail("Gemini CLI (user)")).not.toContain("10000");
+    expect(detail("Claude Code (user)")).toContain("Stop 10 s");
+  });
+});

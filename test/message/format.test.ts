@@ -55,6 +55,14 @@ interface Rendered {
 
 const SENT = ["desktop", "sound"];
 const EXPECTED: Record<string, Rendered | "ignored"> = {
+  // Claude Code 2.1.197's StopFailure (a refused model call): only sinks listing StopFailure get it.
+  "claude-code/StopFailure.json": {
+    title: "shop-api · Claude stopped on an error (unknown)",
+    body: "unknown\nAPI Error: 400 mock: this request is refused",
+    level: "failure",
+    failure: true,
+    to: [],
+  },
   // OpenCode 1.18.33: session.error is a failure that only sinks listing StopFailure get.
   "opencode/permission.asked.json": {
     title: "shop-api · OpenCode needs your permission",

@@ -35,6 +35,21 @@ type Normalized = Omit<HookEvent, "raw">;
 
 // Every captured payload, the event it becomes (raw aside) and whether it counts as a failure.
 const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boolean }> = {
+  // Claude Code 2.1.197, captured on 2026-11-23: `claude -p` with ANTHROPIC_BASE_URL at a loopback
+  // Messages mock that answered 400, and a StopFailure entry added by hand (install writes none)
+  // whose command saved stdin. The session then ended with SessionEnd reason "other".
+  "claude-code/StopFailure.json": {
+    event: {
+      name: "StopFailure",
+      sessionId: "be4a3c7d-0297-41fb-a58c-7231ecab9a74",
+      transcriptPath:
+        "/tmp/cc/home/.claude/projects/-tmp-cc-proj/be4a3c7d-0297-41fb-a58c-7231ecab9a74.jsonl",
+      cwd: "/tmp/cc/proj",
+      lastAssistantMessage: "API Error: 400 mock: this request is refused",
+      error: "unknown",
+    },
+    failure: true,
+  },
   // OpenCode 1.18.33 (captured for real): bus events as hook-notify's plugin pipes them, plus the
   // plugin's directory and the session's last assistant text.
   "opencode/permission.asked.json": {
