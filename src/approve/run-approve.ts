@@ -10,7 +10,12 @@ import { redactUrl } from "../redact.js";
 import { decisionJson } from "./decision.js";
 import { probePresence } from "../presence/probe.js";
 import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
-import { AWAY_IDLE_SECONDS } from "../core/defaults.js";
+import {
+  APPROVE_EXIT_MARGIN_MS,
+  APPROVE_PRESENCE_TIMEOUT_MS,
+  APPROVE_PUBLISH_TIMEOUT_MS,
+  AWAY_IDLE_SECONDS,
+} from "../core/defaults.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";
@@ -41,10 +46,6 @@ export interface ApproveRun {
   output?: string | undefined;
 }
 
-const EXIT_MARGIN_MS = 5_000;
-const PUBLISH_TIMEOUT_MS = 15_000;
-const PRESENCE_TIMEOUT_MS = 6_000;
-
 // Runs the round trip into `run`; the caller prints `run.output` and writes the record.
 export async function runApprove(
   deps: Deps,
@@ -67,7 +68,7 @@ export async function runApprove(
     if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
     const waitMs = Math.min(
       setup.seconds * 1000,
-      (options.timeout ?? Infinity) * 1000 - EXIT_MARGIN_MS,
+      (options.timeout ?? Infinity) * 1000 - APPROVE_EXIT_MARGIN_MS,
     );
     if (!(waitMs >= 1000)) {
       throw new HookNotifyError(
@@ -153,7 +154,9 @@ async function readPresence(deps: Deps, options: ApproveOptions): Promise<Presen
     env: deps.env,
     pid: options.pid,
     idleSeconds: AWAY_IDLE_SECONDS,
-    signal: AbortSignal.timeout(Math.max(PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0)),
+    signal: AbortSignal.timeout(
+      Math.max(APPROVE_PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0),
+    ),
     platform: deps.platform,
     ...(options.presenceTimeoutMs === undefined ? {} : { timeoutMs: options.presenceTimeoutMs }),
   }).catch(() => undefined);
@@ -180,7 +183,7 @@ async function publish(
   record.outcomes.push(outcome);
   try {
     const response = await postRequest(request, {
-      signal: AbortSignal.timeout(PUBLISH_TIMEOUT_MS),
+      signal: AbortSignal.timeout(APPROVE_PUBLISH_TIMEOUT_MS),
       env: deps.env,
       sinkName: setup.sinkName,
     });

@@ -27,7 +27,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     const [
       { createDeps },
       { drain },
-      { acquireLock, lockSocket },
+      { whileLocked, lockSocket },
       { outboxPaths },
       { processOwner, startWorker },
       { ensureDirs },
@@ -54,24 +54,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     const held = await releaseHeld(deps, { force: true, abandoned: false });
     if (held.released > 0)
       console.log(`Merged ${String(held.released)} group(s) of held SubagentStop events.`);
-    let lock = await acquireLock(paths.lock, owner);
-    if (!lock) {
-      console.log("A background worker is delivering; asking it to hand over…");
-      // It finishes the attempts in flight, releases the lock and exits; flush starts another after.
-      const socket = await lockSocket(paths.lock);
-      if (socket) await sendWake(socket, "yield");
-    }
-    for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !lock && Date.now() < giveUpAt;) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      lock = await acquireLock(paths.lock, owner);
-    }
-    if (!lock) {
-      console.error("The background worker is still busy. Try again in a minute.");
-      process.exitCode = 1;
-      return;
-    }
-    let left = 0;
-    try {
+    const drainNow = async (): Promise<number> => {
       if (argv["retry-failed"])
         console.log(`Retrying ${await requeueFailed(paths, deps.now())} failed deliveries.`);
       await releaseHeld(deps, { force: true }); // with the lock: also what a dead worker claimed
@@ -103,10 +86,25 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
           `Failed deliveries are kept in ${paths.failed} (retry them with --retry-failed).`,
         );
       process.exitCode = summary.failed > 0 || summary.remaining > 0 ? 1 : 0;
-      left = summary.remaining;
-    } finally {
-      await lock.release();
+      return summary.remaining;
+    };
+    let done = await whileLocked(paths.lock, owner, drainNow);
+    if (!done) {
+      console.log("A background worker is delivering; asking it to hand over…");
+      // It finishes the attempts in flight, releases the lock and exits; flush starts another after.
+      const socket = await lockSocket(paths.lock);
+      if (socket) await sendWake(socket, "yield");
     }
+    for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !done && Date.now() < giveUpAt;) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      done = await whileLocked(paths.lock, owner, drainNow);
+    }
+    if (!done) {
+      console.error("The background worker is still busy. Try again in a minute.");
+      process.exitCode = 1;
+      return;
+    }
+    const left = done.value;
     // What is left (retries, held groups) is sent on schedule by a worker, not by the next hook.
     if (left > 0) await startWorker(deps);
   },

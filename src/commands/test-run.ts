@@ -8,12 +8,13 @@ import { newNotificationId } from "../message/notification-id.js";
 import { deliver, type Outcome } from "../pipeline/deliver.js";
 import { gatherContext } from "../pipeline/gather-context.js";
 import { parseEvent } from "../pipeline/parse-event.js";
-import type { RoutedDelivery } from "../pipeline/route.js";
+import { switchedOff, unknownType, type RoutedDelivery } from "../pipeline/route.js";
 import { findSink } from "../sinks/index.js";
 import { planEscalations } from "../escalation/plan.js";
+import { DEFAULT_EVENTS } from "../core/hook-event.js";
 
-/** The events `test` can send. */
-export const TEST_EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const;
+/** The events `test` can send: the ones a sink gets by default. */
+export const TEST_EVENTS = DEFAULT_EVENTS;
 export type TestEvent = (typeof TEST_EVENTS)[number];
 
 export interface TestOptions {
@@ -65,9 +66,10 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
   const deliveries: RoutedDelivery[] = [];
   for (const entry of chosen) {
     const sink = findSink(entry.type);
+    // A sink named with --sink is tested even when switched off.
     const skipped = !sink
-      ? `unknown type ${entry.type}`
-      : options.sink === undefined && (!entry.enabled || !config.value.enabled)
+      ? unknownType(entry)
+      : options.sink === undefined && switchedOff(entry, config.value)
         ? "turned off (enabled: false)"
         : undefined;
     if (sink && !skipped) deliveries.push({ entry, sink, notification });

@@ -38,6 +38,15 @@ export const DEFAULT_COOLDOWNS: Cooldowns = { idle_prompt: 60 };
  */
 export const AWAY_IDLE_SECONDS = 300;
 
+/** `hook-notify approve` answers this long before the client's timeout ends the hook. */
+export const APPROVE_EXIT_MARGIN_MS = 5_000;
+
+/** `hook-notify approve`: publishing the question to the phone gets this long. */
+export const APPROVE_PUBLISH_TIMEOUT_MS = 15_000;
+
+/** `hook-notify approve`: the presence probes get at least this long (PowerShell starts slowly). */
+export const APPROVE_PRESENCE_TIMEOUT_MS = 6_000;
+
 // Input limits.
 
 /** A hook event on stdin is a few KiB; past this it is refused (INPUT_TOO_LARGE). */

@@ -6,6 +6,7 @@
 import { link, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { readBounded } from "../read-bounded.js";
 import { STALE_MS } from "../core/defaults.js";
+import { HEARTBEAT_MS } from "./worker-rhythm.js";
 
 /** Who asks for the lock; `isAlive` is injected so this module stays free of `process`. */
 export interface LockOwner {
@@ -122,4 +123,28 @@ function heldLock(path: string, token: string, owner: LockOwner): HeldLock {
       if (await isMine()) await unlink(path).catch(() => undefined);
     },
   };
+}
+
+// Runs `work` holding the lock, its heartbeat going so it never looks stale, and releases it;
+// undefined (and no work) when another process holds it. The worker and flush drain this way.
+// `onLost` hears of a heartbeat that found the lock no longer ours (its folder removed, taken over).
+export async function whileLocked<T>(
+  path: string,
+  owner: LockOwner,
+  work: () => Promise<T>,
+  onLost?: () => void,
+): Promise<{ value: T } | undefined> {
+  const lock = await acquireLock(path, owner);
+  if (!lock) return undefined;
+  const heartbeat = setInterval(() => {
+    void lock.refresh().then((mine) => {
+      if (!mine) onLost?.();
+    });
+  }, HEARTBEAT_MS);
+  try {
+    return { value: await work() };
+  } finally {
+    clearInterval(heartbeat);
+    await lock.release();
+  }
 }

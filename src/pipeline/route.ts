@@ -30,7 +30,7 @@ export function route(notification: Notification, config: Config): RoutePlan {
     const reason = skipReason(notification, entry, config);
     const sink = findSink(entry.type);
     if (reason || !sink)
-      plan.skipped.push({ sink: entry.name, reason: reason ?? `unknown type ${entry.type}` });
+      plan.skipped.push({ sink: entry.name, reason: reason ?? unknownType(entry) });
     else plan.deliveries.push({ entry, sink, notification });
   }
   return plan;
@@ -41,10 +41,23 @@ function skipReason(
   entry: SinkEntry,
   config: Config,
 ): string | undefined {
-  if (!config.enabled) return "hook-notify is turned off (enabled: false)";
-  if (!entry.enabled) return "sink turned off (enabled: false)";
+  const off = switchedOff(entry, config);
+  if (off) return off;
   if (!entry.events.includes(notification.event))
     return `${notification.event} is not in its events`;
   if (entry.when === "failure" && !notification.failure) return "not a failure (when: failure)";
   return undefined;
+}
+
+// Why the config keeps this sink from every event: hook-notify or the entry switched off.
+// `hook-notify test` asks the same question (and leaves events and "when" aside).
+export function switchedOff(entry: SinkEntry, config: Config): string | undefined {
+  if (!config.enabled) return "hook-notify is turned off (enabled: false)";
+  if (!entry.enabled) return "sink turned off (enabled: false)";
+  return undefined;
+}
+
+// The skip reason of an entry whose type no registered sink has.
+export function unknownType(entry: SinkEntry): string {
+  return `unknown type ${entry.type}`;
 }

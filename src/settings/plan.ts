@@ -56,15 +56,8 @@ export function planInstall(
 ): SettingsPlan {
   const start = startDoc(text);
   const before: unknown = parse(start.text, [], { allowTrailingComma: true });
-  const conflicts = [
-    ...findShapeConflicts(before, file.shape, [...desired.keys()], file.shown),
-    ...findDuplicateKeys(start.text, file.shape, file.shown),
-  ];
-  if (conflicts.length > 0) return { next: text, changes: [], conflicts };
-  return refuseOnEditFailure(text, file, () => {
+  return editSafely(text, file, start, before, [...desired.keys()], ({ changes, notes }) => {
     let doc = start;
-    const changes: Change[] = [];
-    const notes: string[] = [];
     for (const [event, handler] of desired) {
       const path = eventPath(file.shape, event);
       doc = installEvent(doc, path, handler, { event, changes, notes, shown: file.shown });
@@ -91,15 +84,8 @@ export function planUninstall(
     events ?? (isRecord(map) ? Object.keys(map).filter((k) => Array.isArray(map[k])) : []);
   // Only the file and its "hooks" map must be sound: a malformed entry on some event holds none of
   // ours (findOurs skips it), and must not keep hook-notify from being removed everywhere else.
-  const conflicts = [
-    ...findShapeConflicts(parsed, file.shape, [], file.shown),
-    ...findDuplicateKeys(start.text, file.shape, file.shown),
-  ];
-  if (conflicts.length > 0) return { next: text, changes: [], conflicts };
-  return refuseOnEditFailure(text, file, () => {
+  return editSafely(text, file, start, parsed, [], ({ changes, notes }) => {
     let doc = start;
-    const changes: Change[] = [];
-    const notes: string[] = [];
     const had = (path: JSONPath): boolean =>
       before !== undefined && valueIn(before.data, path) !== undefined;
     for (const event of names) {
@@ -117,15 +103,24 @@ export function planUninstall(
   });
 }
 
-// The JSONC editor can fail on shapes it was not built for (a 5,000-level nesting overflows the
-// stack; its formatter breaks at some indent depths): refuse with the file's name, never crash.
-function refuseOnEditFailure(
+// Refuses a file whose hooks are unsound (their shape for `events`, duplicate keys) before any
+// edit. The JSONC editor can fail on shapes it was not built for (a 5,000-level nesting overflows
+// the stack; its formatter breaks at some indent depths): refuse with the file's name, never crash.
+function editSafely(
   text: string | undefined,
   file: PlanFile,
-  edit: () => SettingsPlan,
+  start: Doc,
+  parsed: unknown,
+  events: string[],
+  edit: (log: { changes: Change[]; notes: string[] }) => SettingsPlan,
 ): SettingsPlan {
+  const conflicts = [
+    ...findShapeConflicts(parsed, file.shape, events, file.shown),
+    ...findDuplicateKeys(start.text, file.shape, file.shown),
+  ];
+  if (conflicts.length > 0) return { next: text, changes: [], conflicts };
   try {
-    return edit();
+    return edit({ changes: [], notes: [] });
   } catch (error) {
     const reason = (error as Error).message;
     const conflict = `${file.shown}: hook-notify cannot edit this file safely (${reason}), so nothing was written. Add the entries by hand or simplify the file, then run again.`;

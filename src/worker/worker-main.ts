@@ -10,12 +10,12 @@ import type { Server } from "node:net";
 import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
-import { acquireLock } from "../outbox/lock.js";
+import { whileLocked } from "../outbox/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../outbox/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
-import { HEARTBEAT_MS, RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
+import { RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
 import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "../outbox/wake.js";
 import { drain, isWaitingForEnv } from "./worker.js";
 
@@ -51,25 +51,22 @@ function onMessage(message: WakeMessage): boolean {
 // Holds the lock while draining; false when another worker holds it.
 async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
   const owner = processOwner(deps, server ? socketPath : undefined);
-  const lock = await acquireLock(paths.lock, owner);
-  if (!lock) return false;
   // A lock that is no longer ours (its folder was removed, a successor took it over) ends the
   // stay: nobody can reach this worker through it any more.
-  const heartbeat = setInterval(() => {
-    void lock.refresh().then((mine) => {
-      if (mine) return;
-      lockLost = true;
-      wakeUp?.();
-    });
-  }, HEARTBEAT_MS);
-  await sweepDeadSockets();
-  try {
-    await drainLoop(server !== undefined);
-  } finally {
-    clearInterval(heartbeat);
-    await lock.release();
-  }
-  return true;
+  const onLost = (): void => {
+    lockLost = true;
+    wakeUp?.();
+  };
+  const done = await whileLocked(
+    paths.lock,
+    owner,
+    async () => {
+      await sweepDeadSockets();
+      await drainLoop(server !== undefined);
+    },
+    onLost,
+  );
+  return done !== undefined;
 }
 
 async function drainLoop(hasSocket: boolean): Promise<void> {

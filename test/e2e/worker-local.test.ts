@@ -149,12 +149,18 @@ describe("desktop and sound with a live worker", () => {
       { sink: "desktop", ok: true, queued: undefined },
       { sink: "sound", ok: true, queued: undefined },
     ]);
-    expect(
-      bin
-        .calls()
-        .map((call) => call.program)
-        .sort(),
-    ).toEqual(["notify-send", "paplay"]);
+    // Started by the hook, which waits for a fast failure only: a loaded machine may start the
+    // fakes later than that.
+    await expect
+      .poll(
+        () =>
+          bin
+            .calls()
+            .map((call) => call.program)
+            .sort(),
+        { timeout: 20_000 },
+      )
+      .toEqual(["notify-send", "paplay"]);
     const pending = join(outbox(home), "pending");
     expect(existsSync(pending) ? readdirSync(pending) : []).toEqual([]);
   });

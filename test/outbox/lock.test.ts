@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { acquireLock, lockHolder, type LockOwner } from "../../src/outbox/lock.js";
+import { acquireLock, lockHolder, whileLocked, type LockOwner } from "../../src/outbox/lock.js";
 import { STALE_MS } from "../../src/core/defaults.js";
 
 async function lockFile(): Promise<string> {
@@ -72,5 +72,29 @@ describe("worker lock", () => {
       Array.from({ length: 20 }, (_, i) => acquireLock(path, owner(200 + i))),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+// The worker's and flush's one way to drain: lock, work, release (also when the work throws).
+describe("whileLocked", () => {
+  it("holds the lock during the work only, and does no work when another owner holds it", async () => {
+    const path = await lockFile();
+    alive.add(201).add(202);
+    const inside = await whileLocked(path, owner(201), async () => lockHolder(path, owner(202)));
+    expect(inside).toEqual({ value: 201 });
+    expect(await lockHolder(path, owner(202))).toBeUndefined();
+    const other = await acquireLock(path, owner(202));
+    let ran = false;
+    const refused = await whileLocked(path, owner(201), () => {
+      ran = true;
+      return Promise.resolve();
+    });
+    expect(refused).toBeUndefined();
+    expect(ran).toBe(false);
+    await other?.release();
+    await expect(
+      whileLocked(path, owner(201), () => Promise.reject(new Error("boom"))),
+    ).rejects.toThrow("boom");
+    expect(await acquireLock(path, owner(202))).toBeDefined();
   });
 });
