@@ -11,10 +11,9 @@ import { parseEvent } from "../pipeline/parse-event.js";
 import { switchedOff, unknownType, type RoutedDelivery } from "../pipeline/route.js";
 import { findSink } from "../sinks/index.js";
 import { planEscalations } from "../escalation/plan.js";
-import { DEFAULT_EVENTS } from "../core/hook-event.js";
+import { TEST_EVENTS } from "../core/hook-event.js";
 
-/** The events `test` can send: the ones a sink gets by default. */
-export const TEST_EVENTS = DEFAULT_EVENTS;
+export { TEST_EVENTS };
 export type TestEvent = (typeof TEST_EVENTS)[number];
 
 export interface TestOptions {

@@ -3,7 +3,7 @@
 import type { CommandModule } from "yargs";
 import type { TestEvent, TestResult, TestRow } from "./test-run.js";
 import { configOption } from "./config-option.js";
-import { DEFAULT_EVENTS } from "../core/hook-event.js";
+import { TEST_EVENTS } from "../core/hook-event.js";
 
 interface TestArgs {
   sink: string | undefined;
@@ -23,7 +23,7 @@ export const testCommand: CommandModule<object, TestArgs> = {
     yargs
       .option("sink", { type: "string", describe: "Only this sink (its name in the config)" })
       .option("event", {
-        choices: DEFAULT_EVENTS,
+        choices: TEST_EVENTS,
         default: "Stop" as const,
         describe: "Which kind of sample event to send",
       })

@@ -9,6 +9,9 @@ export const DEFAULT_EVENTS = [
   "StopFailure",
 ] as const;
 
+/** The events `hook-notify test` can send: the default ones; StopFailure is `--event Stop --failure`. */
+export const TEST_EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const;
+
 /** Every event hook-notify understands; anything else is recorded and ignored. */
 export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "PermissionRequest"] as const;
 
