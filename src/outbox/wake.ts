@@ -55,6 +55,14 @@ export async function listenForWake(
       resolve(undefined);
     });
     server.listen(path, () => {
+      // Only its owner may knock (the outbox folder is 0700 too); a named pipe has no mode.
+      if (!path.startsWith("\\\\")) {
+        try {
+          process.getBuiltinModule("node:fs").chmodSync(path, 0o600);
+        } catch {
+          // gone already: the next look finds no worker and starts one
+        }
+      }
       server.removeAllListeners("error");
       server.on("error", () => undefined);
       resolve(server);

@@ -275,11 +275,18 @@ function runner(
 }
 
 // Every file under a folder, recursively, with its stat.
-function walk(root: string): { path: string; mode: number; isDir: boolean }[] {
+// A worker stopped by SIGKILL leaves its wake socket behind: it is walked (its mode counts) but
+// not read, as a socket holds no bytes.
+function walk(root: string): { path: string; mode: number; isDir: boolean; isFile: boolean }[] {
   const names = readdirSync(root, { recursive: true }) as string[];
   return [root, ...names.map((name) => join(root, name))].map((path) => {
     const info = statSync(path);
-    return { path, mode: info.mode & 0o777, isDir: info.isDirectory() };
+    return {
+      path,
+      mode: info.mode & 0o777,
+      isDir: info.isDirectory(),
+      isFile: info.isFile(),
+    };
   });
 }
 
@@ -462,7 +469,7 @@ async function runInstall({ run }: Sweep): Promise<void> {
 function scan(sweep: Sweep) {
   const { config, broken, claudeSettings } = sweep.inputs;
   const inputs = new Set([config, broken, claudeSettings, `${claudeSettings}.bak`]);
-  const files = walk(sweep.home.dir).filter((f) => !f.isDir && !inputs.has(f.path));
+  const files = walk(sweep.home.dir).filter((f) => f.isFile && !inputs.has(f.path));
   const blobs: Captured[] = [
     ...sweep.captured,
     ...files.map((f) => ({
