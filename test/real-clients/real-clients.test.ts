@@ -178,9 +178,17 @@ const TURNS: Record<Id, Turn[]> = {
       ],
     },
     {
-      what: "a print-mode turn the model API refuses: failure notified, no done",
+      // StopFailure (installed for Claude Code) carries the API's error text as its last message.
+      what: "a print-mode turn the model API refuses: failure notified (StopFailure, session end), no done",
       behaviour: "error",
-      sent: [{ event: "SessionEnd", failure: true }],
+      sent: [
+        { event: "SessionEnd", failure: true },
+        {
+          event: "StopFailure",
+          failure: true,
+          lastMessage: "API Error: 400 mock: this request is refused",
+        },
+      ],
     },
   ],
   // droid exec with a BYOK model ("anthropic" provider) on loopback; it ends with reason "other".
@@ -211,14 +219,17 @@ const TURNS: Record<Id, Turn[]> = {
       ],
     },
   ],
-  // Copilot CLI's agentStop carries no last message; a refused model call ends the session with
-  // reason "error" (its errorOccurred is not installed).
+  // Copilot CLI's agentStop carries no last message; a refused model call fires errorOccurred
+  // (StopFailure) and ends the session with reason "error".
   copilot: [
     { ...DONE_AND_END, sent: [DONE_AND_END.sent[0]!, { event: "Stop", failure: false }] },
     {
-      what: "a turn the model API refuses: failure notified, no done",
+      what: "a turn the model API refuses: failure notified (errorOccurred, session end), no done",
       behaviour: "error",
-      sent: [{ event: "SessionEnd", failure: true }],
+      sent: [
+        { event: "SessionEnd", failure: true },
+        { event: "StopFailure", failure: true },
+      ],
     },
     {
       what: "an interactive turn in tmux whose shell command waits for permission: needs-you, done after it is granted, session-end on /exit",
