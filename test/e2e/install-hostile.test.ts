@@ -9,8 +9,16 @@ import { BIN } from "../helpers/run-bin.js";
 // The installer as a person runs it (the built binary), against what else happens on a machine:
 // sudo with HOME kept, and another program writing the same settings file while install runs.
 
-// UserPromptSubmit: the light entry that records when the person answered (escalation).
-const EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd", "UserPromptSubmit"];
+// UserPromptSubmit: the light entry that records when the person answered (escalation);
+// StopFailure: a turn that ended on an API error (installed since it became a default event).
+const EVENTS = [
+  "Notification",
+  "Stop",
+  "SubagentStop",
+  "SessionEnd",
+  "StopFailure",
+  "UserPromptSubmit",
+];
 const USER = { uid: 1000, gid: 1000 };
 const isRoot = process.getuid?.() === 0;
 

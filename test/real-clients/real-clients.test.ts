@@ -361,8 +361,19 @@ async function driveInTmux(
   const size = ["-x", "120", "-y", "40"];
   await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
   await webhook.waitForRequests(1, 120_000);
-  await tmux("send-keys", "-t", "agent", "Enter");
-  await webhook.waitForRequests(2, 120_000);
+  // The needs-you hook can fire before the dialog takes keys: wait until the screen is still,
+  // then answer; an Enter that came too early is sent again (on an idle prompt it does nothing).
+  await paneSettled(tmux);
+  const answeredBy = Date.now() + 120_000;
+  for (;;) {
+    await tmux("send-keys", "-t", "agent", "Enter");
+    try {
+      await webhook.waitForRequests(2, 15_000);
+      break;
+    } catch (error) {
+      if (Date.now() > answeredBy) throw error;
+    }
+  }
   const screen = await tmux("capture-pane", "-p", "-t", "agent");
   await tmux("send-keys", "-t", "agent", quit);
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -370,6 +381,20 @@ async function driveInTmux(
   await webhook.waitForRequests(3, 120_000);
   expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(true);
   return { code: 0, stdout: screen.stdout, stderr: "" };
+}
+
+// Until the pane shows the same text twice, 500 ms apart (at most 10 s).
+async function paneSettled(
+  tmux: (...args: string[]) => Promise<{ stdout: string }>,
+): Promise<void> {
+  const until = Date.now() + 10_000;
+  let last = "";
+  while (Date.now() < until) {
+    const now = (await tmux("capture-pane", "-p", "-t", "agent")).stdout;
+    if (now === last && now.trim() !== "") return;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 // Droid: `droid exec` with a BYOK custom model whose "anthropic" provider points at loopback.
