@@ -67,16 +67,18 @@ export interface TempHome {
 
 // A detached worker of this HOME may still be delivering or writing its last log line: ask every
 // live one to yield (finish and exit, as `flush` does), then remove the folder, retrying while a
-// worker is still writing. The bound is generous because CI runs this beside CPU burners.
-async function removeHome(dir: string): Promise<void> {
-  const outbox = join(dir, "state", "hook-notify", "outbox");
+// worker (or an agent client just stopped) is still writing. The bound is generous because CI
+// runs this beside CPU burners.
+export async function removeHome(dir: string): Promise<void> {
   let sockets: string[] = [];
   try {
-    sockets = readdirSync(outbox).filter((name) => /^worker\..+\.sock$/.test(name));
+    sockets = (readdirSync(dir, { recursive: true }) as string[]).filter((name) =>
+      /(^|\/)worker\.[0-9a-f]+\.sock$/.test(name),
+    );
   } catch {
-    // no outbox: nothing to ask
+    // nothing there: nothing to ask
   }
-  await Promise.all(sockets.map((name) => askToYield(join(outbox, name))));
+  await Promise.all(sockets.map((name) => askToYield(join(dir, name))));
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {

@@ -65,6 +65,9 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
       });
     },
   });
+  // A client that dies mid-session (a worker stopped with SIGKILL) resets its connection;
+  // smtp-server emits that as "error", which would otherwise be an uncaught exception.
+  server.on("error", () => undefined);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
   onTestFinished(

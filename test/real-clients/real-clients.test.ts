@@ -3,12 +3,12 @@
 // hook run must exit 0 with nothing on stdout. .ci/run installs the clients into a cache folder.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
-import { BIN, ROOT } from "../helpers/run-bin.js";
+import { BIN, removeHome, ROOT } from "../helpers/run-bin.js";
 import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
 
 /** The client versions this test and .ci/run use: the ones the adapters were verified against. */
@@ -37,7 +37,7 @@ interface Box {
 // records each run's exit code and stdout size (the project wrapper runs $HOOK_NOTIFY_BIN).
 async function makeBox(webhook: TestHttpServer): Promise<Box> {
   const root = await mkdtemp(join(tmpdir(), "hook-notify-real-"));
-  onTestFinished(() => rm(root, { recursive: true, force: true }));
+  onTestFinished(() => removeHome(root));
   const home = join(root, "home");
   const project = join(root, "my project");
   const trace = join(root, "trace.ndjson");
