@@ -1,10 +1,13 @@
-// Bundles src/ into dist/ with esbuild: dist/cli.cjs (the hook path only), dist/commands.cjs (yargs
-// and the other commands: install, uninstall, flush, help) and dist/worker.cjs (the outbox worker).
+// Bundles src/ into dist/ with esbuild: dist/hook.cjs (the hook's fast path: hand the event to the
+// live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (yargs and
+// the other commands: install, uninstall, flush, help) and dist/worker.cjs (the outbox worker).
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
-// Why a build id: bin/code-cache.js keeps a V8 code cache of dist/cli.cjs named by it (V8 accepts
-// a cache for any source of the same length, so the name must change with the content).
+// Why a build id: bin/code-cache.js keeps a V8 code cache of dist/hook.cjs and dist/cli.cjs named
+// by it (V8 accepts a cache for any source of the same length, so the name must change with the
+// content), and a hook hands its event only to a worker of the same build (src/build-id.ts). One id,
+// a hash of all the bundles, is written into each.
 // Why no dynamic import() in dist/cli.cjs: it runs inside a vm.Script there, where import() fails;
 // each import() becomes a require() (which also skips starting the ES module loader).
 import { build } from "esbuild";
@@ -75,10 +78,11 @@ const common = {
   external,
   minify: process.env.HN_NO_MINIFY !== "1", // HN_NO_MINIFY=1: readable names in --cpu-prof
   sourcemap: true,
-  // src is ES modules and finds its files (assets/, package.json, the worker) from import.meta.url.
-  define: { "import.meta.url": "__hnModuleUrl" },
+  // src is ES modules and finds its files (assets/, package.json, the worker) from import.meta.url:
+  // a getter, as node:url costs a hook run ~4 M instructions to load and most runs never ask.
+  define: { "import.meta.url": "__hn.moduleUrl" },
   banner: {
-    js: `var __hnBuild = "${BUILD_ID_PLACEHOLDER}";\nvar __hnModuleUrl = require("node:url").pathToFileURL(__filename).href;`,
+    js: `var __hnBuild = "${BUILD_ID_PLACEHOLDER}";\nvar __hn = { get moduleUrl() { return require("node:url").pathToFileURL(__filename).href; } };`,
   },
   logLevel: "warning",
 };
@@ -87,7 +91,7 @@ await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 try {
   await build({
     ...common,
-    entryPoints: { cli: "src/cli.ts" },
+    entryPoints: { cli: "src/cli.ts", hook: "src/fast-hook.ts" },
     plugins: [commandsApart, checksApart, lazyBuiltins],
     supported: { "dynamic-import": false },
   });
@@ -95,14 +99,21 @@ try {
     ...common,
     entryPoints: { commands: "src/cli-yargs.ts", worker: "src/worker/worker-main.ts" },
   });
-  await stampBuildId(new URL("../dist/cli.cjs", import.meta.url));
+  await stampBuildId(["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs"]);
 } catch {
   process.exit(1);
 }
 
-// The placeholder becomes a hash of the bundle: same length, so the source map stays right.
-async function stampBuildId(file) {
-  const text = await readFile(file, "utf8");
-  const id = createHash("sha256").update(text).digest("hex").slice(0, 16);
-  await writeFile(file, text.replace(`"${BUILD_ID_PLACEHOLDER}"`, `"${id}"`));
+// The placeholder becomes a hash of all the bundles: same length, so the source maps stay right.
+async function stampBuildId(names) {
+  const files = names.map((name) => new URL(`../dist/${name}`, import.meta.url));
+  const texts = await Promise.all(files.map((file) => readFile(file, "utf8")));
+  const hash = createHash("sha256");
+  for (const text of texts) hash.update(text);
+  const id = hash.digest("hex").slice(0, 16);
+  await Promise.all(
+    files.map((file, i) =>
+      writeFile(file, texts[i].replace(`"${BUILD_ID_PLACEHOLDER}"`, `"${id}"`)),
+    ),
+  );
 }

@@ -7,6 +7,7 @@
 /** Leaf files at the root of src/: errors, redaction, the Deps seam and small helpers. */
 export const BASE = [
   "abort.ts",
+  "build-id.ts",
   "check-result.ts",
   "deps.ts",
   "errors.ts",
@@ -35,7 +36,7 @@ export const LAYERS = {
   outbox: [...BASE, "config", "escalation", "message", "presence"],
   pipeline: [...BASE, "clients", "config", "escalation", "message", "outbox", "presence", "sinks"],
   service: [...BASE, "config", "http", "message", "outbox", "pipeline"],
-  worker: [...BASE, "config", "http", "outbox", "service", "sinks"],
+  worker: [...BASE, "config", "http", "outbox", "pipeline", "service", "sinks"],
   approve: [...BASE, "config", "http", "message", "pipeline", "presence", "sinks"],
   init: [...BASE, "settings", "sinks"],
   doctor: [
@@ -71,6 +72,8 @@ export const LAYERS = {
   ],
   "cli-yargs.ts": [...BASE, "commands"],
   "cli.ts": [...BASE, "commands", "cli-yargs.ts"],
+  // The hook's fast path: the flags, the paths and the outbox's inbox; nothing that loads zod.
+  "fast-hook.ts": [...BASE, "commands", "config", "outbox", "pipeline"],
 };
 
 // True when node `from` may import node `to`.

@@ -1,24 +1,12 @@
-import { parseArgs } from "node:util";
-import { runCommand } from "./commands/run.js";
+import { runCommand, type Handover } from "./commands/run.js";
 import { guardOutput } from "./inert-output.js";
-import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
-
-// parseArgs' view of the run flags: every value a string or a boolean, checked by toRunArgs.
-const HOOK_FLAGS = Object.fromEntries(
-  Object.entries(RUN_FLAGS).map(([name, flag]) => [
-    name,
-    {
-      type: flag.type === "boolean" ? ("boolean" as const) : ("string" as const),
-      ...(flag.short === undefined ? {} : { short: flag.short }),
-    },
-  ]),
-);
+import { asksForHelp, hookArgs, isHookInvocation } from "./commands/run-flags.js";
 
 // The one entry point. Hook mode skips yargs (it costs ~100 ms to load): the agent waits for us.
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], handover: Handover = {}): Promise<void> {
   guardOutput(); // before anything prints: outside text reaches no terminal raw
   if (isHookInvocation(argv)) {
-    await runCommand(hookArgs(argv));
+    await runCommand(hookArgs(argv), handover);
     return;
   }
   if (argv[0] === "approve" && !asksForHelp(argv)) {
@@ -29,32 +17,4 @@ export async function main(argv: string[]): Promise<void> {
   }
   const { runYargs } = await import("./cli-yargs.js");
   await runYargs(argv);
-}
-
-function isHookInvocation(argv: readonly string[]): boolean {
-  const first = argv[0];
-  const isEvent = first?.trimStart().startsWith("{") === true;
-  return (
-    !asksForHelp(argv) &&
-    (first === undefined || first === "run" || first.startsWith("-") || isEvent)
-  );
-}
-
-function asksForHelp(argv: readonly string[]): boolean {
-  return argv.some((a) => ["--help", "-h", "--version", "-v"].includes(a));
-}
-
-// Lenient on purpose: an unknown or malformed flag in a hook entry must not stop the notification.
-function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
-  const { values, positionals } = parseArgs({
-    args: argv.filter((a) => a !== "run"),
-    options: HOOK_FLAGS,
-    strict: false,
-    allowPositionals: true,
-  });
-  // Codex's `notify` program gets the event as its last argument, not on stdin.
-  return toRunArgs(
-    values,
-    positionals.findLast((word) => word.trimStart().startsWith("{")),
-  );
 }

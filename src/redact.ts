@@ -2,7 +2,7 @@
 // configured secret value, in every encoding an accident produces, becomes "***".
 import { Buffer } from "node:buffer";
 
-const MASK = "***";
+export const MASK = "***";
 /** Shorter pieces would mask ordinary words; a secret is never this short. */
 const MIN_SECRET_LENGTH = 4;
 

@@ -8,7 +8,7 @@ import type { RoutedDelivery } from "../pipeline/route.js";
 import type { Presence } from "../presence/probe.js";
 import { logPath } from "../config/paths.js";
 import { startRecord, writeRecordSomewhere } from "../pipeline/record.js";
-import { textInput } from "../input-source.js";
+import { textInput, type InputSource } from "../input-source.js";
 import { hookBudget } from "../pipeline/deadline.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { inert } from "../inert-output.js";
@@ -28,6 +28,14 @@ export interface RunArgs {
   wait: boolean;
 }
 
+/** What the fast path (fast-hook.ts) hands over when the live worker cannot take the event. */
+export interface Handover {
+  /** The event as read so far (and the rest of stdin after it), instead of stdin. */
+  input?: InputSource | undefined;
+  /** When the hook started (ms since the epoch): the --timeout budget counts from here. */
+  started?: number | undefined;
+}
+
 const UNUSABLE: readonly ErrorCode[] = [
   "INPUT_EMPTY",
   "INPUT_TIMEOUT",
@@ -38,11 +46,11 @@ const UNUSABLE: readonly ErrorCode[] = [
 ];
 
 // The hook command: never exit 2, never a byte on stdout in hook mode, never past --timeout.
-export async function runCommand(args: RunArgs): Promise<void> {
+export async function runCommand(args: RunArgs, handover: Handover = {}): Promise<void> {
   const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
-  const started = Date.now();
+  const started = handover.started ?? Date.now();
   const budget = hookBudget(started, args.timeout);
-  const deps = createDeps(args.payload === undefined ? undefined : textInput(args.payload));
+  const deps = createDeps(args.payload === undefined ? handover.input : textInput(args.payload));
   // Filled in by runHook as it goes; logged here if the safety net ends the run first.
   const run: HookRun = { record: startRecord(started) };
   let finished = false;

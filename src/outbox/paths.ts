@@ -4,7 +4,8 @@ import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 
 /** The outbox folders: pending/ (to deliver), held/ (subagent coalescing), failed/, corrupt/
- * (quarantine), tmp/, and the lock. */
+ * (quarantine), tmp/, events/ (whole hook events a live worker runs, see inbox.ts), the lock and
+ * the live worker's offer to take events (fast.json, see fast-stamp.ts). */
 export interface OutboxPaths {
   root: string;
   pending: string;
@@ -12,7 +13,9 @@ export interface OutboxPaths {
   failed: string;
   corrupt: string;
   tmp: string;
+  events: string;
   lock: string;
+  stamp: string;
 }
 
 // $XDG_STATE_HOME/hook-notify/outbox/… (or the platform's equivalent, see config/paths.ts).
@@ -25,6 +28,8 @@ export function outboxPaths(deps: Pick<Deps, "env" | "homedir" | "platform">): O
     failed: join(root, "failed"),
     corrupt: join(root, "corrupt"),
     tmp: join(root, "tmp"),
+    events: join(root, "events"),
     lock: join(root, "worker.lock"),
+    stamp: join(root, "fast.json"),
   };
 }

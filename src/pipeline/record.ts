@@ -37,6 +37,8 @@ export interface RunRecord {
   /** Config problems: broken entries that were left out. */
   issues: string[];
   error?: { code: ErrorCode; message: string } | undefined;
+  /** "worker": a hook handed the event to the live worker, which ran it (fast-hook.ts). */
+  via?: "worker" | undefined;
 }
 
 /** One queued follow-up, as logged. */

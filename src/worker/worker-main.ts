@@ -2,9 +2,10 @@
 // it can do: it releases the coalesced groups whose window closed, drains what is due, and sleeps
 // until the next retry or group is due, however far off (within the entries' maximum age). With
 // nothing left (but entries that wait for a ${VAR} it lacks: a later hook's worker may have it)
-// it lingers HOOK_NOTIFY_WORKER_IDLE_SECONDS (default 600), asleep on its socket, so that the
-// session's next hooks hand it desktop and sound instead of starting programs (issue #19); then
-// it exits. Never prints anything.
+// it lingers HOOK_NOTIFY_WORKER_IDLE_SECONDS (default 600), asleep on its socket and its FIFO, so
+// that the session's next hooks hand it their whole event (fast-offer.ts, run-events.ts) or at
+// least desktop and sound, instead of running the pipeline and starting programs (issue #19);
+// then it exits. Never prints anything.
 import { readdir, unlink } from "node:fs/promises";
 import type { Server } from "node:net";
 import { join } from "node:path";
@@ -18,6 +19,9 @@ import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
 import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "../outbox/wake.js";
 import { drain, isWaitingForEnv } from "./worker.js";
+import { listEvents, recoverEvents } from "../outbox/inbox.js";
+import { openOffer, type Offer } from "./fast-offer.js";
+import { runEvents } from "./run-events.js";
 
 // Hooks wake a sleeping worker through its socket (asking whether it lives is the wake-up call),
 // so with a socket it sleeps until the next due time, looking again at least once a minute. With
@@ -39,6 +43,16 @@ let yielding = false;
 // Set once the worker has begun leaving: no "ok" after this, its last look may be over.
 let closing = false;
 let lockLost = false;
+// The offer to run hooks' events; withdrawn (before the last look) when the worker leaves.
+let offer: Offer | undefined;
+let knocked = false;
+
+// A hook knocked on the FIFO: an event waits in events/, or the stamp is stale.
+function onKnock(): void {
+  knocked = true;
+  woken = true;
+  wakeUp?.();
+}
 
 // True ("ok"): the drain loop or main's last look comes after this message.
 function onMessage(message: WakeMessage): boolean {
@@ -62,6 +76,9 @@ async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
     owner,
     async () => {
       await sweepDeadSockets();
+      recoverEvents(paths, owner.isAlive);
+      // Only a worker that stays offers to run events: a hook's event must not wait for one.
+      if (server && idleMs > 0 && !offer) offer = openOffer(deps, paths, token, onKnock);
       await drainLoop(server !== undefined);
     },
     onLost,
@@ -73,6 +90,11 @@ async function drainLoop(hasSocket: boolean): Promise<void> {
   let idleSince = deps.now();
   for (let first = true; !stop.signal.aborted && !yielding; first = false) {
     woken = false;
+    if (knocked) {
+      knocked = false;
+      offer?.refresh();
+    }
+    const ran = await runEvents(deps, paths, (run, entry) => offer?.learn(run, entry));
     const held = await releaseHeld(deps);
     const summary = await drain(deps, {
       concurrency: 4,
@@ -82,7 +104,7 @@ async function drainLoop(hasSocket: boolean): Promise<void> {
       ...(maxAgeMs ? { maxAgeMs } : {}),
     });
     const active = summary.remaining - summary.waitingForEnv;
-    if (active > 0 || held.waiting > 0 || didWork(summary)) idleSince = deps.now();
+    if (ran > 0 || active > 0 || held.waiting > 0 || didWork(summary)) idleSince = deps.now();
     const idleUntil = idleSince + idleMs;
     // Lingering needs the socket: without one no hook can reach this worker.
     const stay = hasSocket && !lockLost && deps.now() < idleUntil;
@@ -107,8 +129,10 @@ async function sweepDeadSockets(): Promise<void> {
   }
 }
 
-// After releasing, look again: a hook may have queued while seeing our lock (and not spawned).
+// After releasing, look again: a hook may have queued while seeing our lock (and not spawned), or
+// handed over an event while the FIFO was open.
 async function hasWork(): Promise<boolean> {
+  if (listEvents(paths).length > 0) return true;
   if (await hasHeld(paths)) return true;
   const entries = await readEntries(paths, paths.pending, () => undefined, cache);
   return entries.some((entry) => !isWaitingForEnv(entry));
@@ -156,14 +180,18 @@ async function main(): Promise<void> {
       locked = await drainWhileLocked(server);
     } finally {
       closing = true;
+      offer?.close();
+      offer = undefined;
       await new Promise((resolve) => {
         if (server) server.close(resolve);
         else resolve(undefined);
       });
     }
-    if (!locked || !(await hasWork())) return;
+    if (!locked || !(await hasWork())) break;
     closing = false;
   }
+  // Asked to yield (flush): events handed over while the FIFO was still open are run all the same.
+  if (yielding) await runEvents(deps, paths, () => undefined);
 }
 
 main().catch(() => {

@@ -1,0 +1,66 @@
+// The hook's environment variables that the pipeline reads, which a hook handing its event to the
+// worker stores in the event entry (inbox.ts) so that the worker runs it as the hook would: paths,
+// the client's project folder, the display and session bus, tmux, SSH, WSL, hook-notify's own
+// knobs. Never a secret: a config's ${NAME} values stay in the environment (the worker's own,
+// checked against the hook's by fingerprint, see fast-stamp.ts), and so do proxies (they may hold
+// a password; the worker sends with its own, as it does for every queued delivery).
+// test/outbox/hook-env.test.ts checks that every variable src/ reads is here or named as not.
+import { LOCAL_ENV_KEYS } from "./hand-off.js";
+import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
+
+export const HOOK_ENV_KEYS: readonly string[] = [
+  ...new Set([
+    ...LOCAL_ENV_KEYS,
+    ...PRESENCE_ENV_KEYS,
+    "HOME",
+    "USERPROFILE",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CACHE_HOME",
+    "CLAUDECODE",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_PROJECT_DIR",
+    "CODEX_HOME",
+    "COPILOT_HOME",
+    "DROID_PROJECT_DIR",
+    "FACTORY_PROJECT_DIR",
+    "GEMINI_SESSION_ID",
+    "HOOK_NOTIFY_CONFIG",
+    "HOOK_NOTIFY_DEBUG",
+    "HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS",
+    "HOOK_NOTIFY_WORKER_IDLE_SECONDS",
+    "NO_COLOR",
+    "TERM",
+    "PATHEXT",
+    "Path",
+    "SYSTEMROOT",
+    "SSH_CONNECTION",
+    "SSH_TTY",
+    "container",
+  ]),
+];
+
+/** Read by src/ but deliberately not carried: the worker uses its own. */
+export const WORKER_OWN_ENV_KEYS: readonly string[] = [
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "HOOK_NOTIFY_WEBHOOK_URL",
+  "HOOK_NOTIFY_WEBHOOK_SECRET",
+];
+
+// The environment the worker runs a handed-over event in: its own, with every variable the hook
+// carries replaced by the hook's (or removed, when the hook had none).
+export function hookEnvFor(
+  workerEnv: Readonly<Record<string, string | undefined>>,
+  carried: Readonly<Record<string, string>>,
+): Record<string, string | undefined> {
+  const own = Object.entries(workerEnv).filter(([key]) => !HOOK_ENV_KEYS.includes(key));
+  const hooks = Object.entries(carried).filter(([key]) => HOOK_ENV_KEYS.includes(key));
+  return Object.fromEntries([...own, ...hooks]);
+}

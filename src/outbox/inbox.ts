@@ -1,0 +1,157 @@
+// Whole hook events handed to the live worker (issue #19): outbox/events/<time>-<pid>-<rand>.json.
+// The hook writes one durably (temp file, fdatasync, rename) and then knocks on the worker's FIFO;
+// the worker takes it by a rename and runs the same pipeline the hook would have run. If the knock
+// finds no reader (the worker died or is leaving), the hook takes the event back by a rename, which
+// only one side can win, and runs the pipeline itself: an event is run once, by one of them.
+// Synchronous: this is the hook's fast path, and node:fs/promises costs it ~2 ms to load.
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import type { Client } from "../core/hook-event.js";
+import type { OutboxPaths } from "./paths.js";
+
+/** One hook event, as the hook received it, for the worker to run. */
+export interface EventEntry {
+  version: 1;
+  build: string;
+  /** The hook's flags; the event itself is `payload`. */
+  args: {
+    config?: string | undefined;
+    timeout?: number | undefined;
+    client?: Client | undefined;
+    event?: string | undefined;
+  };
+  /** The event text as read (stdin or Codex's argument), secrets masked (fast-stamp.ts). */
+  payload: string;
+  /** When the hook started (ms since the epoch). */
+  receivedAt: number;
+  cwd: string;
+  ppid: number;
+  /** The hook's variables the pipeline reads (HOOK_ENV_KEYS); never a secret. */
+  env: Record<string, string>;
+}
+
+/** Names end so: a taken entry is renamed to `<name>.<pid>.taken`, a taken-back one `.back`. */
+const SUFFIX = ".json";
+
+// Durable before it returns: the name of the new entry in events/.
+export function writeEvent(paths: OutboxPaths, entry: EventEntry): string {
+  const name = `${entry.receivedAt.toString(36)}-${String(process.pid)}-${Math.random().toString(36).slice(2, 8)}${SUFFIX}`;
+  const temp = join(paths.tmp, `${name}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    for (const dir of [paths.tmp, paths.events]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  }
+  try {
+    writeSync(fd, `${JSON.stringify(entry)}\n`);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, join(paths.events, name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(paths.events, { recursive: true, mode: 0o700 });
+    renameSync(temp, join(paths.events, name));
+  }
+  return name;
+}
+
+// Knocks on the worker's FIFO: true when a reader has it open (the worker is alive and will look
+// at events/ after this), false when nobody reads it (gone, or leaving: its last look is over).
+// O_NONBLOCK: opening a FIFO without a reader fails at once (ENXIO) instead of waiting for one.
+// `message`: "e" (an event is waiting) or "s<config path>\n" (the stamp is stale for that config).
+export function knock(fifo: string, message = "e"): boolean {
+  let fd: number;
+  try {
+    const { O_NOFOLLOW = 0 } = constants as Partial<typeof constants>;
+    fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK | O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    writeSync(fd, message);
+  } catch {
+    // EAGAIN: the pipe is full of knocks the worker has yet to read; it will look anyway.
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+// The hook takes its event back: true when it was still there (now the hook's to run).
+export function takeBack(paths: OutboxPaths, name: string): boolean {
+  const file = join(paths.events, name);
+  const aside = `${file}.${String(process.pid)}.back`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return false;
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // left behind: the worker's sweep removes .back files
+  }
+  return true;
+}
+
+// The events waiting, oldest first.
+export function listEvents(paths: OutboxPaths): string[] {
+  try {
+    return readdirSync(paths.events)
+      .filter((name) => name.endsWith(SUFFIX))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+// The worker takes one: the path of the taken file, or undefined if the hook took it back first.
+export function takeEvent(paths: OutboxPaths, name: string): string | undefined {
+  const file = join(paths.events, name);
+  const taken = `${file}.${String(process.pid)}.taken`;
+  try {
+    renameSync(file, taken);
+    return taken;
+  } catch {
+    return undefined;
+  }
+}
+
+// At a worker's start: events a dead worker had taken go back in line (the seen markers keep a
+// second run from notifying twice); a hook's leftover `.back` file is removed.
+export function recoverEvents(paths: OutboxPaths, isAlive: (pid: number) => boolean): void {
+  let names: string[];
+  try {
+    names = readdirSync(paths.events);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = /^(.+\.json)\.(\d+)\.(taken|back)$/.exec(name);
+    if (!match) continue;
+    const [, original = "", pid = "0", kind] = match;
+    try {
+      if (kind === "back") unlinkSync(join(paths.events, name));
+      else if (!isAlive(Number(pid)))
+        renameSync(join(paths.events, name), join(paths.events, original));
+    } catch {
+      // another worker got there first
+    }
+  }
+}

@@ -1,0 +1,153 @@
+// The worker's offer to run whole hook events (issue #19): a FIFO it holds open, and the stamp
+// (outbox/fast.json, see outbox/fast-stamp.ts) that tells hooks the FIFO's name and what the
+// worker would do with their event. Only a worker that stays between hooks offers (one that exits
+// at once would make every hook's event wait for a new worker), and only where FIFOs exist (not
+// Windows: hooks there run the pipeline themselves and hand desktop and sound over the socket).
+// A hook whose knock finds no reader takes its event back, so the worker closes the FIFO before
+// its last look at events/ (worker-main.ts): a knock that got through was before that look.
+import { execFileSync } from "node:child_process";
+import { constants, openSync, unlinkSync } from "node:fs";
+import type { Socket } from "node:net";
+import { join } from "node:path";
+import { buildId } from "../build-id.js";
+import { loadConfig } from "../config/load-config.js";
+import { userConfigPath } from "../config/paths.js";
+import type { Deps } from "../deps.js";
+import {
+  envPrint,
+  fileState,
+  maskOf,
+  randomBases,
+  readStamp,
+  variablesIn,
+  writeStamp,
+  type FastStamp,
+} from "../outbox/fast-stamp.js";
+import type { EventEntry } from "../outbox/inbox.js";
+import type { OutboxPaths } from "../outbox/paths.js";
+import type { HookRun } from "../pipeline/run-hook.js";
+import { readBoundedSync } from "../read-bounded.js";
+import { MAX_CONFIG_BYTES } from "../core/defaults.js";
+
+export interface Offer {
+  /** After a knock: rewrite the stamp if the config changed (or a hook asked for another one). */
+  refresh(): void;
+  /** After a run: the project file it merged adds its variables and secrets to the stamp. */
+  learn(run: HookRun, entry: EventEntry): void;
+  /** Withdraws the offer: the stamp goes, then the FIFO (a later knock finds no reader). */
+  close(): void;
+}
+
+// Opens the FIFO and writes the stamp; undefined where no offer can be made.
+export function openOffer(
+  deps: Deps,
+  paths: OutboxPaths,
+  token: string,
+  onKnock: () => void,
+): Offer | undefined {
+  if (deps.platform === "win32" || deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
+  const fifo = join(paths.root, `worker.${token}.fifo`);
+  let fd: number;
+  try {
+    execFileSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore", timeout: 5_000 });
+    // Read and write: the worker is then a reader and a writer, so the FIFO never reads as ended
+    // between knocks, and a hook's non-blocking open for writing succeeds while it lives.
+    fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
+  } catch {
+    remove(fifo);
+    return undefined;
+  }
+  const net = process.getBuiltinModule("node:net");
+  const socket: Socket = new net.Socket({ fd, readable: true, writable: false });
+  // The config hooks load: the worker's own default until a hook asks for another (its --config).
+  let override: string | undefined;
+  const configPath = () => userConfigPath(deps, override);
+  const random = () => Math.random();
+  const salt = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
+  const bases = randomBases(random);
+  const projectFiles = new Set<string>();
+  const projectPieces = new Set<string>();
+
+  const write = (): void => {
+    try {
+      const path = configPath();
+      const loaded = loadConfig(deps, { configPath: override });
+      const state = fileState(path);
+      if (loaded.error || state === undefined) {
+        remove(paths.stamp);
+        return;
+      }
+      const names = new Set(variablesIn(textOf(path)));
+      for (const file of projectFiles)
+        for (const name of variablesIn(textOf(file))) names.add(name);
+      const sorted = [...names].sort();
+      const stamp: FastStamp = {
+        version: 1,
+        build: buildId(),
+        pid: process.pid,
+        fifo,
+        config: { path, state },
+        env: { names: sorted, salt, print: envPrint(sorted, salt, deps.env) },
+        mask: maskOf([...loaded.secrets, ...projectPieces], bases),
+      };
+      writeStamp(paths.stamp, stamp);
+    } catch {
+      remove(paths.stamp);
+    }
+  };
+
+  socket.setEncoding("utf8");
+  socket.on("error", () => undefined);
+  socket.on("data", (text: string) => {
+    // "s<path>\n": a hook found the stamp stale, for the config at <path>.
+    for (const line of text.split("\n")) {
+      const wanted = line.slice(1);
+      if (line.startsWith("s") && wanted !== "")
+        override = wanted === userConfigPath(deps) ? undefined : wanted;
+    }
+    onKnock();
+  });
+  write();
+  return {
+    refresh() {
+      const stamp = readStamp(paths.stamp);
+      const state = fileState(configPath());
+      const current =
+        stamp?.pid === process.pid &&
+        stamp.config.path === configPath() &&
+        state !== undefined &&
+        JSON.stringify(state) === JSON.stringify(stamp.config.state);
+      if (!current) write();
+    },
+    learn(run) {
+      const project = run.config?.projectPath;
+      if (project === undefined || projectFiles.has(project)) return;
+      projectFiles.add(project);
+      for (const piece of run.config?.secrets ?? []) projectPieces.add(piece);
+      write();
+    },
+    close() {
+      const stamp = readStamp(paths.stamp);
+      if (stamp?.pid === process.pid) remove(paths.stamp);
+      socket.destroy(); // closes the FIFO's descriptor: no reader is left
+      remove(fifo);
+    },
+  };
+}
+
+// A project's file may be a FIFO or a link to /dev/zero: read as load-config reads it.
+function textOf(file: string): string {
+  try {
+    return readBoundedSync(file, { maxBytes: MAX_CONFIG_BYTES });
+  } catch {
+    return "";
+  }
+}
+
+function remove(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // not there
+  }
+}

@@ -1,0 +1,122 @@
+// The worker runs the hook events handed to it (issue #19, see outbox/inbox.ts): each one through
+// the same pipeline a hook runs in-process (pipeline/run-hook.ts, mode "hook"), with the hook's
+// event text, flags, folder, parent process and variables (outbox/hook-env.ts), so that the log
+// line, the outbox entries and the deliveries are the ones the hook would have made. The log line
+// says "via": "worker"; its "ms" counts from the hook's start.
+import { renameSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import type { Deps } from "../deps.js";
+import { textInput } from "../input-source.js";
+import type { EventEntry } from "../outbox/inbox.js";
+import { listEvents, takeEvent } from "../outbox/inbox.js";
+import { hookEnvFor } from "../outbox/hook-env.js";
+import { writeJournal } from "../outbox/journal.js";
+import type { OutboxPaths } from "../outbox/paths.js";
+import { hookBudget } from "../pipeline/deadline.js";
+import { startRecord } from "../pipeline/record.js";
+import { runHook, type HookRun } from "../pipeline/run-hook.js";
+import { readBoundedSync } from "../read-bounded.js";
+import { MAX_EVENT_BYTES } from "../core/defaults.js";
+import { isClient } from "../core/hook-event.js";
+
+/** What a run taught the worker that its offer must know (fast-offer.ts). */
+export type OnRun = (run: HookRun, entry: EventEntry) => void;
+
+// Runs every waiting event, oldest first; the number run.
+export async function runEvents(deps: Deps, paths: OutboxPaths, onRun: OnRun): Promise<number> {
+  let ran = 0;
+  for (const name of listEvents(paths)) {
+    const taken = takeEvent(paths, name);
+    if (taken === undefined) continue; // taken back by its hook
+    const entry = readEntry(taken);
+    if (entry === undefined) {
+      const movedTo = join(paths.corrupt, `${name}.${Date.now().toString(36)}`);
+      try {
+        renameSync(taken, movedTo);
+      } catch {
+        // gone: nothing to keep
+      }
+      await writeJournal(deps, {
+        outbox: "quarantined",
+        key: name,
+        message: "not a hook event entry",
+        movedTo,
+      });
+      continue;
+    }
+    const run = await runEvent(deps, entry);
+    onRun(run, entry);
+    try {
+      unlinkSync(taken);
+    } catch {
+      // already gone
+    }
+    ran++;
+  }
+  return ran;
+}
+
+async function runEvent(deps: Deps, entry: EventEntry): Promise<HookRun> {
+  const now = deps.now();
+  const eventDeps: Deps = {
+    stdin: textInput(entry.payload),
+    get stdout() {
+      return deps.stdout;
+    },
+    get stderr() {
+      return deps.stderr;
+    },
+    env: hookEnvFor(deps.env, entry.env),
+    platform: deps.platform,
+    arch: deps.arch,
+    get osRelease() {
+      return deps.osRelease;
+    },
+    cwd: entry.cwd,
+    homedir: deps.homedir,
+    now: deps.now,
+    ppid: entry.ppid,
+  };
+  const run: HookRun = { record: { ...startRecord(entry.receivedAt), via: "worker" } };
+  const { config, timeout, client, event } = entry.args;
+  return runHook(eventDeps, {
+    configPath: config,
+    client,
+    event,
+    mode: "hook",
+    // The hook is long gone: the budget is for the writes and hand-offs, from now.
+    deadline: hookBudget(now, timeout).deadline,
+    explicitTimeout: timeout !== undefined,
+    run,
+  });
+}
+
+// The entry, checked by hand; undefined when it is not one.
+function readEntry(file: string): EventEntry | undefined {
+  try {
+    const text = readBoundedSync(file, { maxBytes: 2 * MAX_EVENT_BYTES, noFollow: true });
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const raw = parsed as Partial<Record<keyof EventEntry, unknown>>;
+    const args = raw.args as Partial<Record<keyof EventEntry["args"], unknown>> | null | undefined;
+    const env = raw.env as Record<string, unknown> | null | undefined;
+    const ok =
+      raw.version === 1 &&
+      typeof raw.payload === "string" &&
+      typeof raw.receivedAt === "number" &&
+      typeof raw.cwd === "string" &&
+      typeof raw.ppid === "number" &&
+      typeof args === "object" &&
+      args !== null &&
+      (args.config === undefined || typeof args.config === "string") &&
+      (args.timeout === undefined || typeof args.timeout === "number") &&
+      (args.client === undefined || isClient(args.client)) &&
+      (args.event === undefined || typeof args.event === "string") &&
+      typeof env === "object" &&
+      env !== null &&
+      Object.values(env).every((value) => typeof value === "string");
+    return ok ? (raw as EventEntry) : undefined;
+  } catch {
+    return undefined;
+  }
+}
