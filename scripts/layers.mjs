@@ -11,6 +11,7 @@ export const BASE = [
   "check-result.ts",
   "deps.ts",
   "errors.ts",
+  "fd-input.ts",
   "fnv1a.ts",
   "inert-output.ts",
   "input-source.ts",

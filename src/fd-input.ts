@@ -1,0 +1,196 @@
+// stdin for the hook's fast path (fast-hook.ts), read without process.stdin: constructing it for
+// a socket (what node-based clients give their hooks) loads net and the stream modules, ~17 M
+// instructions, more than the rest of the fast path. Three ways, by what fd 0 is:
+// - a regular file: read with readSync (it cannot block);
+// - a pipe on Linux: opened again through /proc/self/fd with O_NONBLOCK (a new open file
+//   description, so fd 0 stays as the client made it) and read whenever a poll finds data:
+//   no thread, no waiting past a deadline;
+// - anything else (a socket; a pipe on macOS): fs.read in the thread pool. A read that blocks
+//   there forever (a client that keeps stdin open and never writes) would keep node from exiting
+//   (exit joins the pool's threads): `stuck()` says so, and the caller then ends the process by
+//   a signal once everything is logged.
+// Everything read is recorded, so that the full pipeline can be handed all of it (replay()).
+import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from "node:fs";
+import type { InputSource } from "./input-source.js";
+
+export interface FdInput extends InputSource {
+  /** The whole event if the client has written it all already (the usual case), read at once;
+   * undefined otherwise, and read() goes on from there. */
+  readWaiting(maxBytes: number): string | undefined;
+  /** Everything read so far, then the rest of fd 0: for the full pipeline. */
+  replay(): InputSource;
+  /** True while a thread-pool read waits: node cannot exit by itself then. */
+  stuck(): boolean;
+}
+
+/** How often a Linux pipe is looked at while the event has not arrived. */
+const POLL_MS = 2;
+
+// undefined when fd 0 cannot be inspected (closed): the full path reports it.
+export function fdInput(
+  fd: number,
+  platform: NodeJS.Platform = process.platform,
+): FdInput | undefined {
+  let info: Stats;
+  try {
+    info = fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+  const reader = nonBlockingReader(fd, info, platform);
+  const seen: Buffer[] = [];
+  let queued: Buffer[] = []; // read ahead by readWaiting, not yet given out by read()
+  let inPool = 0;
+  let released = false;
+
+  const record = (buffer: Buffer, bytes: number): number => {
+    if (bytes > 0) seen.push(Buffer.from(buffer.subarray(0, bytes)));
+    return bytes;
+  };
+  const fromQueue = (buffer: Buffer): number => {
+    const chunk = queued.shift() as Buffer;
+    const n = chunk.copy(buffer, 0, 0, Math.min(chunk.length, buffer.length));
+    if (n < chunk.length) queued.unshift(chunk.subarray(n));
+    return n;
+  };
+  const readMore = (buffer: Buffer): Promise<number> => {
+    if (reader) return poll(reader.readNow, buffer, () => released);
+    inPool++;
+    return new Promise<number>((resolve, reject) => {
+      read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
+        inPool--;
+        if (error) reject(error);
+        else resolve(bytes);
+      });
+    });
+  };
+
+  return {
+    // Only a character device can be a terminal; the full path asks isatty() about it.
+    isTTY: info.isCharacterDevice(),
+    readWaiting(maxBytes) {
+      if (!reader) return undefined;
+      let size = 0;
+      for (;;) {
+        const buffer = Buffer.allocUnsafe(64 * 1024);
+        let bytes: number | undefined;
+        try {
+          bytes = reader.readNow(buffer);
+        } catch {
+          return undefined;
+        }
+        if (bytes === 0) return Buffer.concat(seen).toString("utf8"); // the client closed stdin
+        if (bytes === undefined) break; // nothing more yet
+        record(buffer, bytes);
+        queued.push(Buffer.from(buffer.subarray(0, bytes)));
+        size += bytes;
+        if (size > maxBytes) return undefined;
+      }
+      // Still open: a whole JSON object is the whole event (as read-input.ts decides).
+      const text = Buffer.concat(seen).toString("utf8");
+      return text.trimEnd().endsWith("}") && parses(text) ? text : undefined;
+    },
+    async read(buffer) {
+      if (queued.length > 0) return fromQueue(buffer);
+      return record(buffer, await readMore(buffer));
+    },
+    release() {
+      released = true;
+    },
+    replay() {
+      let rest: Buffer | undefined = Buffer.concat(seen);
+      queued = [];
+      released = false;
+      return {
+        isTTY: false,
+        read: async (buffer) => {
+          if (rest && rest.length > 0) {
+            const n = rest.copy(buffer, 0, 0, Math.min(rest.length, buffer.length));
+            rest = rest.subarray(n);
+            return n;
+          }
+          rest = undefined;
+          return readMore(buffer);
+        },
+        release: () => {
+          released = true;
+          reader?.close();
+        },
+      };
+    },
+    stuck: () => inPool > 0,
+  };
+}
+
+interface NonBlocking {
+  /** Bytes read, 0 at the end, undefined when nothing is there yet. */
+  readNow: (buffer: Buffer) => number | undefined;
+  close: () => void;
+}
+
+function nonBlockingReader(
+  fd: number,
+  info: Stats,
+  platform: NodeJS.Platform,
+): NonBlocking | undefined {
+  if (info.isFile()) {
+    return {
+      readNow: (buffer) => readSync(fd, buffer, 0, buffer.length, null),
+      close: () => undefined,
+    };
+  }
+  if (platform !== "linux" || !info.isFIFO()) return undefined;
+  let own: number | undefined;
+  try {
+    own = openSync(`/proc/self/fd/${String(fd)}`, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  const handle = own;
+  return {
+    readNow: (buffer) => {
+      try {
+        return readSync(handle, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") return undefined;
+        throw error;
+      }
+    },
+    close: () => {
+      if (own === undefined) return;
+      own = undefined;
+      closeSync(handle);
+    },
+  };
+}
+
+// Resolves with the next bytes (0 at the end), looking every POLL_MS; 0 once released (the
+// reader gave up: its own deadline said so).
+function poll(
+  readNow: NonBlocking["readNow"],
+  buffer: Buffer,
+  released: () => boolean,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const look = (): void => {
+      try {
+        const bytes = released() ? 0 : readNow(buffer);
+        if (bytes === undefined) setTimeout(look, POLL_MS);
+        else resolve(bytes);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    look();
+  });
+}
+
+/** True when the text is one whole JSON value. */
+export function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
