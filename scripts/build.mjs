@@ -38,14 +38,14 @@ const checksApart = {
   },
 };
 
-// fs/promises (which loads readline and the watchers) and child_process (net, dgram, streams) cost
-// a hook run ~8 M and ~17 M instructions to load; most runs call neither (--dry-run, a hand-off to
-// the worker). In dist/cli.cjs each becomes a module of functions that load the real one on their
+// fs/promises (which loads readline and the watchers), child_process (net, dgram, streams) and tty
+// (net, streams) cost a hook run ~8 M, ~17 M and ~8 M instructions to load; most runs call none
+// (--dry-run, a hand-off to the worker; isatty only when stdin is a character device). In dist/cli.cjs each becomes a module of functions that load the real one on their
 // first call (src/ imports only functions from them, by name; the names come from the real module).
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^node:(fs\/promises|child_process)$/ }, (args) =>
+    build.onResolve({ filter: /^node:(fs\/promises|child_process|tty)$/ }, (args) =>
       // The stand-in's own require() is the real module.
       args.namespace === "lazy-builtin"
         ? { path: args.path, external: true }

@@ -1,0 +1,64 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, ROOT, fixture, tempHome } from "../helpers/run-bin.js";
+
+const PRELOAD = join(ROOT, "test", "fixtures", "preload", "report-loads.cjs");
+
+interface Loads {
+  builtins: string[];
+  zod: boolean;
+  code: number | null;
+  stdout: string;
+}
+
+// Runs the built binary with `input` as a regular file on stdin (as `hook-notify < event.json`
+// does) or through a pipe (as agent clients do), and reports what it loaded.
+function runAndReport(
+  args: string[],
+  input: string,
+  env: Record<string, string | undefined>,
+  via: "file" | "pipe",
+): Promise<Loads> {
+  const dir = env.HOME ?? "";
+  const report = join(dir, "loads.json");
+  const inputFile = join(dir, "event.json");
+  writeFileSync(inputFile, input);
+  const stdinFd = via === "file" ? openSync(inputFile, "r") : "pipe";
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...env, NODE_OPTIONS: `--require ${PRELOAD}`, HN_LOADS_FILE: report },
+    stdio: [stdinFd, "pipe", "ignore"],
+  });
+  if (typeof stdinFd === "number") closeSync(stdinFd);
+  child.stdin?.end(input);
+  let stdout = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const loads = JSON.parse(readFileSync(report, "utf8")) as Omit<Loads, "code" | "stdout">;
+      resolve({ ...loads, code, stdout });
+    });
+  });
+}
+
+// Issue #19: what a hook run loads is time the agent waits for. node:tty drags in net and ~27
+// stream modules; only stdin that is a character device can be a terminal and needs it.
+describe("what a hook run loads", () => {
+  it.each(["file", "pipe"] as const)("stdin from a %s: node:tty is not loaded", async (via) => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    const input = fixture("claude-code/Stop.json", { session_id: `loads-${via}` });
+    const run = await runAndReport(["--timeout", "5"], input, home.env, via);
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.builtins).not.toContain("tty");
+  });
+
+  it("stdin from a file: no net and no streams either", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-file-net" });
+    const run = await runAndReport(["--timeout", "5"], input, home.env, "file");
+    expect(run.code).toBe(0);
+    expect(run.builtins.filter((name) => /^(net|stream|tty)$/.test(name))).toEqual([]);
+  });
+});
