@@ -10,6 +10,7 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 
 // Loaded lazily with import(), only by the commands and sinks that need them; never bundled.
 const external = ["node-notifier", "nodemailer", "undici", "yargs", "yargs/*", "jsonc-parser"];
@@ -63,6 +64,35 @@ const lazyBuiltins = {
   },
 };
 
+// zod (its ~75 KB and the schemas built from it) costs a hook run that has no config file and a
+// well-formed event nothing: in dist/cli.cjs src/zod.ts becomes a module of getters (one per name
+// it exports) that evaluate the real one, bundled and wrapped to run on demand, on first use.
+const lazyZod = {
+  name: "lazy-zod",
+  setup(build) {
+    const real = fileURLToPath(new URL("../src/zod.ts", import.meta.url));
+    build.onResolve({ filter: /^(\.\.?\/)+zod\.js$/ }, () => ({
+      path: "zod.ts",
+      namespace: "lazy-zod",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-zod" }, async () => {
+      const listed = /export \{([^}]*)\} from "zod\/mini";/.exec(await readFile(real, "utf8"));
+      if (!listed) throw new Error('src/zod.ts: no `export { … } from "zod/mini"` list');
+      const names = listed[1]
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const contents = [
+        `let real;`,
+        `const load = () => (real ??= require(${JSON.stringify(real)}));`,
+        `for (const name of ${JSON.stringify(names)})`,
+        `  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+      ].join("\n");
+      return { contents, loader: "js", resolveDir: "." };
+    });
+  },
+};
+
 const BUILD_ID_PLACEHOLDER = "0".repeat(16);
 const common = {
   plugins: [commandsApart],
@@ -88,7 +118,7 @@ try {
   await build({
     ...common,
     entryPoints: { cli: "src/cli.ts" },
-    plugins: [commandsApart, checksApart, lazyBuiltins],
+    plugins: [commandsApart, checksApart, lazyBuiltins, lazyZod],
     supported: { "dynamic-import": false },
   });
   await build({

@@ -61,4 +61,38 @@ describe("what a hook run loads", () => {
     expect(run.code).toBe(0);
     expect(run.builtins.filter((name) => /^(net|stream|tty)$/.test(name))).toEqual([]);
   });
+
+  // zod is evaluated only when a schema is used: a config file, or a field of the wrong type.
+  it.each(["hook", "dry-run"])(
+    "%s with no config file and a well-formed event: no zod",
+    async (mode) => {
+      const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+      const input = fixture("claude-code/Stop.json", { session_id: `loads-zod-${mode}` });
+      const args = mode === "dry-run" ? ["--dry-run"] : ["--timeout", "5"];
+      const run = await runAndReport(args, input, home.env, "file");
+      expect(run.code).toBe(0);
+      if (mode === "dry-run") expect(run.stdout).toContain('"sink":"desktop"');
+      else expect(run.stdout).toBe("");
+      expect(run.zod).toBe(false);
+    },
+  );
+
+  it("a config file is validated by the schema (zod loads)", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    home.writeConfig({ sinks: { ding: { type: "sound" } } });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-config" });
+    const run = await runAndReport(["--dry-run"], input, home.env, "file");
+    expect(run.zod).toBe(true);
+    expect(run.stdout).toContain('"sink":"ding"');
+  });
+
+  it("a field of the wrong type is dropped in zod's words (zod loads for the message)", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-field", cwd: 42 });
+    const run = await runAndReport(["--timeout", "5"], input, home.env, "file");
+    expect(run).toMatchObject({ code: 0, stdout: "", zod: true });
+    expect(home.logLines()[0]?.issues).toEqual([
+      "hook event: cwd: Invalid input: expected string, received number; dropped",
+    ]);
+  });
 });
