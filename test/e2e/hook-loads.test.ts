@@ -11,6 +11,7 @@ interface Loads {
   zod: boolean;
   code: number | null;
   stdout: string;
+  stderr: string;
 }
 
 // Runs the built binary with `input` as a regular file on stdin (as `hook-notify < event.json`
@@ -28,17 +29,19 @@ function runAndReport(
   const stdinFd = via === "file" ? openSync(inputFile, "r") : "pipe";
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...env, NODE_OPTIONS: `--require ${PRELOAD}`, HN_LOADS_FILE: report },
-    stdio: [stdinFd, "pipe", "ignore"],
+    stdio: [stdinFd, "pipe", "pipe"],
   });
   if (typeof stdinFd === "number") closeSync(stdinFd);
   child.stdin?.end(input);
   let stdout = "";
+  let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => {
-      const loads = JSON.parse(readFileSync(report, "utf8")) as Omit<Loads, "code" | "stdout">;
-      resolve({ ...loads, code, stdout });
+      const loads = JSON.parse(readFileSync(report, "utf8")) as Pick<Loads, "builtins" | "zod">;
+      resolve({ ...loads, code, stdout, stderr });
     });
   });
 }
@@ -94,5 +97,19 @@ describe("what a hook run loads", () => {
     expect(home.logLines()[0]?.issues).toEqual([
       "hook event: cwd: Invalid input: expected string, received number; dropped",
     ]);
+  });
+
+  // What a run says on stderr goes out in one write per line, without building console and
+  // process.stderr (the stream modules).
+  it("--dry-run that says why sinks are skipped: the lines, and no stream modules", async () => {
+    const home = tempHome({
+      HOOK_NOTIFY_LOCAL_SINKS: "0",
+      SSH_CONNECTION: "10.0.0.2 50000 10.0.0.1 22",
+    });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-stderr" });
+    const run = await runAndReport(["--dry-run"], input, home.env, "file");
+    expect(run.stderr).toContain("hook-notify: skipped desktop: ");
+    expect(run.stderr).toContain("hook-notify: skipped sound: ");
+    expect(run.builtins.filter((name) => /^(net|stream|tty)$/.test(name))).toEqual([]);
   });
 });
