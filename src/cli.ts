@@ -1,18 +1,7 @@
-import { parseArgs } from "node:util";
 import { runCommand } from "./commands/run.js";
 import { guardOutput } from "./inert-output.js";
-import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
-
-// parseArgs' view of the run flags: every value a string or a boolean, checked by toRunArgs.
-const HOOK_FLAGS = Object.fromEntries(
-  Object.entries(RUN_FLAGS).map(([name, flag]) => [
-    name,
-    {
-      type: flag.type === "boolean" ? ("boolean" as const) : ("string" as const),
-      ...(flag.short === undefined ? {} : { short: flag.short }),
-    },
-  ]),
-);
+import { toRunArgs } from "./commands/run-flags.js";
+import { parseHookArgv } from "./commands/hook-argv.js";
 
 // The one entry point. Hook mode skips yargs (it costs ~100 ms to load): the agent waits for us.
 export async function main(argv: string[]): Promise<void> {
@@ -46,12 +35,7 @@ function asksForHelp(argv: readonly string[]): boolean {
 
 // Lenient on purpose: an unknown or malformed flag in a hook entry must not stop the notification.
 function hookArgs(argv: readonly string[]): Parameters<typeof runCommand>[0] {
-  const { values, positionals } = parseArgs({
-    args: argv.filter((a) => a !== "run"),
-    options: HOOK_FLAGS,
-    strict: false,
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseHookArgv(argv.filter((a) => a !== "run"));
   // Codex's `notify` program gets the event as its last argument, not on stdin.
   return toRunArgs(
     values,

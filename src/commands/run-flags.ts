@@ -1,5 +1,5 @@
-// The hook command's flags, once, as plain data: cli.ts feeds them to node:util parseArgs on the
-// hook path (no yargs, no zod), cli-yargs.ts to yargs for `run --help`. Both read values here.
+// The hook command's flags, once, as plain data: hook-argv.ts reads the hook's argv by them (no
+// yargs, no zod), cli-yargs.ts feeds them to yargs for `run --help`. Both read values here.
 import { CLIENT_IDS, isClient } from "../core/hook-event.js";
 import { configOption } from "./config-option.js";
 import type { RunArgs } from "./run.js";
