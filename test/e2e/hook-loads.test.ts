@@ -77,6 +77,8 @@ describe("what a hook run loads", () => {
       if (mode === "dry-run") expect(run.stdout).toContain('"sink":"desktop"');
       else expect(run.stdout).toBe("");
       expect(run.zod).toBe(false);
+      // The hook's flags are read by src/commands/hook-argv.ts, not node:util's parseArgs.
+      expect(run.builtins).not.toContain("internal/util/parse_args/parse_args");
     },
   );
 
