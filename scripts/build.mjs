@@ -13,6 +13,7 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 
 // Loaded lazily with import(), only by the commands and sinks that need them; never bundled.
 const external = ["node-notifier", "nodemailer", "undici", "yargs", "yargs/*", "jsonc-parser"];
@@ -41,14 +42,14 @@ const checksApart = {
   },
 };
 
-// fs/promises (which loads readline and the watchers) and child_process (net, dgram, streams) cost
-// a hook run ~8 M and ~17 M instructions to load; most runs call neither (--dry-run, a hand-off to
-// the worker). In dist/cli.cjs each becomes a module of functions that load the real one on their
+// fs/promises (which loads readline and the watchers), child_process (net, dgram, streams) and tty
+// (net, streams) cost a hook run ~8 M, ~17 M and ~8 M instructions to load; most runs call none
+// (--dry-run, a hand-off to the worker; isatty only when stdin is a character device). In dist/cli.cjs each becomes a module of functions that load the real one on their
 // first call (src/ imports only functions from them, by name; the names come from the real module).
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^node:(fs\/promises|child_process)$/ }, (args) =>
+    build.onResolve({ filter: /^node:(fs\/promises|child_process|tty)$/ }, (args) =>
       // The stand-in's own require() is the real module.
       args.namespace === "lazy-builtin"
         ? { path: args.path, external: true }
@@ -62,6 +63,35 @@ const lazyBuiltins = {
       );
       const load = `const load = () => require(${JSON.stringify(args.path)});`;
       return { contents: [load, ...lines].join("\n"), loader: "js", resolveDir: "." };
+    });
+  },
+};
+
+// zod (its ~75 KB and the schemas built from it) costs a hook run that has no config file and a
+// well-formed event nothing: in dist/cli.cjs src/zod.ts becomes a module of getters (one per name
+// it exports) that evaluate the real one, bundled and wrapped to run on demand, on first use.
+const lazyZod = {
+  name: "lazy-zod",
+  setup(build) {
+    const real = fileURLToPath(new URL("../src/zod.ts", import.meta.url));
+    build.onResolve({ filter: /^(\.\.?\/)+zod\.js$/ }, () => ({
+      path: "zod.ts",
+      namespace: "lazy-zod",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "lazy-zod" }, async () => {
+      const listed = /export \{([^}]*)\} from "zod\/mini";/.exec(await readFile(real, "utf8"));
+      if (!listed) throw new Error('src/zod.ts: no `export { … } from "zod/mini"` list');
+      const names = listed[1]
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const contents = [
+        `let real;`,
+        `const load = () => (real ??= require(${JSON.stringify(real)}));`,
+        `for (const name of ${JSON.stringify(names)})`,
+        `  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+      ].join("\n");
+      return { contents, loader: "js", resolveDir: "." };
     });
   },
 };
@@ -92,7 +122,7 @@ try {
   await build({
     ...common,
     entryPoints: { cli: "src/cli.ts", hook: "src/fast-hook.ts" },
-    plugins: [commandsApart, checksApart, lazyBuiltins],
+    plugins: [commandsApart, checksApart, lazyBuiltins, lazyZod],
     supported: { "dynamic-import": false },
   });
   await build({

@@ -15,11 +15,13 @@ export const BASE = [
   "fnv1a.ts",
   "inert-output.ts",
   "input-source.ts",
+  "once.ts",
   "read-bounded.ts",
   "redact.ts",
   "secret-values.ts",
   "style.ts",
   "version.ts",
+  "zod.ts",
 ];
 
 /** node -> the nodes it may import, besides core/ and itself. */

@@ -1,6 +1,6 @@
 import { runCommand, type Handover } from "./commands/run.js";
 import { guardOutput } from "./inert-output.js";
-import { asksForHelp, hookArgs, isHookInvocation } from "./commands/run-flags.js";
+import { asksForHelp, hookArgs, isHookInvocation } from "./commands/hook-argv.js";
 
 // The one entry point. Hook mode skips yargs (it costs ~100 ms to load): the agent waits for us.
 export async function main(argv: string[], handover: Handover = {}): Promise<void> {

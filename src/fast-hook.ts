@@ -6,7 +6,7 @@
 // does not answer the knock, Windows) goes to dist/cli.cjs, the full pipeline, with the event
 // already read handed over. The full path behaves exactly as it always did.
 import type { Handover } from "./commands/run.js";
-import { hookArgs, isHookInvocation } from "./commands/run-flags.js";
+import { hookArgs, isHookInvocation } from "./commands/hook-argv.js";
 import { userConfigPath } from "./config/paths.js";
 import { buildId } from "./build-id.js";
 import { fdInput, parses } from "./fd-input.js";

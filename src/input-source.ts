@@ -13,19 +13,21 @@ export interface InputSource {
 
 // A regular file on fd 0 is read with fs.read (~1 ms; constructing process.stdin costs ~6 ms).
 // Pipes go through process.stdin: a blocking fs.read on a pipe that never closes would pin a
-// thread-pool thread and keep the process from ever exiting.
+// thread-pool thread and keep the process from ever exiting. Only a character device can be a
+// terminal: node:tty (which loads net and ~27 stream modules, ~8 M instructions) is asked then only.
 export function stdinInput(getStdin: () => Readable): InputSource {
-  const isFile = isRegularFile(0);
-  if (isFile)
+  const kind = kindOf(0);
+  if (kind === "file")
     return { isTTY: false, read: (buffer) => readFd(0, buffer), release: () => undefined };
-  return { ...streamInput(getStdin()), isTTY: isatty(0) };
+  return { ...streamInput(getStdin()), isTTY: kind === "device" && isatty(0) };
 }
 
-function isRegularFile(fd: number): boolean {
+function kindOf(fd: number): "file" | "device" | "other" {
   try {
-    return fstatSync(fd).isFile();
+    const info = fstatSync(fd);
+    return info.isFile() ? "file" : info.isCharacterDevice() ? "device" : "other";
   } catch {
-    return false; // fd 0 closed: the stream path reports end of input
+    return "other"; // fd 0 closed: the stream path reports end of input
   }
 }
 

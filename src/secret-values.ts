@@ -1,6 +1,6 @@
 // Which config values are secrets is said once, in the schemas: a field marked
 // `z.meta({ secret: true })` holds one. These walk a schema beside a value and collect them.
-import * as z from "zod/mini";
+import * as z from "./zod.js";
 
 type Schema = z.core.$ZodType;
 type Def = Record<string, unknown> & { type: string };

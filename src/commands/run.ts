@@ -83,16 +83,13 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
 function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): boolean {
   const { record } = run;
   const unusable = record.error !== undefined && UNUSABLE.includes(record.error.code);
-  if (record.error) console.error(`hook-notify: ${record.error.message}`);
+  if (record.error) say(`hook-notify: ${record.error.message}`);
   reportNoOutbox(run, deps);
   if (mode === "hook") return unusable;
-  for (const issue of record.issues) console.error(`hook-notify: ${issue}`);
-  for (const skip of record.skipped)
-    console.error(`hook-notify: skipped ${skip.sink}: ${skip.reason}`);
+  for (const issue of record.issues) say(`hook-notify: ${issue}`);
+  for (const skip of record.skipped) say(`hook-notify: skipped ${skip.sink}: ${skip.reason}`);
   if (record.ignored)
-    console.error(
-      `hook-notify: ${record.ignored} is not an event hook-notify notifies on; nothing to do.`,
-    );
+    say(`hook-notify: ${record.ignored} is not an event hook-notify notifies on; nothing to do.`);
   if (mode === "dry-run") printPlan(run, deps);
   else printOutcomes(run);
   return (
@@ -109,14 +106,14 @@ function reportNoOutbox(run: HookRun, deps: Deps): void {
     const result = o.ok
       ? `sent directly (${tries})`
       : `NOT delivered after ${tries} within the hook's budget (${o.code ?? ""}: ${o.error ?? ""}); it is lost`;
-    console.error(
+    say(
       `hook-notify: the outbox cannot be written (${o.outboxError ?? ""}); ${o.sink}: ${result}.`,
     );
   }
   const log = logPath(deps);
   if (direct.length > 0 || (run.loggedTo !== undefined && run.loggedTo !== log)) {
     const where = run.loggedTo ?? "nowhere (no writable place)";
-    console.error(
+    say(
       `hook-notify: logged to ${where}. Check that ${dirname(log)} exists and is yours and writable, and the disk has space.`,
     );
   }
@@ -181,16 +178,25 @@ function awayLine(presence: Presence | undefined) {
   };
 }
 
-// One write to fd 1 (made inert like every other output): building console and process.stdout costs a few ms that a person piping
-// --dry-run into jq need not wait for. A full non-blocking pipe falls back to the stream.
-function printLines(lines: readonly string[]): void {
+// One write to fd 1 (made inert like every other output): building console and process.stdout
+// costs a few ms that a person piping --dry-run into jq need not wait for. A full non-blocking pipe
+// falls back to the stream.
+function printLines(lines: readonly string[], fd: 1 | 2 = 1): void {
   if (lines.length === 0) return;
   const text = `${lines.join("\n")}\n`;
   try {
-    writeSync(1, inert(text));
+    writeSync(fd, inert(text));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EAGAIN") process.stdout.write(text);
+    if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return;
+    if (fd === 1) process.stdout.write(text);
+    else process.stderr.write(text);
   }
+}
+
+// One line to stderr, as printLines writes stdout: console.error would build process.stderr and
+// the ~20 stream modules behind it (~15 M instructions) for a line or two.
+function say(line: string): void {
+  printLines([line], 2);
 }
 
 function printOutcomes(run: HookRun): void {

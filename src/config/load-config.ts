@@ -5,6 +5,7 @@ import { readBoundedSync } from "../read-bounded.js";
 import { mergeProjectConfig } from "./merge-project.js";
 import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
 import { validateConfig } from "./validate-config.js";
+import { defaultConfig } from "./default-config.js";
 import { type Config } from "../core/config.js";
 import { MAX_CONFIG_BYTES } from "../core/defaults.js";
 
@@ -23,11 +24,6 @@ export interface LoadedConfig {
   error?: HookNotifyError | undefined;
 }
 
-/** With no config file: one desktop and one sound sink for the default events (DEFAULT_EVENTS). */
-export const DEFAULT_CONFIG_JSON = {
-  sinks: { desktop: { type: "desktop" }, sound: { type: "sound" } },
-};
-
 // Reads the user's config (or the built-in default) and merges the project's file over it.
 export function loadConfig(
   deps: Pick<Deps, "env" | "homedir" | "platform">,
@@ -36,7 +32,11 @@ export function loadConfig(
   const explicit = options.configPath ?? deps.env.HOOK_NOTIFY_CONFIG;
   const path = userConfigPath(deps, options.configPath);
   const user = readJson(path, !!explicit);
-  const base = validateConfig(user.json ?? DEFAULT_CONFIG_JSON, deps.env);
+  // No file (or a file holding `null`): the built-in default, already validated.
+  const base =
+    user.json === undefined || user.json === null
+      ? defaultConfig()
+      : validateConfig(user.json, deps.env);
   const loaded: LoadedConfig = {
     value: base.value,
     issues: base.issues.map((issue) => `${path}: ${issue}`),

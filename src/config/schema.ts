@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as z from "../zod.js";
+import { once } from "../once.js";
 import { DEFAULT_EVENTS, NOTICE_EVENTS } from "../core/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
@@ -18,16 +19,19 @@ const QUIET_HOURS = /^$|^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/;
 
 // The noise rules are keys both at the top level and on a sink entry, with a description for each
 // place; `.check(z.meta(…))` makes a described copy of the one schema.
-const quietHours = z
-  .string()
-  .check(z.regex(QUIET_HOURS, 'use "HH:MM-HH:MM" in local time, e.g. "22:00-07:00"'));
-const cooldown = z.partialRecord(
-  z.enum([...NOTICE_EVENTS, "idle_prompt"]),
-  z.number().check(z.gte(0), z.lte(86_400)),
+// Every schema here is built on first use (once): a hook run with no config file builds none.
+const quietHours = once(() =>
+  z.string().check(z.regex(QUIET_HOURS, 'use "HH:MM-HH:MM" in local time, e.g. "22:00-07:00"')),
 );
-const minTurnSeconds = z.number().check(z.gte(0), z.lte(86_400));
-const localSinksOverSsh = z.boolean();
-const coalesceSeconds = z.number().check(z.gte(0), z.lte(600));
+const cooldown = once(() =>
+  z.partialRecord(
+    z.enum([...NOTICE_EVENTS, "idle_prompt"]),
+    z.number().check(z.gte(0), z.lte(86_400)),
+  ),
+);
+const minTurnSeconds = once(() => z.number().check(z.gte(0), z.lte(86_400)));
+const localSinksOverSsh = once(() => z.boolean());
+const coalesceSeconds = once(() => z.number().check(z.gte(0), z.lte(600)));
 
 // The JSON Schema description (and default) of one config key; editors show it on hover.
 function about(description: string, defaultValue?: unknown) {
@@ -37,30 +41,32 @@ function about(description: string, defaultValue?: unknown) {
 }
 
 // A follow-up to other sinks when nobody answered the session in time (on a sink or top level).
-const escalateShape = z.strictObject({
-  afterSeconds: z
-    .number()
-    .check(
-      z.gte(1),
-      z.lte(43_200),
-      about("Seconds to wait for you to answer the session (your next prompt there) first."),
-    ),
-  to: z
-    .array(z.string().check(z.minLength(1)))
-    .check(z.minLength(1), about('Names of the sinks that get the follow-up, e.g. ["phone"].')),
-  events: z.optional(
-    z
-      .array(z.enum(NOTICE_EVENTS))
+const escalateShape = once(() =>
+  z.strictObject({
+    afterSeconds: z
+      .number()
       .check(
-        about(
-          "Events that escalate. Default: permission and idle prompts (Notification) and failures; add Stop to be chased after a finished turn too.",
-        ),
+        z.gte(1),
+        z.lte(43_200),
+        about("Seconds to wait for you to answer the session (your next prompt there) first."),
       ),
-  ),
-});
+    to: z
+      .array(z.string().check(z.minLength(1)))
+      .check(z.minLength(1), about('Names of the sinks that get the follow-up, e.g. ["phone"].')),
+    events: z.optional(
+      z
+        .array(z.enum(NOTICE_EVENTS))
+        .check(
+          about(
+            "Events that escalate. Default: permission and idle prompts (Notification) and failures; add Stop to be chased after a finished turn too.",
+          ),
+        ),
+    ),
+  }),
+);
 
 /** Keys every sink entry has, whatever its type. */
-export const commonEntryShape = {
+export const commonEntryShape = once(() => ({
   events: z.optional(
     z
       .array(z.enum(NOTICE_EVENTS))
@@ -95,7 +101,7 @@ export const commonEntryShape = {
       ),
   ),
   escalate: z.optional(
-    escalateShape.check(
+    escalateShape().check(
       about(
         "When this sink delivered an event that needs you (a permission or idle prompt, a failure) and you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
       ),
@@ -116,41 +122,41 @@ export const commonEntryShape = {
       ),
   ),
   quietHours: z.optional(
-    quietHours.check(
+    quietHours().check(
       about(
         'Quiet hours for this sink, whatever its kind (a remote sink too), e.g. "22:00-07:00" in local time; "" lifts the top-level ones for it. Default: the top-level quietHours for desktop and sound, none for remote sinks.',
       ),
     ),
   ),
   cooldown: z.optional(
-    cooldown.check(
+    cooldown().check(
       about(
         "Cool-down seconds per event kind for this sink, merged over the top-level ones and the default.",
       ),
     ),
   ),
   minTurnSeconds: z.optional(
-    minTurnSeconds.check(
+    minTurnSeconds().check(
       about(
         "A Stop reaches this sink only when the turn took at least this many seconds. Default: the top-level minTurnSeconds.",
       ),
     ),
   ),
   localSinksOverSsh: z.optional(
-    localSinksOverSsh.check(
+    localSinksOverSsh().check(
       about(
         "true: this desktop or sound sink still runs over SSH or in a container without a display. Default: the top-level localSinksOverSsh.",
       ),
     ),
   ),
   coalesceSeconds: z.optional(
-    coalesceSeconds.check(
+    coalesceSeconds().check(
       about(
         "Subagent coalescing window for this sink; 0 gives it every SubagentStop on its own. Default: the top-level coalesceSeconds.",
       ),
     ),
   ),
-};
+}));
 
 const entrySchemas = new Map<string, z.ZodMiniObject>();
 
@@ -160,69 +166,73 @@ export function entrySchemaFor(sink: Sink<unknown>): z.ZodMiniObject {
   if (cached) return cached;
   const own = (sink.options as unknown as { shape: z.core.$ZodShape }).shape;
   const type = z.literal(sink.type).check(about("The kind of sink; its options follow."));
-  const schema = z.strictObject({ type, ...commonEntryShape, ...own });
+  const schema = z.strictObject({ type, ...commonEntryShape(), ...own });
   entrySchemas.set(sink.type, schema);
   return schema;
 }
 
-const template = z.strictObject({
-  title: z.optional(
-    z.string().check(about('Title template, e.g. "{project} · {agent} finished".')),
-  ),
-  body: z.optional(z.string().check(about('Body template, e.g. "{last_message}".'))),
-});
-
-const service = z.strictObject({
-  baseUrl: z
-    .url({ protocol: /^https?$/ })
-    .check(about("Where the service's API lives (the part before /api/v0 and /api/v1).")),
-  apiKey: z
-    .string()
-    .check(
-      z.minLength(1),
-      z.meta({ secret: true }),
-      about(
-        'The API key (sent as "Authorization: Bearer …"). Write "${FACTORY_API_KEY}" so it stays in the environment. Secret: masked in every log line and message.',
-      ),
+const template = once(() =>
+  z.strictObject({
+    title: z.optional(
+      z.string().check(about('Title template, e.g. "{project} · {agent} finished".')),
     ),
-  enrich: z.optional(
-    z
-      .boolean()
+    body: z.optional(z.string().check(about('Body template, e.g. "{last_message}".'))),
+  }),
+);
+
+const service = once(() =>
+  z.strictObject({
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .check(about("Where the service's API lives (the part before /api/v0 and /api/v1).")),
+    apiKey: z
+      .string()
       .check(
+        z.minLength(1),
+        z.meta({ secret: true }),
         about(
-          "Droid notifications sent by the background worker carry the session's title and token usage from the service.",
-          true,
+          'The API key (sent as "Authorization: Bearer …"). Write "${FACTORY_API_KEY}" so it stays in the environment. Secret: masked in every log line and message.',
         ),
       ),
-  ),
-  enrichTimeoutSeconds: z.optional(
-    z
-      .number()
-      .check(
-        z.gt(0),
-        z.lte(30),
-        about(
-          "The worker waits at most this long for the session; then the notification goes out without it.",
-          DEFAULT_ENRICH_TIMEOUT_SECONDS,
+    enrich: z.optional(
+      z
+        .boolean()
+        .check(
+          about(
+            "Droid notifications sent by the background worker carry the session's title and token usage from the service.",
+            true,
+          ),
         ),
-      ),
-  ),
-  intervalSeconds: z.optional(
-    z
-      .number()
-      .check(
-        z.gte(10),
-        z.lte(86_400),
-        about(
-          "hook-notify watch polls this often (plus up to 10 % jitter).",
-          DEFAULT_INTERVAL_SECONDS,
+    ),
+    enrichTimeoutSeconds: z.optional(
+      z
+        .number()
+        .check(
+          z.gt(0),
+          z.lte(30),
+          about(
+            "The worker waits at most this long for the session; then the notification goes out without it.",
+            DEFAULT_ENRICH_TIMEOUT_SECONDS,
+          ),
         ),
-      ),
-  ),
-});
+    ),
+    intervalSeconds: z.optional(
+      z
+        .number()
+        .check(
+          z.gte(10),
+          z.lte(86_400),
+          about(
+            "hook-notify watch polls this often (plus up to 10 % jitter).",
+            DEFAULT_INTERVAL_SECONDS,
+          ),
+        ),
+    ),
+  }),
+);
 
 /** The config file minus the sink entries, which are validated one by one. */
-export const topLevelShape = {
+export const topLevelShape = once(() => ({
   $schema: z.optional(
     z.string().check(about("Path or URL of schema/config.schema.json, for editor completion.")),
   ),
@@ -233,7 +243,7 @@ export const topLevelShape = {
   ),
   templates: z.optional(
     z
-      .partialRecord(z.enum([...NOTICE_EVENTS, "failure"]), template)
+      .partialRecord(z.enum([...NOTICE_EVENTS, "failure"]), template())
       .check(
         about(
           'Per-event title and body templates; the "failure" one wins for failures. Placeholders: {project}, {agent}, {event}, {message}, {last_message} and more (see the README).',
@@ -274,7 +284,7 @@ export const topLevelShape = {
       ),
   ),
   cooldown: z.optional(
-    cooldown.check(
+    cooldown().check(
       about(
         'At most one notification per session and event kind per this many seconds, e.g. {"Notification": 120}; "idle_prompt" is a Notification saying the agent waits for input. Merged over the default, so {"idle_prompt": 0} lifts it. Failures are never held back.',
         DEFAULT_COOLDOWNS,
@@ -282,7 +292,7 @@ export const topLevelShape = {
     ),
   ),
   minTurnSeconds: z.optional(
-    minTurnSeconds.check(
+    minTurnSeconds().check(
       about(
         "A Stop notifies only when the turn (from your last prompt in the transcript) took at least this many seconds; 0: off. Failures always notify.",
         DEFAULT_MIN_TURN_SECONDS,
@@ -290,14 +300,14 @@ export const topLevelShape = {
     ),
   ),
   quietHours: z.optional(
-    quietHours.check(
+    quietHours().check(
       about(
         'Local time, e.g. "22:00-07:00" (may cross midnight): desktop and sound stay silent; remote sinks deliver as configured. "": none.',
       ),
     ),
   ),
   localSinksOverSsh: z.optional(
-    localSinksOverSsh.check(
+    localSinksOverSsh().check(
       about(
         "Over SSH (SSH_CONNECTION or SSH_TTY set) or in a container without a display, desktop and sound are skipped unless this is true (or HOOK_NOTIFY_LOCAL_SINKS=1 is set).",
         false,
@@ -305,7 +315,7 @@ export const topLevelShape = {
     ),
   ),
   escalate: z.optional(
-    escalateShape.check(
+    escalateShape().check(
       about(
         "For every event that needs you (permission and idle prompts, failures; Stop only when `events` lists it): if you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
       ),
@@ -357,21 +367,21 @@ export const topLevelShape = {
       ),
   ),
   service: z.optional(
-    service.check(
+    service().check(
       about(
         "The service's HTTP API: session titles for Droid notifications (enrichment) and `hook-notify watch`. Nothing calls the service without it.",
       ),
     ),
   ),
   coalesceSeconds: z.optional(
-    coalesceSeconds.check(
+    coalesceSeconds().check(
       about(
         'SubagentStop events of one session less than this many seconds apart become one notification ("3 subagents finished: …"), sent this long after the last one (at most 60 s after the first); 0: off.',
         DEFAULT_COALESCE_SECONDS,
       ),
     ),
   ),
-};
+}));
 
 // The whole config file's schema: the source of the generated JSON Schema.
 export function buildConfigSchema(): z.ZodMiniObject {
@@ -385,7 +395,7 @@ export function buildConfigSchema(): z.ZodMiniObject {
         "Where notifications go: one entry per sink, under a name of your choice (it shows in logs and errors); `type` picks the kind. With no config file at all: one desktop and one sound sink.",
       ),
     );
-  return z.strictObject({ ...topLevelShape, sinks: z.optional(sinksRecord) });
+  return z.strictObject({ ...topLevelShape(), sinks: z.optional(sinksRecord) });
 }
 
 export { DEFAULT_EVENTS };

@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import en from "zod/v4/locales/en.js";
+import * as z from "../zod.js";
+import { once } from "../once.js";
 import { DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
 import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
@@ -28,9 +28,6 @@ export interface Validated {
   unresolved?: Record<string, string[]> | undefined;
 }
 
-// zod/mini loads no locale: without this every issue reads "Invalid input" instead of "Invalid URL".
-z.config(en());
-
 const POLICY_KEYS = [
   "quietHours",
   "cooldown",
@@ -48,10 +45,12 @@ const COMMON_KEYS = new Set([
   "timeoutSeconds",
   ...POLICY_KEYS,
 ]);
-const topLevel = z.looseObject({
-  ...topLevelShape,
-  sinks: z.optional(z.record(z.string(), z.unknown())),
-});
+const topLevel = once(() =>
+  z.looseObject({
+    ...topLevelShape(),
+    sinks: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
 
 // Validates parsed config JSON. Pure: returns the usable part plus every problem as data.
 export function validateConfig(
@@ -61,7 +60,9 @@ export function validateConfig(
   const issues: string[] = [];
   const expanded = expandEnv(capSinks(json, issues), env);
   const data = parseTopLevel(expanded.value, issues);
-  const unknownKeys = Object.keys(data).filter((key) => !(key in topLevelShape) && key !== "sinks");
+  const unknownKeys = Object.keys(data).filter(
+    (key) => !(key in topLevelShape()) && key !== "sinks",
+  );
   issues.push(
     ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),
   );
@@ -119,7 +120,7 @@ export function validateConfig(
 
 // `service` with its defaults; left out (with an issue) when a ${VAR} in it has no value.
 function serviceOf(
-  raw: z.infer<typeof topLevel>["service"],
+  raw: z.infer<ReturnType<typeof topLevel>>["service"],
   missing: readonly { path: string; name: string }[],
   issues: string[],
 ): ServiceConfig | undefined {
@@ -160,14 +161,14 @@ function capSinks(json: unknown, issues: string[]): unknown {
 }
 
 // A bad top-level setting is reported and left out; the other settings and the sinks still apply.
-function parseTopLevel(value: unknown, issues: string[]): z.infer<typeof topLevel> {
-  const parsed = z.safeParse(topLevel, value);
+function parseTopLevel(value: unknown, issues: string[]): z.infer<ReturnType<typeof topLevel>> {
+  const parsed = z.safeParse(topLevel(), value);
   if (parsed.success) return parsed.data;
   issues.push(...parsed.error.issues.map((issue) => formatIssue(issue)));
   const bad = new Set(parsed.error.issues.map((issue) => issue.path[0]));
   if (bad.has(undefined) || !value || typeof value !== "object") return {};
   const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !bad.has(key)));
-  const retried = z.safeParse(topLevel, rest);
+  const retried = z.safeParse(topLevel(), rest);
   return retried.success ? retried.data : {};
 }
 

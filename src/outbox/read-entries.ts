@@ -1,22 +1,26 @@
 // Reads the pending entries; a corrupt or truncated file is quarantined, never fatal.
 import { lstat, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import * as z from "zod/mini";
+import * as z from "../zod.js";
+import { once } from "../once.js";
 import { readBounded } from "../read-bounded.js";
 import type { OutboxPaths } from "./paths.js";
 import { entryKey, listNames, writeEntry, type OutboxEntry } from "./store.js";
 import { MAX_ENTRY_BYTES } from "../core/defaults.js";
 
-const entryShape = z.looseObject({
-  version: z.literal(1),
-  key: z.string(),
-  sinkName: z.string(),
-  notification: z.looseObject({ id: z.string(), event: z.string(), title: z.string() }),
-  createdAt: z.number(),
-  attempts: z.number(),
-  notBefore: z.number(),
-  env: z.optional(z.record(z.string(), z.string())),
-});
+// Built on first use: a hook run that reads no entry does not load zod.
+const entryShape = once(() =>
+  z.looseObject({
+    version: z.literal(1),
+    key: z.string(),
+    sinkName: z.string(),
+    notification: z.looseObject({ id: z.string(), event: z.string(), title: z.string() }),
+    createdAt: z.number(),
+    attempts: z.number(),
+    notBefore: z.number(),
+    env: z.optional(z.record(z.string(), z.string())),
+  }),
+);
 
 /** A file that could not be read as an entry, and where it went. */
 export interface Quarantined {
@@ -107,7 +111,7 @@ async function readEntry(file: string): Promise<OutboxEntry | { corrupt: string 
     return { corrupt: `unreadable (${code ?? "error"})` };
   }
   try {
-    const parsed = entryShape.safeParse(JSON.parse(text));
+    const parsed = entryShape().safeParse(JSON.parse(text));
     return parsed.success
       ? (parsed.data as unknown as OutboxEntry)
       : { corrupt: "not an outbox entry" };

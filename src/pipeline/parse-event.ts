@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as z from "../zod.js";
+import { once } from "../once.js";
 import { HookNotifyError } from "../errors.js";
 import { adapterFor } from "../clients/index.js";
 import {
@@ -10,32 +11,78 @@ import {
 } from "../core/hook-event.js";
 import { MAX_EVENT_DEPTH } from "../core/defaults.js";
 
-const text = z.optional(z.string());
-const count = z.optional(z.number().check(z.nonnegative()));
-
-// The fields hook-notify reads, in their canonical camelCase spelling. Everything else is kept in `raw`.
-const eventSchema = z.object({
-  hookEventName: z.string().check(z.minLength(1, "hook_event_name must not be empty")),
-  sessionId: text,
-  transcriptPath: text,
-  cwd: text,
-  permissionMode: text,
-  message: text,
-  title: text,
-  notificationType: text,
-  reason: text,
-  lastAssistantMessage: text,
-  agentId: text,
-  agentType: text,
-  agentTranscriptPath: text,
-  toolName: text,
-  sessionDurationMs: count,
-  messageCount: count,
-  stopHookActive: z.optional(z.boolean()),
+// The fields hook-notify reads, in their canonical camelCase spelling, as zod states them: the
+// source of truth that the hand check below must agree with (test/pipeline/event-fields.test.ts
+// holds them equal on every fixture and on fuzzed values), and of the message naming a field
+// that fails. Built only then: a well-formed event never loads zod.
+export const eventSchema = once(() => {
+  const text = z.optional(z.string());
+  const count = z.optional(z.number().check(z.nonnegative()));
+  return z.object({
+    hookEventName: z.string().check(z.minLength(1, "hook_event_name must not be empty")),
+    sessionId: text,
+    transcriptPath: text,
+    cwd: text,
+    permissionMode: text,
+    message: text,
+    title: text,
+    notificationType: text,
+    reason: text,
+    lastAssistantMessage: text,
+    agentId: text,
+    agentType: text,
+    agentTranscriptPath: text,
+    toolName: text,
+    sessionDurationMs: count,
+    messageCount: count,
+    stopHookActive: z.optional(z.boolean()),
+  });
 });
 
-type Canonical = Record<keyof z.infer<typeof eventSchema>, unknown>;
-const FIELDS = Object.keys(eventSchema.shape) as (keyof Canonical)[];
+type Canonical = Record<keyof z.infer<ReturnType<typeof eventSchema>>, unknown>;
+type FieldKind = "name" | "text" | "count" | "flag";
+
+// The schema's checks by hand, one kind per field (the type makes it list exactly its fields).
+const FIELD_KINDS: Record<keyof Canonical, FieldKind> = {
+  hookEventName: "name",
+  sessionId: "text",
+  transcriptPath: "text",
+  cwd: "text",
+  permissionMode: "text",
+  message: "text",
+  title: "text",
+  notificationType: "text",
+  reason: "text",
+  lastAssistantMessage: "text",
+  agentId: "text",
+  agentType: "text",
+  agentTranscriptPath: "text",
+  toolName: "text",
+  sessionDurationMs: "count",
+  messageCount: "count",
+  stopHookActive: "flag",
+};
+const FIELDS = Object.keys(FIELD_KINDS) as (keyof Canonical)[];
+
+// True when eventSchema accepts `value` (present, not null) for `field`.
+export function isValidField(field: keyof Canonical, value: unknown): boolean {
+  switch (FIELD_KINDS[field]) {
+    case "name":
+      return typeof value === "string" && value !== "";
+    case "text":
+      return typeof value === "string";
+    case "count":
+      return typeof value === "number" && Number.isFinite(value) && value >= 0;
+    case "flag":
+      return typeof value === "boolean";
+  }
+}
+
+// zod's words for why a field failed (the hand check found it does).
+function fieldIssue(field: keyof Canonical, value: unknown): string {
+  const result = z.safeParse(eventSchema().shape[field], value);
+  return result.error?.issues[0]?.message ?? "invalid";
+}
 
 // Turns raw hook JSON into a HookEvent; snake_case and camelCase both accepted, unknown keys kept.
 // The client's adapter first maps its own event names and fields onto hook-notify's. Lenient:
@@ -78,11 +125,10 @@ export function parseEvent(
   if (!isKnown(name)) return { ignored: name };
   const fields: Partial<Record<keyof Canonical, unknown>> = {};
   for (const field of FIELDS) {
-    if (field === "hookEventName" || canonical[field] === undefined) continue;
-    const result = z.safeParse(eventSchema.shape[field], canonical[field]);
-    if (result.success) fields[field] = result.data;
-    else
-      dropped.push(`${toSnake(field)}: ${result.error.issues[0]?.message ?? "invalid"}; dropped`);
+    const value = canonical[field];
+    if (field === "hookEventName" || value === undefined) continue;
+    if (isValidField(field, value)) fields[field] = value;
+    else dropped.push(`${toSnake(field)}: ${fieldIssue(field, value)}; dropped`);
   }
   const event: HookEvent = {
     ...(fields as Omit<HookEvent, "name" | "raw">),

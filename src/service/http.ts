@@ -1,7 +1,7 @@
 // One request to the service: Bearer key, JSON in and out, undici with the env's proxies, a hard
 // deadline, and every failure as a HookNotifyError with a SERVICE_* code and the key masked.
-import type * as z from "zod/mini";
-import { safeParse } from "zod/mini";
+import type * as z from "../zod.js";
+import { safeParse } from "../zod.js";
 import type { ServiceConfig } from "../core/config.js";
 import { HookNotifyError, type ErrorCode } from "../errors.js";
 import { proxyOptions } from "../http/post.js";

@@ -1,7 +1,7 @@
 // The service's resources as documented (research/service-api.md), as zod schemas. Lenient on
 // purpose: every object keeps keys the document does not list, statuses are plain strings (a new
 // value must not break a poll), and what the document leaves "not shown" is optional.
-import * as z from "zod/mini";
+import * as z from "../zod.js";
 
 const num = z.number();
 const str = z.string();

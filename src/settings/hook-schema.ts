@@ -1,4 +1,4 @@
-import * as z from "zod/mini";
+import * as z from "../zod.js";
 
 // The handler shape both clients accept for a command hook; timeout is in seconds.
 export const commandHandlerSchema = z.looseObject({

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import * as z from "zod/mini";
+import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import type { Level, Notification } from "../core/notification.js";

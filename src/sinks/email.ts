@@ -1,5 +1,5 @@
 // E-mail over SMTP with nodemailer (loaded inside send): short timeouts, STARTTLS when offered.
-import * as z from "zod/mini";
+import * as z from "../zod.js";
 import { HookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
 import { maskSecrets, secretValuesOf } from "../secret-values.js";

@@ -1,4 +1,4 @@
-import type { ZodMiniType } from "zod/mini";
+import type { ZodMiniType } from "../zod.js";
 import type { CheckResult } from "../check-result.js";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";

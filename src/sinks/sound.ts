@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import * as z from "zod/mini";
+import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import type { Level } from "../core/notification.js";

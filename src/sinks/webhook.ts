@@ -1,5 +1,5 @@
 // Generic JSON webhook: a versioned body, custom headers, Standard Webhooks signatures.
-import * as z from "zod/mini";
+import * as z from "../zod.js";
 import { assertSuccess, postRequest, type HttpRequest } from "../http/post.js";
 import { isValidSecret, signWebhook, webhookId } from "../http/sign.js";
 import { userAgent } from "../http/user-agent.js";
@@ -7,7 +7,6 @@ import type { Notification } from "../core/notification.js";
 import { redactUrl } from "../redact.js";
 import { defineSink } from "./sink.js";
 
-const secret = z.meta({ secret: true });
 const MASK = "***";
 const OWN_HEADERS = [
   "content-type",
@@ -19,6 +18,7 @@ const OWN_HEADERS = [
 ];
 
 function optionsSchema() {
+  const secret = z.meta({ secret: true });
   return z.strictObject({
     url: z
       .url({ protocol: /^https?$/ })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG_JSON } from "../../src/config/load-config.js";
+import { DEFAULT_CONFIG_JSON } from "../../src/config/default-config.js";
 import { validateConfig } from "../../src/config/validate-config.js";
 import { formatNotification, type FormatOptions } from "../../src/message/format.js";
 import { type Templates } from "../../src/core/config.js";

@@ -1,6 +1,6 @@
 // The `chat` sink: one webhook message in the native format of Slack, Discord, Teams, Google Chat,
 // Mattermost or ntfy. Formatting is pure (format-*.ts); this file picks the builder and sends.
-import * as z from "zod/mini";
+import * as z from "../../zod.js";
 import { assertSuccess, postRequest } from "../../http/post.js";
 import type { Notification } from "../../core/notification.js";
 import { redactUrl } from "../../redact.js";

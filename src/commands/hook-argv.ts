@@ -1,0 +1,93 @@
+// The hook command's argv read as node:util's parseArgs reads it with `strict: false` and
+// `allowPositionals`: the same values and positionals (test/commands/hook-argv.test.ts compares
+// the two on fuzzed command lines). Loading and compiling parseArgs cost every hook run ~6 M
+// instructions; this is the part of it the hook uses.
+import { RUN_FLAGS, toRunArgs } from "./run-flags.js";
+import type { RunArgs } from "./run.js";
+
+/** What parseArgs returns: each flag's value (true for a flag given without one), positionals. */
+export interface HookArgv {
+  values: Record<string, string | boolean>;
+  positionals: string[];
+}
+
+// Lenient like parseArgs without strict: unknown flags are kept, nothing is an error.
+export function parseHookArgv(args: readonly string[]): HookArgv {
+  const values = Object.create(null) as Record<string, string | boolean>;
+  const positionals: string[] = [];
+  const rest = [...args];
+  const store = (name: string, value: string | undefined): void => {
+    if (name !== "__proto__") values[name] = value ?? true;
+  };
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
+    if (arg === "--") {
+      positionals.push(...rest);
+      break;
+    }
+    if (arg.length >= 2 && arg[0] === "-" && arg[1] !== "-") {
+      const name = longName(arg.charAt(1));
+      // -c FILE, -cFILE (the value in the same word), or a group of flags: -abc is -a -b -c.
+      if (arg.length === 2) store(name, takesValue(name) ? rest.shift() : undefined);
+      else if (takesValue(name)) store(name, arg.slice(2));
+      else rest.unshift(...expandGroup(arg));
+    } else if (arg.length > 2 && arg.startsWith("--")) {
+      if (!arg.includes("=", 3)) {
+        const name = arg.slice(2);
+        store(name, takesValue(name) ? rest.shift() : undefined);
+      } else {
+        const equals = arg.indexOf("=");
+        store(arg.slice(2, equals), arg.slice(equals + 1));
+      }
+    } else positionals.push(arg);
+  }
+  return { values, positionals };
+}
+
+// -abFILE → -a -bFILE when b takes a value: a value ends the group.
+function expandGroup(arg: string): string[] {
+  const expanded: string[] = [];
+  for (let i = 1; i < arg.length; i++) {
+    if (!takesValue(longName(arg.charAt(i))) || i === arg.length - 1) {
+      expanded.push(`-${arg.charAt(i)}`);
+    } else {
+      expanded.push(`-${arg.slice(i)}`);
+      break;
+    }
+  }
+  return expanded;
+}
+
+function longName(short: string): string {
+  const found = Object.entries(RUN_FLAGS).find(([, flag]) => flag.short === short);
+  return found?.[0] ?? short;
+}
+
+// Every flag but a boolean takes a value (parseArgs reads numbers as strings).
+function takesValue(name: string): boolean {
+  return Object.hasOwn(RUN_FLAGS, name) && RUN_FLAGS[name]?.type !== "boolean";
+}
+
+// True for the hook command: no arguments, `run`, flags only, or an event as an argument.
+export function isHookInvocation(argv: readonly string[]): boolean {
+  const first = argv[0];
+  const isEvent = first?.trimStart().startsWith("{") === true;
+  return (
+    !asksForHelp(argv) &&
+    (first === undefined || first === "run" || first.startsWith("-") || isEvent)
+  );
+}
+
+export function asksForHelp(argv: readonly string[]): boolean {
+  return argv.some((a) => ["--help", "-h", "--version", "-v"].includes(a));
+}
+
+// Lenient on purpose: an unknown or malformed flag in a hook entry must not stop the notification.
+// cli.ts and the fast path (fast-hook.ts) read the hook's argv here.
+export function hookArgs(argv: readonly string[]): RunArgs {
+  const { values, positionals } = parseHookArgv(argv.filter((a) => a !== "run"));
+  // Codex's `notify` program gets the event as its last argument, not on stdin.
+  return toRunArgs(
+    values,
+    positionals.findLast((word) => word.trimStart().startsWith("{")),
+  );
+}

@@ -1,0 +1,93 @@
+// parseHookArgv stands in for node:util's parseArgs on the hook path; parseArgs stays the
+// reference: the same values and positionals for any command line.
+import { parseArgs } from "node:util";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseHookArgv } from "../../src/commands/hook-argv.js";
+import { RUN_FLAGS, toRunArgs } from "../../src/commands/run-flags.js";
+
+// What cli.ts passed to parseArgs before: every value a string or a boolean.
+const OPTIONS = Object.fromEntries(
+  Object.entries(RUN_FLAGS).map(([name, flag]) => [
+    name,
+    {
+      type: flag.type === "boolean" ? ("boolean" as const) : ("string" as const),
+      ...(flag.short === undefined ? {} : { short: flag.short }),
+    },
+  ]),
+);
+
+function reference(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+  });
+  return { values: { ...values }, positionals };
+}
+
+function ours(args: string[]) {
+  const { values, positionals } = parseHookArgv(args);
+  return { values: { ...values }, positionals };
+}
+
+// Words a hook entry's command line is made of, and the odd ones around them.
+const word = fc.oneof(
+  fc.constantFrom(
+    "--config",
+    "-c",
+    "-cfile.json",
+    "-xc",
+    "-xcfile",
+    "-cx",
+    "--config=a.json",
+    "--timeout",
+    "--timeout=5",
+    "5",
+    "--client",
+    "claude-code",
+    "--event",
+    "Stop",
+    "--dry-run",
+    "--dry-run=false",
+    "--wait",
+    "--",
+    "-",
+    "---x",
+    "--=a=b",
+    "--__proto__",
+    "-abc",
+    "--unknown",
+    "run",
+    '{"hook_event_name":"Stop"}',
+  ),
+  fc.string({ maxLength: 8 }),
+);
+
+describe("parseHookArgv", () => {
+  it.each([
+    [["--dry-run"]],
+    [["run", "--timeout", "30", "--client", "droid"]],
+    [["-c", "x.json", "--wait"]],
+    [["--config", "--dry-run"]],
+    [["--timeout"]],
+    [["--", "--dry-run", '{"a":1}']],
+  ])("reads %j as parseArgs does", (args) => {
+    expect(ours(args)).toEqual(reference(args));
+  });
+
+  it("reads fuzzed command lines as parseArgs does (and so gives toRunArgs the same)", () => {
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 8 }), (args) => {
+        const expected = reference(args);
+        expect(ours(args)).toEqual(expected);
+        const json = expected.positionals.findLast((w) => w.trimStart().startsWith("{"));
+        expect(toRunArgs(parseHookArgv(args).values, json)).toEqual(
+          toRunArgs(expected.values, json),
+        );
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});

@@ -1,0 +1,117 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, ROOT, fixture, tempHome } from "../helpers/run-bin.js";
+
+const PRELOAD = join(ROOT, "test", "fixtures", "preload", "report-loads.cjs");
+
+interface Loads {
+  builtins: string[];
+  zod: boolean;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// Runs the built binary with `input` as a regular file on stdin (as `hook-notify < event.json`
+// does) or through a pipe (as agent clients do), and reports what it loaded.
+function runAndReport(
+  args: string[],
+  input: string,
+  env: Record<string, string | undefined>,
+  via: "file" | "pipe",
+): Promise<Loads> {
+  const dir = env.HOME ?? "";
+  const report = join(dir, "loads.json");
+  const inputFile = join(dir, "event.json");
+  writeFileSync(inputFile, input);
+  const stdinFd = via === "file" ? openSync(inputFile, "r") : "pipe";
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...env, NODE_OPTIONS: `--require ${PRELOAD}`, HN_LOADS_FILE: report },
+    stdio: [stdinFd, "pipe", "pipe"],
+  });
+  if (typeof stdinFd === "number") closeSync(stdinFd);
+  child.stdin?.end(input);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const loads = JSON.parse(readFileSync(report, "utf8")) as Pick<Loads, "builtins" | "zod">;
+      resolve({ ...loads, code, stdout, stderr });
+    });
+  });
+}
+
+// Issue #19: what a hook run loads is time the agent waits for. node:tty drags in net and ~27
+// stream modules; only stdin that is a character device can be a terminal and needs it.
+describe("what a hook run loads", () => {
+  it.each(["file", "pipe"] as const)("stdin from a %s: node:tty is not loaded", async (via) => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    const input = fixture("claude-code/Stop.json", { session_id: `loads-${via}` });
+    const run = await runAndReport(["--timeout", "5"], input, home.env, via);
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.builtins).not.toContain("tty");
+  });
+
+  it("stdin from a file: no net and no streams either", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-file-net" });
+    const run = await runAndReport(["--timeout", "5"], input, home.env, "file");
+    expect(run.code).toBe(0);
+    expect(run.builtins.filter((name) => /^(net|stream|tty)$/.test(name))).toEqual([]);
+  });
+
+  // zod is evaluated only when a schema is used: a config file, or a field of the wrong type.
+  it.each(["hook", "dry-run"])(
+    "%s with no config file and a well-formed event: no zod",
+    async (mode) => {
+      const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+      const input = fixture("claude-code/Stop.json", { session_id: `loads-zod-${mode}` });
+      const args = mode === "dry-run" ? ["--dry-run"] : ["--timeout", "5"];
+      const run = await runAndReport(args, input, home.env, "file");
+      expect(run.code).toBe(0);
+      if (mode === "dry-run") expect(run.stdout).toContain('"sink":"desktop"');
+      else expect(run.stdout).toBe("");
+      expect(run.zod).toBe(false);
+      // The hook's flags are read by src/commands/hook-argv.ts, not node:util's parseArgs.
+      expect(run.builtins).not.toContain("internal/util/parse_args/parse_args");
+    },
+  );
+
+  it("a config file is validated by the schema (zod loads)", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    home.writeConfig({ sinks: { ding: { type: "sound" } } });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-config" });
+    const run = await runAndReport(["--dry-run"], input, home.env, "file");
+    expect(run.zod).toBe(true);
+    expect(run.stdout).toContain('"sink":"ding"');
+  });
+
+  it("a field of the wrong type is dropped in zod's words (zod loads for the message)", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-field", cwd: 42 });
+    const run = await runAndReport(["--timeout", "5"], input, home.env, "file");
+    expect(run).toMatchObject({ code: 0, stdout: "", zod: true });
+    expect(home.logLines()[0]?.issues).toEqual([
+      "hook event: cwd: Invalid input: expected string, received number; dropped",
+    ]);
+  });
+
+  // What a run says on stderr goes out in one write per line, without building console and
+  // process.stderr (the stream modules).
+  it("--dry-run that says why sinks are skipped: the lines, and no stream modules", async () => {
+    const home = tempHome({
+      HOOK_NOTIFY_LOCAL_SINKS: "0",
+      SSH_CONNECTION: "10.0.0.2 50000 10.0.0.1 22",
+    });
+    const input = fixture("claude-code/Stop.json", { session_id: "loads-stderr" });
+    const run = await runAndReport(["--dry-run"], input, home.env, "file");
+    expect(run.stderr).toContain("hook-notify: skipped desktop: ");
+    expect(run.stderr).toContain("hook-notify: skipped sound: ");
+    expect(run.builtins.filter((name) => /^(net|stream|tty)$/.test(name))).toEqual([]);
+  });
+});
