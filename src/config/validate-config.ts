@@ -4,7 +4,8 @@ import { DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
 import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
-import { entrySchemaFor, topLevelShape } from "./schema.js";
+import type { topLevelShape } from "./schema.js";
+import { entrySchemaFor, TOP_LEVEL_KEYS, topLevelShapeOf } from "./schema.js";
 import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
 import type { Config, Escalate, ServiceConfig, SinkEntry } from "../core/config.js";
 import {
@@ -45,12 +46,15 @@ const COMMON_KEYS = new Set([
   "timeoutSeconds",
   ...POLICY_KEYS,
 ]);
-const topLevel = once(() =>
-  z.looseObject({
-    ...topLevelShape(),
-    sinks: z.optional(z.record(z.string(), z.unknown())),
-  }),
-);
+const sinksRecord = once(() => z.optional(z.record(z.string(), z.unknown())));
+
+// The top-level schema for a file with these keys: only their schemas are built (typed as the
+// whole, every key being optional).
+function topLevelFor(keys: readonly string[]) {
+  const shape = topLevelShapeOf(keys) as ReturnType<typeof topLevelShape>;
+  return z.looseObject({ ...shape, sinks: sinksRecord() });
+}
+type TopLevel = z.infer<ReturnType<typeof topLevelFor>>;
 
 // Validates parsed config JSON. Pure: returns the usable part plus every problem as data.
 export function validateConfig(
@@ -61,7 +65,7 @@ export function validateConfig(
   const expanded = expandEnv(capSinks(json, issues), env);
   const data = parseTopLevel(expanded.value, issues);
   const unknownKeys = Object.keys(data).filter(
-    (key) => !(key in topLevelShape()) && key !== "sinks",
+    (key) => !(TOP_LEVEL_KEYS as readonly string[]).includes(key) && key !== "sinks",
   );
   issues.push(
     ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),
@@ -120,7 +124,7 @@ export function validateConfig(
 
 // `service` with its defaults; left out (with an issue) when a ${VAR} in it has no value.
 function serviceOf(
-  raw: z.infer<ReturnType<typeof topLevel>>["service"],
+  raw: TopLevel["service"],
   missing: readonly { path: string; name: string }[],
   issues: string[],
 ): ServiceConfig | undefined {
@@ -161,14 +165,16 @@ function capSinks(json: unknown, issues: string[]): unknown {
 }
 
 // A bad top-level setting is reported and left out; the other settings and the sinks still apply.
-function parseTopLevel(value: unknown, issues: string[]): z.infer<ReturnType<typeof topLevel>> {
-  const parsed = z.safeParse(topLevel(), value);
+function parseTopLevel(value: unknown, issues: string[]): TopLevel {
+  const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+  const topLevel = topLevelFor(isObject ? Object.keys(value) : []);
+  const parsed = z.safeParse(topLevel, value);
   if (parsed.success) return parsed.data;
   issues.push(...parsed.error.issues.map((issue) => formatIssue(issue)));
   const bad = new Set(parsed.error.issues.map((issue) => issue.path[0]));
   if (bad.has(undefined) || !value || typeof value !== "object") return {};
   const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !bad.has(key)));
-  const retried = z.safeParse(topLevel(), rest);
+  const retried = z.safeParse(topLevel, rest);
   return retried.success ? retried.data : {};
 }
 
