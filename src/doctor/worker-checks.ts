@@ -8,6 +8,8 @@ import { processOwner } from "../outbox/spawn.js";
 import { sendWake } from "../outbox/wake.js";
 import { HEARTBEAT_MS, RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
 import { readBoundedSync } from "../read-bounded.js";
+import { readStamp, stampHolds } from "../outbox/fast-stamp.js";
+import { userConfigPath } from "../config/paths.js";
 import { ok, warn, type CheckResult } from "../check-result.js";
 
 /** Linux's USER_HZ: /proc reports CPU time in these ticks on every architecture node runs on. */
@@ -47,7 +49,28 @@ export async function checkWorker(
     ? `; RSS ${(usage.rssKiB / 1024).toFixed(1)} MiB, CPU ${usage.cpuSeconds.toFixed(2)} s so far`
     : "";
   const rhythm = `asleep between hooks, it wakes every ${String(HEARTBEAT_MS / 1000)} s (lock heartbeat) and looks at the outbox at least every ${String(RECHECK_MS / 1000)} s`;
-  return ok("worker", `alive (pid ${String(lock.pid)})${age}${cost}; ${rhythm}; it ${stay}`);
+  return ok(
+    "worker",
+    `alive (pid ${String(lock.pid)})${age}${cost}; ${rhythm}; it ${stay}; ${offerLine(deps, lock.pid)}`,
+  );
+}
+
+// Whether hooks hand this worker their whole event (the fast path, worker/fast-offer.ts) and, if
+// not, why: a hook then runs the pipeline itself.
+function offerLine(deps: Pick<Deps, "env" | "homedir" | "platform">, pid: number): string {
+  if (deps.platform === "win32")
+    return "hooks run the pipeline themselves and hand it desktop and sound (no fast path on Windows)";
+  const stamp = readStamp(outboxPaths(deps).stamp);
+  if (stamp?.pid !== pid)
+    return "it offers no fast path (HOOK_NOTIFY_FAST=0, HOOK_NOTIFY_WORKER_IDLE_SECONDS=0, no mkfifo, or the config has an error: run a hook, then doctor again)";
+  const held = stampHolds(stamp, {
+    build: stamp.build,
+    configPath: userConfigPath(deps),
+    env: deps.env,
+  });
+  return held
+    ? "hooks hand it their whole event (fast path: outbox/fast.json)"
+    : "its fast-path offer is for another config or other ${VAR} values than this shell's: hooks here run the pipeline themselves";
 }
 
 function readLock(path: string): LockInfo | undefined {

@@ -88,6 +88,8 @@ describe("the hook's fast path with a live worker", () => {
     await expect.poll(() => bin.calls().length, { timeout: 20_000 }).toBe(4);
     for (const call of bin.calls().slice(2)) expect(call.env.DISPLAY).toBe(":9");
     expect(events(home)).toEqual([]);
+    const doctor = await runBin(["doctor"], { env });
+    expect(doctor.stdout).toContain("hooks hand it their whole event (fast path");
   });
 
   it("a configured secret the agent quotes never reaches the disk, even while the event waits", async () => {
