@@ -9,7 +9,7 @@ import type { Handover } from "./commands/run.js";
 import { hookArgs, isHookInvocation } from "./commands/hook-argv.js";
 import { userConfigPath } from "./config/paths.js";
 import { buildId } from "./build-id.js";
-import { fdInput, parses } from "./fd-input.js";
+import { fdInput, parses, type FdInput } from "./fd-input.js";
 import { textInput } from "./input-source.js";
 import { knock, takeBack, writeEvent, type EventEntry } from "./outbox/inbox.js";
 import { HOOK_ENV_KEYS } from "./outbox/hook-env.js";
@@ -25,7 +25,9 @@ const MAX_FAST_BYTES = 64 * 1024;
 type FullPath = (argv: string[], handover: Handover) => Promise<void>;
 
 // bin/hook-notify.js calls this for every command line; `full` loads dist/cli.cjs on demand.
-export async function main(argv: string[], full: () => { main: FullPath }): Promise<void> {
+// No promise on the common path (a first await costs the run ~2 M instructions): the event is read
+// at once, or by one callback, and the run ends in process.exit.
+export function main(argv: string[], full: () => { main: FullPath }): Promise<void> | undefined {
   const started = Date.now();
   const env = process.env;
   const offered =
@@ -38,23 +40,17 @@ export async function main(argv: string[], full: () => { main: FullPath }): Prom
   if (args.dryRun || args.wait || !offered.holds(args.config)) {
     return full().main(argv, { started });
   }
-  let raw: string;
-  if (args.payload !== undefined) raw = args.payload;
-  else {
-    const stdin = fdInput(0);
-    if (stdin === undefined || stdin.isTTY) return full().main(argv, { started });
-    const complete = stdin.readWaiting(MAX_FAST_BYTES);
-    if (complete !== undefined) raw = complete;
-    else {
-      const budget = hookBudget(started, args.timeout);
-      const waitMs = inputWaitMs(budget.deadline - Date.now());
-      try {
-        raw = await readInput(stdin, {
-          maxBytes: MAX_EVENT_BYTES,
-          idleMs: waitMs,
-          totalMs: waitMs,
-        });
-      } catch {
+  const handOver = (raw: string) => handOverEvent(raw, { argv, args, started, offered, full });
+  if (args.payload !== undefined) return handOver(args.payload);
+  const stdin = fdInput(0);
+  if (stdin === undefined || stdin.isTTY) return full().main(argv, { started });
+  const complete = stdin.readWaiting(MAX_FAST_BYTES);
+  if (complete !== undefined) return handOver(complete);
+  const waitMs = inputWaitMs(hookBudget(started, args.timeout).deadline - Date.now());
+  stdin.readOnce(waitMs, (whole) => {
+    void (whole === undefined ? readRest(stdin, waitMs) : Promise.resolve(whole)).then(
+      (raw) => handOver(raw),
+      () => {
         // A thread-pool read that never returns would hold the exit forever: once the full path
         // has logged and is exiting, the process ends by a signal, inside its --timeout.
         process.once("exit", () => {
@@ -62,12 +58,34 @@ export async function main(argv: string[], full: () => { main: FullPath }): Prom
         });
         // The full path reads again (what was read, then the rest) and reports as it always did.
         return full().main(argv, { started, input: stdin.replay() });
-      }
-    }
-  }
+      },
+    );
+  });
+  return undefined;
+}
+
+// An event that came in pieces, or slowly: read-input.ts's rules (size cap, deadline, a whole
+// JSON object is the whole event).
+function readRest(stdin: FdInput, waitMs: number): Promise<string> {
+  return readInput(stdin, { maxBytes: MAX_EVENT_BYTES, idleMs: waitMs, totalMs: waitMs });
+}
+
+interface Run {
+  argv: string[];
+  args: ReturnType<typeof hookArgs>;
+  started: number;
+  offered: NonNullable<ReturnType<typeof readOffer>>;
+  full: () => { main: FullPath };
+}
+
+// The event, masked, durable in events/, then the knock; the full path if anything stands in the way.
+function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
+  const { argv, args, started, offered, full } = run;
   const handover = { started, input: textInput(raw) };
   const masked = raw.length <= MAX_FAST_BYTES ? maskText(raw, offered.stamp.mask) : undefined;
-  if (masked === undefined || !parses(masked)) return full().main(argv, handover);
+  if (masked === undefined || !parses(masked)) {
+    return full().main(argv, handover);
+  }
   const { config, timeout, client, event } = args;
   const entry: EventEntry = {
     version: 1,
@@ -77,7 +95,7 @@ export async function main(argv: string[], full: () => { main: FullPath }): Prom
     receivedAt: started,
     cwd: process.cwd(),
     ppid: process.ppid,
-    env: pick(env),
+    env: pick(process.env),
   };
   let name: string;
   try {

@@ -17,6 +17,10 @@ export interface FdInput extends InputSource {
   /** The whole event if the client has written it all already (the usual case), read at once;
    * undefined otherwise, and read() goes on from there. */
   readWaiting(maxBytes: number): string | undefined;
+  /** One read (thread pool or poll) within `timeoutMs`: `done` gets the whole event if that read
+   * completed it (the client wrote it all at once, the usual case), else undefined, and read()
+   * goes on from there. Callbacks, no promise: a first await costs a run ~2 M instructions. */
+  readOnce(timeoutMs: number, done: (whole: string | undefined) => void): void;
   /** Everything read so far, then the rest of fd 0: for the full pipeline. */
   replay(): InputSource;
   /** True while a thread-pool read waits: node cannot exit by itself then. */
@@ -42,6 +46,10 @@ export function fdInput(
   let queued: Buffer[] = []; // read ahead by readWaiting, not yet given out by read()
   let inPool = 0;
   let released = false;
+  // A readOnce still waiting: a read() must not start a second read of fd 0 beside it.
+  let inflight: (() => void)[] | undefined;
+  let ended = false;
+  let failure: Error | undefined;
 
   const record = (buffer: Buffer, bytes: number): number => {
     if (bytes > 0) seen.push(Buffer.from(buffer.subarray(0, bytes)));
@@ -90,26 +98,79 @@ export function fdInput(
       const text = Buffer.concat(seen).toString("utf8");
       return text.trimEnd().endsWith("}") && parses(text) ? text : undefined;
     },
+    readOnce(timeoutMs, done) {
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      let answered = false;
+      const answer = (whole: string | undefined): void => {
+        if (answered) return;
+        answered = true;
+        done(whole);
+      };
+      const timer = setTimeout(
+        () => {
+          answer(undefined);
+        },
+        Math.max(0, timeoutMs),
+      );
+      timer.unref();
+      const waiting: (() => void)[] = [];
+      inflight = waiting;
+      const settle = (error: Error | null, bytes: number): void => {
+        inflight = undefined;
+        if (error) failure = error;
+        else if (bytes === 0) ended = true;
+        else {
+          record(buffer, bytes);
+          queued.push(Buffer.from(buffer.subarray(0, bytes)));
+        }
+        for (const wake of waiting) wake();
+        clearTimeout(timer);
+        const text = Buffer.concat(seen).toString("utf8");
+        answer(ended || (text.trimEnd().endsWith("}") && parses(text)) ? text : undefined);
+      };
+      if (reader) {
+        poll(reader.readNow, buffer, () => released).then(
+          (bytes) => {
+            settle(null, bytes);
+          },
+          (error: unknown) => {
+            settle(error instanceof Error ? error : new Error(String(error)), 0);
+          },
+        );
+        return;
+      }
+      inPool++;
+      read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
+        inPool--;
+        settle(error, bytes);
+      });
+    },
     async read(buffer) {
+      if (inflight) await new Promise<void>((wake) => inflight?.push(wake));
       if (queued.length > 0) return fromQueue(buffer);
+      if (failure) throw failure;
+      if (ended) return 0;
       return record(buffer, await readMore(buffer));
     },
     release() {
       released = true;
     },
     replay() {
-      let rest: Buffer | undefined = Buffer.concat(seen);
+      let rest: Buffer | undefined;
       queued = [];
       released = false;
       return {
         isTTY: false,
         read: async (buffer) => {
-          if (rest && rest.length > 0) {
+          if (inflight) await new Promise<void>((wake) => inflight?.push(wake));
+          rest ??= Buffer.concat(seen); // everything read, a late first read included
+          if (rest.length > 0) {
             const n = rest.copy(buffer, 0, 0, Math.min(rest.length, buffer.length));
             rest = rest.subarray(n);
             return n;
           }
-          rest = undefined;
+          if (failure) throw failure;
+          if (ended) return 0;
           return readMore(buffer);
         },
         release: () => {
