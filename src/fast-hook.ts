@@ -12,9 +12,10 @@ import { buildId } from "./build-id.js";
 import { fdInput, parses, type FdInput } from "./fd-input.js";
 import { textInput } from "./input-source.js";
 import { knock, takeBack, writeEvent, type EventEntry } from "./outbox/inbox.js";
-import { HOOK_ENV_KEYS } from "./outbox/hook-env.js";
+import { carriedEnv } from "./outbox/hook-env.js";
 import { maskText, readStamp, stampHolds } from "./outbox/fast-stamp.js";
 import { outboxPaths } from "./outbox/paths.js";
+import { fastPathOn } from "./outbox/worker-rhythm.js";
 import { hookBudget, inputWaitMs } from "./pipeline/deadline.js";
 import { readInput } from "./pipeline/read-input.js";
 import { MAX_EVENT_BYTES } from "./core/defaults.js";
@@ -30,11 +31,7 @@ type FullPath = (argv: string[], handover: Handover) => Promise<void>;
 export function main(argv: string[], full: () => { main: FullPath }): Promise<void> | undefined {
   const started = Date.now();
   const env = process.env;
-  const offered =
-    process.platform !== "win32" &&
-    env.HOOK_NOTIFY_FAST !== "0" &&
-    isHookInvocation(argv) &&
-    readOffer(env);
+  const offered = fastPathOn(env, process.platform) && isHookInvocation(argv) && readOffer(env);
   if (!offered) return full().main(argv, { started });
   const args = hookArgs(argv);
   if (args.dryRun || args.wait || !offered.holds(args.config)) {
@@ -81,10 +78,9 @@ interface Run {
 // The event, masked, durable in events/, then the knock; the full path if anything stands in the way.
 function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   const { argv, args, started, offered, full } = run;
-  const handover = { started, input: textInput(raw) };
   const masked = raw.length <= MAX_FAST_BYTES ? maskText(raw, offered.stamp.mask) : undefined;
   if (masked === undefined || !parses(masked)) {
-    return full().main(argv, handover);
+    return full().main(argv, handedBack(raw, started));
   }
   const { config, timeout, client, event } = args;
   const entry: EventEntry = {
@@ -95,18 +91,23 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
     receivedAt: started,
     cwd: process.cwd(),
     ppid: process.ppid,
-    env: pick(process.env),
+    env: carriedEnv(process.env),
   };
   let name: string;
   try {
     name = writeEvent(offered.paths, entry);
   } catch {
-    return full().main(argv, handover);
+    return full().main(argv, handedBack(raw, started));
   }
   if (knock(offered.stamp.fifo)) process.exit(0);
   // Nobody read the knock: the worker is gone or leaving. Ours to run, unless it took it first.
-  if (takeBack(offered.paths, name)) return full().main(argv, handover);
+  if (takeBack(offered.paths, name)) return full().main(argv, handedBack(raw, started));
   process.exit(0);
+}
+
+// What the full path gets when the event stays with the hook: the event as read, and the start.
+function handedBack(raw: string, started: number): Handover {
+  return { started, input: textInput(raw) };
 }
 
 // The worker's offer, if there is one: its stamp and a check of it for this hook's --config.
@@ -128,13 +129,4 @@ function readOffer(env: NodeJS.ProcessEnv) {
       return held;
     },
   };
-}
-
-function pick(env: NodeJS.ProcessEnv): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const key of HOOK_ENV_KEYS) {
-    const value = env[key];
-    if (value !== undefined) picked[key] = value;
-  }
-  return picked;
 }

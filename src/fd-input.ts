@@ -55,6 +55,16 @@ export function fdInput(
     if (bytes > 0) seen.push(Buffer.from(buffer.subarray(0, bytes)));
     return bytes;
   };
+  // Read ahead (readWaiting, readOnce): recorded, and kept for read() to give out.
+  const keep = (buffer: Buffer, bytes: number): void => {
+    record(buffer, bytes);
+    queued.push(seen[seen.length - 1] as Buffer);
+  };
+  // Everything so far, if it is a whole JSON object: the whole event, as read-input.ts decides.
+  const whole = (): string | undefined => {
+    const text = Buffer.concat(seen).toString("utf8");
+    return text.trimEnd().endsWith("}") && parses(text) ? text : undefined;
+  };
   const fromQueue = (buffer: Buffer): number => {
     const chunk = queued.shift() as Buffer;
     const n = chunk.copy(buffer, 0, 0, Math.min(chunk.length, buffer.length));
@@ -89,14 +99,11 @@ export function fdInput(
         }
         if (bytes === 0) return Buffer.concat(seen).toString("utf8"); // the client closed stdin
         if (bytes === undefined) break; // nothing more yet
-        record(buffer, bytes);
-        queued.push(Buffer.from(buffer.subarray(0, bytes)));
+        keep(buffer, bytes);
         size += bytes;
         if (size > maxBytes) return undefined;
       }
-      // Still open: a whole JSON object is the whole event (as read-input.ts decides).
-      const text = Buffer.concat(seen).toString("utf8");
-      return text.trimEnd().endsWith("}") && parses(text) ? text : undefined;
+      return whole(); // still open: a whole JSON object is the whole event
     },
     readOnce(timeoutMs, done) {
       const buffer = Buffer.allocUnsafe(64 * 1024);
@@ -119,14 +126,10 @@ export function fdInput(
         inflight = undefined;
         if (error) failure = error;
         else if (bytes === 0) ended = true;
-        else {
-          record(buffer, bytes);
-          queued.push(Buffer.from(buffer.subarray(0, bytes)));
-        }
+        else keep(buffer, bytes);
         for (const wake of waiting) wake();
         clearTimeout(timer);
-        const text = Buffer.concat(seen).toString("utf8");
-        answer(ended || (text.trimEnd().endsWith("}") && parses(text)) ? text : undefined);
+        answer(ended ? Buffer.concat(seen).toString("utf8") : whole());
       };
       if (reader) {
         poll(reader.readNow, buffer, () => released).then(

@@ -4,13 +4,14 @@
 // no secrets) and are durable before the worker is asked. The worker answers "ok" when it will
 // look at the outbox after the question; on any other answer the hook takes its entries back
 // (a rename only one side can win) and runs the programs itself, as it does with no worker.
-import { rename, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { outboxPaths } from "./paths.js";
 import { enqueue, type QueuedDelivery } from "./store.js";
 import { askWorker } from "./wake.js";
+import { takeAside } from "./inbox.js";
 
 /** What notify-send, osascript, PowerShell and the players need from the hook's environment. */
 export const LOCAL_ENV_KEYS = [
@@ -41,8 +42,13 @@ const ANSWER_MS = 1_000;
 
 // The hook's variables a local sink's program needs, to store in the entry.
 export function localEnv(env: Deps["env"]): Record<string, string> {
+  return pickEnv(env, LOCAL_ENV_KEYS);
+}
+
+// The variables of `keys` that `env` sets.
+export function pickEnv(env: Deps["env"], keys: readonly string[]): Record<string, string> {
   const picked: Record<string, string> = {};
-  for (const key of LOCAL_ENV_KEYS) {
+  for (const key of keys) {
     const value = env[key];
     if (value !== undefined) picked[key] = value;
   }
@@ -84,13 +90,8 @@ export async function handOffLocal(
 // True when the entry was still there and is now the hook's (the worker never saw it, or will
 // find it gone); false when the worker took it first.
 async function takeBack(pending: string, key: string): Promise<boolean> {
-  const file = join(pending, `${key}.json`);
-  const aside = `${file}.${String(process.pid)}.back`;
-  try {
-    await rename(file, aside);
-  } catch {
-    return false;
-  }
+  const aside = takeAside(join(pending, `${key}.json`), "back");
+  if (aside === undefined) return false;
   await unlink(aside).catch(() => undefined);
   return true;
 }

@@ -5,7 +5,7 @@
 // checked against the hook's by fingerprint, see fast-stamp.ts), and so do proxies (they may hold
 // a password; the worker sends with its own, as it does for every queued delivery).
 // test/outbox/hook-env.test.ts checks that every variable src/ reads is here or named as not.
-import { LOCAL_ENV_KEYS } from "./hand-off.js";
+import { LOCAL_ENV_KEYS, pickEnv } from "./hand-off.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 
 export const HOOK_ENV_KEYS: readonly string[] = [
@@ -42,6 +42,13 @@ export const HOOK_ENV_KEYS: readonly string[] = [
     "container",
   ]),
 ];
+
+/** The hook's variables that go into its event entry. */
+export function carriedEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  return pickEnv(env, HOOK_ENV_KEYS);
+}
 
 /** Read by src/ but deliberately not carried: the worker uses its own. */
 export const WORKER_OWN_ENV_KEYS: readonly string[] = [

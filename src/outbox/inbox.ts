@@ -93,15 +93,22 @@ export function knock(fifo: string, message = "e"): boolean {
   return true;
 }
 
-// The hook takes its event back: true when it was still there (now the hook's to run).
-export function takeBack(paths: OutboxPaths, name: string): boolean {
-  const file = join(paths.events, name);
-  const aside = `${file}.${String(process.pid)}.back`;
+// Renames `file` to a name only this process uses (`<file>.<pid>.<tag>`): of a hook and a worker
+// racing for one entry, exactly one rename wins. The new path, or undefined if it was gone.
+export function takeAside(file: string, tag: "taken" | "back"): string | undefined {
+  const aside = `${file}.${String(process.pid)}.${tag}`;
   try {
     renameSync(file, aside);
+    return aside;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+// The hook takes its event back: true when it was still there (now the hook's to run).
+export function takeBack(paths: OutboxPaths, name: string): boolean {
+  const aside = takeAside(join(paths.events, name), "back");
+  if (aside === undefined) return false;
   try {
     unlinkSync(aside);
   } catch {
@@ -123,14 +130,7 @@ export function listEvents(paths: OutboxPaths): string[] {
 
 // The worker takes one: the path of the taken file, or undefined if the hook took it back first.
 export function takeEvent(paths: OutboxPaths, name: string): string | undefined {
-  const file = join(paths.events, name);
-  const taken = `${file}.${String(process.pid)}.taken`;
-  try {
-    renameSync(file, taken);
-    return taken;
-  } catch {
-    return undefined;
-  }
+  return takeAside(join(paths.events, name), "taken");
 }
 
 // At a worker's start: events a dead worker had taken go back in line (the seen markers keep a

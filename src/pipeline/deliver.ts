@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
-import { workerIdleSeconds } from "../outbox/worker-rhythm.js";
+import { offersEvents } from "../outbox/worker-rhythm.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
@@ -86,22 +86,14 @@ export async function deliver(
     queued.some((o) => o.queued) ||
     held.some((o) => o.held) ||
     escalated ||
-    (!options.wait && offersEvents(options.deps))
+    // A worker that stays offers to run hooks' whole events: the hook path starts one even
+    // when it queued nothing, so that the session's next hooks find it.
+    (!options.wait && offersEvents(options.deps.env, options.deps.platform))
   ) {
     const { startWorker } = await import("../outbox/spawn.js");
     await startWorker(options.deps);
   }
   return [...sent.map(withoutRetryable), ...queued, ...held];
-}
-
-// A worker that stays between hooks offers to run their whole events (worker/fast-offer.ts): the
-// hook path starts one even when it queued nothing, so that the session's next hooks find it.
-function offersEvents(deps: Deps): boolean {
-  return (
-    deps.platform !== "win32" &&
-    deps.env.HOOK_NOTIFY_FAST !== "0" &&
-    workerIdleSeconds(deps.env) > 0
-  );
 }
 
 // On the hook path, desktop and sound go to a worker that is already alive (no program started

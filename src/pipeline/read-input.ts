@@ -1,5 +1,6 @@
 import { HookNotifyError } from "../errors.js";
 import type { InputSource } from "../input-source.js";
+import { parses } from "../fd-input.js";
 
 export interface ReadInputOptions {
   /** Larger input is refused, not buffered. */
@@ -31,7 +32,7 @@ async function readAll(source: InputSource, options: ReadInputOptions): Promise<
     const wait = Math.min(options.idleMs, stopAt - Date.now());
     const bytes = await withDeadline(source.read(buffer), wait);
     if (bytes === "timeout") {
-      if (size > 0 && parses(chunks)) break;
+      if (size > 0 && parsesAll(chunks)) break;
       throw new HookNotifyError("INPUT_TIMEOUT", timeoutMessage(size));
     }
     if (bytes === 0) break;
@@ -39,7 +40,7 @@ async function readAll(source: InputSource, options: ReadInputOptions): Promise<
     if (size > options.maxBytes)
       throw new HookNotifyError("INPUT_TOO_LARGE", tooLargeMessage(options.maxBytes));
     chunks.push(buffer.subarray(0, bytes));
-    if (buffer[bytes - 1] === 0x7d /* } */ && parses(chunks)) break;
+    if (buffer[bytes - 1] === 0x7d /* } */ && parsesAll(chunks)) break;
   }
   return Buffer.concat(chunks).toString("utf8");
 }
@@ -72,13 +73,8 @@ function withDeadline(work: Promise<number>, ms: number): Promise<number | "time
   });
 }
 
-function parses(chunks: Buffer[]): boolean {
-  try {
-    JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    return true;
-  } catch {
-    return false;
-  }
+function parsesAll(chunks: Buffer[]): boolean {
+  return parses(Buffer.concat(chunks).toString("utf8"));
 }
 
 function timeoutMessage(size: number): string {

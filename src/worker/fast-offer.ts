@@ -23,7 +23,6 @@ import {
   writeStamp,
   type FastStamp,
 } from "../outbox/fast-stamp.js";
-import type { EventEntry } from "../outbox/inbox.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import type { HookRun } from "../pipeline/run-hook.js";
 import { readBoundedSync } from "../read-bounded.js";
@@ -33,19 +32,19 @@ export interface Offer {
   /** After a knock: rewrite the stamp if the config changed (or a hook asked for another one). */
   refresh(): void;
   /** After a run: the project file it merged adds its variables and secrets to the stamp. */
-  learn(run: HookRun, entry: EventEntry): void;
+  learn(run: HookRun): void;
   /** Withdraws the offer: the stamp goes, then the FIFO (a later knock finds no reader). */
   close(): void;
 }
 
-// Opens the FIFO and writes the stamp; undefined where no offer can be made.
+// Opens the FIFO and writes the stamp (the caller asks offersEvents first); undefined when no
+// FIFO can be made.
 export function openOffer(
   deps: Deps,
   paths: OutboxPaths,
   token: string,
   onKnock: () => void,
 ): Offer | undefined {
-  if (deps.platform === "win32" || deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
   const fifo = join(paths.root, `worker.${token}.fifo`);
   let fd: number;
   try {
@@ -62,9 +61,8 @@ export function openOffer(
   // The config hooks load: the worker's own default until a hook asks for another (its --config).
   let override: string | undefined;
   const configPath = () => userConfigPath(deps, override);
-  const random = () => Math.random();
   const salt = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
-  const bases = randomBases(random);
+  const bases = randomBases(Math.random);
   const projectFiles = new Set<string>();
   const projectPieces = new Set<string>();
 

@@ -20,7 +20,7 @@ import { MAX_EVENT_BYTES } from "../core/defaults.js";
 import { isClient } from "../core/hook-event.js";
 
 /** What a run taught the worker that its offer must know (fast-offer.ts). */
-export type OnRun = (run: HookRun, entry: EventEntry) => void;
+export type OnRun = (run: HookRun) => void;
 
 // Runs every waiting event, oldest first; the number run.
 export async function runEvents(deps: Deps, paths: OutboxPaths, onRun: OnRun): Promise<number> {
@@ -45,7 +45,7 @@ export async function runEvents(deps: Deps, paths: OutboxPaths, onRun: OnRun): P
       continue;
     }
     const run = await runEvent(deps, entry);
-    onRun(run, entry);
+    onRun(run);
     try {
       unlinkSync(taken);
     } catch {

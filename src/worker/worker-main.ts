@@ -16,7 +16,7 @@ import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../outbox/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
-import { RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
+import { RECHECK_MS, offersEvents, workerIdleSeconds } from "../outbox/worker-rhythm.js";
 import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "../outbox/wake.js";
 import { drain, isWaitingForEnv } from "./worker.js";
 import { listEvents, recoverEvents } from "../outbox/inbox.js";
@@ -78,7 +78,8 @@ async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
       await sweepDeadSockets();
       recoverEvents(paths, owner.isAlive);
       // Only a worker that stays offers to run events: a hook's event must not wait for one.
-      if (server && idleMs > 0 && !offer) offer = openOffer(deps, paths, token, onKnock);
+      if (server && offersEvents(deps.env, deps.platform) && !offer)
+        offer = openOffer(deps, paths, token, onKnock);
       await drainLoop(server !== undefined);
     },
     onLost,
@@ -94,7 +95,7 @@ async function drainLoop(hasSocket: boolean): Promise<void> {
       knocked = false;
       offer?.refresh();
     }
-    const ran = await runEvents(deps, paths, (run, entry) => offer?.learn(run, entry));
+    const ran = await runEvents(deps, paths, (run) => offer?.learn(run));
     const held = await releaseHeld(deps);
     const summary = await drain(deps, {
       concurrency: 4,

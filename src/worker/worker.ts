@@ -1,7 +1,7 @@
 // Drains the outbox: bounded concurrency, retries with backoff and jitter, give-up by age.
 import { deadline } from "../abort.js";
 import type { Deps } from "../deps.js";
-import { rename, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
@@ -10,6 +10,7 @@ import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
 import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
 import { writeJournal } from "../outbox/journal.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
+import { takeAside } from "../outbox/inbox.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import {
   ensureDirs,
@@ -171,7 +172,7 @@ async function attempt(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryRes
 async function attemptLocal(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
   const { deps, paths } = run;
   const base = { key: entry.key, sink: entry.sinkName, id: entry.notification.id, attempts: 1 };
-  const taken = await takeEntry(paths, entry.key);
+  const taken = takeEntry(paths, entry.key);
   if (!taken)
     return { ...base, attempts: 0, outcome: "skipped", message: "taken back by the hook" };
   const secrets: string[] = [];
@@ -217,13 +218,8 @@ async function attemptLocal(entry: OutboxEntry, run: AttemptRun): Promise<Delive
 export const LOCAL_MAX_AGE_MS = 60_000;
 
 // Moves pending/<key>.json aside under a name only this process uses; undefined if it is gone.
-async function takeEntry(paths: OutboxPaths, key: string): Promise<string | undefined> {
-  const file = join(paths.pending, `${key}.json`);
-  const taken = `${file}.${String(process.pid)}.taken`;
-  return rename(file, taken).then(
-    () => taken,
-    () => undefined,
-  );
+function takeEntry(paths: OutboxPaths, key: string): string | undefined {
+  return takeAside(join(paths.pending, `${key}.json`), "taken");
 }
 
 async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
