@@ -15,6 +15,7 @@ import { knock, takeBack, writeEvent, type EventEntry } from "./outbox/inbox.js"
 import { carriedEnv } from "./outbox/hook-env.js";
 import { maskText, readStamp, stampHolds } from "./outbox/fast-stamp.js";
 import { outboxPaths } from "./outbox/paths.js";
+import { startDetached } from "./outbox/start-detached.js";
 import { fastPathOn } from "./outbox/worker-rhythm.js";
 import { hookBudget, inputWaitMs } from "./pipeline/deadline.js";
 import { readInput } from "./pipeline/read-input.js";
@@ -78,7 +79,8 @@ interface Run {
 // The event, masked, durable in events/, then the knock; the full path if anything stands in the way.
 function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   const { argv, args, started, offered, full } = run;
-  const masked = raw.length <= MAX_FAST_BYTES ? maskText(raw, offered.stamp.mask) : undefined;
+  const plain = raw.includes("\\u") ? unescaped(raw) : raw;
+  const masked = plain.length <= MAX_FAST_BYTES ? maskText(plain, offered.stamp.mask) : undefined;
   if (masked === undefined || !parses(masked)) {
     return full().main(argv, handedBack(raw, started));
   }
@@ -100,9 +102,21 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
     return full().main(argv, handedBack(raw, started));
   }
   if (knock(offered.stamp.fifo)) process.exit(0);
-  // Nobody read the knock: the worker is gone or leaving. Ours to run, unless it took it first.
+  // Nobody read the knock: the worker is gone or leaving (its last look may be over). A new one
+  // takes the event; only if none can be started does the hook take it back and run it itself.
+  if (startDetached(process.env, process.cwd())) process.exit(0);
   if (takeBack(offered.paths, name)) return full().main(argv, handedBack(raw, started));
   process.exit(0);
+}
+
+// A secret written with JSON's \u escapes is the same secret: the event is written back without
+// them (JSON.stringify escapes only what JSON must), so the mask sees the characters themselves.
+function unescaped(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw));
+  } catch {
+    return raw;
+  }
 }
 
 // What the full path gets when the event stays with the hook: the event as read, and the start.

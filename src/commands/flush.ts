@@ -89,11 +89,14 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       return summary.remaining;
     };
     let done = await whileLocked(paths.lock, owner, drainNow);
+    // A worker asked to pause finishes the attempts in flight, releases the lock, and takes it
+    // back after this flush with what is left (PROTOCOL.md, "pause"): it keeps the ${VAR}s this
+    // shell may lack, and with them the retries it scheduled.
+    let paused = false;
     if (!done) {
       console.log("A background worker is delivering; asking it to hand over…");
-      // It finishes the attempts in flight, releases the lock and exits; flush starts another after.
       const socket = await lockSocket(paths.lock);
-      if (socket) await sendWake(socket, "yield");
+      if (socket) paused = await sendWake(socket, "pause");
     }
     for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !done && Date.now() < giveUpAt;) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -106,6 +109,6 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     }
     const left = done.value;
     // What is left (retries, held groups) is sent on schedule by a worker, not by the next hook.
-    if (left > 0) await startWorker(deps);
+    if (left > 0 && !paused) await startWorker(deps);
   },
 };

@@ -13,6 +13,7 @@ import { hookBudget } from "../pipeline/deadline.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { inert } from "../inert-output.js";
 import { muteStdout } from "./mute-stdout.js";
+import { startDetached } from "../outbox/start-detached.js";
 import { scrubValue } from "../redact.js";
 
 export interface RunArgs {
@@ -233,6 +234,9 @@ function installSafetyNet(
   const bail = (code: ErrorCode): void => {
     try {
       logCutShort(code);
+      // What this run wrote whole before its budget ran out is adopted by a worker (PROTOCOL.md,
+      // "orphans"), started now in case none lives to look.
+      if (mode === "hook" && code === "HOOK_DEADLINE") startDetached(process.env, process.cwd());
     } finally {
       process.exit(mode === "hook" ? 0 : 1);
     }

@@ -1,23 +1,14 @@
 // Starts the background worker from the hook: detached, stdio ignored, unref'd; a few ms, no throw.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Deps } from "../deps.js";
 import { lockHolder, type LockOwner } from "./lock.js";
 import { outboxPaths } from "./paths.js";
 import { sendWake } from "./wake.js";
+import { findWorkerFile } from "./start-detached.js";
 
 /** started: a worker was spawned; running: a live one already drains; unavailable: no worker file. */
 export type StartResult = "started" | "running" | "unavailable";
 
-// The built worker (dist/worker.cjs) sits beside dist/cli.cjs; a test bundle may name it .js.
-export function findWorkerFile(): string | undefined {
-  for (const relative of ["./worker.cjs", "./worker.js", "../worker.js"]) {
-    const file = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(file)) return file;
-  }
-  return undefined;
-}
 
 // Spawns `node dist/worker.cjs` unless a live worker holds the lock; asking that worker is what
 // wakes it to send what was just queued (it also re-checks the outbox before it exits).

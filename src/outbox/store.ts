@@ -63,7 +63,7 @@ export async function enqueue(deps: Deps, delivery: QueuedDelivery): Promise<str
   const paths = outboxPaths(deps);
   await ensureDirs(paths);
   const entry = newEntry(delivery, deps.now());
-  await writeEntry(paths, paths.pending, entry);
+  await writeEntry(paths, paths.pending, entry, "new");
   return entry.key;
 }
 
@@ -92,9 +92,14 @@ export function entryKey(notificationId: string, sinkName: string): string {
   return `${safe(notificationId)}.${safe(sinkName)}.${hash}`;
 }
 
-// Unique enough for a temp name that is opened with "wx" (a clash fails, it never overwrites).
-function tempSuffix(): string {
-  return `${process.pid.toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+/** A temp file's kind: "new" is a first write bound for pending/ (adoptable, see adoptTemp). */
+export type TempKind = "new" | "other";
+
+// Unique enough for a temp name that is opened with "wx" (a clash fails, it never overwrites):
+// `<key>.<pid>.<time><random>.<kind>.tmp`, so a worker can tell whose it is and where it goes.
+function tempName(key: string, kind: TempKind): string {
+  const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  return `${key}.${String(process.pid)}.${unique}.${kind}.tmp`;
 }
 
 // 0700 folders: the outbox holds what agents said, which is nobody else's business.
@@ -109,8 +114,9 @@ export async function writeEntry(
   paths: OutboxPaths,
   dir: string,
   entry: OutboxEntry,
+  kind: TempKind = "other",
 ): Promise<void> {
-  const temp = await writeTemp(paths, entry);
+  const temp = await writeTemp(paths, entry, kind);
   try {
     await rename(temp, join(dir, `${entry.key}.json`));
   } catch (error) {
@@ -120,8 +126,12 @@ export async function writeEntry(
 }
 
 // The entry as a durable temp file (0600, fsync'd) in tmp/, ready to be renamed into place.
-export async function writeTemp(paths: OutboxPaths, entry: OutboxEntry): Promise<string> {
-  const temp = join(paths.tmp, `${entry.key}.${tempSuffix()}.tmp`);
+export async function writeTemp(
+  paths: OutboxPaths,
+  entry: OutboxEntry,
+  kind: TempKind = "other",
+): Promise<string> {
+  const temp = join(paths.tmp, tempName(entry.key, kind));
   const handle = await open(temp, "wx", 0o600);
   try {
     await handle.writeFile(`${JSON.stringify(entry)}\n`);

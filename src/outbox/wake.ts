@@ -1,8 +1,8 @@
 // The worker's door: a Unix socket (a named pipe on Windows) that the worker listens on while it
 // holds the lock. Connecting to it is the proof of life a pid cannot give: the kernel closes it
 // when the process dies, zombie or not, and a reused pid has no such socket. A line sent through
-// it wakes the worker: "wake" (look at the outbox now) or "yield" (finish, release the lock, exit:
-// `flush` wants it). The worker answers "ok" when it will look at the outbox after the message
+// it wakes the worker: "wake" (look at the outbox now), "pause" (release the lock for a `flush`,
+// then take it back: PROTOCOL.md) or "yield" (finish, release the lock, exit). The worker answers "ok" when it will look at the outbox after the message
 // (what a hook handing it desktop and sound waits for, see hand-off.ts), "no" when it is leaving.
 import type { Server } from "node:net";
 import { unlink } from "node:fs/promises";
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { OutboxPaths } from "./paths.js";
 
 /** What a worker can be asked through its socket. */
-export type WakeMessage = "wake" | "yield";
+export type WakeMessage = "wake" | "yield" | "pause";
 
 /** How long a connection may take before the worker is assumed alive but busy. */
 const PROBE_TIMEOUT_MS = 1_500;
@@ -44,7 +44,9 @@ export async function listenForWake(
     socket.setEncoding("utf8");
     socket.on("error", () => undefined);
     socket.once("data", (text: string) => {
-      const accepted = onMessage(text.includes("yield") ? "yield" : "wake");
+      const accepted = onMessage(
+        text.includes("yield") ? "yield" : text.includes("pause") ? "pause" : "wake",
+      );
       socket.end(accepted ? "ok\n" : "no\n");
     });
   });

@@ -33,7 +33,7 @@ export interface Offer {
   refresh(): void;
   /** After a run: the project file it merged adds its variables and secrets to the stamp. */
   learn(run: HookRun): void;
-  /** Withdraws the offer: the stamp goes, then the FIFO (a later knock finds no reader). */
+  /** Withdraws the offer: the FIFO closes (a later knock finds no reader); the stamp stays. */
   close(): void;
 }
 
@@ -125,8 +125,9 @@ export function openOffer(
       write();
     },
     close() {
-      const stamp = readStamp(paths.stamp);
-      if (stamp?.pid === process.pid) remove(paths.stamp);
+      // The stamp stays: it says what any worker of this build would do with the config as it
+      // is, so a hook that finds no reader on the FIFO still hands its event over and starts a
+      // worker (PROTOCOL.md, "cold hand-over") instead of running the pipeline itself.
       socket.destroy(); // closes the FIFO's descriptor: no reader is left
       remove(fifo);
     },

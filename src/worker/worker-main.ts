@@ -11,7 +11,7 @@ import type { Server } from "node:net";
 import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
-import { whileLocked } from "../outbox/lock.js";
+import { lockHolder, lockSocket, whileLocked } from "../outbox/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../outbox/spawn.js";
@@ -20,6 +20,7 @@ import { RECHECK_MS, offersEvents, workerIdleSeconds } from "../outbox/worker-rh
 import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "../outbox/wake.js";
 import { drain, isWaitingForEnv } from "./worker.js";
 import { listEvents, recoverEvents } from "../outbox/inbox.js";
+import { adoptOrphans } from "../outbox/adopt.js";
 import { openOffer, type Offer } from "./fast-offer.js";
 import { runEvents } from "./run-events.js";
 
@@ -40,6 +41,10 @@ const idleMs = workerIdleSeconds(deps.env) * 1000;
 let wakeUp: (() => void) | undefined;
 let woken = false;
 let yielding = false;
+// Asked to step aside for a `flush` (PROTOCOL.md, "pause"): release the lock, let the flush have
+// it, then take it back. The worker keeps its environment (the ${VAR}s a flush's shell may lack)
+// and so the retries it has scheduled.
+let pausing = false;
 // Set once the worker has begun leaving: no "ok" after this, its last look may be over.
 let closing = false;
 let lockLost = false;
@@ -57,9 +62,10 @@ function onKnock(): void {
 // True ("ok"): the drain loop or main's last look comes after this message.
 function onMessage(message: WakeMessage): boolean {
   if (message === "yield") yielding = true;
+  if (message === "pause") pausing = true;
   woken = true;
   wakeUp?.();
-  return !yielding && !closing && !stop.signal.aborted;
+  return !yielding && !pausing && !closing && !stop.signal.aborted;
 }
 
 // Holds the lock while draining; false when another worker holds it.
@@ -76,6 +82,7 @@ async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
     owner,
     async () => {
       await sweepDeadSockets();
+      adoptOrphans(paths, owner.isAlive);
       recoverEvents(paths, owner.isAlive);
       // Only a worker that stays offers to run events: a hook's event must not wait for one.
       if (server && offersEvents(deps.env, deps.platform) && !offer)
@@ -89,8 +96,9 @@ async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
 
 async function drainLoop(hasSocket: boolean): Promise<void> {
   let idleSince = deps.now();
-  for (let first = true; !stop.signal.aborted && !yielding; first = false) {
+  for (let first = true; !stop.signal.aborted && !yielding && !pausing; first = false) {
     woken = false;
+    if (!first) adoptOrphans(paths, processOwner(deps).isAlive);
     if (knocked) {
       knocked = false;
       offer?.refresh();
@@ -152,6 +160,21 @@ async function sleepUntilWork(dueAt: number, pollMs: number): Promise<void> {
   }
 }
 
+const FLUSH_TAKES_LOCK_MS = 35_000;
+const FLUSH_HOLDS_LOCK_MS = 10 * 60_000;
+
+// Paused for a flush: wait until the flush has taken the lock and released it (or never took it),
+// then go on. False when the worker should leave instead (stopped, asked to yield).
+async function stepAsideForFlush(): Promise<boolean> {
+  const owner = processOwner(deps);
+  const held = async () => (await lockHolder(paths.lock, owner)) !== undefined;
+  for (const until = deps.now() + FLUSH_TAKES_LOCK_MS; deps.now() < until && !(await held());)
+    await sleep(200);
+  for (const until = deps.now() + FLUSH_HOLDS_LOCK_MS; deps.now() < until && (await held());)
+    await sleep(500);
+  return !stop.signal.aborted && !yielding;
+}
+
 // A function, so the type checker does not take `woken` as still false after an await.
 function wasWoken(): boolean {
   return woken;
@@ -188,7 +211,17 @@ async function main(): Promise<void> {
         else resolve(undefined);
       });
     }
-    if (!locked || !(await hasWork())) break;
+    if (!locked) {
+      // Whoever holds the lock looks at the outbox again now: what the hook that started this
+      // worker left (an orphan in tmp/, an event) is theirs (PROTOCOL.md, "one worker").
+      const holder = await lockSocket(paths.lock);
+      if (holder) await sendWake(holder, "wake");
+      break;
+    }
+    if (pausing) {
+      pausing = false;
+      if (!(await stepAsideForFlush())) break;
+    } else if (!(await hasWork())) break;
     closing = false;
   }
   // Asked to yield (flush): events handed over while the FIFO was still open are run all the same.

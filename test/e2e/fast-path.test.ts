@@ -105,14 +105,24 @@ describe("the hook's fast path with a live worker", () => {
     const session = `fast-secret-${String(Date.now())}`;
     const quoted = fixture("claude-code/Notification.json", {
       session_id: session,
-      message: `Post to ${secretUrl} or to "${JSON.stringify(secretUrl).slice(1, -1)}"? (${encodeURIComponent(secretUrl)})`,
+      message: `Post to ${secretUrl} or to "${JSON.stringify(secretUrl).slice(1, -1)}"? (${encodeURIComponent(secretUrl)}) or ESCAPED`,
     });
-    const run = await runBin(["--client", "claude-code"], { input: quoted, env });
+    // The same secret written with JSON's \u escapes (a client may escape any character).
+    const escaped = Array.from({ length: secretUrl.length }, (_, i) => secretUrl.charCodeAt(i))
+      .map((code) => `\\u${code.toString(16).padStart(4, "0")}`)
+      .join("");
+    const quotedEscaped = quoted.replace("ESCAPED", escaped);
+    expect(escaped).not.toContain("fastPathSECRETtoken0123456789");
+    expect(JSON.stringify(JSON.parse(quotedEscaped))).toContain("fastPathSECRETtoken0123456789");
+    const run = await runBin(["--client", "claude-code"], { input: quotedEscaped, env });
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const waiting = events(home);
     expect(waiting).toHaveLength(1);
     const onDisk = readFileSync(join(outbox(home), "events", waiting[0] as string), "utf8");
     expect(onDisk).not.toContain("fastPathSECRETtoken0123456789");
+    // Read as the worker reads it: no escape hides the secret either.
+    const payload = (JSON.parse(onDisk) as { payload: string }).payload;
+    expect(JSON.stringify(JSON.parse(payload))).not.toContain("fastPathSECRETtoken0123456789");
     expect(onDisk).toContain("Post to ***");
     process.kill(stamp.pid, "SIGCONT");
     const [request] = await server.waitForRequests(1, 20_000);
@@ -134,7 +144,7 @@ describe("the hook's fast path with a live worker", () => {
     expect(everything).not.toContain("fastPathSECRETtoken0123456789");
   });
 
-  it("with the worker killed, the hook takes its event back and notifies itself, once", async () => {
+  it("with the worker killed, the hook still hands its event over and starts a worker that runs it, once", async () => {
     const { bin, home, env } = setUp();
     const stamp = await warmUp(home, env);
     process.kill(stamp.pid, "SIGKILL");
@@ -147,16 +157,16 @@ describe("the hook's fast path with a live worker", () => {
       }),
       env,
     });
-    expect(run).toMatchObject({ code: 0, stdout: "" });
-    const line = lineOf(home, session);
-    expect(line?.via).toBeUndefined();
-    expect(line?.outcomes?.map(({ sink, ok }) => ({ sink, ok }))).toEqual([
+    expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    // The hook ran nothing itself: the worker it started did (PROTOCOL.md, "cold hand-over").
+    await expect.poll(() => lineOf(home, session)?.via, { timeout: 20_000 }).toBe("worker");
+    expect(lineOf(home, session)?.outcomes?.map(({ sink, ok }) => ({ sink, ok }))).toEqual([
       { sink: "desktop", ok: true },
       { sink: "sound", ok: true },
     ]);
-    expect(events(home)).toEqual([]);
+    await expect.poll(() => events(home), { timeout: 20_000 }).toEqual([]);
     await expect.poll(() => callsFor(bin, "dead worker").length, { timeout: 20_000 }).toBe(1);
-    // The hook started a new worker, which offers again.
+    // The new worker offers again.
     await expect.poll(() => readStamp(home)?.pid, { timeout: 20_000 }).not.toBe(stamp.pid);
   });
 
@@ -281,13 +291,22 @@ describe("the hook's fast path with a live worker", () => {
   );
 });
 
-// Not a test of timing: the stamp and the FIFO go with the worker that leaves.
+// Not a test of timing: the FIFO goes with the worker that leaves; the stamp stays for the next
+// hook, which hands its event over all the same and starts a worker (PROTOCOL.md).
 describe("a leaving worker withdraws its offer", () => {
-  it("removes the stamp and its FIFO when it exits", async () => {
+  it("removes its FIFO when it exits; the next hook hands over to a worker it starts", async () => {
     const { home, env } = setUp("1");
     const stamp = await warmUp(home, env);
     await expect.poll(() => alive(stamp.pid), { timeout: 30_000 }).toBe(false);
-    expect(readStamp(home)).toBeUndefined();
     expect(existsSync(stamp.fifo)).toBe(false);
+    expect(readStamp(home)?.pid).toBe(stamp.pid);
+    const session = `fast-cold-${String(Date.now())}`;
+    const run = await runBin(["--client", "claude-code"], {
+      input: fixture("claude-code/Stop.json", { session_id: session }),
+      env,
+    });
+    expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    await expect.poll(() => lineOf(home, session)?.via, { timeout: 20_000 }).toBe("worker");
+    await expect.poll(() => events(home), { timeout: 20_000 }).toEqual([]);
   });
 });
