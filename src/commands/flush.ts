@@ -96,7 +96,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     if (!done) {
       console.log("A background worker is delivering; asking it to hand over…");
       const socket = await lockSocket(paths.lock);
-      if (socket) paused = await sendWake(socket, "pause");
+      if (socket) paused = await sendWake(socket, "pause", process.pid);
     }
     for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !done && Date.now() < giveUpAt;) {
       await new Promise((resolve) => setTimeout(resolve, 500));

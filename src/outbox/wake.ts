@@ -38,14 +38,17 @@ export type WakeAnswer = "ok" | "no" | "dead" | "silent";
 // ("ok") promises a look at the outbox after this message. Undefined if listening failed.
 export async function listenForWake(
   path: string,
-  onMessage: (message: WakeMessage) => boolean,
+  onMessage: (message: WakeMessage, pid?: number) => boolean,
 ): Promise<Server | undefined> {
   const server = net().createServer((socket) => {
     socket.setEncoding("utf8");
     socket.on("error", () => undefined);
     socket.once("data", (text: string) => {
+      // "pause <pid>": the flush that asks, so the worker knows when it is over.
+      const pid = Number(/^pause (\d+)/.exec(text)?.[1] ?? Number.NaN);
       const accepted = onMessage(
         text.includes("yield") ? "yield" : text.includes("pause") ? "pause" : "wake",
+        Number.isInteger(pid) ? pid : undefined,
       );
       socket.end(accepted ? "ok\n" : "no\n");
     });
@@ -75,7 +78,7 @@ export async function listenForWake(
 // Sends one message to the worker listening on `path`. True when it is alive: the connection was
 // accepted, or is still pending after PROBE_TIMEOUT_MS (a loaded machine, not a dead worker).
 // False when nobody listens (ECONNREFUSED, ENOENT): the worker is gone, whatever its pid says.
-export function sendWake(path: string, message: WakeMessage): Promise<boolean> {
+export function sendWake(path: string, message: WakeMessage, pid?: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net().connect(path);
     const timer = setTimeout(() => {
@@ -86,7 +89,7 @@ export function sendWake(path: string, message: WakeMessage): Promise<boolean> {
       clearTimeout(timer);
       // The answer is read and dropped, so the socket closes; unref'd, it never holds a process.
       socket.resume().unref();
-      socket.end(`${message}\n`);
+      socket.end(`${message}${pid === undefined ? "" : ` ${String(pid)}`}\n`);
       resolve(true);
     });
     socket.on("error", () => {

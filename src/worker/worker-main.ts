@@ -45,6 +45,7 @@ let yielding = false;
 // it, then take it back. The worker keeps its environment (the ${VAR}s a flush's shell may lack)
 // and so the retries it has scheduled.
 let pausing = false;
+let pausedFor: number | undefined;
 // Set once the worker has begun leaving: no "ok" after this, its last look may be over.
 let closing = false;
 let lockLost = false;
@@ -60,9 +61,12 @@ function onKnock(): void {
 }
 
 // True ("ok"): the drain loop or main's last look comes after this message.
-function onMessage(message: WakeMessage): boolean {
+function onMessage(message: WakeMessage, pid?: number): boolean {
   if (message === "yield") yielding = true;
-  if (message === "pause") pausing = true;
+  if (message === "pause") {
+    pausing = true;
+    pausedFor = pid;
+  }
   woken = true;
   wakeUp?.();
   return !yielding && !pausing && !closing && !stop.signal.aborted;
@@ -161,17 +165,25 @@ async function sleepUntilWork(dueAt: number, pollMs: number): Promise<void> {
 }
 
 const FLUSH_TAKES_LOCK_MS = 35_000;
-const FLUSH_HOLDS_LOCK_MS = 10 * 60_000;
+const FLUSH_RUNS_MS = 10 * 60_000;
 
-// Paused for a flush: wait until the flush has taken the lock and released it (or never took it),
-// then go on. False when the worker should leave instead (stopped, asked to yield).
+// Paused for a flush: wait until that flush process is over (it holds the lock only while it
+// lives), or, when it did not say who it is, until the lock was taken and released. False when
+// the worker should leave instead (stopped, asked to yield).
 async function stepAsideForFlush(): Promise<boolean> {
   const owner = processOwner(deps);
-  const held = async () => (await lockHolder(paths.lock, owner)) !== undefined;
-  for (const until = deps.now() + FLUSH_TAKES_LOCK_MS; deps.now() < until && !(await held());)
-    await sleep(200);
-  for (const until = deps.now() + FLUSH_HOLDS_LOCK_MS; deps.now() < until && (await held());)
-    await sleep(500);
+  const flush = pausedFor;
+  pausedFor = undefined;
+  if (flush !== undefined) {
+    for (const until = deps.now() + FLUSH_RUNS_MS; deps.now() < until && owner.isAlive(flush);)
+      await sleep(100);
+  } else {
+    const held = async () => (await lockHolder(paths.lock, owner)) !== undefined;
+    for (const until = deps.now() + FLUSH_TAKES_LOCK_MS; deps.now() < until && !(await held());)
+      await sleep(200);
+    for (const until = deps.now() + FLUSH_RUNS_MS; deps.now() < until && (await held());)
+      await sleep(500);
+  }
   return !stop.signal.aborted && !yielding;
 }
 

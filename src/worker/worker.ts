@@ -301,19 +301,19 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
       );
     }
     const lastError = { code: error.code, message: failed.message };
-    await writeEntry(paths, paths.pending, {
-      ...entry,
-      attempts,
-      notBefore: decision.notBefore,
-      lastError,
-    });
-    const result: DeliveryResult = { ...failed, outcome: "retry", notBefore: decision.notBefore };
+    // A flush whose shell lacks a ${VAR} asked nothing of the service: the entry stays as the
+    // worker scheduled it (its Retry-After, its count), for the worker that has the variable.
+    const untouched = options.force === true && error.code === "CONFIG_ENV_MISSING";
+    const notBefore = untouched ? entry.notBefore : decision.notBefore;
+    if (!untouched)
+      await writeEntry(paths, paths.pending, { ...entry, attempts, notBefore, lastError });
+    const result: DeliveryResult = { ...failed, outcome: "retry", notBefore };
     await writeJournal(
       deps,
       {
         outbox: "retry",
         ...journalOf(result),
-        notBefore: new Date(decision.notBefore).toISOString(),
+        notBefore: new Date(notBefore).toISOString(),
       },
       secrets,
     );

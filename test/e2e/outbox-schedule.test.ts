@@ -96,6 +96,30 @@ function isZombie(pid: number): boolean {
 }
 
 describe("a ${VAR} missing for a queued entry", () => {
+  it("a flush from a shell without the variable leaves the scheduled retry with the worker that has it", async () => {
+    const server = await startHttpServer([
+      { status: 429, headers: { "retry-after": "4" }, body: "slow down" },
+      { status: 200 },
+    ]);
+    const home = tempHome();
+    home.writeConfig({ sinks: { hook: { type: "webhook", url: "${HN_STRAND_URL}/h" } } });
+    const input = JSON.stringify({ hook_event_name: "Stop", session_id: "strand" });
+    await runBin([], { input, env: { ...home.env, HN_STRAND_URL: server.url } });
+    await server.waitForRequests(1, 20_000);
+    // The person's shell lacks the variable: the flush cannot send, and must not strand it.
+    const flushed = await runBin(["flush"], { env: home.env });
+    expect(flushed.stdout).toContain("HN_STRAND_URL");
+    expect(server.requests).toHaveLength(1);
+    // No further hook: the worker that has the variable takes the lock back and sends it.
+    const [first, second] = await server.waitForRequests(2, 40_000);
+    expect(sessionsOf(server)).toEqual(["strand", "strand"]);
+    // Not before the service said: the flush's try did not move the retry.
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(3_900);
+    await expect
+      .poll(() => readdirSync(join(outboxOf(home), "pending")), { timeout: 10_000 })
+      .toEqual([]);
+  }, 60_000);
+
   it("makes it wait (and says so), never drops it; a flush that has the variable sends it", async () => {
     const server = await startHttpServer();
     const home = tempHome();
