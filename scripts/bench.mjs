@@ -47,6 +47,19 @@ const subagentEvent = JSON.parse(
 const fresh = (event) => () =>
   Buffer.from(JSON.stringify({ ...event, session_id: `bench-${process.pid}-${sessions++}` }));
 const freshStop = fresh(stopEvent);
+// A Stop whose last message is 10 KB of prose that quotes a configured secret once: the hook masks
+// every byte of it before the event touches the disk.
+const bigStop = (secret) => () =>
+  Buffer.from(
+    JSON.stringify({
+      ...stopEvent,
+      session_id: `bench-${process.pid}-${sessions++}`,
+      last_assistant_message:
+        `${"The build passed after the refactor of the parser; ".repeat(200)}(posted to ${secret})`.slice(
+          -10_240,
+        ),
+    }),
+  );
 const freshSubagent = fresh(subagentEvent);
 const gnuTime = ["/usr/bin/time", "/bin/time"].find((p) => existsSync(p));
 // BENCH_INSTRUCTIONS=1: also count each mode's instructions once under valgrind's callgrind; unlike
@@ -151,11 +164,13 @@ function startSmtp() {
 // Stand-ins for notify-send and aplay that exit 0 (this machine has no desktop or sound card, and
 // the bench must run headless), first on PATH. Each home is its own state folder, so each mode
 // has its own outbox and worker.
-function stubBin() {
-  const stubs = join(scratch, "bin");
+function stubBin(slow = false) {
+  const stubs = join(scratch, slow ? "slow-bin" : "bin");
   mkdirSync(stubs, { recursive: true });
+  // Slow: a notifier that takes 50 ms and a player that takes 1 s, as real ones do.
+  const body = { "notify-send": slow ? "sleep 0.05" : "", aplay: slow ? "sleep 1" : "" };
   for (const name of ["notify-send", "aplay"]) {
-    writeFileSync(join(stubs, name), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    writeFileSync(join(stubs, name), `#!/bin/sh\n${body[name]}\nexit 0\n`, { mode: 0o755 });
   }
   return stubs;
 }
@@ -165,7 +180,7 @@ function env(name, extra = {}) {
   mkdirSync(join(home, "config", "hook-notify"), { recursive: true });
   return {
     HOME: home,
-    PATH: `${stubBin()}:${process.env.PATH}`,
+    PATH: `${stubBin(extra.slowPrograms === "1")}:${process.env.PATH}`,
     XDG_CONFIG_HOME: join(home, "config"),
     XDG_STATE_HOME: join(home, "state"),
     LANG: "C.UTF-8",
@@ -176,7 +191,7 @@ function env(name, extra = {}) {
 }
 
 // A home with no config: the built-in default (desktop + sound).
-const desktopHome = (name) => env(name);
+const desktopHome = (name, extra = {}) => env(name, extra);
 
 function remoteHome(name, sinks, extra = {}) {
   const e = env(name, extra);
@@ -189,6 +204,8 @@ function remoteHome(name, sinks, extra = {}) {
 
 const lockOf = (childEnv) => join(childEnv.XDG_STATE_HOME, "hook-notify", "outbox", "worker.lock");
 const pendingOf = (childEnv) => join(childEnv.XDG_STATE_HOME, "hook-notify", "outbox", "pending");
+const eventsOf = (childEnv) => join(childEnv.XDG_STATE_HOME, "hook-notify", "outbox", "events");
+const filesIn = (dir) => (existsSync(dir) ? readdirSync(dir) : []);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function readLockSocket(childEnv) {
@@ -251,8 +268,8 @@ async function ensureWorker(childEnv) {
 async function settle(childEnv) {
   const started = Date.now();
   while (Date.now() - started < 10_000) {
-    const pending = existsSync(pendingOf(childEnv)) ? readdirSync(pendingOf(childEnv)) : [];
-    if (pending.length === 0) break;
+    // The events a worker has yet to run, and the deliveries it has yet to send.
+    if (filesIn(pendingOf(childEnv)).length + filesIn(eventsOf(childEnv)).length === 0) break;
     await sleep(25);
   }
   await sleep(30);
@@ -306,7 +323,14 @@ async function instructions(args, mode) {
   const out = join(scratch, "callgrind.out");
   const stderr = await runToEnd(
     valgrind,
-    ["--tool=callgrind", `--callgrind-out-file=${out}`, process.execPath, ...args],
+    // A fixed V8 random seed: the same run counts the same instructions.
+    [
+      "--tool=callgrind",
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      "--random-seed=1",
+      ...args,
+    ],
     mode,
   );
   const match = /Collected : (\d+)/.exec(stderr);
@@ -482,6 +506,21 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
         stdin: freshSubagent,
         worker,
       },
+      {
+        name: `hook, a 10 KB Stop quoting a secret, 5 remote sinks, worker ${worker}`,
+        args: hook,
+        env: remoteHome(`big-${worker}`, remoteSinks, remoteSecrets),
+        stdin: bigStop(remoteSecrets.BENCH_SLACK_URL),
+        worker,
+        remote: true,
+      },
+      {
+        name: `hook, desktop + sound with a 50 ms notifier and a 1 s player, worker ${worker}`,
+        args: hook,
+        env: desktopHome(`slow-${worker}`, { slowPrograms: "1" }),
+        stdin: freshStop,
+        worker,
+      },
     ]),
   ];
   const only = process.env.BENCH_ONLY; // a substring of the mode names, to measure a few
@@ -539,6 +578,9 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   const flakyIds = new Set(flaky.received.map((r) => r.id));
   await stopWorker(flakyEnv);
 
+  // ---- a storm of first hooks ------------------------------------------------------------------------
+  const storm = await runStorm(hook);
+
   // ---- no secret anywhere on disk or in printed output ----------------------------------------------
   const remoteEnv = modes.find((m) => m.remote).env;
   const dry = await runOnce([bin, "--dry-run"], { env: remoteEnv, stdin: freshStop });
@@ -578,14 +620,56 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
     `Secrets (Slack token, SMTP password, webhook signing key) in logs, outbox files and dry-run output: ${leaks.length ? `FOUND in ${[...new Set(leaks)].join(", ")}` : "none"}.`,
   );
 
+  console.log(storm.line);
+
   for (const s of [...all, flaky]) await s.close();
   if (
     leaks.length ||
     all.some((s) => s.accepted().length < expected) ||
     flaky.accepted().length !== 1 ||
-    flakyIds.size !== 1
+    flakyIds.size !== 1 ||
+    !storm.ok
   )
     process.exitCode = 1;
+}
+
+// STORM hooks at once on a machine with no worker and no stamp yet (every hook is a session's
+// first), each with a 3 s budget, beside STORM_BURNERS processes that keep the cores busy: every
+// notification must arrive exactly once, and nothing may stay in a temporary folder.
+async function runStorm(hookArgs) {
+  const count = Number(process.env.BENCH_STORM ?? 200);
+  const server = await startHttp("storm webhook", { delayMs: 0 });
+  const stormEnv = remoteHome("storm", { hook: { type: "webhook", url: `${server.url}/in` } });
+  const burners = Array.from({ length: Number(process.env.BENCH_STORM_BURNERS ?? 2) }, () =>
+    spawn(process.execPath, ["-e", "for(;;);"], { stdio: "ignore" }),
+  );
+  const walls = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      runOnce([...hookArgs, "--timeout", "3"], {
+        env: stormEnv,
+        stdin: JSON.stringify({ ...stopEvent, session_id: `storm-${i}` }),
+      }).then((r) => r.ms),
+    ),
+  );
+  for (const burner of burners) burner.kill();
+  const sessionsOf = () => server.received.filter((r) => r.status < 300).map((r) => r.url).length;
+  const started = Date.now();
+  while (sessionsOf() < count && Date.now() - started < 120_000) {
+    await ensureWorker(stormEnv);
+    await sleep(250);
+  }
+  await sleep(1_000); // a duplicate would arrive now
+  await stopWorker(stormEnv);
+  const ids = server.received.filter((r) => r.status < 300).map((r) => r.id);
+  const distinct = new Set(ids).size;
+  const outbox = join(stormEnv.XDG_STATE_HOME, "hook-notify", "outbox");
+  const left = ["tmp", "events", "pending"].map((d) => `${d}/ ${filesIn(join(outbox, d)).length}`);
+  await server.close();
+  const ok = distinct === count && ids.length === count && left.every((l) => l.endsWith(" 0"));
+  return {
+    ok,
+    line: `Storm: ${count} first hooks at once beside ${burners.length} CPU burners (--timeout 3): ${distinct} delivered, ${ids.length - distinct} duplicated, ${count - distinct} lost; hook wall p50 ${median(walls).toFixed(0)} ms, p99 ${quantile(walls, 0.99).toFixed(0)} ms; left over: ${left.join(", ")}.`,
+  };
 }
 
 function* walk(dir) {

@@ -72,12 +72,25 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     deadline: budget.deadline,
     explicitTimeout: args.timeout !== undefined,
     run,
+    handOver: mode === "hook" ? handOverTo(deps, args, started) : undefined,
   });
   finished = true;
+  if (run.handedOver) process.exit(0);
   if (deps.env.HOOK_NOTIFY_DEBUG === "1") console.error(JSON.stringify(run.record));
   const failed = report(run, mode, deps);
   if (mode === "hook") process.exit(failed ? 1 : 0);
   process.exitCode = failed ? 1 : 0;
+}
+
+// Every hook hands its event to a worker (src/outbox/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the
+// whole run in the hook, as before the worker ran events (a way to rule the link out).
+function handOverTo(deps: Deps, args: RunArgs, started: number) {
+  if (deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
+  return async (raw: string, secrets: readonly string[]): Promise<string> => {
+    const { handOverEvent, argsOf } = await import("../outbox/hand-over.js");
+    const handOverArgs = argsOf({ ...args, configPath: args.config });
+    return handOverEvent(deps, { raw, secrets, args: handOverArgs, started });
+  };
 }
 
 // Prints what the mode calls for; returns true when the run should exit 1.

@@ -59,10 +59,10 @@ export async function checkWorker(
 // not, why: a hook then runs the pipeline itself.
 function offerLine(deps: Pick<Deps, "env" | "homedir" | "platform">, pid: number): string {
   if (deps.platform === "win32")
-    return "hooks run the pipeline themselves and hand it desktop and sound (no fast path on Windows)";
+    return "hooks load the config, then hand it their event (no fast path on Windows)";
   const stamp = readStamp(outboxPaths(deps).stamp);
   if (stamp?.pid !== pid)
-    return "it offers no fast path (HOOK_NOTIFY_FAST=0, HOOK_NOTIFY_WORKER_IDLE_SECONDS=0, no mkfifo, or the config has an error: run a hook, then doctor again)";
+    return "it offers no fast path (HOOK_NOTIFY_FAST=0, no mkfifo, or the config has an error: run a hook, then doctor again)";
   const held = stampHolds(stamp, {
     build: stamp.build,
     configPath: userConfigPath(deps),
@@ -70,7 +70,7 @@ function offerLine(deps: Pick<Deps, "env" | "homedir" | "platform">, pid: number
   });
   return held
     ? "hooks hand it their whole event (fast path: outbox/fast.json)"
-    : "its fast-path offer is for another config or other ${VAR} values than this shell's: hooks here run the pipeline themselves";
+    : "its fast-path offer is for another config or other ${VAR} values than this shell's: hooks here load the config first, and run the pipeline themselves while it has other ${VAR} values";
 }
 
 function readLock(path: string): LockInfo | undefined {

@@ -5,8 +5,44 @@
 // checked against the hook's by fingerprint, see fast-stamp.ts), and so do proxies (they may hold
 // a password; the worker sends with its own, as it does for every queued delivery).
 // test/outbox/hook-env.test.ts checks that every variable src/ reads is here or named as not.
-import { LOCAL_ENV_KEYS, pickEnv } from "./hand-off.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
+
+/** What notify-send, osascript, PowerShell and the players need from the hook's environment. */
+export const LOCAL_ENV_KEYS = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "LC_ALL",
+  "LC_MESSAGES",
+  "DISPLAY",
+  "XAUTHORITY",
+  "WAYLAND_DISPLAY",
+  "XDG_RUNTIME_DIR",
+  "XDG_SESSION_TYPE",
+  "XDG_CURRENT_DESKTOP",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "PULSE_SERVER",
+  "PIPEWIRE_REMOTE",
+  "WSL_DISTRO_NAME",
+  "WSL_INTEROP",
+  "WSLENV",
+  "SystemRoot",
+  "HOOK_NOTIFY_LOCAL_SINKS",
+  "HOOK_NOTIFY_SETTLE_MS",
+] as const;
+
+// The variables of `keys` that `env` sets.
+export function pickEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  keys: readonly string[],
+): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const key of keys) {
+    const value = env[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked;
+}
 
 export const HOOK_ENV_KEYS: readonly string[] = [
   ...new Set([

@@ -9,7 +9,6 @@ import { findWorkerFile } from "./start-detached.js";
 /** started: a worker was spawned; running: a live one already drains; unavailable: no worker file. */
 export type StartResult = "started" | "running" | "unavailable";
 
-
 // Spawns `node dist/worker.cjs` unless a live worker holds the lock; asking that worker is what
 // wakes it to send what was just queued (it also re-checks the outbox before it exits).
 export async function startWorker(

@@ -28,9 +28,6 @@ export interface OutboxEntry {
   presence?: PresenceGate;
   /** An escalation's follow-up: due at notBefore, cancelled if the session was answered since. */
   escalation?: EscalationWait;
-  /** A desktop or sound delivery a hook handed to a live worker: the hook's display, session
-   * bus and PATH (hand-off.ts LOCAL_ENV_KEYS, never a secret). Tried once, at once. */
-  env?: Record<string, string>;
   /** Set when the entry was moved to failed/. */
   failure?: { at: number; reason: string };
 }
@@ -54,8 +51,6 @@ export interface QueuedDelivery {
   escalation?: EscalationWait | undefined;
   /** Not before this time (an escalation's window); default now. */
   notBefore?: number | undefined;
-  /** A local sink handed to the worker: the hook's variables its program needs. */
-  env?: Record<string, string> | undefined;
 }
 
 // Writes one delivery to outbox/pending and returns its key; durable before it returns.
@@ -81,7 +76,6 @@ export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
     notBefore: delivery.notBefore ?? now,
     ...(delivery.presence ? { presence: delivery.presence } : {}),
     ...(delivery.escalation ? { escalation: delivery.escalation } : {}),
-    ...(delivery.env ? { env: delivery.env } : {}),
   };
 }
 

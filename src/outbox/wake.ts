@@ -2,8 +2,8 @@
 // holds the lock. Connecting to it is the proof of life a pid cannot give: the kernel closes it
 // when the process dies, zombie or not, and a reused pid has no such socket. A line sent through
 // it wakes the worker: "wake" (look at the outbox now), "pause" (release the lock for a `flush`,
-// then take it back: PROTOCOL.md) or "yield" (finish, release the lock, exit). The worker answers "ok" when it will look at the outbox after the message
-// (what a hook handing it desktop and sound waits for, see hand-off.ts), "no" when it is leaving.
+// then take it back: PROTOCOL.md) or "yield" (finish, release the lock, exit). The worker answers
+// "ok" when it will look at the outbox after the message, "no" when it is leaving.
 import type { Server } from "node:net";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -30,9 +30,6 @@ export function socketPathFor(
   const path = join(paths.root, `worker.${token}.sock`);
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : undefined;
 }
-
-/** The worker's answer: ok (it will look), no (it is leaving), dead (nobody listens), silent. */
-export type WakeAnswer = "ok" | "no" | "dead" | "silent";
 
 // Listens on `path`; each message received calls `onMessage`, whose result is the answer: true
 // ("ok") promises a look at the outbox after this message. Undefined if listening failed.
@@ -96,38 +93,6 @@ export function sendWake(path: string, message: WakeMessage, pid?: number): Prom
       clearTimeout(timer);
       socket.destroy();
       resolve(false);
-    });
-  });
-}
-
-// Wakes the worker and waits up to `timeoutMs` for its answer. "ok": it will look at the outbox
-// after this message (so an entry written before it is taken). Anything else: it will not, or
-// it cannot say in time; the caller takes its entries back.
-export function askWorker(path: string, timeoutMs: number): Promise<WakeAnswer> {
-  return new Promise((resolve) => {
-    const socket = net().connect(path);
-    let answer = "";
-    const done = (result: WakeAnswer): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(() => {
-      done("silent");
-    }, timeoutMs);
-    socket.setEncoding("utf8");
-    socket.on("connect", () => {
-      socket.write("wake\n");
-    });
-    socket.on("data", (text: string) => {
-      answer += text;
-      if (answer.includes("\n")) done(answer.startsWith("ok") ? "ok" : "no");
-    });
-    socket.on("end", () => {
-      done(answer.startsWith("ok") ? "ok" : "no");
-    });
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      done(error.code === "ECONNREFUSED" || error.code === "ENOENT" ? "dead" : "no");
     });
   });
 }

@@ -8,20 +8,13 @@ export const RECHECK_MS = 60_000;
 /** How long a worker stays after its last work unless HOOK_NOTIFY_WORKER_IDLE_SECONDS says. */
 export const DEFAULT_IDLE_SECONDS = 600;
 
-// The fast path (a worker running whole hook events, worker/fast-offer.ts) exists where FIFOs do and
-// HOOK_NOTIFY_FAST is not "0"; a worker offers it only when it stays between hooks.
+// The fast path (a hook hands its event over without loading the pipeline, worker/fast-offer.ts)
+// exists where FIFOs do and HOOK_NOTIFY_FAST is not "0".
 export function fastPathOn(
   env: Readonly<Record<string, string | undefined>>,
   platform: NodeJS.Platform,
 ): boolean {
   return platform !== "win32" && env.HOOK_NOTIFY_FAST !== "0";
-}
-
-export function offersEvents(
-  env: Readonly<Record<string, string | undefined>>,
-  platform: NodeJS.Platform,
-): boolean {
-  return fastPathOn(env, platform) && workerIdleSeconds(env) > 0;
 }
 
 // HOOK_NOTIFY_WORKER_IDLE_SECONDS: 0 to 86400; anything else means the default.

@@ -1,7 +1,6 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
-import { offersEvents } from "../outbox/worker-rhythm.js";
 import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
@@ -75,62 +74,28 @@ export async function deliver(
     : deliveries.filter((d) => d.sink.remote || d.entry.when === "away");
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
   const [sent, queued, held, escalated] = await Promise.all([
-    sendOrHandOff(toSend, budget, options),
+    sendAll(toSend, budget, options),
     queueRemote(toQueue, budget, options),
     holdForCoalescing(options.held ?? [], budget, options),
     queueEscalations(options),
   ]).finally(() => {
     budgetDeadline.clear();
   });
-  if (
-    queued.some((o) => o.queued) ||
-    held.some((o) => o.held) ||
-    escalated ||
-    // A worker that stays offers to run hooks' whole events: the hook path starts one even
-    // when it queued nothing, so that the session's next hooks find it.
-    (!options.wait && offersEvents(options.deps.env, options.deps.platform))
-  ) {
+  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated) {
     const { startWorker } = await import("../outbox/spawn.js");
     await startWorker(options.deps);
   }
   return [...sent.map(withoutRetryable), ...queued, ...held];
 }
 
-// On the hook path, desktop and sound go to a worker that is already alive (no program started
-// here, see outbox/hand-off.ts); with none, or one that will not take them, they run here.
-async function sendOrHandOff(
+// Local programs are started here (the worker runs hooks' events, PROTOCOL.md): with --wait and
+// test each result is awaited, otherwise a program still running is logged "started".
+async function sendAll(
   deliveries: readonly RoutedDelivery[],
   budget: AbortSignal,
   options: DeliverOptions,
-): Promise<Outcome[]> {
-  const send = (delivery: RoutedDelivery) => deliverOrSkip(delivery, budget, options);
-  if (options.wait || deliveries.length === 0) return Promise.all(deliveries.map(send));
-  const { handOffLocal, workerSocket } = await import("../outbox/hand-off.js");
-  const socket = workerSocket(options.deps);
-  if (socket === undefined) return Promise.all(deliveries.map(send));
-  const started = Date.now();
-  const taken = await handOffLocal(
-    options.deps,
-    socket,
-    deliveries.map(({ entry, notification }) => ({
-      notification,
-      sinkName: entry.name,
-      configPath: options.configPath,
-      projectDir: options.projectDir,
-    })),
-  );
-  const ms = Math.round(Date.now() - started);
-  return Promise.all(
-    deliveries.map((delivery, i) =>
-      taken[i] === true ? Promise.resolve(handedOver(delivery, ms)) : send(delivery),
-    ),
-  );
-}
-
-function handedOver(delivery: RoutedDelivery, ms: number): Outcome {
-  const { entry } = delivery;
-  const target = safeTarget(delivery);
-  return { sink: entry.name, type: entry.type, target, ok: true, queued: true, ms };
+): Promise<(Outcome & { retryable?: boolean })[]> {
+  return Promise.all(deliveries.map((delivery) => deliverOrSkip(delivery, budget, options)));
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker

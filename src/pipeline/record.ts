@@ -37,8 +37,10 @@ export interface RunRecord {
   /** Config problems: broken entries that were left out. */
   issues: string[];
   error?: { code: ErrorCode; message: string } | undefined;
-  /** "worker": a hook handed the event to the live worker, which ran it (fast-hook.ts). */
+  /** "worker": a hook handed the event to a worker, which ran it (src/outbox/PROTOCOL.md). */
   via?: "worker" | undefined;
+  /** Why the hook ran the event itself instead of handing it over (outbox/hand-over.ts). */
+  kept?: string | undefined;
 }
 
 /** One queued follow-up, as logged. */

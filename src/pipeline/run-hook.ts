@@ -49,6 +49,9 @@ export interface HookOptions {
   explicitTimeout: boolean;
   /** The run to fill in; the caller keeps it to log a run that the deadline cuts short. */
   run?: HookRun | undefined;
+  /** Hook mode: once the event reads and the config loads, give the event to a worker
+   * (outbox/hand-over.ts); "handed" ends the run here, and the worker logs it. */
+  handOver?: ((raw: string, secrets: readonly string[]) => Promise<string>) | undefined;
 }
 
 /** What one run did; the record is what goes to the log. */
@@ -63,6 +66,8 @@ export interface HookRun {
   presence?: Presence | undefined;
   /** Where the run's log line went: the log, a fallback in the temp dir, or nowhere. */
   loggedTo?: string | undefined;
+  /** A worker has the event now: it runs and logs it. */
+  handedOver?: boolean | undefined;
 }
 
 // Reads one hook event and notifies: the whole pipeline in one straight line. Never throws.
@@ -90,6 +95,14 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         configPath: options.configPath,
         projectDir: context.projectDir,
       });
+      if (options.handOver && !run.config.error) {
+        const result = await options.handOver(raw, run.config.secrets);
+        if (result === "handed") {
+          run.handedOver = true;
+          return run;
+        }
+        run.record.kept = result;
+      }
       const { value } = run.config;
       // The agent's text may quote a configured secret (the webhook URL it was given): it is
       // masked here, before the notification is cut to length, stored or sent.

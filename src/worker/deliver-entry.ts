@@ -15,12 +15,10 @@ export type ConfigCache = Map<string, LoadedConfig>;
 // Sends the entry once. Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
 export async function deliverEntry(
   entry: OutboxEntry,
-  workerDeps: Deps,
+  deps: Deps,
   ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
 ): Promise<void> {
-  const deps = withHookEnv(workerDeps, entry.env);
-  const local = entry.env ? `\0${JSON.stringify(entry.env)}` : "";
-  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}${local}`;
+  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
   let config = ctx.cache.get(key);
   if (!config) {
     try {
@@ -98,11 +96,4 @@ async function enriched(
   }
   const { enrichForDelivery } = await import("./enrich-entry.js");
   return enrichForDelivery(notification, config, deps, ctx.signal, ctx.secrets);
-}
-
-// A desktop or sound entry runs its program with the display, session bus and PATH of the hook
-// that handed it over, over the worker's own. Inherits the rest (the getters stay lazy).
-function withHookEnv(deps: Deps, env: Record<string, string> | undefined): Deps {
-  if (!env) return deps;
-  return Object.create(deps, { env: { value: { ...deps.env, ...env }, enumerable: true } }) as Deps;
 }

@@ -37,7 +37,7 @@ export interface Offer {
   close(): void;
 }
 
-// Opens the FIFO and writes the stamp (the caller asks offersEvents first); undefined when no
+// Opens the FIFO and writes the stamp (the caller asks fastPathOn first); undefined when no
 // FIFO can be made.
 export function openOffer(
   deps: Deps,

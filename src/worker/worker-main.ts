@@ -16,7 +16,7 @@ import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../outbox/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
-import { RECHECK_MS, offersEvents, workerIdleSeconds } from "../outbox/worker-rhythm.js";
+import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../outbox/worker-rhythm.js";
 import { listenForWake, sendWake, socketPathFor, type WakeMessage } from "../outbox/wake.js";
 import { drain, isWaitingForEnv } from "./worker.js";
 import { listEvents, recoverEvents } from "../outbox/inbox.js";
@@ -88,8 +88,9 @@ async function drainWhileLocked(server: Server | undefined): Promise<boolean> {
       await sweepDeadSockets();
       adoptOrphans(paths, owner.isAlive);
       recoverEvents(paths, owner.isAlive);
-      // Only a worker that stays offers to run events: a hook's event must not wait for one.
-      if (server && offersEvents(deps.env, deps.platform) && !offer)
+      // Every worker offers (PROTOCOL.md): the stamp outlives it, so the next hooks hand over
+      // on the fast path and start a worker when this one is gone.
+      if (server && fastPathOn(deps.env, deps.platform) && !offer)
         offer = openOffer(deps, paths, token, onKnock);
       await drainLoop(server !== undefined);
     },

@@ -1,16 +1,13 @@
 // Drains the outbox: bounded concurrency, retries with backoff and jitter, give-up by age.
 import { deadline } from "../abort.js";
 import type { Deps } from "../deps.js";
-import { unlink } from "node:fs/promises";
-import { join } from "node:path";
-import { HookNotifyError, toHookNotifyError } from "../errors.js";
+import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
 import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
 import { writeJournal } from "../outbox/journal.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
-import { takeAside } from "../outbox/inbox.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import {
   ensureDirs,
@@ -121,16 +118,13 @@ async function drainWithin(
     options.cache,
   );
   const now = deps.now();
-  // `force` (flush) tries retries early, never an escalation before its window is over. Desktop
-  // and sound handed over by a hook go first: a person is looking at the screen now.
-  const due = entries
-    .filter(
-      (entry) =>
-        (options.force === true && !entry.escalation) ||
-        entry.notBefore <= now ||
-        (options.retryWaiting === true && isWaitingForEnv(entry)),
-    )
-    .sort((a, b) => Number(b.env !== undefined) - Number(a.env !== undefined));
+  // `force` (flush) tries retries early, never an escalation before its window is over.
+  const due = entries.filter(
+    (entry) =>
+      (options.force === true && !entry.escalation) ||
+      entry.notBefore <= now ||
+      (options.retryWaiting === true && isWaitingForEnv(entry)),
+  );
   const run: AttemptRun = {
     deps,
     paths,
@@ -163,63 +157,7 @@ interface AttemptRun {
 }
 
 async function attempt(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
-  return entry.env ? attemptLocal(entry, run) : attemptRemote(entry, run);
-}
-
-// A desktop or sound entry a hook handed over: taken by a rename (the hook may take it back), tried
-// once with the hook's environment, and logged with the program's real outcome. Never retried, and
-// not shown at all once stale: a banner about a turn that ended minutes ago is noise.
-async function attemptLocal(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
-  const { deps, paths } = run;
-  const base = { key: entry.key, sink: entry.sinkName, id: entry.notification.id, attempts: 1 };
-  const taken = takeEntry(paths, entry.key);
-  if (!taken)
-    return { ...base, attempts: 0, outcome: "skipped", message: "taken back by the hook" };
-  const secrets: string[] = [];
-  try {
-    if (deps.now() - entry.createdAt > LOCAL_MAX_AGE_MS) {
-      const age = Math.round((deps.now() - entry.createdAt) / 1000);
-      throw new HookNotifyError(
-        "SINK_TIMEOUT",
-        `${entry.sinkName}: not shown, ${String(age)} s late.`,
-        {
-          sink: entry.sinkName,
-          retryable: false,
-        },
-      );
-    }
-    await deliverEntry(entry, deps, { cache: run.cache, signal: run.signal, secrets });
-    await writeJournal(deps, {
-      outbox: "delivered",
-      sink: entry.sinkName,
-      id: base.id,
-      key: entry.key,
-      attempts: 1,
-      local: true,
-    });
-    return { ...base, outcome: "delivered" };
-  } catch (thrown) {
-    const error = toHookNotifyError(thrown);
-    const message = scrub(error.message, secrets);
-    await writeEntry(paths, paths.failed, {
-      ...entry,
-      attempts: 1,
-      failure: { at: deps.now(), reason: message },
-    });
-    const result: DeliveryResult = { ...base, outcome: "failed", code: error.code, message };
-    await writeJournal(deps, { outbox: "failed", ...journalOf(result), local: true }, secrets);
-    return result;
-  } finally {
-    await unlink(taken).catch(() => undefined);
-  }
-}
-
-/** A desktop or sound entry older than this is not shown (see attemptLocal). */
-export const LOCAL_MAX_AGE_MS = 60_000;
-
-// Moves pending/<key>.json aside under a name only this process uses; undefined if it is gone.
-function takeEntry(paths: OutboxPaths, key: string): string | undefined {
-  return takeAside(join(paths.pending, `${key}.json`), "taken");
+  return attemptRemote(entry, run);
 }
 
 async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {

@@ -114,7 +114,11 @@ describe("the hook's fast path with a live worker", () => {
     const quotedEscaped = quoted.replace("ESCAPED", escaped);
     expect(escaped).not.toContain("fastPathSECRETtoken0123456789");
     expect(JSON.stringify(JSON.parse(quotedEscaped))).toContain("fastPathSECRETtoken0123456789");
-    const run = await runBin(["--client", "claude-code"], { input: quotedEscaped, env });
+    const run = await runBin(["--client", "claude-code"], {
+      input: quotedEscaped,
+      env,
+      settle: false,
+    });
     expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const waiting = events(home);
     expect(waiting).toHaveLength(1);
@@ -170,7 +174,7 @@ describe("the hook's fast path with a live worker", () => {
     await expect.poll(() => readStamp(home)?.pid, { timeout: 20_000 }).not.toBe(stamp.pid);
   });
 
-  it("an edited config: that hook runs the pipeline itself, the worker looks again, the next one is handed over", async () => {
+  it("an edited config: that hook loads it and hands over all the same, the worker looks again, the next one takes the fast path", async () => {
     const { home, env } = setUp();
     await warmUp(home, env);
     const before = readStamp(home) as Stamp;
@@ -180,7 +184,8 @@ describe("the hook's fast path with a live worker", () => {
       input: fixture("claude-code/Stop.json", { session_id: edited }),
       env,
     });
-    expect(lineOf(home, edited)?.via).toBeUndefined();
+    // The hook loaded the new config to mask the event, then gave it to the worker (PROTOCOL.md).
+    expect(lineOf(home, edited)?.via).toBe("worker");
     expect(lineOf(home, edited)?.outcomes?.map(({ sink }) => sink)).toEqual(["desktop"]);
     await expect
       .poll(() => JSON.stringify(readStamp(home)?.config.state), { timeout: 20_000 })

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, ROOT, fixture, tempHome } from "../helpers/run-bin.js";
+import { BIN, ROOT, fixture, handedOverRun, tempHome } from "../helpers/run-bin.js";
 
 const PRELOAD = join(ROOT, "test", "fixtures", "preload", "report-loads.cjs");
 
@@ -41,7 +41,10 @@ function runAndReport(
     child.on("error", reject);
     child.on("close", (code) => {
       const loads = JSON.parse(readFileSync(report, "utf8")) as Pick<Loads, "builtins" | "zod">;
-      resolve({ ...loads, code, stdout, stderr });
+      // The log line is the worker's, which runs the handed-over event (PROTOCOL.md).
+      void handedOverRun(env).then(() => {
+        resolve({ ...loads, code, stdout, stderr });
+      });
     });
   });
 }

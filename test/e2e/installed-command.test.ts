@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runSettingsCommand } from "../../src/settings/settings-command.js";
 import { findPackageRoot } from "../../src/settings/load-template.js";
 import { findProgram } from "../../src/sinks/find-program.js";
-import { BIN, fixture, tempHome } from "../helpers/run-bin.js";
+import { BIN, fixture, handedOverRun, tempHome } from "../helpers/run-bin.js";
 import { SETTINGS_ARGS } from "../settings/tree.js";
 
 const SHELLS = ["sh", "bash"].filter((name) => findProgram(name, process.env, process.platform));
@@ -69,6 +69,7 @@ describe.runIf(isPosix)("installed commands run through sh and bash", () => {
       );
       for (const [index, shell] of SHELLS.entries()) {
         const result = await runShell(shell, command, home.env);
+        await handedOverRun(home.env);
         expect({ shell, ...result }).toEqual({ shell, code: 0, stdout: "", stderr: "" });
         expect(home.logLines()).toHaveLength(index + 1);
         expect(home.logLines()[index]).toMatchObject({ client, event: "Stop" });

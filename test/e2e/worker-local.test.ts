@@ -1,5 +1,6 @@
-// Desktop and sound handed to a live worker (issue #19): the built binary and dist/worker.cjs as
-// real processes, fake notify-send and paplay on the hook's PATH. Nothing here measures time.
+// Desktop and sound are started by the worker that runs the hook's event (src/outbox/PROTOCOL.md),
+// with the hook's display, session bus and PATH: the built binary and dist/worker.cjs as real
+// processes, fake notify-send and paplay on the hook's PATH. Nothing here measures time.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -61,9 +62,6 @@ async function startWorker(home: TempHome, env: Record<string, string | undefine
 
 const hookLine = (home: TempHome): Line | undefined =>
   (home.logLines() as Line[]).find((line) => line.event === "Stop");
-const outboxLines = (home: TempHome, sink: string): Line[] =>
-  (home.logLines() as Line[]).filter((line) => line.outbox !== undefined && line.sink === sink);
-
 describe("desktop and sound with a live worker", () => {
   it("are shown by the worker with the hook's display, session bus and PATH; the hook starts nothing", async () => {
     const bin = fakeBin(["notify-send", "paplay"]);
@@ -88,16 +86,14 @@ describe("desktop and sound with a live worker", () => {
     for (const program of ["notify-send", "paplay"]) {
       expect(bin.calls().find((call) => call.program === program)?.env).toMatchObject(session);
     }
-    expect(hookLine(home)?.outcomes?.map(({ sink, queued }) => ({ sink, queued }))).toEqual([
-      { sink: "desktop", queued: true },
-      { sink: "sound", queued: true },
+    // The worker ran the hook's event (PROTOCOL.md): its log line, with the programs' outcomes.
+    expect(hookLine(home)).toMatchObject({ via: "worker" });
+    expect(hookLine(home)?.outcomes?.map(({ sink, ok }) => ({ sink, ok }))).toEqual([
+      { sink: "desktop", ok: true },
+      { sink: "sound", ok: true },
     ]);
-    for (const sink of ["desktop", "sound"]) {
-      await expect
-        .poll(() => outboxLines(home, sink)[0]?.outbox, { timeout: 20_000 })
-        .toBe("delivered");
-    }
     expect(readdirSync(join(outbox(home), "pending"))).toEqual([]);
+    expect(readdirSync(join(outbox(home), "events"))).toEqual([]);
   });
 
   it("a notifier that fails is logged failed by the worker, with its exit code", async () => {
@@ -116,20 +112,19 @@ describe("desktop and sound with a live worker", () => {
     };
     const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
     expect(run).toMatchObject({ code: 0, stdout: "" });
-    await expect
-      .poll(() => outboxLines(home, "desktop")[0], { timeout: 20_000 })
-      .toMatchObject({
-        outbox: "failed",
-        code: "SINK_FAILED",
-      });
-    expect(String(outboxLines(home, "desktop")[0]?.message)).toContain("exited with code 3");
-    await expect
-      .poll(() => outboxLines(home, "sound")[0]?.outbox, { timeout: 20_000 })
-      .toBe("delivered");
-    expect(readdirSync(join(outbox(home), "failed"))).toHaveLength(1);
+    const outcomes = hookLine(home)?.outcomes ?? [];
+    expect(hookLine(home)).toMatchObject({ via: "worker" });
+    expect(outcomes.find((o) => o.sink === "desktop")).toMatchObject({
+      ok: false,
+      code: "SINK_FAILED",
+    });
+    expect(String(outcomes.find((o) => o.sink === "desktop")?.error)).toContain(
+      "exited with code 3",
+    );
+    expect(outcomes.find((o) => o.sink === "sound")).toMatchObject({ ok: true });
   });
 
-  it("with a dead worker's lock the hook takes its entries back and starts the programs itself", async () => {
+  it("with a dead worker's lock the hook hands its event over and starts a worker, which runs it", async () => {
     const bin = fakeBin(["notify-send", "paplay"]);
     const home = tempHome();
     mkdirSync(outbox(home), { recursive: true });
@@ -144,12 +139,14 @@ describe("desktop and sound with a live worker", () => {
     };
     const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
     expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.stderr).toBe("");
+    expect(hookLine(home)).toMatchObject({ via: "worker" });
     const outcomes = hookLine(home)?.outcomes ?? [];
     expect(outcomes.map(({ sink, ok, queued }) => ({ sink, ok, queued }))).toEqual([
       { sink: "desktop", ok: true, queued: undefined },
       { sink: "sound", ok: true, queued: undefined },
     ]);
-    // Started by the hook, which waits for a fast failure only: a loaded machine may start the
+    // Started by the worker, which waits for a fast failure only: a loaded machine may start the
     // fakes later than that.
     await expect
       .poll(

@@ -30,6 +30,8 @@ export interface RunBinOptions {
   killAfterMs?: number;
   /** Another copy of bin/hook-notify.js to run (a package copy with fake vendored programs). */
   bin?: string;
+  /** False: return as soon as the process ends, even if a worker still has its event to run. */
+  settle?: boolean;
 }
 
 // Runs the BUILT binary (npm run build) as a client would: argv, stdin, env; collects everything.
@@ -48,13 +50,38 @@ export function runBin(args: string[], options: RunBinOptions = {}): Promise<Bin
     setTimeout(() => child.stdin.end(options.input ?? ""), options.inputDelayMs);
   } else if (!options.neverClose) child.stdin.end(options.input ?? "");
   const killer = setTimeout(() => child.kill("SIGKILL"), options.killAfterMs ?? 20_000);
-  return new Promise((resolve) => {
+  return new Promise<BinResult>((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(killer);
       if (options.neverClose) child.stdin.destroy();
       resolve({ code, signal, stdout, stderr, ms: performance.now() - started });
     });
+  }).then(async (result) => {
+    if (options.settle !== false) await handedOverRun(options.env);
+    return result;
   });
+}
+
+// A hook hands its event to a worker and exits (src/outbox/PROTOCOL.md): what a test then checks
+// (the log line, the programs started) is the worker's run. It is over when the event's file is
+// gone from events/ (the worker deletes it after running and logging it). Bounded: a test that
+// stops the worker on purpose passes `settle: false`.
+export async function handedOverRun(
+  env: Record<string, string | undefined> | undefined,
+): Promise<void> {
+  const state = env?.XDG_STATE_HOME;
+  if (state === undefined) return;
+  const events = join(state, "hook-notify", "outbox", "events");
+  for (const giveUpAt = Date.now() + 30_000; Date.now() < giveUpAt;) {
+    let names: string[];
+    try {
+      names = readdirSync(events);
+    } catch {
+      return;
+    }
+    if (names.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 export interface TempHome {
