@@ -34,9 +34,9 @@ export interface Outcome {
   started?: boolean | undefined;
   /** The program that showed it, when the sink chose among several (a fallback says why). */
   via?: string | undefined;
-  /** Why the outbox could not take it (it was then sent directly, retried within the budget). */
+  /** Why the outbox could not take it (it was then sent directly, once). */
   outboxError?: string | undefined;
-  /** Attempts made here when sent directly more than once. */
+  /** Attempts made here when sent directly (one: retries belong to the outbox). */
   attempts?: number | undefined;
 }
 
@@ -209,7 +209,7 @@ async function queueRemote(
 }
 
 // Writes each delivery to disk for the worker. If that fails (disk full, read-only or foreign
-// state folder, no HOME) it is sent now, and tried again within the budget, rather than lost.
+// state folder, no HOME) it is sent now, once, rather than lost in silence.
 async function handOver<D extends RoutedDelivery>(
   deliveries: readonly D[],
   budget: AbortSignal,
@@ -229,7 +229,7 @@ async function handOver<D extends RoutedDelivery>(
           projectDir: options.projectDir,
         });
       } catch (error) {
-        const outcome = await deliverWithinBudget(delivery, budget, options);
+        const outcome = await deliverDirectly(delivery, budget, options);
         return { ...outcome, outboxError: describeFsError(error) };
       }
       return {
@@ -244,44 +244,14 @@ async function handOver<D extends RoutedDelivery>(
   );
 }
 
-const FIRST_RETRY_MS = 250;
-
-// With no outbox, the budget is the only second chance: retry what may pass (a 503, a reset)
-// with a doubling pause until it works, cannot work, or the budget ends.
-async function deliverWithinBudget(
+// With no outbox there is no second chance: one attempt now, and the hook says on stderr what
+// became of it (commands/run.ts). Retries belong to the worker and its outbox alone.
+async function deliverDirectly(
   delivery: RoutedDelivery,
   budget: AbortSignal,
   options: DeliverOptions,
 ): Promise<Outcome> {
-  const started = Date.now();
-  let outcome = await deliverOne(delivery, budget, options);
-  let attempts = 1;
-  for (let pause = FIRST_RETRY_MS; !outcome.ok && outcome.retryable === true;) {
-    if (!(await pauseWithin(pause, budget))) break;
-    outcome = await deliverOne(delivery, budget, options);
-    attempts++;
-    pause = Math.min(pause * 2, 2_000);
-  }
-  return { ...withoutRetryable(outcome), attempts, ms: Math.round(Date.now() - started) };
-}
-
-// Resolves true after `ms`, or false as soon as the budget ends (no pause outlives the budget).
-function pauseWithin(ms: number, budget: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (budget.aborted) {
-      resolve(false);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      budget.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    budget.addEventListener("abort", onAbort, { once: true });
-  });
+  return { ...withoutRetryable(await deliverOne(delivery, budget, options)), attempts: 1 };
 }
 
 // `retryable` steers the retries here; the log line does not need it.

@@ -1,5 +1,5 @@
-// With no outbox (the state folder cannot be made or written), a remote delivery is retried
-// within the hook's budget, the hook says so on stderr, and a trace is left (issue 13, item 4).
+// With no outbox (the state folder cannot be made or written), a remote delivery is sent once from
+// the hook (retries belong to the outbox alone), the hook says so on stderr, and a trace is left.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,8 +21,8 @@ const fallbackLog = (tmp: string) =>
 
 describe("no outbox", () => {
   // As root a missing or read-only folder is simply made or written; a file in the way is not.
-  it("a state folder that cannot be made: retried within the budget, said on stderr, logged in the temp dir", async () => {
-    const server = await startHttpServer([{ status: 503 }, { status: 200 }]);
+  it("a state folder that cannot be made: sent once, said on stderr, logged in the temp dir", async () => {
+    const server = await startHttpServer([{ status: 200 }]);
     const tmp = privateTmp();
     const home = tempHome();
     writeFileSync(join(home.dir, "state"), "");
@@ -31,13 +31,13 @@ describe("no outbox", () => {
     const input = JSON.stringify({ hook_event_name: "Stop", session_id: "direct" });
     const result = await runBin(["--timeout", "8"], { input, env });
     expect(result).toMatchObject({ code: 0, stdout: "" });
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(1);
     expect(result.stderr).toContain("the outbox cannot be written");
-    expect(result.stderr).toContain("hook: sent directly (2 attempt(s))");
+    expect(result.stderr).toContain("hook: sent directly (1 attempt(s))");
     const trace = readFileSync(fallbackLog(tmp), "utf8");
     expect(JSON.parse(trace.trim())).toMatchObject({
       event: "Stop",
-      outcomes: [{ sink: "hook", ok: true, attempts: 2 }],
+      outcomes: [{ sink: "hook", ok: true, attempts: 1 }],
     });
     expect(result.stderr).toContain(fallbackLog(tmp));
   });
@@ -51,8 +51,8 @@ describe("no outbox", () => {
     const input = JSON.stringify({ hook_event_name: "Stop", session_id: "lost" });
     const result = await runBin(["--timeout", "3"], { input, env: { ...home.env, TMPDIR: tmp } });
     expect(result).toMatchObject({ code: 0, stdout: "" });
-    expect(server.requests.length).toBeGreaterThanOrEqual(2);
-    expect(result.stderr).toContain("hook: NOT delivered");
+    expect(server.requests).toHaveLength(1);
+    expect(result.stderr).toContain("hook: NOT delivered after 1 attempt(s)");
     expect(readFileSync(fallbackLog(tmp), "utf8")).toContain('"ok":false');
   });
 });
