@@ -36,7 +36,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       { sendWake },
     ] = await Promise.all([
       import("../deps.js"),
-      import("../worker/worker.js"),
+      import("../worker/drain.js"),
       import("../outbox/lock.js"),
       import("../outbox/paths.js"),
       import("../outbox/spawn.js"),

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { logPath } from "../../src/config/paths.js";
 import { enqueue } from "../../src/outbox/store.js";
-import { drain, type DrainOptions } from "../../src/worker/worker.js";
+import { drain, type DrainOptions } from "../../src/worker/drain.js";
 import { startHttpServer, type Reply } from "../helpers/http-server.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
