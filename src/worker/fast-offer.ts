@@ -24,15 +24,20 @@ import {
   type FastStamp,
 } from "../outbox/fast-stamp.js";
 import type { OutboxPaths } from "../outbox/paths.js";
-import type { HookRun } from "../pipeline/run-hook.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { MAX_CONFIG_BYTES } from "../core/defaults.js";
+
+/** What a run's config taught: the project file it merged, and its secrets. */
+export interface RunConfig {
+  projectPath?: string | undefined;
+  secrets: readonly string[];
+}
 
 export interface Offer {
   /** After a knock: rewrite the stamp if the config changed (or a hook asked for another one). */
   refresh(): void;
   /** After a run: the project file it merged adds its variables and secrets to the stamp. */
-  learn(run: HookRun): void;
+  learn(config: RunConfig | undefined): void;
   /** Withdraws the offer: the FIFO closes (a later knock finds no reader); the stamp stays. */
   close(): void;
 }
@@ -117,11 +122,11 @@ export function openOffer(
         JSON.stringify(state) === JSON.stringify(stamp.config.state);
       if (!current) write();
     },
-    learn(run) {
-      const project = run.config?.projectPath;
+    learn(config) {
+      const project = config?.projectPath;
       if (project === undefined || projectFiles.has(project)) return;
       projectFiles.add(project);
-      for (const piece of run.config?.secrets ?? []) projectPieces.add(piece);
+      for (const piece of config?.secrets ?? []) projectPieces.add(piece);
       write();
     },
     close() {

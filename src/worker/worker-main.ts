@@ -88,7 +88,7 @@ const ports: WorkerPorts = {
   async round(first, door) {
     if (!first) adoptOrphans(paths, owner().isAlive);
     const offer = door as Offer | undefined;
-    const ran = await runEvents(deps, paths, (run) => offer?.learn(run));
+    const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config));
     const held = await releaseHeld(deps);
     const summary = await drain(deps, {
       concurrency: 4,
