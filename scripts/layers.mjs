@@ -11,7 +11,6 @@ export const BASE = [
   "check-result.ts",
   "deps.ts",
   "errors.ts",
-  "fd-input.ts",
   "fnv1a.ts",
   "inert-output.ts",
   "input-source.ts",
@@ -37,9 +36,22 @@ export const LAYERS = {
   config: [...BASE, "sinks"],
   escalation: [...BASE, "config"],
   outbox: [...BASE, "config", "escalation", "message", "presence"],
-  pipeline: [...BASE, "clients", "config", "escalation", "message", "outbox", "presence", "sinks"],
-  service: [...BASE, "config", "http", "message", "outbox", "pipeline"],
-  worker: [...BASE, "config", "http", "outbox", "pipeline", "service", "sinks"],
+  // The link between a hook and the worker (link/PROTOCOL.md): the hand-over, the stdin reader,
+  // the offer and its stamp, the door, the worker's spawn and lock.
+  link: [...BASE, "config", "outbox", "presence"],
+  pipeline: [
+    ...BASE,
+    "clients",
+    "config",
+    "escalation",
+    "link",
+    "message",
+    "outbox",
+    "presence",
+    "sinks",
+  ],
+  service: [...BASE, "config", "http", "link", "message", "outbox", "pipeline"],
+  worker: [...BASE, "config", "http", "link", "outbox", "pipeline", "service", "sinks"],
   approve: [...BASE, "config", "http", "message", "pipeline", "presence", "sinks"],
   init: [...BASE, "settings", "sinks"],
   doctor: [
@@ -48,6 +60,7 @@ export const LAYERS = {
     "clients",
     "config",
     "http",
+    "link",
     "outbox",
     "pipeline",
     "presence",
@@ -64,6 +77,7 @@ export const LAYERS = {
     "escalation",
     "http",
     "init",
+    "link",
     "message",
     "outbox",
     "pipeline",
@@ -75,8 +89,8 @@ export const LAYERS = {
   ],
   "cli-yargs.ts": [...BASE, "commands"],
   "cli.ts": [...BASE, "commands", "cli-yargs.ts"],
-  // The hook's fast path: the flags, the paths and the outbox's inbox; nothing that loads zod.
-  "fast-hook.ts": [...BASE, "commands", "config", "outbox", "pipeline"],
+  // The hook's fast path: the flags, the paths and the link; nothing that loads zod.
+  "fast-hook.ts": [...BASE, "commands", "config", "link", "outbox", "pipeline"],
 };
 
 // True when node `from` may import node `to`.

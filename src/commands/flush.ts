@@ -37,13 +37,13 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     ] = await Promise.all([
       import("../deps.js"),
       import("../worker/drain.js"),
-      import("../outbox/lock.js"),
+      import("../link/lock.js"),
       import("../outbox/paths.js"),
-      import("../outbox/spawn.js"),
+      import("../link/spawn.js"),
       import("../outbox/store.js"),
       import("../outbox/read-entries.js"),
       import("../outbox/held.js"),
-      import("../outbox/wake.js"),
+      import("../link/wake.js"),
     ]);
     const deps = createDeps();
     const paths = outboxPaths(deps);

@@ -13,7 +13,7 @@ import { hookBudget } from "../pipeline/deadline.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { inert } from "../inert-output.js";
 import { muteStdout } from "./mute-stdout.js";
-import { startDetached } from "../outbox/start-detached.js";
+import { startDetached } from "../link/start-detached.js";
 import { scrubValue } from "../redact.js";
 
 export interface RunArgs {
@@ -82,12 +82,12 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
   process.exitCode = failed ? 1 : 0;
 }
 
-// Every hook hands its event to a worker (src/outbox/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the
+// Every hook hands its event to a worker (src/link/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the
 // whole run in the hook, as before the worker ran events (a way to rule the link out).
 function handOverTo(deps: Deps, args: RunArgs, started: number) {
   if (deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
   return async (raw: string, secrets: readonly string[]): Promise<string> => {
-    const { handOverEvent, argsOf } = await import("../outbox/hand-over.js");
+    const { handOverEvent, argsOf } = await import("../link/hand-over.js");
     const handOverArgs = argsOf({ ...args, configPath: args.config });
     return handOverEvent(deps, { raw, secrets, args: handOverArgs, started });
   };

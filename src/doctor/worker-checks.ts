@@ -4,11 +4,11 @@
 import { readFileSync } from "node:fs";
 import type { Deps } from "../deps.js";
 import { outboxPaths } from "../outbox/paths.js";
-import { processOwner } from "../outbox/spawn.js";
-import { sendWake } from "../outbox/wake.js";
-import { HEARTBEAT_MS, RECHECK_MS, workerIdleSeconds } from "../outbox/worker-rhythm.js";
+import { processOwner } from "../link/spawn.js";
+import { sendWake } from "../link/wake.js";
+import { HEARTBEAT_MS, RECHECK_MS, workerIdleSeconds } from "../link/rhythm.js";
 import { readBoundedSync } from "../read-bounded.js";
-import { readStamp, stampHolds } from "../outbox/fast-stamp.js";
+import { readStamp, stampHolds } from "../link/stamp.js";
 import { userConfigPath } from "../config/paths.js";
 import { ok, warn, type CheckResult } from "../check-result.js";
 
@@ -55,7 +55,7 @@ export async function checkWorker(
   );
 }
 
-// Whether hooks hand this worker their whole event (the fast path, worker/fast-offer.ts) and, if
+// Whether hooks hand this worker their whole event (the fast path, link/offer.ts) and, if
 // not, why: a hook then runs the pipeline itself.
 function offerLine(deps: Pick<Deps, "env" | "homedir" | "platform">, pid: number): string {
   if (deps.platform === "win32")

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.js";
 
 /** The outbox folders: pending/ (to deliver), held/ (subagent coalescing), failed/, corrupt/
  * (quarantine), tmp/, events/ (whole hook events a live worker runs, see inbox.ts), the lock and
- * the live worker's offer to take events (fast.json, see fast-stamp.ts). */
+ * the live worker's offer to take events (fast.json, see link/stamp.ts). */
 export interface OutboxPaths {
   root: string;
   pending: string;

@@ -82,7 +82,7 @@ export async function deliver(
     budgetDeadline.clear();
   });
   if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated) {
-    const { startWorker } = await import("../outbox/spawn.js");
+    const { startWorker } = await import("../link/spawn.js");
     await startWorker(options.deps);
   }
   return [...sent.map(withoutRetryable), ...queued, ...held];

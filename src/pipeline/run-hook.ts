@@ -50,7 +50,7 @@ export interface HookOptions {
   /** The run to fill in; the caller keeps it to log a run that the deadline cuts short. */
   run?: HookRun | undefined;
   /** Hook mode: once the event reads and the config loads, give the event to a worker
-   * (outbox/hand-over.ts); "handed" ends the run here, and the worker logs it. */
+   * (link/hand-over.ts); "handed" ends the run here, and the worker logs it. */
   handOver?: ((raw: string, secrets: readonly string[]) => Promise<string>) | undefined;
 }
 

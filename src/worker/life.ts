@@ -1,4 +1,4 @@
-// The worker's life (src/outbox/PROTOCOL.md, "the worker"), as one object with explicit states and
+// The worker's life (src/link/PROTOCOL.md, "the worker"), as one object with explicit states and
 // everything it touches injected: the lock, the socket, the door (FIFO + stamp), the clock, a
 // round of work. worker-main.ts wires the real ones; test/worker/life.test.ts drives fakes.
 //
@@ -20,7 +20,7 @@ export interface Round {
   nextDueAt?: number | undefined;
 }
 
-/** The offer to hooks: a FIFO and the stamp (worker/fast-offer.ts). */
+/** The offer to hooks: a FIFO and the stamp (link/offer.ts). */
 export interface Door {
   refresh(): void;
   close(): void;

@@ -1,15 +1,15 @@
-// The worker runs the hook events handed to it (issue #19, see outbox/inbox.ts): each one through
+// The worker runs the hook events handed to it (issue #19, see link/inbox.ts): each one through
 // the same pipeline a hook runs in-process (pipeline/run-hook.ts, mode "hook"), with the hook's
-// event text, flags, folder, parent process and variables (outbox/hook-env.ts), so that the log
+// event text, flags, folder, parent process and variables (link/hook-env.ts), so that the log
 // line, the outbox entries and the deliveries are the ones the hook would have made. The log line
 // says "via": "worker"; its "ms" counts from the hook's start.
 import { renameSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { textInput } from "../input-source.js";
-import type { EventEntry } from "../outbox/inbox.js";
-import { listEvents, takeEvent } from "../outbox/inbox.js";
-import { hookEnvFor } from "../outbox/hook-env.js";
+import type { EventEntry } from "../link/inbox.js";
+import { listEvents, takeEvent } from "../link/inbox.js";
+import { hookEnvFor } from "../link/hook-env.js";
 import { writeJournal } from "../outbox/journal.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { hookBudget } from "../pipeline/deadline.js";
@@ -19,7 +19,7 @@ import { readBoundedSync } from "../read-bounded.js";
 import { MAX_EVENT_BYTES } from "../core/defaults.js";
 import { isClient } from "../core/hook-event.js";
 
-/** What a run taught the worker that its offer must know (fast-offer.ts). */
+/** What a run taught the worker that its offer must know (link/offer.ts). */
 export type OnRun = (run: HookRun) => void;
 
 // Runs every waiting event, oldest first; the number run.

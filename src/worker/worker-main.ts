@@ -1,24 +1,24 @@
 // Entry point of the detached worker (dist/worker.cjs): wiring only. Its life, the order of its
 // steps and its states are worker/life.ts; the protocol it keeps with hooks and flush is
-// src/outbox/PROTOCOL.md. It lives as long as the outbox holds work it can do (however far off
+// src/link/PROTOCOL.md. It lives as long as the outbox holds work it can do (however far off
 // the next retry or group is, within the entries' maximum age), then lingers
 // HOOK_NOTIFY_WORKER_IDLE_SECONDS (default 600) for the session's next hooks, then exits.
 // Never prints anything.
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { createDeps } from "../deps.js";
-import { adoptOrphans } from "../outbox/adopt.js";
+import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
-import { listEvents, recoverEvents } from "../outbox/inbox.js";
-import { lockHolder, lockSocket, whileLocked } from "../outbox/lock.js";
+import { listEvents, recoverEvents } from "../link/inbox.js";
+import { lockHolder, lockSocket, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
-import { processOwner } from "../outbox/spawn.js";
+import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
-import { listenForWake, sendWake, socketPathFor } from "../outbox/wake.js";
-import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../outbox/worker-rhythm.js";
+import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
+import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { drain, isWaitingForEnv, type DrainSummary } from "./drain.js";
-import { openOffer, type Offer } from "./fast-offer.js";
+import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
 import { runEvents } from "./run-events.js";
 

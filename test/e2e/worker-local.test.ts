@@ -1,4 +1,4 @@
-// Desktop and sound are started by the worker that runs the hook's event (src/outbox/PROTOCOL.md),
+// Desktop and sound are started by the worker that runs the hook's event (src/link/PROTOCOL.md),
 // with the hook's display, session bus and PATH: the built binary and dist/worker.cjs as real
 // processes, fake notify-send and paplay on the hook's PATH. Nothing here measures time.
 import { spawn } from "node:child_process";

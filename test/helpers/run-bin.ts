@@ -62,7 +62,7 @@ export function runBin(args: string[], options: RunBinOptions = {}): Promise<Bin
   });
 }
 
-// A hook hands its event to a worker and exits (src/outbox/PROTOCOL.md): what a test then checks
+// A hook hands its event to a worker and exits (src/link/PROTOCOL.md): what a test then checks
 // (the log line, the programs started) is the worker's run. It is over when the event's file is
 // gone from events/ (the worker deletes it after running and logging it). Bounded: a test that
 // stops the worker on purpose passes `settle: false`.

@@ -6,7 +6,7 @@ import { bundle } from "../helpers/bundle.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { outboxEnv, type OutboxEnv } from "../helpers/outbox-env.js";
 import { hold } from "../../src/outbox/held.js";
-import { startWorker } from "../../src/outbox/spawn.js";
+import { startWorker } from "../../src/link/spawn.js";
 import { enqueue } from "../../src/outbox/store.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 

@@ -8,8 +8,8 @@ import type { Deps } from "../../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../../errors.js";
 import { newNotificationId } from "../../message/notification-id.js";
 import type { Notification } from "../../core/notification.js";
-import { acquireLock } from "../../outbox/lock.js";
-import { processOwner } from "../../outbox/spawn.js";
+import { acquireLock } from "../../link/lock.js";
+import { processOwner } from "../../link/spawn.js";
 import {
   getSession,
   listComputers,

@@ -8,12 +8,12 @@ import type { Deps } from "../deps.js";
 import { buildId } from "../build-id.js";
 import { scrub, scrubValue } from "../redact.js";
 import type { Client } from "../core/hook-event.js";
-import { envPrint, readStamp } from "./fast-stamp.js";
+import { envPrint, readStamp } from "./stamp.js";
 import { carriedEnv } from "./hook-env.js";
 import { knock, takeBack, writeEvent, type EventEntry } from "./inbox.js";
-import { outboxPaths } from "./paths.js";
+import { outboxPaths } from "../outbox/paths.js";
 import { startDetached } from "./start-detached.js";
-import { fastPathOn } from "./worker-rhythm.js";
+import { fastPathOn } from "./rhythm.js";
 
 /** What the hook knows when it hands over. */
 export interface HandOverRequest {

@@ -11,7 +11,7 @@
 //   a signal once everything is logged.
 // Everything read is recorded, so that the full pipeline can be handed all of it (replay()).
 import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from "node:fs";
-import type { InputSource } from "./input-source.js";
+import type { InputSource } from "../input-source.js";
 
 export interface FdInput extends InputSource {
   /** The whole event if the client has written it all already (the usual case), read at once;

@@ -1,5 +1,5 @@
 // The worker's offer to run whole hook events (issue #19): a FIFO it holds open, and the stamp
-// (outbox/fast.json, see outbox/fast-stamp.ts) that tells hooks the FIFO's name and what the
+// (outbox/fast.json, see link/stamp.ts) that tells hooks the FIFO's name and what the
 // worker would do with their event. Only a worker that stays between hooks offers (one that exits
 // at once would make every hook's event wait for a new worker), and only where FIFOs exist (not
 // Windows: hooks there run the pipeline themselves and hand desktop and sound over the socket).
@@ -22,7 +22,7 @@ import {
   variablesIn,
   writeStamp,
   type FastStamp,
-} from "../outbox/fast-stamp.js";
+} from "./stamp.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { MAX_CONFIG_BYTES } from "../core/defaults.js";

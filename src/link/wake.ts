@@ -7,7 +7,7 @@
 import type { Server } from "node:net";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { OutboxPaths } from "./paths.js";
+import type { OutboxPaths } from "../outbox/paths.js";
 
 /** What a worker can be asked through its socket. */
 export type WakeMessage = "wake" | "yield" | "pause";

@@ -1,4 +1,4 @@
-// The full path's hand-over (src/outbox/hand-over.ts, PROTOCOL.md "a hook" step 4): the event is
+// The full path's hand-over (src/link/hand-over.ts, PROTOCOL.md "a hook" step 4): the event is
 // written masked and a live worker is knocked; a worker of another build or with other ${VAR}
 // values keeps the event with the hook; with no worker to start, the hook takes it back.
 import { execFileSync } from "node:child_process";
@@ -14,8 +14,8 @@ import {
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { buildId } from "../../src/build-id.js";
-import { envPrint, writeStamp, type FastStamp } from "../../src/outbox/fast-stamp.js";
-import { handOverEvent } from "../../src/outbox/hand-over.js";
+import { envPrint, writeStamp, type FastStamp } from "../../src/link/stamp.js";
+import { handOverEvent } from "../../src/link/hand-over.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 
 const SECRET = "https://hooks.example.test/services/handOverSECRETtoken0123456789";

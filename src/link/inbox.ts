@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../core/hook-event.js";
-import type { OutboxPaths } from "./paths.js";
+import type { OutboxPaths } from "../outbox/paths.js";
 
 /** One hook event, as the hook received it, for the worker to run. */
 export interface EventEntry {
@@ -30,7 +30,7 @@ export interface EventEntry {
     client?: Client | undefined;
     event?: string | undefined;
   };
-  /** The event text as read (stdin or Codex's argument), secrets masked (fast-stamp.ts). */
+  /** The event text as read (stdin or Codex's argument), secrets masked (link/stamp.ts). */
   payload: string;
   /** When the hook started (ms since the epoch). */
   receivedAt: number;

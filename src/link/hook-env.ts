@@ -2,9 +2,9 @@
 // worker stores in the event entry (inbox.ts) so that the worker runs it as the hook would: paths,
 // the client's project folder, the display and session bus, tmux, SSH, WSL, hook-notify's own
 // knobs. Never a secret: a config's ${NAME} values stay in the environment (the worker's own,
-// checked against the hook's by fingerprint, see fast-stamp.ts), and so do proxies (they may hold
+// checked against the hook's by fingerprint, see link/stamp.ts), and so do proxies (they may hold
 // a password; the worker sends with its own, as it does for every queued delivery).
-// test/outbox/hook-env.test.ts checks that every variable src/ reads is here or named as not.
+// test/link/hook-env.test.ts checks that every variable src/ reads is here or named as not.
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 
 /** What notify-send, osascript, PowerShell and the players need from the hook's environment. */

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import type { Deps } from "../deps.js";
 import { lockHolder, type LockOwner } from "./lock.js";
-import { outboxPaths } from "./paths.js";
+import { outboxPaths } from "../outbox/paths.js";
 import { sendWake } from "./wake.js";
 import { findWorkerFile } from "./start-detached.js";
 

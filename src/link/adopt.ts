@@ -10,7 +10,7 @@ import { existsSync, linkSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { readBoundedSync } from "../read-bounded.js";
 import { MAX_EVENT_BYTES } from "../core/defaults.js";
-import type { OutboxPaths } from "./paths.js";
+import type { OutboxPaths } from "../outbox/paths.js";
 
 const EVENT_TEMP = /^([0-9a-z]+-(\d+)-[0-9a-z]+\.json)\.tmp$/;
 const ENTRY_TEMP = /^(.+)\.(\d+)\.[0-9a-z]+\.new\.tmp$/;

@@ -1,4 +1,4 @@
-// The link's protocol itself (src/outbox/PROTOCOL.md), in one process: a hook side and a worker side
+// The link's protocol itself (src/link/PROTOCOL.md), in one process: a hook side and a worker side
 // made of the real inbox, adopt and store functions, against a temp folder, with an in-memory door
 // (the FIFO: open while the worker offers, closed before its last look). Every interleaving of the
 // hook's steps with the worker's, with and without the worker dying at each point, must end with
@@ -7,14 +7,14 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { adoptOrphans } from "../../src/outbox/adopt.js";
+import { adoptOrphans } from "../../src/link/adopt.js";
 import {
   listEvents,
   recoverEvents,
   takeEvent,
   writeEvent,
   type EventEntry,
-} from "../../src/outbox/inbox.js";
+} from "../../src/link/inbox.js";
 import type { OutboxPaths } from "../../src/outbox/paths.js";
 
 const dirs: string[] = [];

@@ -8,7 +8,7 @@ export const RECHECK_MS = 60_000;
 /** How long a worker stays after its last work unless HOOK_NOTIFY_WORKER_IDLE_SECONDS says. */
 export const DEFAULT_IDLE_SECONDS = 600;
 
-// The fast path (a hook hands its event over without loading the pipeline, worker/fast-offer.ts)
+// The fast path (a hook hands its event over without loading the pipeline, link/offer.ts)
 // exists where FIFOs do and HOOK_NOTIFY_FAST is not "0".
 export function fastPathOn(
   env: Readonly<Record<string, string | undefined>>,

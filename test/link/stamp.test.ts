@@ -15,7 +15,7 @@ import {
   variablesIn,
   writeStamp,
   type FastStamp,
-} from "../../src/outbox/fast-stamp.js";
+} from "../../src/link/stamp.js";
 import { scrub, secretPartsOf } from "../../src/redact.js";
 
 const SECRET = "https://hooks.slack.com/services/T0AAA/B0BBB/fastSECRETtoken0123456789";

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { acquireLock, lockHolder, whileLocked, type LockOwner } from "../../src/outbox/lock.js";
+import { acquireLock, lockHolder, whileLocked, type LockOwner } from "../../src/link/lock.js";
 import { STALE_MS } from "../../src/core/defaults.js";
 
 async function lockFile(): Promise<string> {

@@ -6,7 +6,7 @@
 import { link, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { readBounded } from "../read-bounded.js";
 import { STALE_MS } from "../core/defaults.js";
-import { HEARTBEAT_MS } from "./worker-rhythm.js";
+import { HEARTBEAT_MS } from "./rhythm.js";
 
 /** Who asks for the lock; `isAlive` is injected so this module stays free of `process`. */
 export interface LockOwner {

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HOOK_ENV_KEYS, WORKER_OWN_ENV_KEYS, hookEnvFor } from "../../src/outbox/hook-env.js";
+import { HOOK_ENV_KEYS, WORKER_OWN_ENV_KEYS, hookEnvFor } from "../../src/link/hook-env.js";
 import { ROOT } from "../helpers/run-bin.js";
 
 // Set by hook-notify for the programs it starts (PowerShell reads them), not read from the hook.
