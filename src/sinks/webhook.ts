@@ -124,7 +124,10 @@ export const webhook = defineSink<WebhookOptions>({
   remote: true,
   describeTarget: (options) => redactUrl(options.url),
   check: async (entry, ctx) =>
-    (await import("../http/reachable-check.js")).checkReachable(entry, ctx.deps.env),
+    (await import("../http/reachable-check.js")).checkReachable(
+      { name: entry.name, label: "webhook", url: (entry.options as WebhookOptions).url },
+      ctx.deps.env,
+    ),
   starters: [
     {
       choice: "webhook",
