@@ -32,8 +32,11 @@ export function secretPartsOf(value: string): string[] {
     }
     for (const segment of url.pathname.split("/")) if (segment.length >= 8) parts.push(segment);
     for (const item of url.searchParams.values()) if (item.length >= 8) parts.push(item);
-    // Apprise forms (slack://TOKEN_A/…, pover://USER@TOKEN) keep a token where a host goes.
-    if (!/^https?:$/.test(url.protocol) && url.hostname.length >= 8) parts.push(url.hostname);
+    // Apprise forms (slack://TOKEN_A/…, pover://USER@TOKEN) keep a token where a host goes; a
+    // token has no dot, a host name or address has.
+    const { hostname } = url;
+    const isToken = !hostname.includes(".") && hostname.length >= 8;
+    if (!/^https?:$/.test(url.protocol) && isToken) parts.push(hostname);
   } catch {
     parts.push(...loosePartsOf(value));
   }

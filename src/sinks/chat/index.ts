@@ -21,17 +21,17 @@ export function serviceSchema(service: ChatService<ServiceOptions>): z.ZodMiniTy
   const cached = schemas.get(service.id);
   if (cached) return cached;
   const id = z.literal(service.id).check(z.describe(`${service.name}.`));
-  const schema = z.strictObject({ service: id, ...service.shape() });
+  const base = z.strictObject({ service: id, ...service.shape() });
   const { refine } = service;
-  if (refine) {
-    schema.check(
-      z.superRefine((options, ctx) => {
-        const problem = refine(options);
-        if (problem)
-          ctx.addIssue({ code: "custom", message: problem.message, path: [problem.path] });
-      }),
-    );
-  }
+  const schema = refine
+    ? base.check(
+        z.superRefine((options, ctx) => {
+          const problem = refine(options);
+          if (problem)
+            ctx.addIssue({ code: "custom", message: problem.message, path: [problem.path] });
+        }),
+      )
+    : base;
   schemas.set(service.id, schema);
   return schema;
 }

@@ -51,13 +51,13 @@ function needsAcknowledgement(notification: Notification): boolean {
 }
 
 // Priority 2 (emergency: repeats every retrySeconds until acknowledged or expireSeconds) for
-// failures and permission requests, 1 (high) for other attention, 0 when done. Plain text.
+// failures and permission requests, 1 (high) for the rest that needs you, 0 when done. Plain text.
 function build(notification: Notification, options: PushoverOptions): ChatRequest {
   const { user, token, device } = target(options);
   const origin = describeOrigin(notification);
   const text = [notification.body, origin].filter((part) => part !== "").join("\n\n");
   const emergency = options.emergency !== false && needsAcknowledgement(notification);
-  const priority = emergency ? 2 : notification.level === "attention" ? 1 : 0;
+  const priority = emergency ? 2 : notification.level === "done" ? 0 : 1;
   const body: Record<string, string> = {
     token,
     user,
@@ -146,28 +146,24 @@ function shape() {
         ),
     ),
     retrySeconds: z.optional(
-      z
-        .int()
-        .check(
-          z.gte(PUSHOVER_LIMITS.minRetry),
-          z.lte(10_800),
-          z.meta({
-            description: "Emergency: repeat every this many seconds until acknowledged.",
-            default: 60,
-          }),
-        ),
+      z.int().check(
+        z.gte(PUSHOVER_LIMITS.minRetry),
+        z.lte(10_800),
+        z.meta({
+          description: "Emergency: repeat every this many seconds until acknowledged.",
+          default: 60,
+        }),
+      ),
     ),
     expireSeconds: z.optional(
-      z
-        .int()
-        .check(
-          z.gte(30),
-          z.lte(PUSHOVER_LIMITS.maxExpire),
-          z.meta({
-            description: "Emergency: stop repeating after this many seconds.",
-            default: 3600,
-          }),
-        ),
+      z.int().check(
+        z.gte(30),
+        z.lte(PUSHOVER_LIMITS.maxExpire),
+        z.meta({
+          description: "Emergency: stop repeating after this many seconds.",
+          default: 3600,
+        }),
+      ),
     ),
   };
 }
