@@ -53,6 +53,17 @@ function makeSecrets() {
     initSigningKey: makeCanary("initsigningkey"),
     initWebhookToken: makeCanary("initwebhooktoken"),
     claudeEnv: makeCanary("claudeenv"),
+    // Apprise forms: a bot token with a ":" (WHATWG cannot parse it), keys in the user and host.
+    telegramToken: `123456789:${makeCanary("telegramtoken")}`,
+    gotifyToken: makeCanary("gotifytoken"),
+    pushoverUser: makeCanary("pushoveruser")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .padEnd(30, "u")
+      .slice(0, 30),
+    pushoverApp: makeCanary("pushoverapp")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .padEnd(30, "a")
+      .slice(0, 30),
   };
 }
 type Secrets = ReturnType<typeof makeSecrets>;
@@ -110,6 +121,16 @@ async function startServers(s: Secrets) {
       { status: 200, body: "ok" },
     ]),
     basic: await startHttpServer([{ status: 200, body: "ok" }]),
+    telegram: await startHttpServer([
+      { status: 401, body: '{"ok":false,"error_code":401,"description":"Unauthorized"}' },
+    ]),
+    gotify: await startHttpServer([{ status: 200, body: '{"id":1}' }]),
+    pushover: await startHttpServer([
+      {
+        status: 400,
+        body: `{"status":0,"errors":["application token is invalid: ${s.pushoverApp}"]}`,
+      },
+    ]),
     // Never answers: the sink's 1 s timeout must end each attempt (src/abort.ts keeps that timer
     // alive; AbortSignal.timeout() inside AbortSignal.any() can be collected on Node 20).
     slow: await startHttpServer([{ hang: true }]),
@@ -161,6 +182,26 @@ function mainConfig(s: Secrets, sv: Servers) {
           service: "ntfy",
           url: `${sv.ntfy.url}/agent-alerts`,
           token: s.ntfyToken,
+          ...remote,
+        },
+        telegram: {
+          type: "chat",
+          service: "telegram",
+          url: `tgram://${s.telegramToken}/-100123:4`,
+          apiUrl: sv.telegram.url,
+          ...remote,
+        },
+        gotify: {
+          type: "chat",
+          service: "gotify",
+          url: `gotify://127.0.0.1:${sv.gotify.port}/${s.gotifyToken}`,
+          ...remote,
+        },
+        pushover: {
+          type: "chat",
+          service: "pushover",
+          url: `pover://${s.pushoverUser}@${s.pushoverApp}`,
+          apiUrl: sv.pushover.url,
           ...remote,
         },
         webhook: {
@@ -389,6 +430,9 @@ async function runHooks({ sv, run, lockFile }: Sweep): Promise<void> {
   // Requests each server needs: teams answers 429 then 200, google 500 then 200.
   const wanted = [
     ["slack", sv.slack, 1],
+    ["telegram", sv.telegram, 1],
+    ["gotify", sv.gotify, 1],
+    ["pushover", sv.pushover, 1],
     ["teams", sv.teams, 2],
     ["slow", sv.slow, 1],
     ["google", sv.google, 2],
