@@ -74,7 +74,6 @@ export const discord = defineChatService<DiscordOptions>({
     ),
   }),
   apprise: APPRISE,
-  acceptsHttpUrl: true,
   build: formatDiscord,
   read,
   escape: encodeText,

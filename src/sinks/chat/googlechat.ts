@@ -45,7 +45,6 @@ export const googlechat = defineChatService<GoogleChatOptions>({
     ),
   }),
   apprise: APPRISE,
-  acceptsHttpUrl: true,
   build: formatGoogleChat,
   read,
   escape: encodeText,

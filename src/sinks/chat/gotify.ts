@@ -90,15 +90,13 @@ export const gotify = defineChatService<GotifyOptions>({
       "Gotify server URL with `token`, or the Apprise form gotifys://HOST/TOKEN (gotify:// for http).",
     ),
     token: z.optional(
-      z
-        .string()
-        .check(
-          z.minLength(1),
-          z.meta({
-            secret: true,
-            description: "Application token, when url is the server URL. Secret.",
-          }),
-        ),
+      z.string().check(
+        z.minLength(1),
+        z.meta({
+          secret: true,
+          description: "Application token, when url is the server URL. Secret.",
+        }),
+      ),
     ),
     priority: z.optional(
       z
@@ -115,7 +113,6 @@ export const gotify = defineChatService<GotifyOptions>({
       ? { path: "token", message: "the server URL needs `token` (or use gotifys://HOST/TOKEN)" }
       : undefined,
   apprise: APPRISE,
-  acceptsHttpUrl: true,
   build,
   read,
   escape: (text) => text,

@@ -57,7 +57,6 @@ export const mattermost = defineChatService<MattermostOptions>({
     ),
   }),
   apprise: APPRISE,
-  acceptsHttpUrl: true,
   build: formatMattermost,
   read: readStatus("Mattermost"),
   escape: encodeMattermostText,

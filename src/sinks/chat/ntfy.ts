@@ -78,7 +78,6 @@ export const ntfy = defineChatService<NtfyOptions>({
     ),
   }),
   apprise: APPRISE,
-  acceptsHttpUrl: true,
   build: formatNtfy,
   read,
   escape: encodeText,

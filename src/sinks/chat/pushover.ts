@@ -177,7 +177,6 @@ export const pushover = defineChatService<PushoverOptions>({
       ? undefined
       : { path: "url", message: `expected ${APPRISE.form}, or user and token` },
   apprise: APPRISE,
-  acceptsHttpUrl: false,
   build,
   read,
   escape: breakMentions,

@@ -51,8 +51,6 @@ export interface ChatService<Options extends ServiceOptions> {
   readonly refine?: (options: Options) => { path: string; message: string } | undefined;
   /** Its Apprise URL form, accepted in `url`. */
   readonly apprise: AppriseForm<Options>;
-  /** Whether a plain http(s) URL in `url` is one of its own (a webhook URL, a server root). */
-  readonly acceptsHttpUrl: boolean;
   /** The request for one notification, with every field the service documents. Pure. */
   build(notification: Notification, options: Options): ChatRequest;
   /** Reads the answer: the receipt, or throws a HookNotifyError saying whether a retry helps. */

@@ -67,7 +67,6 @@ export const slack = defineChatService<SlackOptions>({
     ),
   }),
   apprise: APPRISE,
-  acceptsHttpUrl: true,
   build: formatSlack,
   read,
   escape: encodeSlackMrkdwn,

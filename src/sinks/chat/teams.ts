@@ -46,7 +46,6 @@ export const teams = defineChatService<TeamsOptions>({
     ),
   }),
   apprise: APPRISE,
-  acceptsHttpUrl: true,
   build: formatTeams,
   // The flow answers 202 Accepted and posts the card later: no message id.
   read: readStatus("Microsoft Teams"),

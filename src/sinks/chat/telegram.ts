@@ -207,7 +207,6 @@ export const telegram = defineChatService<TelegramOptions>({
       ? undefined
       : { path: "url", message: `expected ${APPRISE.form}, or botToken and chatId` },
   apprise: APPRISE,
-  acceptsHttpUrl: false,
   build,
   read,
   escape: escapeMarkdownV2,
