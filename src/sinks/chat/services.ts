@@ -2,6 +2,7 @@
 import { discord } from "./discord.js";
 import { googlechat } from "./googlechat.js";
 import { gotify } from "./gotify.js";
+import { matrix } from "./matrix.js";
 import { mattermost } from "./mattermost.js";
 import { ntfy } from "./ntfy.js";
 import { pushover } from "./pushover.js";
@@ -21,6 +22,7 @@ export const chatServices = [
   telegram,
   pushover,
   gotify,
+  matrix,
 ] as const;
 
 /** The `service` values a chat entry may use. */
