@@ -1,8 +1,9 @@
 // The secrets sweep: one temp HOME whose config holds canary secrets (webhook URL tokens, an ntfy
-// token, a signing secret, an Authorization header, URL userinfo, SMTP credentials), every command
-// of the BUILT binary run against local servers that succeed and fail in every way, then every byte
-// the processes printed and every file under HOME searched for the canaries in every encoding an
-// accident could produce. Also: the files hook-notify creates are 0600 in 0700 folders.
+// token, Apprise URLs with Telegram, Gotify, Matrix and Pushover tokens, a signing secret, an
+// Authorization header, URL userinfo, SMTP credentials), every command of the BUILT binary run
+// against local servers that succeed and fail in every way, then every byte the processes printed
+// and every file under HOME searched for the canaries in every encoding an accident could produce.
+// Also: the files hook-notify creates are 0600 in 0700 folders.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -60,6 +61,7 @@ function makeSecrets() {
       .replace(/[^A-Za-z0-9]/g, "")
       .padEnd(30, "u")
       .slice(0, 30),
+    matrixToken: `syt_${makeCanary("matrixtoken")}`,
     pushoverApp: makeCanary("pushoverapp")
       .replace(/[^A-Za-z0-9]/g, "")
       .padEnd(30, "a")
@@ -125,6 +127,10 @@ async function startServers(s: Secrets) {
       { status: 401, body: '{"ok":false,"error_code":401,"description":"Unauthorized"}' },
     ]),
     gotify: await startHttpServer([{ status: 200, body: '{"id":1}' }]),
+    matrix: await startHttpServer([
+      { status: 401, body: '{"errcode":"M_UNKNOWN_TOKEN","error":"Invalid access token passed."}' },
+      { status: 200, body: '{"event_id":"$e:example.org"}' },
+    ]),
     pushover: await startHttpServer([
       {
         status: 400,
@@ -195,6 +201,12 @@ function mainConfig(s: Secrets, sv: Servers) {
           type: "chat",
           service: "gotify",
           url: `gotify://127.0.0.1:${sv.gotify.port}/${s.gotifyToken}`,
+          ...remote,
+        },
+        matrix: {
+          type: "chat",
+          service: "matrix",
+          url: `matrix://${s.matrixToken}@127.0.0.1:${sv.matrix.port}/!room:example.org`,
           ...remote,
         },
         pushover: {
@@ -432,6 +444,7 @@ async function runHooks({ sv, run, lockFile }: Sweep): Promise<void> {
     ["slack", sv.slack, 1],
     ["telegram", sv.telegram, 1],
     ["gotify", sv.gotify, 1],
+    ["matrix", sv.matrix, 1],
     ["pushover", sv.pushover, 1],
     ["teams", sv.teams, 2],
     ["slow", sv.slow, 1],
