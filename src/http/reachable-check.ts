@@ -13,6 +13,8 @@ export interface ReachTarget {
   name: string;
   label: string;
   url: string;
+  /** How the target is shown, secrets masked (default: the URL's origin). */
+  shown?: string | undefined;
 }
 
 // DNS and a TCP connect to the endpoint's host (or the proxy's); no HTTP request is sent.
@@ -24,7 +26,7 @@ export async function checkReachable(target: ReachTarget, env: Deps["env"]): Pro
   const host = endpoint.hostname.replace(/^\[|\]$/g, "");
   const port = Number(endpoint.port || (endpoint.protocol === "https:" ? 443 : 80));
   const via = proxy ? ` via proxy ${proxy.host}` : "";
-  const shown = `${redactUrl(url.href)}${via}`;
+  const shown = `${target.shown ?? redactUrl(url.href)}${via}`;
   const fix = proxy
     ? "Check HTTPS_PROXY / NO_PROXY and the network."
     : "Check the url's host name and the network (a firewall or a proxy: set HTTPS_PROXY).";

@@ -87,6 +87,7 @@ describe("Telegram and Gotify from a Stop hook", () => {
     const dryRun = await runBin(["--dry-run"], { input, env: home.env });
     expect(dryRun.code).toBe(0);
     expect(dryRun.stdout).toContain('"parse_mode":"MarkdownV2"');
+    expect(dryRun.stdout).toContain('"target":"telegram chat -100777 via http://127.0.0.1:');
     expect(dryRun.stdout).toContain('"x-gotify-key":"***"');
     // Let the worker finish and leave before the folder is read.
     await new Promise((resolve) => setTimeout(resolve, 1_500));

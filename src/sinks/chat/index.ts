@@ -92,6 +92,12 @@ export function renderChatRequest(notification: Notification, options: ChatOptio
   };
 }
 
+// Where an entry sends, as its service says it with secrets masked (doctor, --dry-run, logs).
+function describeChatTarget(options: ChatOptions): string {
+  const resolved = resolveOptions(options);
+  return serviceOf(resolved).describe(resolved);
+}
+
 // The body on the wire: JSON, or urlencoded fields for a form.
 function encodeBody(request: ChatRequest): { headers: Record<string, string>; body: string } {
   if (!request.form) return { headers: request.headers, body: JSON.stringify(request.body) };
@@ -105,15 +111,13 @@ export const chat = defineSink<ChatOptions>({
   type: "chat",
   options: optionsSchema,
   remote: true,
-  describeTarget: (options) => {
-    const resolved = resolveOptions(options);
-    return serviceOf(resolved).describe(resolved);
-  },
+  describeTarget: describeChatTarget,
   check: async (entry, ctx) => {
     const options = entry.options as ChatOptions;
     const url = buildChatRequest(SAMPLE, options).url;
     const { checkReachable } = await import("../../http/reachable-check.js");
-    return checkReachable({ name: entry.name, label: options.service, url }, ctx.deps.env);
+    const shown = describeChatTarget(options);
+    return checkReachable({ name: entry.name, label: options.service, url, shown }, ctx.deps.env);
   },
   starters: chatServices.map((service) => ({
     choice: service.id,
