@@ -93,6 +93,11 @@ describe("Telegram and Gotify from a Stop hook", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(telegram.requests).toHaveLength(1);
     expect(gotify.requests).toHaveLength(1);
+    const delivered = home.logLines().filter((line) => line["outbox"] === "delivered");
+    expect(delivered.map((line) => [line["sink"], line["messageId"]]).sort()).toEqual([
+      ["push", "1"],
+      ["tg", "1"],
+    ]);
     const state = filesUnder(join(home.dir, "state")).map(textOf).join("\n");
     expect(state).toContain("tg");
     for (const secret of [TG_TOKEN, TG_TOKEN.split(":")[1]!, GOTIFY_TOKEN]) {
