@@ -8,6 +8,7 @@ import { defineChatService, type AppriseForm } from "./service.js";
 import { encodeText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "discord", as validated (the url may be the Apprise form). */
 export interface DiscordOptions {
   service: "discord";
   url: string;
@@ -57,6 +58,7 @@ const APPRISE: AppriseForm<DiscordOptions> = {
   parse: parseApprise,
 };
 
+// Everything hook-notify knows about a Discord webhook: options, Apprise form, request, answer.
 export const discord = defineChatService<DiscordOptions>({
   id: "discord",
   name: "Discord",

@@ -8,6 +8,7 @@ import { defineChatService, type AppriseForm } from "./service.js";
 import { encodeText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "googlechat", as validated (the url may be the Apprise form). */
 export interface GoogleChatOptions {
   service: "googlechat";
   url: string;
@@ -34,6 +35,7 @@ const APPRISE: AppriseForm<GoogleChatOptions> = {
   parse: parseApprise,
 };
 
+// Everything hook-notify knows about a Google Chat space webhook: options, Apprise form, request, answer.
 export const googlechat = defineChatService<GoogleChatOptions>({
   id: "googlechat",
   name: "Google Chat",

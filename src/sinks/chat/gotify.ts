@@ -8,6 +8,7 @@ import { defineChatService, type AppriseForm, type ChatRequest } from "./service
 import { describeOrigin, fitText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "gotify", as validated (the url may be the Apprise form). */
 export interface GotifyOptions {
   service: "gotify";
   url: string;
@@ -80,6 +81,7 @@ const APPRISE: AppriseForm<GotifyOptions> = {
   parse: parseApprise,
 };
 
+// Everything hook-notify knows about a Gotify application: options, Apprise form, request, answer.
 export const gotify = defineChatService<GotifyOptions>({
   id: "gotify",
   name: "Gotify",

@@ -11,6 +11,7 @@ import type { ChatRequest, ChatService, ServiceOptions } from "./service.js";
 import { chatServices, CHAT_SERVICES, findService, type ChatOptions } from "./services.js";
 import { isAppriseUrl } from "./url-option.js";
 
+// The list and the types callers (tests, approve) know the sink by.
 export { CHAT_SERVICES, type ChatOptions, type ChatServiceId } from "./services.js";
 export type { ChatRequest } from "./service.js";
 

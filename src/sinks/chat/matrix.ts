@@ -10,6 +10,7 @@ import { defineChatService, type AppriseForm, type ChatRequest } from "./service
 import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
 import { isHttpUrl, splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "matrix", as validated (the url may be the Apprise form). */
 export interface MatrixOptions {
   service: "matrix";
   url: string;
@@ -118,6 +119,7 @@ function read(response: HttpResponse, sinkName: string) {
   return { messageId: idOf(json?.event_id) };
 }
 
+// Everything hook-notify knows about a Matrix room: options, Apprise form, request, answer.
 export const matrix = defineChatService<MatrixOptions>({
   id: "matrix",
   name: "Matrix",

@@ -7,6 +7,7 @@ import { defineChatService, type AppriseForm } from "./service.js";
 import { encodeMattermostText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "mattermost", as validated (the url may be the Apprise form). */
 export interface MattermostOptions {
   service: "mattermost";
   url: string;
@@ -34,6 +35,7 @@ const APPRISE: AppriseForm<MattermostOptions> = {
   parse: parseApprise,
 };
 
+// Everything hook-notify knows about a Mattermost incoming webhook: options, Apprise form, request, answer.
 export const mattermost = defineChatService<MattermostOptions>({
   id: "mattermost",
   name: "Mattermost",

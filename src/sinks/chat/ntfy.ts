@@ -9,6 +9,7 @@ import { defineChatService, type AppriseForm } from "./service.js";
 import { encodeText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "ntfy", as validated (the url may be the Apprise form). */
 export interface NtfyOptions {
   service: "ntfy";
   url: string;
@@ -47,6 +48,7 @@ const APPRISE: AppriseForm<NtfyOptions> = {
   parse: parseApprise,
 };
 
+// Everything hook-notify knows about an ntfy topic: options, Apprise form, request, answer.
 export const ntfy = defineChatService<NtfyOptions>({
   id: "ntfy",
   name: "ntfy",

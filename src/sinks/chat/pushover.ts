@@ -7,6 +7,7 @@ import { defineChatService, type AppriseForm, type ChatRequest } from "./service
 import { breakMentions, describeOrigin, fitText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "pushover", as validated (the url may be the Apprise form). */
 export interface PushoverOptions {
   service: "pushover";
   url?: string | undefined;
@@ -19,6 +20,7 @@ export interface PushoverOptions {
   expireSeconds?: number | undefined;
 }
 
+// Where Pushover's API lives; `apiUrl` points elsewhere only for tests and proxies.
 export const PUSHOVER_API = "https://api.pushover.net";
 // message ≤ 1024 characters, title ≤ 250 ("Limitations"); emergency retry ≥ 30 s, expire ≤ 10800 s.
 export const PUSHOVER_LIMITS = { message: 1024, title: 250, minRetry: 30, maxExpire: 10_800 };
@@ -105,7 +107,8 @@ const APPRISE: AppriseForm<PushoverOptions> = {
   parse: parseApprise,
 };
 
-function shape() {
+// Who gets it and with which keys: the Apprise url, or user and token (and a device).
+function keysShape() {
   const secret = (description: string) => z.meta({ secret: true, description });
   return {
     url: z.optional(
@@ -136,6 +139,12 @@ function shape() {
         .url({ protocol: /^https?$/ })
         .check(z.meta({ description: "API server (for tests).", default: PUSHOVER_API })),
     ),
+  };
+}
+
+// Options that change how the message looks and rings.
+function emergencyShape() {
+  return {
     emergency: z.optional(
       z
         .boolean()
@@ -168,6 +177,12 @@ function shape() {
   };
 }
 
+// Its options besides `service`, in the order the docs list them.
+function shape() {
+  return { ...keysShape(), ...emergencyShape() };
+}
+
+// Everything hook-notify knows about Pushover: options, Apprise form, request, answer.
 export const pushover = defineChatService<PushoverOptions>({
   id: "pushover",
   name: "Pushover",

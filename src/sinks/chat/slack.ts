@@ -7,6 +7,7 @@ import { defineChatService, type AppriseForm } from "./service.js";
 import { encodeSlackMrkdwn } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "slack", as validated (the url may be the Apprise form). */
 export interface SlackOptions {
   service: "slack";
   url: string;
@@ -56,6 +57,7 @@ const APPRISE: AppriseForm<SlackOptions> = {
   parse: parseApprise,
 };
 
+// Everything hook-notify knows about a Slack incoming webhook: options, Apprise form, request, answer.
 export const slack = defineChatService<SlackOptions>({
   id: "slack",
   name: "Slack",

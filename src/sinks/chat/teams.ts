@@ -6,6 +6,7 @@ import { defineChatService, type AppriseForm } from "./service.js";
 import { encodeText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "teams", as validated (the url may be the Apprise form). */
 export interface TeamsOptions {
   service: "teams";
   url: string;
@@ -35,6 +36,7 @@ const APPRISE: AppriseForm<TeamsOptions> = {
   parse: parseApprise,
 };
 
+// Everything hook-notify knows about a Teams Workflows webhook: options, Apprise form, request, answer.
 export const teams = defineChatService<TeamsOptions>({
   id: "teams",
   name: "Microsoft Teams",

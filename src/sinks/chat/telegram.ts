@@ -7,6 +7,7 @@ import { defineChatService, type AppriseForm, type ChatRequest } from "./service
 import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
 import { urlOption } from "./url-option.js";
 
+/** A `chat` entry with "service": "telegram", as validated (the url may be the Apprise form). */
 export interface TelegramOptions {
   service: "telegram";
   url?: string | undefined;
@@ -18,6 +19,7 @@ export interface TelegramOptions {
   silentWhenDone?: boolean | undefined;
 }
 
+// The public Bot API; `apiUrl` names a self-hosted telegram-bot-api server instead.
 export const TELEGRAM_API = "https://api.telegram.org";
 // `text` is 1-4096 characters after entities parsing; escapes only add characters, so measuring
 // the escaped text keeps the parsed one within bounds. Title and origin lines stay short.
@@ -142,7 +144,8 @@ const APPRISE: AppriseForm<TelegramOptions> = {
   parse: parseApprise,
 };
 
-function shape() {
+// Where it goes: the Apprise url, or the token and chat (and topic), and the Bot API server.
+function targetShape() {
   return {
     url: z.optional(
       urlOption(
@@ -181,6 +184,12 @@ function shape() {
         }),
       ),
     ),
+  };
+}
+
+// Options that change how the message looks and rings.
+function styleShape() {
+  return {
     format: z.optional(
       z
         .enum(["markdown", "html"])
@@ -198,6 +207,12 @@ function shape() {
   };
 }
 
+// Its options besides `service`, in the order the docs list them.
+function shape() {
+  return { ...targetShape(), ...styleShape() };
+}
+
+// Everything hook-notify knows about a Telegram chat through a bot: options, Apprise form, request, answer.
 export const telegram = defineChatService<TelegramOptions>({
   id: "telegram",
   name: "Telegram",
