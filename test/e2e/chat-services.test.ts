@@ -82,7 +82,8 @@ describe("Telegram and Gotify from a Stop hook", () => {
     const got = gotify.requests[0]!;
     expect(got.url).toBe("/message");
     expect(got.headers["x-gotify-key"]).toBe(GOTIFY_TOKEN);
-    expect((JSON.parse(got.body) as { message: string }).message).toContain(AGENT_TEXT);
+    const { message } = JSON.parse(got.body) as { message: string };
+    expect(message.replaceAll("\u200B", "")).toContain(AGENT_TEXT);
 
     const dryRun = await runBin(["--dry-run"], { input, env: home.env });
     expect(dryRun.code).toBe(0);

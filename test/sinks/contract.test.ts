@@ -120,6 +120,10 @@ describe.each(chatServices.map((service) => [service.id, service] as const))(
       expect(json.properties["url"]?.secret).toBe(true);
     });
 
+    it("accepts its own example url", () => {
+      expect(z.safeParse(schema, { service: id, url: service.example }).success).toBe(true);
+    });
+
     it("rejects a url of another scheme in one line naming its form", () => {
       const result = z.safeParse(schema, { service: id, url: "ftp://example.com/x" });
       expect(result.success).toBe(false);

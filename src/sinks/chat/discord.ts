@@ -80,6 +80,7 @@ export const discord = defineChatService<DiscordOptions>({
   read,
   escape: encodeText,
   describe: (options) => redactUrl(options.url),
+  example: "https://discord.com/api/webhooks/1/x",
   starter: { name: "DISCORD_WEBHOOK_URL", what: "the Discord webhook URL" },
   explain: explainGoneWebhook("Discord"),
 });

@@ -51,6 +51,7 @@ export const googlechat = defineChatService<GoogleChatOptions>({
   read,
   escape: encodeText,
   describe: (options) => redactUrl(options.url),
+  example: "https://chat.googleapis.com/v1/spaces/A/messages?key=k&token=t",
   starter: { name: "GOOGLE_CHAT_WEBHOOK_URL", what: "the Google Chat webhook URL" },
   explain: explainGoneWebhook("Google Chat"),
 });

@@ -5,7 +5,7 @@ import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { redactUrl } from "../../redact.js";
 import { idOf, parseJson, reject, shortText } from "./answer.js";
 import { defineChatService, type AppriseForm, type ChatRequest } from "./service.js";
-import { describeOrigin, fitText } from "./text.js";
+import { describeOrigin, encodeText, fitText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
 /** A `chat` entry with "service": "gotify", as validated (the url may be the Apprise form). */
@@ -42,18 +42,18 @@ function target(options: GotifyOptions): { root: string; token: string } {
   return { root, token: options.token ?? fromUrl?.token ?? "" };
 }
 
-// Plain text (extras client::display), so Markdown in agent text is shown as written.
+// Plain text (extras client::display), so Markdown in agent text is shown as written; mentions
+// and link forms are broken as everywhere (a zero-width space), for clients that render more.
 function build(notification: Notification, options: GotifyOptions): ChatRequest {
   const { root, token } = target(options);
   const origin = describeOrigin(notification);
   const text = [notification.body, origin].filter((part) => part !== "").join("\n\n");
-  const plain = (raw: string): string => raw;
   return {
     url: `${root}/message`,
     headers: { "content-type": "application/json", "x-gotify-key": token },
     body: {
-      title: fitText(notification.title, plain, { chars: GOTIFY_LIMITS.title }),
-      message: fitText(text === "" ? notification.title : text, plain, {
+      title: fitText(notification.title, encodeText, { chars: GOTIFY_LIMITS.title }),
+      message: fitText(text === "" ? notification.title : text, encodeText, {
         chars: GOTIFY_LIMITS.message,
       }),
       priority: options.priority ?? PRIORITY[notification.level],
@@ -117,8 +117,9 @@ export const gotify = defineChatService<GotifyOptions>({
   apprise: APPRISE,
   build,
   read,
-  escape: (text) => text,
+  escape: encodeText,
   describe: (options) => `${redactUrl(target(options).root)} (gotify)`,
   secretParts: (options) => [target(options).token],
+  example: "gotifys://gotify.example.com/AzyoeNS.D4iJLVa",
   starter: { name: "GOTIFY_URL", what: "gotifys://HOST/TOKEN (an application token)" },
 });

@@ -7,7 +7,7 @@ import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { redactUrl } from "../../redact.js";
 import { idOf, parseJson, reject, shortText } from "./answer.js";
 import { defineChatService, type AppriseForm, type ChatRequest } from "./service.js";
-import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
+import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 import { isHttpUrl, splitUrl, urlOption } from "./url-option.js";
 
 /** A `chat` entry with "service": "matrix", as validated (the url may be the Apprise form). */
@@ -55,7 +55,7 @@ function target(options: MatrixOptions): { server: string; token: string; roomId
 
 // HTML for formatted_body: every character that could open a tag or an entity.
 export function escapeMatrixHtml(text: string): string {
-  return breakMentions(text)
+  return encodeText(text)
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
     .replaceAll(">", "&gt;")
@@ -75,7 +75,7 @@ function content(notification: Notification, msgtype: string): Record<string, un
   if (origin !== "") htmlParts.push(`<i>${html(origin)}</i>`);
   return {
     msgtype: `m.${msgtype}`,
-    body: fitText(plainText, breakMentions, { jsonBytes: MATRIX_LIMITS.plainJsonBytes }),
+    body: fitText(plainText, encodeText, { jsonBytes: MATRIX_LIMITS.plainJsonBytes }),
     format: "org.matrix.custom.html",
     formatted_body: fitText(htmlParts.join("<br>"), (t) => t, {
       jsonBytes: MATRIX_LIMITS.htmlJsonBytes,
@@ -167,5 +167,6 @@ export const matrix = defineChatService<MatrixOptions>({
     return `matrix room ${roomId} on ${redactUrl(server)}`;
   },
   secretParts: (options) => [target(options).token],
+  example: "matrixs://syt_token@matrix.example.org/!room:example.org",
   starter: { name: "MATRIX_URL", what: "matrixs://ACCESS_TOKEN@HOST/!ROOM_ID:SERVER" },
 });

@@ -63,6 +63,7 @@ export const mattermost = defineChatService<MattermostOptions>({
   read: readStatus("Mattermost"),
   escape: encodeMattermostText,
   describe: (options) => redactUrl(options.url),
+  example: "https://mm.example.com/hooks/x",
   starter: { name: "MATTERMOST_WEBHOOK_URL", what: "the Mattermost webhook URL" },
   explain: explainGoneWebhook("Mattermost"),
 });

@@ -86,6 +86,7 @@ export const ntfy = defineChatService<NtfyOptions>({
   describe: (options) => redactUrl(options.url),
   // The topic is the secret of a public server; it moves from the URL into the body.
   secretParts: (options) => [splitTopicUrl(options.url).topic],
+  example: "https://ntfy.sh/mytopic",
   starter: { name: "NTFY_URL", what: "the ntfy topic URL (https://ntfy.sh/<topic>)" },
 });
 

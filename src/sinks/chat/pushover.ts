@@ -4,7 +4,7 @@ import type { Notification } from "../../core/notification.js";
 import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { idOf, parseJson, reject, shortText } from "./answer.js";
 import { defineChatService, type AppriseForm, type ChatRequest } from "./service.js";
-import { breakMentions, describeOrigin, fitText } from "./text.js";
+import { describeOrigin, encodeText, fitText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
 /** A `chat` entry with "service": "pushover", as validated (the url may be the Apprise form). */
@@ -63,8 +63,8 @@ function build(notification: Notification, options: PushoverOptions): ChatReques
   const body: Record<string, string> = {
     token,
     user,
-    title: fitText(notification.title, breakMentions, { chars: PUSHOVER_LIMITS.title }),
-    message: fitText(text === "" ? notification.title : text, breakMentions, {
+    title: fitText(notification.title, encodeText, { chars: PUSHOVER_LIMITS.title }),
+    message: fitText(text === "" ? notification.title : text, encodeText, {
       chars: PUSHOVER_LIMITS.message,
     }),
     priority: String(priority),
@@ -194,11 +194,12 @@ export const pushover = defineChatService<PushoverOptions>({
   apprise: APPRISE,
   build,
   read,
-  escape: breakMentions,
+  escape: encodeText,
   describe: (options) => {
     const { device } = target(options);
     const where = new URL(options.apiUrl ?? PUSHOVER_API).origin;
     return `pushover user${device === undefined ? "" : ` device ${device}`} via ${where}`;
   },
+  example: "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi",
   starter: { name: "PUSHOVER_URL", what: "pover://USER_KEY@APP_TOKEN" },
 });

@@ -61,6 +61,8 @@ export interface ChatService<Options extends ServiceOptions> {
   describe(options: Options): string;
   /** Secrets hidden inside a secret option that show up on their own (ntfy's topic). */
   secretParts?(options: Options): string[];
+  /** A `url` it accepts, with made-up secrets: tests and docs build sample requests from it. */
+  readonly example: string;
   /** init's starter: the variable holding its secret (an entry of `{ service, url: ref }`). */
   readonly starter: { name: string; what: string };
   /** test: the next step for one of its failures, or undefined. */

@@ -73,6 +73,7 @@ export const slack = defineChatService<SlackOptions>({
   read,
   escape: encodeSlackMrkdwn,
   describe: (options) => redactUrl(options.url),
+  example: "https://hooks.slack.com/services/T0/B0/x",
   starter: { name: "SLACK_WEBHOOK_URL", what: "the Slack webhook URL" },
   explain: explainGoneWebhook("Slack"),
 });

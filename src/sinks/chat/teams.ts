@@ -53,6 +53,7 @@ export const teams = defineChatService<TeamsOptions>({
   read: readStatus("Microsoft Teams"),
   escape: encodeText,
   describe: (options) => redactUrl(options.url),
+  example: "https://example.logic.azure.com/workflows/x?sig=y",
   starter: { name: "TEAMS_WEBHOOK_URL", what: "the Teams Workflows webhook URL" },
   explain: explainGoneWebhook("Microsoft Teams"),
 });

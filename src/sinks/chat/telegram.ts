@@ -4,7 +4,7 @@ import type { Notification } from "../../core/notification.js";
 import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { idOf, parseJson, reject, shortText } from "./answer.js";
 import { defineChatService, type AppriseForm, type ChatRequest } from "./service.js";
-import { breakMentions, describeOrigin, fitText, levelEmoji } from "./text.js";
+import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 import { urlOption } from "./url-option.js";
 
 /** A `chat` entry with "service": "telegram", as validated (the url may be the Apprise form). */
@@ -29,17 +29,15 @@ export const TELEGRAM_LIMITS = { text: 4096, line: 256 };
 // "MarkdownV2 style": each must be preceded by '\' outside entities).
 const MARKDOWN_RESERVED = /[_*[\]()~`>#+\-=|{}.!\\]/g;
 
-// MarkdownV2: each reserved character escaped, so agent text is text (no link, no bold).
+// MarkdownV2: each reserved character escaped, so agent text is text (no link, no bold); as in
+// every service, mentions and link forms are broken first (a zero-width space).
 export function escapeMarkdownV2(text: string): string {
-  return breakMentions(text).replace(MARKDOWN_RESERVED, "\\$&");
+  return encodeText(text).replace(MARKDOWN_RESERVED, "\\$&");
 }
 
 // HTML style: only <, > and & need entities; a tag in agent text shows as written.
 export function escapeTelegramHtml(text: string): string {
-  return breakMentions(text)
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;");
+  return encodeText(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
 // Apprise `tgram://BOT_TOKEN/CHAT_ID` (a forum topic as `CHAT_ID:THREAD_ID`). The token holds a
@@ -231,5 +229,6 @@ export const telegram = defineChatService<TelegramOptions>({
     return `telegram chat ${String(chatId)}${threadId === undefined ? "" : ` topic ${threadId}`} via ${where}`;
   },
   secretParts: (options) => [target(options).botToken],
+  example: "tgram://123456:ABC-def/-100123",
   starter: { name: "TELEGRAM_URL", what: "tgram://BOT_TOKEN/CHAT_ID (token from @BotFather)" },
 });

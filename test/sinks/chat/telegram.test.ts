@@ -88,7 +88,10 @@ describe("telegram escaping", () => {
 
   it("MarkdownV2 text reads back as the agent wrote it, with no markup left", () => {
     const text = `${spoofing.body} _x_ *b* ~s~ \`c\` > q # + - = | {y} . ! \\ <b>tag</b>`;
-    expect(readMarkdownV2(escapeMarkdownV2(text))).toBe(text);
+    const read = readMarkdownV2(escapeMarkdownV2(text));
+    // As in every service, a zero-width space breaks link forms; the words are the agent's.
+    expect(read).toContain("]\u200B(");
+    expect(read?.replaceAll("\u200B", "")).toBe(text);
   });
 
   it("HTML escapes tags and entities", () => {
