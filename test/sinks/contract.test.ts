@@ -11,6 +11,7 @@ import { sinks } from "../../src/sinks/index.js";
 import * as z from "zod/mini";
 import type { SinkFailure } from "../../src/sinks/sink.js";
 import { fakeBin } from "../helpers/fake-bin.js";
+import { hasDisguisedLink, hasLiveMention, hostile, spoofing } from "./chat/notifications.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { tempHome } from "../helpers/run-bin.js";
 import { startSmtpServer } from "../helpers/smtp-server.js";
@@ -118,6 +119,17 @@ describe.each(chatServices.map((service) => [service.id, service] as const))(
       expect(service.apprise.schemes).toContain(scheme);
       const json = z.toJSONSchema(schema) as { properties: Record<string, { secret?: boolean }> };
       expect(json.properties["url"]?.secret).toBe(true);
+    });
+
+    it("escapes agent text into something that pings nobody and hides no link", () => {
+      for (const text of [
+        `${hostile.title}\n${hostile.body}`,
+        `${spoofing.title}\n${spoofing.body}`,
+      ]) {
+        const escaped = service.escape(text);
+        expect(hasLiveMention(escaped) ? escaped : "inert").toBe("inert");
+        expect(hasDisguisedLink(escaped) ? escaped : "inert").toBe("inert");
+      }
     });
 
     it("accepts its own example url", () => {
