@@ -20,16 +20,20 @@ export function renderReference(schema) {
     "**Every sink entry**",
     table(rowsOf(entries[0], "", (key) => common.includes(key))).replace(
       /^\| `type` \| [^|]* \|/m,
-      `| \`type\` | one of ${entries.map((entry) => name(entry.properties.type.const)).join(", ")} |`,
+      `| \`type\` | one of ${[...new Set(entries.map((entry) => entry.properties.type.const))].map(name).join(", ")} |`,
     ),
   ];
   for (const entry of entries) {
-    blocks.push(
-      `**\`${entry.properties.type.const}\` sink**`,
-      table(rowsOf(entry, "", (key) => !common.includes(key))),
-    );
+    blocks.push(headingOf(entry), table(rowsOf(entry, "", (key) => !common.includes(key))));
   }
   return `${blocks.join("\n\n")}\n`;
+}
+
+// "**`email` sink**"; a sink with a variant per service: "**`chat` sink, `service`: `telegram`**".
+function headingOf(entry) {
+  const { type, service } = entry.properties;
+  const variant = service?.const === undefined ? "" : `, \`service\`: ${name(service.const)}`;
+  return `**\`${type.const}\` sink${variant}**`;
 }
 
 // One row per property; nested objects are flattened as `smtp.host`, records as `templates.<key>.title`.
@@ -67,6 +71,7 @@ function isSecret(property) {
 
 function describeType(s) {
   if (s.const !== undefined) return name(s.const);
+  if (s.anyOf) return s.anyOf.map(describeType).join(" or ");
   if (s.enum) return `one of ${s.enum.map(name).join(", ")}`;
   if (s.type === "array")
     return `array of ${s.items.enum ? s.items.enum.map(name).join(", ") : describeType(s.items)}`;

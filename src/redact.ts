@@ -32,10 +32,24 @@ export function secretPartsOf(value: string): string[] {
     }
     for (const segment of url.pathname.split("/")) if (segment.length >= 8) parts.push(segment);
     for (const item of url.searchParams.values()) if (item.length >= 8) parts.push(item);
+    // Apprise forms (slack://TOKEN_A/…, pover://USER@TOKEN) keep a token where a host goes; a
+    // token has no dot, a host name or address has.
+    const { hostname } = url;
+    const isToken = !hostname.includes(".") && hostname.length >= 8;
+    if (!/^https?:$/.test(url.protocol) && isToken) parts.push(hostname);
   } catch {
-    // not a URL: the value alone
+    parts.push(...loosePartsOf(value));
   }
   return [...new Set(parts.flatMap(encodingsOf))];
+}
+
+// A URL-like value WHATWG cannot parse (tgram://123:ABC/456: a token where a port goes): every
+// piece between / @ ? & = and :, of 8 characters or more, and the pieces joined by ":".
+function loosePartsOf(value: string): string[] {
+  const rest = /^[a-z][a-z0-9+.-]*:\/\/(.+)$/i.exec(value)?.[1];
+  if (rest === undefined) return [];
+  const pieces = rest.split(/[/@?&#=]/);
+  return [...pieces, ...pieces.flatMap((piece) => piece.split(":"))].filter((p) => p.length >= 8);
 }
 
 function encodingsOf(part: string): string[] {

@@ -61,10 +61,23 @@ function mapSecrets(schema: Schema, value: unknown, onSecret: (v: unknown) => un
       return isObject(value) ? mapValues(value, (key) => shape[key], walk) : value;
     }
     case "union":
-      return (def.options as Schema[]).reduce((current, option) => walk(option, current), value);
+      return optionsFor(def, value).reduce((current, option) => walk(option, current), value);
     default:
       return value;
   }
+}
+
+// The options of a union a value is walked with: for a discriminated union the one its key
+// selects (each once), else every option (a value matching none is walked by all).
+function optionsFor(def: Def, value: unknown): Schema[] {
+  const options = def.options as Schema[];
+  const key = def.discriminator as string | undefined;
+  if (key === undefined || !isObject(value)) return options;
+  const chosen = options.filter((option) => {
+    const values = (option._zod as { propValues?: Record<string, Set<unknown>> }).propValues;
+    return values?.[key]?.has(value[key]) === true;
+  });
+  return chosen.length > 0 ? chosen : options;
 }
 
 function mapValues(

@@ -1,6 +1,6 @@
 // Which ntfy server, topics and token `hook-notify approve` uses: all from the user's config.
 import type { Config } from "../core/config.js";
-import type { ChatOptions } from "../sinks/chat/index.js";
+import { isNtfyEntry, resolveNtfy, type NtfyOptions } from "../sinks/chat/ntfy.js";
 import { splitTopicUrl } from "../sinks/chat/format-ntfy.js";
 
 /** Everything one permission round trip needs from the config. */
@@ -28,7 +28,7 @@ export interface SetupProblem {
 export function resolveSetup(config: Config): ApproveSetup | SetupProblem {
   const sink = pickSink(config);
   if ("problem" in sink) return sink;
-  const options = sink.options;
+  const options = resolveNtfy(sink.options);
   let split: { root: string; topic: string };
   try {
     split = splitTopicUrl(options.url);
@@ -55,9 +55,8 @@ export function resolveSetup(config: Config): ApproveSetup | SetupProblem {
   };
 }
 
-function pickSink(config: Config): { name: string; options: ChatOptions } | SetupProblem {
-  const isNtfy = (entry: { type: string; options: unknown }): boolean =>
-    entry.type === "chat" && (entry.options as ChatOptions).service === "ntfy";
+function pickSink(config: Config): { name: string; options: NtfyOptions } | SetupProblem {
+  const isNtfy = isNtfyEntry;
   if (config.approveSink !== undefined) {
     const entry = config.sinks[config.approveSink];
     if (entry === undefined || !isNtfy(entry) || !entry.enabled) {
@@ -65,7 +64,7 @@ function pickSink(config: Config): { name: string; options: ChatOptions } | Setu
         problem: `approveSink "${config.approveSink}" is not an enabled chat sink with "service": "ntfy".`,
       };
     }
-    return { name: entry.name, options: entry.options as ChatOptions };
+    return { name: entry.name, options: entry.options as NtfyOptions };
   }
   const found = Object.values(config.sinks).filter((entry) => entry.enabled && isNtfy(entry));
   const [only, ...others] = found;
@@ -79,5 +78,5 @@ function pickSink(config: Config): { name: string; options: ChatOptions } | Setu
     const names = found.map((entry) => entry.name).join(", ");
     return { problem: `several ntfy sinks (${names}): set "approveSink" to the one to use.` };
   }
-  return { name: only.name, options: only.options as ChatOptions };
+  return { name: only.name, options: only.options as NtfyOptions };
 }

@@ -149,6 +149,7 @@ function printPlan(run: HookRun, deps: Deps): void {
     const line = {
       sink: entry.name,
       type: entry.type,
+      target: sink.describeTarget(entry.options),
       event: notification.event,
       failure: notification.failure,
       title: notification.title,

@@ -158,17 +158,66 @@ export const commonEntryShape = once(() => ({
   ),
 }));
 
-const entrySchemas = new Map<string, z.ZodMiniObject>();
+const entrySchemas = new Map<string, z.ZodMiniType>();
+const variantSchemas = new Map<string, z.ZodMiniObject[]>();
 
-// One sink entry's full schema: the common keys plus the sink's own options (built once per type).
-export function entrySchemaFor(sink: Sink<unknown>): z.ZodMiniObject {
+type Checks = z.core.$ZodCheck[];
+type Variant = z.ZodMiniObject & { _zod: { def: { checks?: Checks } } };
+
+// A sink's option shapes: one, or one per variant when its options are a union told apart by a
+// key (chat: one per `service`), each with the rules across its options.
+function optionVariants(sink: Sink<unknown>): Variant[] {
+  const def = (sink.options as unknown as { _zod: { def: { type: string; options?: Variant[] } } })
+    ._zod.def;
+  return def.type === "union" && def.options ? def.options : [sink.options as unknown as Variant];
+}
+
+// The option keys of every shape a sink's entry may take (for finding secret keys).
+export function optionShapesOf(sink: Sink<unknown>): z.core.$ZodShape[] {
+  return optionVariants(sink).map((variant) => variant.shape);
+}
+
+// One sink's entry schemas: the common keys plus each of its option shapes (built once per type).
+export function entryVariantsFor(sink: Sink<unknown>): z.ZodMiniObject[] {
+  const cached = variantSchemas.get(sink.type);
+  if (cached) return cached;
+  const type = z.literal(sink.type).check(about("The kind of sink; its options follow."));
+  const variants = optionVariants(sink).map((variant) => {
+    const entry = z.strictObject({ type, ...commonEntryShape(), ...variant.shape });
+    const checks = variant._zod.def.checks ?? [];
+    return checks.length > 0 ? entry.check(...(checks as never[])) : entry;
+  });
+  variantSchemas.set(sink.type, variants);
+  return variants;
+}
+
+// One sink entry's full schema; a sink with option variants gets their union, chosen by the key
+// that tells them apart (so an issue names the variant's own option, not "Invalid input").
+export function entrySchemaFor(sink: Sink<unknown>): z.ZodMiniType {
   const cached = entrySchemas.get(sink.type);
   if (cached) return cached;
-  const own = (sink.options as unknown as { shape: z.core.$ZodShape }).shape;
-  const type = z.literal(sink.type).check(about("The kind of sink; its options follow."));
-  const schema = z.strictObject({ type, ...commonEntryShape(), ...own });
+  const variants = entryVariantsFor(sink);
+  const def = (sink.options as unknown as { _zod: { def: { discriminator?: string } } })._zod.def;
+  const [first, ...rest] = variants;
+  const schema =
+    first && rest.length === 0
+      ? first
+      : z.discriminatedUnion(
+          def.discriminator ?? "type",
+          variants as unknown as [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]],
+          { error: unionError(sink) },
+        );
   entrySchemas.set(sink.type, schema);
   return schema;
+}
+
+// The message for a variant key that matches none: the sink's own (it lists the values).
+function unionError(sink: Sink<unknown>): string | undefined {
+  const error = (
+    sink.options as unknown as { _zod: { def: { error?: (issue: never) => unknown } } }
+  )._zod.def.error;
+  const said = error?.(undefined as never);
+  return typeof said === "string" ? said : undefined;
 }
 
 const template = once(() =>
@@ -426,7 +475,7 @@ export const topLevelShape = (): TopLevelShape => topLevelShapeOf(TOP_LEVEL_KEYS
 
 // The whole config file's schema: the source of the generated JSON Schema.
 export function buildConfigSchema(): z.ZodMiniObject {
-  const entries = sinks.map((sink) => entrySchemaFor(sink as Sink<unknown>));
+  const entries = sinks.flatMap((sink) => entryVariantsFor(sink as Sink<unknown>));
   const [first, ...rest] = entries;
   const entry = first && rest.length > 0 ? z.union([first, ...rest]) : (first ?? z.never());
   const sinksRecord = z

@@ -5,7 +5,7 @@ import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
 import type { topLevelShape } from "./schema.js";
-import { entrySchemaFor, TOP_LEVEL_KEYS, topLevelShapeOf } from "./schema.js";
+import { entrySchemaFor, optionShapesOf, TOP_LEVEL_KEYS, topLevelShapeOf } from "./schema.js";
 import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
 import type { Config, Escalate, ServiceConfig, SinkEntry } from "../core/config.js";
 import {
@@ -252,8 +252,9 @@ function secretsOfEntry(raw: unknown): string[] {
 function secretKeysOfAllSinks(): Set<string> {
   const keys = new Set<string>();
   for (const sink of allSinks) {
-    const shape = (sink.options as unknown as { shape: Record<string, z.core.$ZodType> }).shape;
-    for (const [key, child] of Object.entries(shape)) if (containsSecret(child)) keys.add(key);
+    for (const shape of optionShapesOf(sink)) {
+      for (const [key, child] of Object.entries(shape)) if (containsSecret(child)) keys.add(key);
+    }
   }
   return keys;
 }

@@ -6,6 +6,8 @@ import { toTransportError } from "./transport-error.js";
 
 export interface HttpRequest {
   url: string;
+  /** POST unless given (Matrix sends a message with PUT). */
+  method?: "POST" | "PUT";
   headers: Record<string, string>;
   body: string;
 }
@@ -26,7 +28,7 @@ export interface PostContext {
 const MAX_BODY_BYTES = 64 * 1024;
 const SLOW_TIMER_MS = 10 * 60_000;
 
-// POSTs and resolves for any status. undici loads here, never on the hook path (~100 ms), and
+// Sends (POST unless told) and resolves for any status. undici loads here, never on the hook path (~100 ms), and
 // its dispatcher is destroyed at the deadline: a black-hole proxy ignores the signal alone.
 export async function postRequest(request: HttpRequest, ctx: PostContext): Promise<HttpResponse> {
   const target = redactUrl(request.url);
@@ -43,7 +45,7 @@ export async function postRequest(request: HttpRequest, ctx: PostContext): Promi
   ctx.signal.addEventListener("abort", destroy, { once: true });
   try {
     const response = await undici.request(request.url, {
-      method: "POST",
+      method: request.method ?? "POST",
       headers: request.headers,
       body: request.body,
       signal: ctx.signal,

@@ -1,7 +1,6 @@
 // doctor's check of an HTTP sink (chat, webhook): DNS and a TCP connect to its host or proxy.
 import { lookup } from "node:dns/promises";
 import { connect } from "node:net";
-import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { proxyOptions } from "./post.js";
 import { redactUrl } from "../redact.js";
@@ -9,17 +8,25 @@ import { fail, ok, type CheckResult } from "../check-result.js";
 
 const CONNECT_TIMEOUT_MS = 3_000;
 
-// DNS and a TCP connect to the webhook's host (or the proxy's); no HTTP request is sent.
-export async function checkReachable(entry: SinkEntry, env: Deps["env"]): Promise<CheckResult> {
-  const url = new URL((entry.options as { url: string }).url);
-  const label = entry.type === "chat" ? (entry.options as { service: string }).service : "webhook";
-  const name = `${label} (${entry.name})`;
+/** What doctor checks: the sink's name, its kind for the check's name, and the URL it sends to. */
+export interface ReachTarget {
+  name: string;
+  label: string;
+  url: string;
+  /** How the target is shown, secrets masked (default: the URL's origin). */
+  shown?: string | undefined;
+}
+
+// DNS and a TCP connect to the endpoint's host (or the proxy's); no HTTP request is sent.
+export async function checkReachable(target: ReachTarget, env: Deps["env"]): Promise<CheckResult> {
+  const url = new URL(target.url);
+  const name = `${target.label} (${target.name})`;
   const proxy = proxyFor(url, env);
-  const target = proxy ?? url;
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
+  const endpoint = proxy ?? url;
+  const host = endpoint.hostname.replace(/^\[|\]$/g, "");
+  const port = Number(endpoint.port || (endpoint.protocol === "https:" ? 443 : 80));
   const via = proxy ? ` via proxy ${proxy.host}` : "";
-  const shown = `${redactUrl(url.href)}${via}`;
+  const shown = `${target.shown ?? redactUrl(url.href)}${via}`;
   const fix = proxy
     ? "Check HTTPS_PROXY / NO_PROXY and the network."
     : "Check the url's host name and the network (a firewall or a proxy: set HTTPS_PROXY).";
@@ -30,7 +37,7 @@ export async function checkReachable(entry: SinkEntry, env: Deps["env"]): Promis
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     return fail(name, `${shown}: ${host}:${port} not reachable (${code})`, fix, {
-      sink: entry.name,
+      sink: target.name,
     });
   }
 }

@@ -10,6 +10,7 @@ import {
   DEFAULT_SMTP,
   envVarsOf,
   parseSinkList,
+  SECRET_VARS,
   SINK_CHOICES,
   type SinkChoice,
   type StarterAnswers,
@@ -67,6 +68,12 @@ export async function writeStarter(io: StarterIo): Promise<number> {
   return 0;
 }
 
+// "  # tgram://BOT_TOKEN/CHAT_ID …": what a variable holds, in the form its sink reads.
+function formOf(name: string): string {
+  const secret = Object.values(SECRET_VARS).find((held) => held.name === name);
+  return secret ? `  # ${secret.what}` : "";
+}
+
 function nextSteps(io: StarterIo, sinks: readonly SinkChoice[], answers: StarterAnswers): string {
   const { style } = io;
   const lines = [`${style.ok(style.okMark)} Wrote ${io.file} (sinks: ${sinks.join(", ")}).`, ""];
@@ -74,7 +81,7 @@ function nextSteps(io: StarterIo, sinks: readonly SinkChoice[], answers: Starter
   const vars = envVarsOf(sinks, answers);
   if (vars.length > 0) {
     lines.push("  Export the secrets where the agent runs (e.g. in your shell profile):");
-    lines.push(...vars.map((name) => `    export ${name}='…'`));
+    lines.push(...vars.map((name) => `    export ${name}='…'${formOf(name)}`));
   }
   if (sinks.includes("email") && answers.smtp.host === DEFAULT_SMTP.host) {
     lines.push(`  Set smtp.host, smtp.user, from and to in sinks.email.`);

@@ -25,6 +25,8 @@ export interface SendReport {
   started?: boolean | undefined;
   /** The program that showed it, when the sink chose among several (a fallback says why). */
   via?: string | undefined;
+  /** The message's id at a remote service that returns one (Telegram, Gotify, Pushover). */
+  messageId?: string | undefined;
 }
 
 /** What a sink's doctor check may read: the machine, and the secrets to mask in what it says. */

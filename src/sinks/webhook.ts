@@ -17,17 +17,27 @@ const OWN_HEADERS = [
   "webhook-signature",
 ];
 
+// Apprise json:// URLs carry headers and payload fields as `?+Name=…`, `?-name=…`, `?:key=…`.
+const APPRISE_ARGUMENT = /^jsons?:\/\/[^?#]*\?(?:[^#]*&)?[-+:]/i;
+
+// Apprise's `json://HOST/PATH` is plain http and `jsons://` https; the rest is kept as written.
+export function endpointOf(url: string): string {
+  return url.replace(/^json(s?):\/\//i, "http$1://");
+}
+
 function optionsSchema() {
   const secret = z.meta({ secret: true });
   return z.strictObject({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .check(
-        secret,
-        z.describe(
-          "The receiver's URL (http or https); the JSON body is documented in docs/webhook.md. Secret: it may carry a token.",
-        ),
+    url: z.url({ protocol: /^(https?|jsons?)$/ }).check(
+      z.refine(
+        (url) => !APPRISE_ARGUMENT.test(url),
+        "Apprise's +header, -param and :payload arguments are not read: use headers instead",
       ),
+      secret,
+      z.describe(
+        "The receiver's URL (http or https, or Apprise's json:// and jsons:// for them); the JSON body is documented in docs/webhook.md. Secret: it may carry a token.",
+      ),
+    ),
     headers: z.optional(
       z
         .record(
@@ -114,7 +124,8 @@ export function webhookRequest(
       ? `v1,${MASK}`
       : signWebhook(options.secret, id, timestamp, body);
   }
-  return { url: ctx.masked ? redactUrl(options.url) : options.url, headers, body };
+  const url = endpointOf(options.url);
+  return { url: ctx.masked ? redactUrl(url) : url, headers, body };
 }
 
 // POSTs JSON to any HTTP endpoint; the id stays the same across retries so receivers dedupe.
@@ -122,9 +133,16 @@ export const webhook = defineSink<WebhookOptions>({
   type: "webhook",
   options: optionsSchema,
   remote: true,
-  describeTarget: (options) => redactUrl(options.url),
+  describeTarget: (options) => redactUrl(endpointOf(options.url)),
   check: async (entry, ctx) =>
-    (await import("../http/reachable-check.js")).checkReachable(entry, ctx.deps.env),
+    (await import("../http/reachable-check.js")).checkReachable(
+      {
+        name: entry.name,
+        label: "webhook",
+        url: endpointOf((entry.options as WebhookOptions).url),
+      },
+      ctx.deps.env,
+    ),
   starters: [
     {
       choice: "webhook",

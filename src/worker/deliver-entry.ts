@@ -12,12 +12,13 @@ type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
 /** Configs loaded during one drain, by config path and cwd (entries of one hook share them). */
 export type ConfigCache = Map<string, LoadedConfig>;
 
-// Sends the entry once. Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
+// Sends the entry once, resolving with the service's message id when it gave one (for the log).
+// Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
 export async function deliverEntry(
   entry: OutboxEntry,
   deps: Deps,
   ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
-): Promise<void> {
+): Promise<{ messageId?: string }> {
   const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
   let config = ctx.cache.get(key);
   if (!config) {
@@ -71,12 +72,13 @@ export async function deliverEntry(
   const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const timeout = deadline(timeoutMs, ctx.signal);
   try {
-    await sink.send(notification, parsed.data, {
+    const report = await sink.send(notification, parsed.data, {
       signal: timeout.signal,
       deps,
       sinkName: entry.sinkName,
       wait: true,
     });
+    return report?.messageId === undefined ? {} : { messageId: report.messageId };
   } finally {
     timeout.clear();
   }

@@ -194,7 +194,11 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
     return { ...base, outcome, message, ...presence };
   }
   try {
-    await deliverEntry(entry, deps, { cache: run.cache, signal: run.signal, secrets });
+    const receipt = await deliverEntry(entry, deps, {
+      cache: run.cache,
+      signal: run.signal,
+      secrets,
+    });
     await removeEntry(paths, entry.key);
     const result: DeliveryResult = {
       ...base,
@@ -208,6 +212,7 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
       id: base.id,
       key: entry.key,
       attempts: result.attempts,
+      ...receipt,
       ...presence,
       ...followUp,
     });

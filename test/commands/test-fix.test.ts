@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { likelyFix } from "../../src/commands/test-fix.js";
 import { HookNotifyError } from "../../src/errors.js";
 import { assertSuccess, type HttpResponse } from "../../src/http/post.js";
-import { checkServiceResponse } from "../../src/sinks/chat/check-response.js";
+import { discord } from "../../src/sinks/chat/discord.js";
+import { slack } from "../../src/sinks/chat/slack.js";
 
 const answer = (status: number, text = ""): HttpResponse => ({ status, headers: {}, text });
 
@@ -29,21 +30,21 @@ describe("HTTP errors carry their status as data", () => {
     [
       "Slack code",
       () => {
-        checkServiceResponse("slack", answer(404, "no_service"), "t");
+        slack.read(answer(404, "no_service"), "t");
       },
       404,
     ],
     [
       "Discord deleted",
       () => {
-        checkServiceResponse("discord", answer(404), "t");
+        discord.read(answer(404), "t");
       },
       404,
     ],
     [
       "Discord rate limit",
       () => {
-        checkServiceResponse("discord", answer(429), "t");
+        discord.read(answer(429), "t");
       },
       429,
     ],

@@ -22,6 +22,10 @@ const ENV = {
   SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T0123/B0456/abcdefABCDEF0123",
   SMTP_PASS: "app-password-1234",
   HOOK_SECRET: SECRET,
+  TELEGRAM_URL: "tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/-1001234567890",
+  PUSHOVER_URL: "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi",
+  GOTIFY_URL: "gotifys://gotify.example.com/AzyoeNS.D4iJLVa",
+  MATRIX_URL: "matrixs://syt_YWxpY2U_token_1a2b@matrix.example.org/!AbCdEf123:example.org",
 };
 
 // The "## Recipes" section of the README, up to the next top-level heading.

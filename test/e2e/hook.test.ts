@@ -159,6 +159,7 @@ describe("--dry-run", () => {
       expect(Object.keys(line)).toEqual([
         "sink",
         "type",
+        "target",
         "event",
         "failure",
         "title",

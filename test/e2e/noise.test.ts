@@ -166,6 +166,7 @@ describe("--dry-run explains what it holds back", () => {
     expect(Object.keys(lines[0]!)).toEqual([
       "sink",
       "type",
+      "target",
       "event",
       "failure",
       "title",

@@ -1,8 +1,9 @@
 // The secrets sweep: one temp HOME whose config holds canary secrets (webhook URL tokens, an ntfy
-// token, a signing secret, an Authorization header, URL userinfo, SMTP credentials), every command
-// of the BUILT binary run against local servers that succeed and fail in every way, then every byte
-// the processes printed and every file under HOME searched for the canaries in every encoding an
-// accident could produce. Also: the files hook-notify creates are 0600 in 0700 folders.
+// token, Apprise URLs with Telegram, Gotify, Matrix and Pushover tokens, a signing secret, an
+// Authorization header, URL userinfo, SMTP credentials), every command of the BUILT binary run
+// against local servers that succeed and fail in every way, then every byte the processes printed
+// and every file under HOME searched for the canaries in every encoding an accident could produce.
+// Also: the files hook-notify creates are 0600 in 0700 folders.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -53,6 +54,18 @@ function makeSecrets() {
     initSigningKey: makeCanary("initsigningkey"),
     initWebhookToken: makeCanary("initwebhooktoken"),
     claudeEnv: makeCanary("claudeenv"),
+    // Apprise forms: a bot token with a ":" (WHATWG cannot parse it), keys in the user and host.
+    telegramToken: `123456789:${makeCanary("telegramtoken")}`,
+    gotifyToken: makeCanary("gotifytoken"),
+    pushoverUser: makeCanary("pushoveruser")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .padEnd(30, "u")
+      .slice(0, 30),
+    matrixToken: `syt_${makeCanary("matrixtoken")}`,
+    pushoverApp: makeCanary("pushoverapp")
+      .replace(/[^A-Za-z0-9]/g, "")
+      .padEnd(30, "a")
+      .slice(0, 30),
   };
 }
 type Secrets = ReturnType<typeof makeSecrets>;
@@ -110,6 +123,20 @@ async function startServers(s: Secrets) {
       { status: 200, body: "ok" },
     ]),
     basic: await startHttpServer([{ status: 200, body: "ok" }]),
+    telegram: await startHttpServer([
+      { status: 401, body: '{"ok":false,"error_code":401,"description":"Unauthorized"}' },
+    ]),
+    gotify: await startHttpServer([{ status: 200, body: '{"id":1}' }]),
+    matrix: await startHttpServer([
+      { status: 401, body: '{"errcode":"M_UNKNOWN_TOKEN","error":"Invalid access token passed."}' },
+      { status: 200, body: '{"event_id":"$e:example.org"}' },
+    ]),
+    pushover: await startHttpServer([
+      {
+        status: 400,
+        body: `{"status":0,"errors":["application token is invalid: ${s.pushoverApp}"]}`,
+      },
+    ]),
     // Never answers: the sink's 1 s timeout must end each attempt (src/abort.ts keeps that timer
     // alive; AbortSignal.timeout() inside AbortSignal.any() can be collected on Node 20).
     slow: await startHttpServer([{ hang: true }]),
@@ -161,6 +188,32 @@ function mainConfig(s: Secrets, sv: Servers) {
           service: "ntfy",
           url: `${sv.ntfy.url}/agent-alerts`,
           token: s.ntfyToken,
+          ...remote,
+        },
+        telegram: {
+          type: "chat",
+          service: "telegram",
+          url: `tgram://${s.telegramToken}/-100123:4`,
+          apiUrl: sv.telegram.url,
+          ...remote,
+        },
+        gotify: {
+          type: "chat",
+          service: "gotify",
+          url: `gotify://127.0.0.1:${sv.gotify.port}/${s.gotifyToken}`,
+          ...remote,
+        },
+        matrix: {
+          type: "chat",
+          service: "matrix",
+          url: `matrix://${s.matrixToken}@127.0.0.1:${sv.matrix.port}/!room:example.org`,
+          ...remote,
+        },
+        pushover: {
+          type: "chat",
+          service: "pushover",
+          url: `pover://${s.pushoverUser}@${s.pushoverApp}`,
+          apiUrl: sv.pushover.url,
           ...remote,
         },
         webhook: {
@@ -389,6 +442,10 @@ async function runHooks({ sv, run, lockFile }: Sweep): Promise<void> {
   // Requests each server needs: teams answers 429 then 200, google 500 then 200.
   const wanted = [
     ["slack", sv.slack, 1],
+    ["telegram", sv.telegram, 1],
+    ["gotify", sv.gotify, 1],
+    ["matrix", sv.matrix, 1],
+    ["pushover", sv.pushover, 1],
     ["teams", sv.teams, 2],
     ["slow", sv.slow, 1],
     ["google", sv.google, 2],

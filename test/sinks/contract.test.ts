@@ -5,9 +5,13 @@ import { likelyFix } from "../../src/commands/test-fix.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { runDoctor } from "../../src/doctor/run-doctor.js";
 import { buildStarterConfig, DEFAULT_SMTP, SINK_CHOICES } from "../../src/init/starter-config.js";
+import { serviceSchema } from "../../src/sinks/chat/index.js";
+import { chatServices } from "../../src/sinks/chat/services.js";
 import { sinks } from "../../src/sinks/index.js";
+import * as z from "zod/mini";
 import type { SinkFailure } from "../../src/sinks/sink.js";
 import { fakeBin } from "../helpers/fake-bin.js";
+import { hasDisguisedLink, hasLiveMention, hostile, spoofing } from "./chat/notifications.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { tempHome } from "../helpers/run-bin.js";
 import { startSmtpServer } from "../helpers/smtp-server.js";
@@ -95,3 +99,48 @@ describe("doctor", () => {
     }
   });
 });
+
+// The chat-service contract: every listed service is an init choice, reads its own Apprise form,
+// marks its secrets, and shows none of them in --dry-run or doctor's target.
+describe.each(chatServices.map((service) => [service.id, service] as const))(
+  "the %s chat service",
+  (id, service) => {
+    const schema = serviceSchema(service as never);
+
+    it("is an init choice writing its Apprise-ready url entry", () => {
+      expect(SINK_CHOICES).toContain(id);
+      expect(service.starter.name).toMatch(/^[A-Z_]+$/);
+    });
+
+    it("declares a name, its Apprise form and a secret url", () => {
+      expect(service.name).not.toBe("");
+      expect(service.apprise.schemes.length).toBeGreaterThan(0);
+      const scheme = /^([a-z]+):\/\//.exec(service.apprise.form)?.[1] ?? "";
+      expect(service.apprise.schemes).toContain(scheme);
+      const json = z.toJSONSchema(schema) as { properties: Record<string, { secret?: boolean }> };
+      expect(json.properties["url"]?.secret).toBe(true);
+    });
+
+    it("escapes agent text into something that pings nobody and hides no link", () => {
+      for (const text of [
+        `${hostile.title}\n${hostile.body}`,
+        `${spoofing.title}\n${spoofing.body}`,
+      ]) {
+        const escaped = service.escape(text);
+        expect(hasLiveMention(escaped) ? escaped : "inert").toBe("inert");
+        expect(hasDisguisedLink(escaped) ? escaped : "inert").toBe("inert");
+      }
+    });
+
+    it("accepts its own example url", () => {
+      expect(z.safeParse(schema, { service: id, url: service.example }).success).toBe(true);
+    });
+
+    it("rejects a url of another scheme in one line naming its form", () => {
+      const result = z.safeParse(schema, { service: id, url: "ftp://example.com/x" });
+      expect(result.success).toBe(false);
+      const messages = result.success ? [] : result.error.issues.map((issue) => issue.message);
+      expect(messages.some((message) => message.includes(service.apprise.form))).toBe(true);
+    });
+  },
+);

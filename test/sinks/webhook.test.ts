@@ -136,7 +136,17 @@ describe("webhook sink", () => {
     [{ url: "https://example.com", headers: { "bad name": "x" } }],
     [{ url: "https://example.com", headers: { x: "a\r\nInjected: 1" } }],
     [{ url: "https://example.com", extra: 1 }],
+    [{ url: "json://example.com/in?+X-Token=abc" }],
+    [{ url: "jsons://example.com/in?a=1&:key=v" }],
   ])("rejects invalid options %j", (options) => {
     expect(webhook.options.safeParse(options).success).toBe(false);
+  });
+
+  it("reads Apprise's json:// as http and jsons:// as https", async () => {
+    const server = await startHttpServer();
+    await send({ url: server.url.replace("http://", "json://") + "/in?x=1" });
+    expect(server.requests[0]!.url).toBe("/in?x=1");
+    const options = webhook.options.parse({ url: "jsons://user:pw@example.com/hook" });
+    expect(webhook.describeTarget(options)).toBe("https://example.com/…");
   });
 });

@@ -1,6 +1,7 @@
 // Discord Execute Webhook: https://github.com/discord/discord-api-docs/blob/main/docs/resources/webhook.mdx
 import type { Level, Notification } from "../../core/notification.js";
-import type { ChatOptions, ChatRequest } from "./index.js";
+import type { ChatRequest } from "./service.js";
+import type { DiscordOptions } from "./discord.js";
 import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 
 // content ≤ 2000 (webhook.mdx); embed description ≤ 4096, footer ≤ 2048 and ≤ 6000 characters across
@@ -15,7 +16,7 @@ const COLOURS: Record<Level, number> = { failure: 0xed4245, attention: 0xfee75c,
 // a coloured embed, both Markdown with mentions and masked links (`[words](url)`) broken.
 // `wait=true` makes Discord report a message it could not save;
 // `allowed_mentions.parse = []` stops any ping even if mention syntax slipped through.
-export function formatDiscord(notification: Notification, options: ChatOptions): ChatRequest {
+export function formatDiscord(notification: Notification, options: DiscordOptions): ChatRequest {
   const { title, body, level } = notification;
   const embed: Record<string, unknown> = {
     color: COLOURS[level],

@@ -1,6 +1,7 @@
 // Google Chat incoming webhook, text message: https://developers.google.com/workspace/chat/format-messages
 import type { Notification } from "../../core/notification.js";
-import type { ChatOptions, ChatRequest } from "./index.js";
+import type { ChatRequest } from "./service.js";
+import type { GoogleChatOptions } from "./googlechat.js";
 import { describeOrigin, encodeText, fitText, jsonBytes, levelEmoji } from "./text.js";
 
 // A message, text and cards included, is at most 32,000 bytes
@@ -17,7 +18,10 @@ export const GOOGLE_CHAT_LIMITS = {
 // breaker puts a zero-width space after `<`, and so does the link breaker for `<url|words>`
 // links; Markdown links (`[words](url)`, for apps on Markdown syntax) are broken too. Chat
 // documents no escaping.
-export function formatGoogleChat(notification: Notification, options: ChatOptions): ChatRequest {
+export function formatGoogleChat(
+  notification: Notification,
+  options: GoogleChatOptions,
+): ChatRequest {
   const { title, body, level } = notification;
   const heading = fitText(title, encodeText, {
     jsonBytes: GOOGLE_CHAT_LIMITS.titleJsonBytes,

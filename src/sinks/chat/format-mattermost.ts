@@ -1,6 +1,7 @@
 // Mattermost incoming webhook with message attachments: https://developers.mattermost.com/integrate/reference/message-attachments/
 import type { Level, Notification } from "../../core/notification.js";
-import type { ChatOptions, ChatRequest } from "./index.js";
+import type { ChatRequest } from "./service.js";
+import type { MattermostOptions } from "./mattermost.js";
 import { describeOrigin, encodeMattermostText, fitText, levelEmoji } from "./text.js";
 
 // A post holds at most 16,383 characters on Mattermost ≥ 5.0
@@ -19,7 +20,10 @@ const COLOURS: Record<Level, string> = {
 // plain `fallback` for notifications. Mattermost expands `@channel`, `@all`, `@here`, `@name`
 // and the Slack forms `<!channel>`, so every one of them is broken; so are Markdown links and the
 // Slack `<url|words>` links its webhooks translate (in the text, where they are translated).
-export function formatMattermost(notification: Notification, options: ChatOptions): ChatRequest {
+export function formatMattermost(
+  notification: Notification,
+  options: MattermostOptions,
+): ChatRequest {
   const { title, body, level } = notification;
   const heading = `${levelEmoji(level)} ${title}`;
   const attachment: Record<string, unknown> = {

@@ -1,7 +1,8 @@
 // ntfy "publish as JSON" to the server root: https://github.com/binwiederhier/ntfy/blob/main/docs/publish.md#publish-as-json
 import { HookNotifyError } from "../../errors.js";
 import type { Level, Notification } from "../../core/notification.js";
-import type { ChatOptions, ChatRequest } from "./index.js";
+import type { ChatRequest } from "./service.js";
+import type { NtfyOptions } from "./ntfy.js";
 import { encodeText, describeOrigin, fitText } from "./text.js";
 
 // Messages above 4,096 bytes become an attachment instead of a notification (publish.md
@@ -38,7 +39,7 @@ export function splitTopicUrl(topicUrl: string): { root: string; topic: string }
 
 // Builds the publish request. JSON, not headers: Node refuses non-ASCII header values, and agent
 // titles carry emoji. A token becomes `Authorization: Bearer`.
-export function formatNtfy(notification: Notification, options: ChatOptions): ChatRequest {
+export function formatNtfy(notification: Notification, options: NtfyOptions): ChatRequest {
   const { root, topic } = splitTopicUrl(options.url);
   const origin = describeOrigin(notification);
   const text = [notification.body, origin].filter((part) => part !== "").join("\n\n");

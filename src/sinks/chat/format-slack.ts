@@ -1,6 +1,7 @@
 // Slack incoming webhook, blocks + fallback `text`: https://api.slack.com/messaging/webhooks
 import type { Notification } from "../../core/notification.js";
-import type { ChatOptions, ChatRequest } from "./index.js";
+import type { ChatRequest } from "./service.js";
+import type { SlackOptions } from "./slack.js";
 import { describeOrigin, encodeSlackMrkdwn, encodeText, fitText, levelEmoji } from "./text.js";
 
 // Header block plain_text ≤ 150 chars, section/context text ≤ 3000 chars
@@ -10,7 +11,7 @@ export const SLACK_LIMITS = { header: 150, section: 3000, context: 3000, fallbac
 
 // Builds the incoming-webhook request: a header, the body as mrkdwn and a context line, plus `text`
 // as the notification fallback. Only `& < >` are escaped; `@` mentions are broken.
-export function formatSlack(notification: Notification, options: ChatOptions): ChatRequest {
+export function formatSlack(notification: Notification, options: SlackOptions): ChatRequest {
   const { title, body, level } = notification;
   const heading = fitText(`${levelEmoji(level)} ${title}`, encodeText, {
     chars: SLACK_LIMITS.header,

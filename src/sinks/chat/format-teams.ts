@@ -1,6 +1,7 @@
 // Teams Workflows webhook ("When a Teams webhook request is received"): https://learn.microsoft.com/en-us/connectors/teams/
 import type { Level, Notification } from "../../core/notification.js";
-import type { ChatOptions, ChatRequest } from "./index.js";
+import type { ChatRequest } from "./service.js";
+import type { TeamsOptions } from "./teams.js";
 import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 
 // Teams rejects messages above ~28 KB ("Request entity too large",
@@ -14,7 +15,7 @@ const COLOURS: Record<Level, string> = { failure: "Attention", attention: "Warni
 // Builds the Workflows request: a `message` with one Adaptive Card 1.4 attachment (a bare `text`
 // body makes the flow fail). The flow answers 202 Accepted and posts the card asynchronously.
 // TextBlock text is Markdown with links (`[words](url)`): mentions and links are broken.
-export function formatTeams(notification: Notification, options: ChatOptions): ChatRequest {
+export function formatTeams(notification: Notification, options: TeamsOptions): ChatRequest {
   const { title, body, level } = notification;
   const blocks: unknown[] = [
     {

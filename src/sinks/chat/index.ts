@@ -1,166 +1,152 @@
-// The `chat` sink: one webhook message in the native format of Slack, Discord, Teams, Google Chat,
-// Mattermost or ntfy. Formatting is pure (format-*.ts); this file picks the builder and sends.
+// The `chat` sink: one message to a chat or push service. Each service is one file declaring
+// everything about it (service.ts, the contract); this file walks the list (services.ts) and
+// knows no service by name.
 import * as z from "../../zod.js";
-import { assertSuccess, postRequest } from "../../http/post.js";
+import { postRequest } from "../../http/post.js";
 import type { Notification } from "../../core/notification.js";
-import { redactUrl } from "../../redact.js";
+import { redactUrl, scrubValue, secretPartsOf } from "../../redact.js";
+import { secretValuesOf } from "../../secret-values.js";
 import { defineSink } from "../sink.js";
-import { checkServiceResponse } from "./check-response.js";
-import { formatDiscord } from "./format-discord.js";
-import { formatGoogleChat } from "./format-googlechat.js";
-import { formatMattermost } from "./format-mattermost.js";
-import { formatNtfy } from "./format-ntfy.js";
-import { formatSlack } from "./format-slack.js";
-import { formatTeams } from "./format-teams.js";
+import type { ChatRequest, ChatService, ServiceOptions } from "./service.js";
+import { chatServices, CHAT_SERVICES, findService, type ChatOptions } from "./services.js";
+import { isAppriseUrl } from "./url-option.js";
 
-/** The chat services this sink speaks. */
-export const CHAT_SERVICES = [
-  "slack",
-  "discord",
-  "teams",
-  "googlechat",
-  "mattermost",
-  "ntfy",
-] as const;
-export type ChatService = (typeof CHAT_SERVICES)[number];
+// The list and the types callers (tests, approve) know the sink by.
+export { CHAT_SERVICES, type ChatOptions, type ChatServiceId } from "./services.js";
+export type { ChatRequest } from "./service.js";
 
-// Names for messages ("Discord answered 404 …").
-export const SERVICE_NAMES: Record<ChatService, string> = {
-  slack: "Slack",
-  discord: "Discord",
-  teams: "Microsoft Teams",
-  googlechat: "Google Chat",
-  mattermost: "Mattermost",
-  ntfy: "ntfy",
-};
+const schemas = new Map<string, z.ZodMiniType>();
 
-// init's starters: the variable each service's webhook URL is read from.
-const CHAT_SECRETS: Record<ChatService, { name: string; what: string }> = {
-  slack: { name: "SLACK_WEBHOOK_URL", what: "the Slack webhook URL" },
-  discord: { name: "DISCORD_WEBHOOK_URL", what: "the Discord webhook URL" },
-  teams: { name: "TEAMS_WEBHOOK_URL", what: "the Teams Workflows webhook URL" },
-  googlechat: { name: "GOOGLE_CHAT_WEBHOOK_URL", what: "the Google Chat webhook URL" },
-  mattermost: { name: "MATTERMOST_WEBHOOK_URL", what: "the Mattermost webhook URL" },
-  ntfy: { name: "NTFY_URL", what: "the ntfy topic URL (https://ntfy.sh/<topic>)" },
-};
-
-const isService = (name: string | undefined): name is ChatService =>
-  (CHAT_SERVICES as readonly (string | undefined)[]).includes(name);
-
-/** Options of a `chat` entry in the config file. */
-function optionsSchema() {
-  return z.strictObject({
-    service: z.enum(CHAT_SERVICES).check(z.describe("Which chat service the url belongs to.")),
-    url: z.url({ protocol: /^https?$/ }).check(
-      z.meta({
-        secret: true,
-        description:
-          "Webhook URL from the service (for ntfy the topic URL, e.g. https://ntfy.sh/mytopic). Secret.",
-      }),
-    ),
-    username: z.optional(
-      z
-        .string()
-        .check(
-          z.minLength(1),
-          z.maxLength(80),
-          z.describe(
-            "Discord and Mattermost: name shown as the sender (Mattermost must allow it).",
-          ),
-        ),
-    ),
-    avatarUrl: z.optional(
-      z
-        .url({ protocol: /^https?$/ })
-        .check(z.describe("Discord and Mattermost: picture shown as the sender.")),
-    ),
-    priority: z.optional(
-      z
-        .int()
-        .check(
-          z.gte(1),
-          z.lte(5),
-          z.describe("ntfy: fixed priority 1-5 instead of 5 failure / 4 attention / 3 done."),
-        ),
-    ),
-    tags: z.optional(
-      z
-        .array(z.string().check(z.minLength(1)))
-        .check(z.describe("ntfy: extra tags or emoji names.")),
-    ),
-    token: z.optional(
-      z.string().check(
-        z.minLength(1),
-        z.meta({
-          secret: true,
-          description: "ntfy: access token (tk_…), sent as Bearer. Secret.",
+// One service's entry options: `service` plus its own shape and rules (built once).
+export function serviceSchema(service: ChatService<ServiceOptions>): z.ZodMiniType {
+  const cached = schemas.get(service.id);
+  if (cached) return cached;
+  const id = z.literal(service.id).check(z.describe(`${service.name}.`));
+  const base = z.strictObject({ service: id, ...service.shape() });
+  const { refine } = service;
+  const schema = refine
+    ? base.check(
+        z.superRefine((options, ctx) => {
+          const problem = refine(options);
+          if (problem)
+            ctx.addIssue({ code: "custom", message: problem.message, path: [problem.path] });
         }),
-      ),
-    ),
-  });
-}
-export type ChatOptions = z.infer<ReturnType<typeof optionsSchema>>;
-
-/** The request a builder produces; `body` is the JSON value to send. */
-export interface ChatRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
+      )
+    : base;
+  schemas.set(service.id, schema);
+  return schema;
 }
 
-const BUILDERS: Record<ChatService, (n: Notification, o: ChatOptions) => ChatRequest> = {
-  slack: formatSlack,
-  discord: formatDiscord,
-  teams: formatTeams,
-  googlechat: formatGoogleChat,
-  mattermost: formatMattermost,
-  ntfy: formatNtfy,
-};
+/** Options of a `chat` entry: one shape per service, chosen by `service`. */
+function optionsSchema() {
+  const variants = chatServices.map((service) =>
+    serviceSchema(service as unknown as ChatService<ServiceOptions>),
+  ) as unknown as [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]];
+  return z.discriminatedUnion("service", variants, {
+    error: `use one of: ${CHAT_SERVICES.join(", ")}`,
+  }) as unknown as z.ZodMiniType<ChatOptions>;
+}
 
-// The exact request for one notification, secrets included: what `send` posts.
+// The entry's service; the schema admits no other, so a miss is a programming error.
+function serviceOf(options: ServiceOptions): ChatService<ServiceOptions> {
+  const service = findService(options.service);
+  if (!service) throw new TypeError(`unknown chat service ${JSON.stringify(options.service)}`);
+  return service;
+}
+
+// The options as the service builds from them: an Apprise `url` read into its fields.
+export function resolveOptions(options: ServiceOptions): ServiceOptions {
+  const service = serviceOf(options);
+  const url = (options as { url?: unknown }).url;
+  if (typeof url !== "string" || !isAppriseUrl(url, service.apprise)) return options;
+  return { ...options, ...service.apprise.parse(url) };
+}
+
+// The exact request for one notification, secrets included: what `send` sends.
 export function buildChatRequest(notification: Notification, options: ChatOptions): ChatRequest {
-  return BUILDERS[options.service](notification, options);
+  const resolved = resolveOptions(options);
+  return serviceOf(resolved).build(notification, resolved);
 }
 
-// The same request with its secrets masked (URL path and query, token, ntfy topic): for --dry-run.
+// Every secret of an entry as it may show up: the options the schema marks secret (an Apprise
+// URL read into its parts included), their URL pieces and encodings, and the service's own.
+export function secretsOfOptions(options: ChatOptions): string[] {
+  const resolved = resolveOptions(options);
+  const service = serviceOf(resolved);
+  const values = [
+    ...secretValuesOf(serviceSchema(service), options),
+    ...secretValuesOf(serviceSchema(service), resolved),
+    ...(service.secretParts?.(resolved) ?? []),
+  ];
+  return [...new Set(values.filter((value) => value !== "").flatMap(secretPartsOf))];
+}
+
+// The same request with its secrets masked: for --dry-run.
 export function renderChatRequest(notification: Notification, options: ChatOptions): unknown {
   const request = buildChatRequest(notification, options);
-  const headers = { ...request.headers };
-  if (headers.authorization !== undefined) headers.authorization = "Bearer …";
-  const body =
-    options.service === "ntfy" ? { ...(request.body as object), topic: "…" } : request.body;
-  return { method: "POST", url: redactUrl(request.url), headers, body };
+  const secrets = secretsOfOptions(options);
+  return {
+    method: request.method ?? "POST",
+    url: redactUrl(request.url),
+    headers: scrubValue(request.headers, secrets),
+    body: scrubValue(request.body, secrets),
+  };
 }
 
-// The sink: posts JSON, then reads the answer the way each service documents it.
+// Where an entry sends, as its service says it with secrets masked (doctor, --dry-run, logs).
+function describeChatTarget(options: ChatOptions): string {
+  const resolved = resolveOptions(options);
+  return serviceOf(resolved).describe(resolved);
+}
+
+// The body on the wire: JSON, or urlencoded fields for a form.
+function encodeBody(request: ChatRequest): { headers: Record<string, string>; body: string } {
+  if (!request.form) return { headers: request.headers, body: JSON.stringify(request.body) };
+  const fields = new URLSearchParams(request.body as Record<string, string>);
+  const headers = { ...request.headers, "content-type": "application/x-www-form-urlencoded" };
+  return { headers, body: fields.toString() };
+}
+
+// The sink: sends the service's request, then lets the service read the answer.
 export const chat = defineSink<ChatOptions>({
   type: "chat",
   options: optionsSchema,
   remote: true,
-  describeTarget: (options) => redactUrl(options.url),
-  check: async (entry, ctx) =>
-    (await import("../../http/reachable-check.js")).checkReachable(entry, ctx.deps.env),
-  starters: CHAT_SERVICES.map((service) => ({
-    choice: service,
-    secret: CHAT_SECRETS[service],
-    entry: (url) => ({ type: "chat", service, url }),
+  describeTarget: describeChatTarget,
+  check: async (entry, ctx) => {
+    const options = entry.options as ChatOptions;
+    const url = buildChatRequest(SAMPLE, options).url;
+    const { checkReachable } = await import("../../http/reachable-check.js");
+    const shown = describeChatTarget(options);
+    return checkReachable({ name: entry.name, label: options.service, url, shown }, ctx.deps.env);
+  },
+  starters: chatServices.map((service) => ({
+    choice: service.id,
+    secret: service.starter,
+    entry: (url: string) => ({ type: "chat", service: service.id, url }),
   })),
-  // A chat webhook that is gone is made again in the service's settings (ntfy has no webhooks).
-  explain: ({ code, status, service }) =>
-    code === "SINK_HTTP_STATUS" &&
-    (status === 404 || status === 410) &&
-    isService(service) &&
-    service !== "ntfy"
-      ? `the webhook URL was revoked or is wrong; create a new one in ${SERVICE_NAMES[service]}'s settings`
-      : undefined,
+  explain: (failure) => findService(failure.service ?? "")?.explain?.(failure),
   render: (notification, options) => renderChatRequest(notification, options),
   async send(notification, options, ctx) {
     const request = buildChatRequest(notification, options);
     const response = await postRequest(
-      { url: request.url, headers: request.headers, body: JSON.stringify(request.body) },
+      { url: request.url, method: request.method ?? "POST", ...encodeBody(request) },
       { signal: ctx.signal, env: ctx.deps.env, sinkName: ctx.sinkName },
     );
-    checkServiceResponse(options.service, response, ctx.sinkName);
-    assertSuccess(response, { sinkName: ctx.sinkName, service: SERVICE_NAMES[options.service] });
+    const receipt = serviceOf(options).read(response, ctx.sinkName);
+    return receipt.messageId === undefined ? {} : { messageId: receipt.messageId };
   },
 });
+
+// What doctor builds a request from to learn the endpoint (never sent).
+const SAMPLE: Notification = {
+  id: "doctor",
+  event: "Stop",
+  failure: false,
+  level: "done",
+  title: "",
+  body: "",
+  project: "",
+  timestamp: new Date(0).toISOString(),
+  raw: {},
+};

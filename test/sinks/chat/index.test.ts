@@ -3,9 +3,13 @@ import { PassThrough } from "node:stream";
 import * as z from "zod/mini";
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../../src/deps.js";
-import { chat, CHAT_SERVICES } from "../../../src/sinks/chat/index.js";
-import type { ChatOptions, ChatService } from "../../../src/sinks/chat/index.js";
+import { chat } from "../../../src/sinks/chat/index.js";
+import type { ChatOptions } from "../../../src/sinks/chat/index.js";
 import { hostile } from "./notifications.js";
+
+// The webhook services (Telegram, Pushover and Gotify have test files of their own).
+const CHAT_SERVICES = ["slack", "discord", "teams", "googlechat", "mattermost", "ntfy"] as const;
+type ChatService = (typeof CHAT_SERVICES)[number];
 
 const deps: Deps = {
   stdin: textInput(""),
@@ -60,10 +64,11 @@ describe("chat options", () => {
 
   it("marks url and token as secret in the JSON Schema", () => {
     const schema = z.toJSONSchema(chat.options) as {
-      properties: Record<string, { secret?: boolean }>;
+      oneOf: { properties: Record<string, { secret?: boolean; const?: string }> }[];
     };
-    expect(schema.properties.url?.secret).toBe(true);
-    expect(schema.properties.token?.secret).toBe(true);
+    const ntfy = schema.oneOf.find((variant) => variant.properties.service?.const === "ntfy");
+    expect(ntfy?.properties.url?.secret).toBe(true);
+    expect(ntfy?.properties.token?.secret).toBe(true);
   });
 });
 

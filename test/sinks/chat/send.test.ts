@@ -3,11 +3,15 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../../src/deps.js";
 import { HookNotifyError } from "../../../src/errors.js";
-import { chat, CHAT_SERVICES } from "../../../src/sinks/chat/index.js";
-import type { ChatOptions, ChatService } from "../../../src/sinks/chat/index.js";
+import { chat } from "../../../src/sinks/chat/index.js";
+import type { ChatOptions } from "../../../src/sinks/chat/index.js";
 import type { SendContext } from "../../../src/sinks/sink.js";
 import { startHttpServer, type Reply } from "../../helpers/http-server.js";
 import { failure, stop } from "./notifications.js";
+
+// The webhook services (Telegram, Pushover and Gotify have test files of their own).
+const CHAT_SERVICES = ["slack", "discord", "teams", "googlechat", "mattermost", "ntfy"] as const;
+type ChatService = (typeof CHAT_SERVICES)[number];
 
 // No proxy variables: requests go straight to the local server.
 function makeContext(): SendContext {
@@ -54,9 +58,10 @@ const CASES: Record<ChatService, { path: string; reply: Reply; expectedPath: str
   ntfy: { path: "/mytopic", reply: { status: 200, body: '{"id":"x"}' }, expectedPath: "/" },
 };
 
-async function sendTo(service: ChatService, replies: Reply[], extra: Partial<ChatOptions> = {}) {
+async function sendTo(service: ChatService, replies: Reply[], extra: { token?: string } = {}) {
   const server = await startHttpServer(replies);
-  const options: ChatOptions = { service, url: `${server.url}${CASES[service].path}`, ...extra };
+  const url = `${server.url}${CASES[service].path}`;
+  const options = { service, url, ...extra } as ChatOptions;
   const outcome = await chat.send(failure, options, makeContext()).then(
     () => undefined,
     (error: unknown) => error,
