@@ -39,6 +39,9 @@ export interface SecretMask {
   bases: [number, number];
   width: number;
   items: [number, number, number, number][];
+  /** False when no piece holds white space: only runs without any need a look. A stamp
+   * without it (an older build's) is read as true. */
+  spaced?: boolean;
 }
 
 /** Shorter pieces would mask ordinary words (redact.ts masks nothing shorter either). */
@@ -124,6 +127,7 @@ function isStamp(raw: unknown): raw is FastStamp {
   if (!Array.isArray(env.names) || !env.names.every((name) => typeof name === "string"))
     return false;
   if (!isObject(mask) || !isInts(mask.bases, 2) || !mask.bases.every(isBase)) return false;
+  if (mask.spaced !== undefined && typeof mask.spaced !== "boolean") return false;
   const width = mask.width;
   return (
     typeof width === "number" &&
@@ -164,13 +168,14 @@ export function maskOf(pieces: readonly string[], bases: [number, number]): Secr
     if (piece.includes("/")) all.add(piece.replaceAll("/", "\\/"));
   }
   const width = Math.min(MAX_ANCHOR, ...[...all].map((piece) => piece.length));
+  const spaced = [...all].some((piece) => /\s/.test(piece));
   const items = [...all].map((piece): [number, number, number, number] => [
     piece.length,
     hashOf(piece.slice(0, width), bases[0]),
     hashOf(piece, bases[0]),
     hashOf(piece, bases[1]),
   ]);
-  return { bases, width, items };
+  return { bases, width, items, spaced };
 }
 
 // Polynomial hashes modulo 2^32 (Math.imul, | 0): int32 all the way, which V8's interpreter keeps
@@ -189,22 +194,51 @@ function power(base: number, exponent: number): number {
 
 // Every stretch of `text` that is a secret piece (its length, anchor and both hashes match)
 // becomes "***" (Rabin-Karp: prefix hashes, then one anchor look-up per position). A collision
-// masks a harmless stretch. On the hook's critical path, in V8's interpreter: int32 arithmetic
-// and typed arrays only, nothing allocated per position.
+// masks a harmless stretch. When no piece holds white space, only the runs without any that are
+// as long as the shortest piece are looked at (prose is mostly short words: a 10 KB message
+// costs a fraction of a full scan). On the hook's critical path, in V8's interpreter: int32
+// arithmetic and typed arrays only, nothing allocated per position.
 export function maskText(text: string, mask: SecretMask): string {
-  const n = text.length;
-  const { width, items } = mask;
-  const [b1, b2] = mask.bases;
   const byAnchor = new Map<number, [number, number, number][]>();
-  for (const [length, anchor, h1, h2] of items) {
-    if (length > n) continue;
+  let shortest = Infinity;
+  for (const [length, anchor, h1, h2] of mask.items) {
+    if (length > text.length) continue;
+    shortest = Math.min(shortest, length);
     byAnchor.set(anchor, [...(byAnchor.get(anchor) ?? []), [length, h1, h2]]);
   }
   if (byAnchor.size === 0) return text;
-  const prefix1 = prefixHashes(text, b1);
+  const ranges: [number, number][] = [];
+  if (mask.spaced === false) {
+    const runs = new RegExp(`\\S{${String(shortest)},}`, "g");
+    for (let run = runs.exec(text); run !== null; run = runs.exec(text))
+      scan(run[0], run.index, mask, byAnchor, ranges);
+  } else scan(text, 0, mask, byAnchor, ranges);
+  if (ranges.length === 0) return text;
+  ranges.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    if (end <= at) continue;
+    out += text.slice(at, Math.max(at, start)) + (start >= at ? MASK : "");
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+// The secret pieces in `span` (which starts at `base` in the text), as ranges of the text.
+function scan(
+  span: string,
+  base: number,
+  mask: SecretMask,
+  byAnchor: Map<number, [number, number, number][]>,
+  ranges: [number, number][],
+): void {
+  const n = span.length;
+  const { width } = mask;
+  const [b1, b2] = mask.bases;
+  const prefix1 = prefixHashes(span, b1);
   let prefix2: Int32Array | undefined; // only when a first hash matches
   const shift = power(b1, width);
-  const ranges: [number, number][] = [];
   for (let i = 0; i + width <= n; i++) {
     const candidates = byAnchor.get(
       ((prefix1[i + width] as number) - Math.imul(prefix1[i] as number, shift)) | 0,
@@ -218,24 +252,14 @@ export function maskText(text: string, mask: SecretMask): string {
         h1
       )
         continue;
-      prefix2 ??= prefixHashes(text, b2);
+      prefix2 ??= prefixHashes(span, b2);
       if (
         (((prefix2[j] as number) - Math.imul(prefix2[i] as number, power(b2, length))) | 0) ===
         h2
       )
-        ranges.push([i, j]);
+        ranges.push([base + i, base + j]);
     }
   }
-  if (ranges.length === 0) return text;
-  ranges.sort((a, b) => a[0] - b[0]);
-  let out = "";
-  let at = 0;
-  for (const [start, end] of ranges) {
-    if (end <= at) continue;
-    out += text.slice(at, Math.max(at, start)) + (start >= at ? MASK : "");
-    at = end;
-  }
-  return out + text.slice(at);
 }
 
 // prefix[k] = hash of text[0, k).

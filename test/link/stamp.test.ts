@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
   envPrint,
@@ -83,6 +84,36 @@ describe("maskText: the hook masks what scrub would, from fingerprints only", ()
 
   it("an empty mask changes nothing", () => {
     expect(maskText("abc", maskOf([], [65_537, 65_539]))).toBe("abc");
+  });
+
+  it("looking only at runs without white space masks exactly what the full scan masks", () => {
+    expect(mask.spaced).toBe(false);
+    const words = fc.constantFrom(
+      ...secretPartsOf(SECRET).filter((piece) => piece.length >= 4),
+      "the",
+      "build",
+      "x",
+      "=",
+      "/services/",
+      "fastSECRET",
+      "token0123",
+    );
+    const spaces = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2028", "", "", "");
+    const texts = fc
+      .array(fc.tuple(words, spaces), { maxLength: 60 })
+      .map((parts) => parts.map(([word, space]) => word + space).join(""));
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(maskText(text, mask)).toBe(maskText(text, { ...mask, spaced: true }));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("a secret with white space in it is looked for everywhere", () => {
+    const spaced = maskOf(["correct horse battery staple"], randomBases(Math.random));
+    expect(spaced.spaced).toBe(true);
+    expect(maskText("pass: correct horse battery staple!", spaced)).toBe("pass: ***!");
   });
 });
 
