@@ -78,6 +78,7 @@ export function step(name, status, error) {
 //   {op:"computer", id, ...fields}            create or update a computer
 //   {op:"step", computerId, name, status, error?}   set one provisioning step
 //   {op:"revision", settings, user?}          a new enterprise-control revision
+//   {op:"message", sessionId, role, text, isError?}  a message in a session (messageCount +1)
 export function applyOp(state, op, now) {
   switch (op.op) {
     case "session": {
@@ -122,6 +123,23 @@ export function applyOp(state, op, now) {
         user: op.user ?? { id: "u-bob", email: "bob@example.com", name: "Bob" },
         updatedAt: new Date(now).toISOString(),
       });
+      return;
+    }
+    case "message": {
+      const found = state.sessions.find((s) => s.sessionId === op.sessionId);
+      if (!found) throw new Error(`no session ${op.sessionId}`);
+      const list = state.messages.get(op.sessionId) ?? [];
+      state.messages.set(op.sessionId, list);
+      list.push({
+        id: `msg-${op.sessionId}-${list.length + 1}`,
+        role: op.role,
+        content: [{ id: "c1", text: op.text }],
+        createdAt: now,
+        updatedAt: now,
+        isUserVisible: true,
+        ...(op.isError === undefined ? {} : { isError: op.isError }),
+      });
+      Object.assign(found, { messageCount: (found.messageCount ?? 0) + 1, updatedAt: now });
       return;
     }
     default:

@@ -1,20 +1,21 @@
 // Watch facts → notifications: the same Notification every sink takes, worded by default
 // templates that the config's `templates` can replace per event (placeholders below). Pure.
 import type { Config } from "../../core/config.js";
-import { compact } from "../../message/format.js";
+import { compact, describeUsage } from "../../message/format.js";
 import type { Level, Notification } from "../../core/notification.js";
 import { fillTemplate, type TemplateValues } from "../../message/template.js";
 import { oneLine, stripControl, truncate } from "../../message/text.js";
 import type { WatchEventName } from "../../core/hook-event.js";
-import type { ComputerFact, ControlsFact, SessionIdleFact } from "./detect.js";
+import type { ComputerFact, ControlsFact } from "./detect.js";
+import type { SessionIdleFact } from "./detect-sessions.js";
 import { describeTopModels, type DigestFact } from "./digest.js";
 
 export type WatchFact = SessionIdleFact | ComputerFact | ControlsFact | DigestFact;
 
 const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
   SessionIdle: {
-    title: "{project} · Session done: {session_title}",
-    body: "{session_title} went from {from} to idle after {message_count} messages.\nSession {session_id}",
+    title: "{project} · Session {outcome}: {session_title}",
+    body: "{session_title} is idle after {message_count} messages{error_note}.\n{last_message}\n{token_usage}\nSession {session_id}",
   },
   ComputerError: {
     title: "{project} · Computer {computer} has a problem",
@@ -25,7 +26,7 @@ const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
     body: "{computer} is {status} again.",
   },
   ControlsChanged: {
-    title: "{project} · Enterprise controls changed (revision {revision})",
+    title: "{project} · Enterprise controls changed ({revisions})",
     body: "By {user} at {when}:\n{changes}",
   },
   DailyDigest: {
@@ -40,6 +41,10 @@ export const WATCH_PLACEHOLDERS = [
   "session_id",
   "from",
   "message_count",
+  "outcome",
+  "error_note",
+  "last_message",
+  "token_usage",
   "computer",
   "computer_id",
   "status",
@@ -48,6 +53,8 @@ export const WATCH_PLACEHOLDERS = [
   "error",
   "retry_command",
   "revision",
+  "revisions",
+  "count",
   "user",
   "when",
   "changes",
@@ -70,14 +77,17 @@ export function noticeOf(
   const values: TemplateValues = { project: meta.project, event: fact.kind, ...valuesOf(fact) };
   const custom = config.templates?.[fact.kind];
   const render = (template: string) => stripControl(fillTemplate(template, values)).trim();
-  const failure = fact.kind === "ComputerError";
+  const failure = fact.kind === "ComputerError" || (fact.kind === "SessionIdle" && !!fact.failure);
   return {
     id: meta.id,
     event: fact.kind,
     failure,
-    level: levelOf(fact.kind),
+    level: failure ? "failure" : levelOf(fact.kind),
     title: truncate(oneLine(render(custom?.title ?? DEFAULTS[fact.kind].title)), 200),
-    body: truncate(render(custom?.body ?? DEFAULTS[fact.kind].body), config.maxBodyLength),
+    body: truncate(
+      render(custom?.body ?? DEFAULTS[fact.kind].body).replace(/\n\s*\n/g, "\n"),
+      config.maxBodyLength,
+    ),
     project: meta.project,
     ...sessionOf(fact),
     timestamp: new Date(meta.now).toISOString(),
@@ -92,10 +102,15 @@ function levelOf(kind: WatchEventName): Level {
 
 function sessionOf(
   fact: WatchFact,
-): Pick<Notification, "sessionId" | "sessionTitle" | "messageCount"> {
+): Pick<
+  Notification,
+  "sessionId" | "sessionTitle" | "messageCount" | "lastMessage" | "tokenUsage"
+> {
   if (fact.kind !== "SessionIdle") return {};
   return {
     sessionId: fact.sessionId,
+    ...(fact.lastMessage ? { lastMessage: fact.lastMessage } : {}),
+    ...(fact.tokenUsage ? { tokenUsage: fact.tokenUsage } : {}),
     ...(fact.title ? { sessionTitle: fact.title } : {}),
     ...(fact.messageCount === undefined ? {} : { messageCount: fact.messageCount }),
   };
@@ -104,12 +119,7 @@ function sessionOf(
 function valuesOf(fact: WatchFact): TemplateValues {
   switch (fact.kind) {
     case "SessionIdle":
-      return {
-        session_title: oneLine(fact.title ?? "") || `session ${fact.sessionId.slice(0, 8)}`,
-        session_id: fact.sessionId,
-        from: fact.from,
-        message_count: fact.messageCount === undefined ? "?" : String(fact.messageCount),
-      };
+      return sessionValues(fact);
     case "ComputerError":
     case "ComputerRecovered": {
       const first = fact.failedSteps[0];
@@ -133,6 +143,11 @@ function valuesOf(fact: WatchFact): TemplateValues {
     case "ControlsChanged":
       return {
         revision: String(fact.revision),
+        count: String(fact.count),
+        revisions:
+          fact.count === 1
+            ? `revision ${String(fact.revision)}`
+            : `${String(fact.count)}${fact.more ? "+" : ""} revisions, up to ${String(fact.revision)}`,
         user: fact.user ?? "someone",
         when: fact.updatedAt ?? "an unknown time",
         changes: fact.changes.length
@@ -151,4 +166,18 @@ function valuesOf(fact: WatchFact): TemplateValues {
         prs: String(fact.prs),
       };
   }
+}
+
+function sessionValues(fact: SessionIdleFact): TemplateValues {
+  const usage = describeUsage(fact.tokenUsage);
+  return {
+    session_title: oneLine(fact.title ?? "") || `session ${fact.sessionId.slice(0, 8)}`,
+    session_id: fact.sessionId,
+    from: fact.from,
+    message_count: fact.messageCount === undefined ? "?" : String(fact.messageCount),
+    outcome: fact.failure ? "failed" : "done",
+    error_note: fact.failure ? ", on an error" : "",
+    last_message: fact.lastMessage ? `Last: ${truncate(oneLine(fact.lastMessage), 300)}` : "",
+    token_usage: usage ? `Tokens: ${usage}` : "",
+  };
 }

@@ -10,22 +10,19 @@ import { newNotificationId } from "../../message/notification-id.js";
 import type { Notification } from "../../core/notification.js";
 import { acquireLock } from "../../outbox/lock.js";
 import { processOwner } from "../../outbox/spawn.js";
-import {
-  getSession,
-  listComputers,
-  listControlHistory,
-  listSessions,
-  type ServiceContext,
-} from "../client.js";
-import type { ControlChange, Session } from "../schemas.js";
+import { listComputers, listControlHistory, type ServiceContext } from "../client.js";
+import type { ControlChange } from "../schemas.js";
 import { announce } from "./announce.js";
-import { detectComputers, detectControls, detectSessions } from "./detect.js";
+import { detectComputers, detectControls } from "./detect.js";
 import { fetchDigest, yesterdayUtc } from "./digest.js";
 import { noticeOf, type WatchFact } from "./notices.js";
+import { scanSessions } from "./sessions.js";
 import { readWatchState, watchDir, writeWatchState, type WatchState } from "./state.js";
 
 export interface PollOptions {
   digest: boolean;
+  /** Only sessions on these computers (the list's computerId filter); empty: all. */
+  computerIds?: readonly string[] | undefined;
   configPath?: string | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -33,13 +30,13 @@ export interface PollOptions {
 export interface PollResult {
   announced: Notification[];
   errors: HookNotifyError[];
+  /** Things a person should know that are not failures (a session list longer than a poll reads). */
+  warnings: string[];
   /** Set when another watch holds the lock: this poll did nothing. */
   busy?: boolean;
 }
 
 const PART_MS = 30_000;
-/** Sessions without a status in the list are fetched one by one, at most this many per poll. */
-const MAX_SESSION_GETS = 50;
 
 // Polls once under the watch lock; never throws for a service error (they are in `errors`).
 export async function pollOnce(
@@ -51,12 +48,19 @@ export async function pollOnce(
   const dir = watchDir(deps);
   await import("node:fs/promises").then((fs) => fs.mkdir(dir, { recursive: true, mode: 0o700 }));
   const lock = await acquireLock(`${dir}/lock`, processOwner(deps));
-  if (!lock) return { announced: [], errors: [], busy: true };
+  if (!lock) return { announced: [], errors: [], warnings: [], busy: true };
   try {
-    const state = await readWatchState(dir);
-    const result: PollResult = { announced: [], errors: [] };
+    const scope = stateScope(service, options.computerIds ?? []);
+    const state = await readWatchState(dir, scope);
+    const result: PollResult = { announced: [], errors: [], warnings: [] };
+    const computerIds = options.computerIds ?? [];
+    const pollSessions = async (ctx: ServiceContext): Promise<WatchFact[]> => {
+      const scan = await scanSessions(ctx, state, { now: deps.now(), computerIds });
+      result.warnings.push(...scan.warnings);
+      return scan.facts;
+    };
     const parts: [string, (ctx: ServiceContext) => Promise<WatchFact[]>][] = [
-      ["sessions", (ctx) => pollSessions(ctx, state)],
+      ["sessions", pollSessions],
       ["computers", (ctx) => pollComputers(ctx, state)],
       ["controls", (ctx) => pollControls(ctx, state)],
     ];
@@ -74,11 +78,17 @@ export async function pollOnce(
       }
       await lock.refresh();
     }
-    await writeWatchState(dir, state);
+    await writeWatchState(dir, scope, state);
     return result;
   } finally {
     await lock.release();
   }
+}
+
+// What the state is kept apart by: the service (its base URL) and the computer filter, so a
+// switch of baseUrl starts a new baseline instead of comparing two organisations.
+function stateScope(service: ServiceConfig, computerIds: readonly string[]): string {
+  return [service.baseUrl, ...[...computerIds].sort()].join("\n");
 }
 
 async function send(
@@ -100,24 +110,6 @@ async function send(
   return notification;
 }
 
-async function pollSessions(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
-  const sessions: Session[] = [];
-  for await (const session of listSessions(ctx, 20)) sessions.push(session);
-  // The list may leave status out (not shown in the document): ask for the ones that matter.
-  let gets = 0;
-  for (const [i, session] of sessions.entries()) {
-    if (session.status !== undefined || gets >= MAX_SESSION_GETS) continue;
-    const before = state.sessions?.[session.sessionId];
-    if (!before || before.status !== "idle" || before.updatedAt !== session.updatedAt) {
-      gets++;
-      sessions[i] = await getSession(ctx, session.sessionId);
-    }
-  }
-  const { facts, next } = detectSessions(state.sessions, sessions);
-  state.sessions = next;
-  return facts;
-}
-
 async function pollComputers(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
   const { facts, next } = detectComputers(state.computers, await listComputers(ctx));
   state.computers = next;
@@ -134,9 +126,8 @@ async function pollControls(ctx: ServiceContext, state: WatchState): Promise<Wat
     if (change.revision === last) break;
   }
   const { facts, next } = detectControls(last, history);
-  // At most the 20 newest revisions are announced one by one after a long pause.
   state.controlsRevision = next;
-  return facts.slice(-20);
+  return facts;
 }
 
 async function pollDigest(
