@@ -3,6 +3,7 @@
 import { loadConfig } from "../config/load-config.js";
 import { createDeps } from "../deps.js";
 import { scrub } from "../redact.js";
+import { describeWait } from "../service/http.js";
 import { pollOnce, type PollResult } from "../service/watch/poll.js";
 import { nextDelay } from "../service/watch/schedule.js";
 
@@ -11,6 +12,8 @@ export interface WatchRun {
   once: boolean;
   digest: boolean;
   intervalSeconds: number | undefined;
+  computerIds?: string[] | undefined;
+  hostId?: string | undefined;
 }
 
 // Returns the exit code: 0, or 1 when the config has no service or (--once) a part failed.
@@ -23,9 +26,11 @@ export async function runWatch(options: WatchRun): Promise<number> {
   for (const issue of loaded.issues)
     console.error(`hook-notify watch: ${scrub(issue, loaded.secrets)}`);
   if (!service) {
-    console.error(
-      'hook-notify watch: no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
-    );
+    // An unset ${VAR} in "service" was said just above; only a missing "service" needs this.
+    if (!loaded.issues.some((issue) => /(^|: )service\./.test(issue)))
+      console.error(
+        'hook-notify watch: no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
+      );
     return 1;
   }
   const stop = new AbortController();
@@ -40,14 +45,24 @@ export async function runWatch(options: WatchRun): Promise<number> {
     for (;;) {
       const result = await pollOnce(deps, loaded, service, {
         digest: options.digest,
+        computerIds: options.computerIds,
+        hostId: options.hostId,
         configPath: options.configPath,
         signal: stop.signal,
       });
       report(result, loaded.secrets);
-      if (options.once) return result.errors.length > 0 || result.busy ? 1 : 0;
-      failures = result.errors.length > 0 ? failures + 1 : 0;
       const retryAfterMs = Math.max(0, ...result.errors.map((e) => e.retryAfterMs ?? 0));
+      if (options.once) {
+        if (retryAfterMs > 0)
+          console.error(
+            `hook-notify watch: --once does not wait: run it again in ${describeWait(retryAfterMs)} or later.`,
+          );
+        return result.errors.length > 0 || result.busy ? 1 : 0;
+      }
+      failures = result.errors.length > 0 ? failures + 1 : 0;
       const delay = nextDelay({ intervalMs, failures, retryAfterMs, random: Math.random });
+      if (result.errors.length > 0)
+        console.error(`hook-notify watch: next poll in ${describeWait(delay)}.`);
       if (!(await sleep(delay, stop.signal))) return 0;
     }
   } finally {
@@ -61,6 +76,7 @@ function report(result: PollResult, secrets: readonly string[]): void {
   for (const notification of result.announced) {
     console.log(`${notification.event}: ${scrub(notification.title, secrets)}`);
   }
+  for (const warning of result.warnings) console.error(`hook-notify watch: ${warning}`);
   for (const error of result.errors) {
     console.error(`hook-notify watch: ${error.code}: ${scrub(error.message, secrets)}`);
   }

@@ -11,6 +11,7 @@ import type { Notification } from "../../core/notification.js";
 import { acquireLock } from "../../outbox/lock.js";
 import { processOwner } from "../../outbox/spawn.js";
 import { listComputers, listControlHistory, type ServiceContext } from "../client.js";
+import { listComputersOf } from "../computer-api.js";
 import type { ControlChange } from "../schemas.js";
 import { announce } from "./announce.js";
 import { detectComputers, detectControls } from "./detect.js";
@@ -23,6 +24,8 @@ export interface PollOptions {
   digest: boolean;
   /** Only sessions on these computers (the list's computerId filter); empty: all. */
   computerIds?: readonly string[] | undefined;
+  /** Only sessions on the computers of this host (GET /computers?hostId=, each poll). */
+  hostId?: string | undefined;
   configPath?: string | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -50,11 +53,12 @@ export async function pollOnce(
   const lock = await acquireLock(`${dir}/lock`, processOwner(deps));
   if (!lock) return { announced: [], errors: [], warnings: [], busy: true };
   try {
-    const scope = stateScope(service, options.computerIds ?? []);
+    const scope = stateScope(service, options);
     const state = await readWatchState(dir, scope);
     const result: PollResult = { announced: [], errors: [], warnings: [] };
-    const computerIds = options.computerIds ?? [];
     const pollSessions = async (ctx: ServiceContext): Promise<WatchFact[]> => {
+      const computerIds = await computersToWatch(ctx, options);
+      if (computerIds === undefined) return [];
       const scan = await scanSessions(ctx, state, { now: deps.now(), computerIds });
       result.warnings.push(...scan.warnings);
       return scan.facts;
@@ -87,8 +91,26 @@ export async function pollOnce(
 
 // What the state is kept apart by: the service (its base URL) and the computer filter, so a
 // switch of baseUrl starts a new baseline instead of comparing two organisations.
-function stateScope(service: ServiceConfig, computerIds: readonly string[]): string {
-  return [service.baseUrl, ...[...computerIds].sort()].join("\n");
+function stateScope(service: ServiceConfig, options: PollOptions): string {
+  const computers = [...(options.computerIds ?? [])].sort();
+  return [
+    service.baseUrl,
+    ...computers,
+    ...(options.hostId ? [`host ${options.hostId}`] : []),
+  ].join("\n");
+}
+
+// The computer filter of this poll: the given ids plus the host's computers; [] for all, and
+// undefined when a host was given that has no computer (nothing of mine to watch).
+async function computersToWatch(
+  ctx: ServiceContext,
+  options: PollOptions,
+): Promise<string[] | undefined> {
+  const ids = [...(options.computerIds ?? [])];
+  if (options.hostId === undefined) return ids;
+  const ofHost = await listComputersOf(ctx, { hostId: options.hostId, steps: false });
+  const all = [...new Set([...ids, ...ofHost.map((computer) => computer.id)])];
+  return all.length > 0 ? all : undefined;
 }
 
 async function send(

@@ -1,0 +1,199 @@
+// The service commands (sessions, computers, usage, controls) run in-process against the local
+// fake: what each sends, what it prints for people and for scripts, its exit code, the one line
+// it prints when something is wrong, and that the key never shows.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runComputers, type ComputersRun } from "../../src/commands/computers-run.js";
+import { runControls } from "../../src/commands/controls-run.js";
+import type { CommandIo } from "../../src/commands/service-command.js";
+import { runSessions, type SessionsRun } from "../../src/commands/sessions-run.js";
+import { runUsage, type UsageRun } from "../../src/commands/usage-run.js";
+import { createDeps } from "../../src/deps.js";
+import { makeCanary } from "../helpers/canary.js";
+import { leaksOf, startFakeService } from "../helpers/fake-service.js";
+import { tempHome } from "../helpers/run-bin.js";
+
+async function setup(env: Record<string, string | undefined> = {}) {
+  const key = makeCanary("CommandKey");
+  const fake = await startFakeService({ apiKey: key });
+  const home = tempHome({ FACTORY_API_KEY: key, ...env });
+  const configPath = home.writeConfig({
+    sinks: {},
+    service: { baseUrl: fake.url, apiKey: "${FACTORY_API_KEY}" },
+  });
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIo = {
+    deps: { ...createDeps(), env: home.env, homedir: home.dir },
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  };
+  const noLeak = () => {
+    expect(leaksOf(key, home.dir, { out: out.join("\n"), err: err.join("\n") })).toEqual([]);
+  };
+  return { key, fake, home, configPath, io, out, err, noLeak };
+}
+
+type Ctx = Awaited<ReturnType<typeof setup>>;
+const sessions = (ctx: Ctx, o: Partial<SessionsRun> & Pick<SessionsRun, "action">) =>
+  runSessions(ctx.io, {
+    configPath: ctx.configPath,
+    json: false,
+    all: false,
+    settings: {},
+    files: [],
+    images: [],
+    ...o,
+  });
+const computers = (ctx: Ctx, o: Partial<ComputersRun> & Pick<ComputersRun, "action">) =>
+  runComputers(ctx.io, { configPath: ctx.configPath, json: false, fields: {}, ...o });
+const usage = (ctx: Ctx, o: Partial<UsageRun> & Pick<UsageRun, "kind">) =>
+  runUsage(ctx.io, { configPath: ctx.configPath, json: false, ...o });
+const day = (offset: number) =>
+  new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const last = <T>(list: T[]): T => list.at(-1)!;
+
+describe("hook-notify sessions", () => {
+  it("list --json prints JSON; the table shows id, status and title", async () => {
+    const ctx = await setup();
+    expect(await sessions(ctx, { action: "list", json: true })).toBe(0);
+    const listed = JSON.parse(ctx.out.join("\n")) as { sessionId: string }[];
+    expect(listed.map((s) => s.sessionId).sort()).toEqual(["sess-idle", "sess-running"]);
+    ctx.out.length = 0;
+    expect(await sessions(ctx, { action: "list", computer: "comp-x" })).toBe(0);
+    expect(last(ctx.fake.requests).query).toMatchObject({ computerId: "comp-x", limit: "20" });
+    ctx.noLeak();
+  });
+
+  it('send ID "ship it" adds that message (with a file), and messages reads it back by role', async () => {
+    const ctx = await setup();
+    const file = join(ctx.home.dir, "notes.txt");
+    writeFileSync(file, "notes for the agent");
+    const code = await sessions(ctx, {
+      action: "send",
+      id: "sess-idle",
+      text: "ship it",
+      files: [file],
+    });
+    expect(code).toBe(0);
+    const sent = JSON.parse(last(ctx.fake.requests).body) as Record<string, unknown>;
+    expect(sent).toMatchObject({ text: "ship it", files: [{ parsedData: "notes for the agent" }] });
+    expect(ctx.out.at(-1)).toMatch(/^Sent msg-.+; the session is running\.$/);
+    ctx.out.length = 0;
+    await sessions(ctx, {
+      action: "messages",
+      id: "sess-idle",
+      role: "user",
+      limit: 5,
+      json: true,
+    });
+    expect(last(ctx.fake.requests).query).toMatchObject({ role: "user", limit: "5" });
+    const messages = JSON.parse(ctx.out.join("\n")) as { content: { text: string }[] }[];
+    expect(messages.map((m) => m.content[0]?.text)).toEqual(["ship it"]);
+  });
+
+  it("create (201), update and get; the documented limits are checked before sending", async () => {
+    const ctx = await setup();
+    const made = await sessions(ctx, {
+      action: "create",
+      computer: "comp-build",
+      cwd: "/srv/app",
+      settings: { model: "model-beta" },
+      json: true,
+    });
+    expect(made).toBe(0);
+    const id = (JSON.parse(ctx.out.join("\n")) as { sessionId: string }).sessionId;
+    expect(await sessions(ctx, { action: "update", id, settings: { model: "model-gamma" } })).toBe(
+      0,
+    );
+    expect(last(ctx.fake.requests)).toMatchObject({ method: "PATCH" });
+    expect(await sessions(ctx, { action: "get", id })).toBe(0);
+    expect(ctx.out.join("\n")).toContain("Model: model-gamma");
+    const before = ctx.fake.requests.length;
+    expect(await sessions(ctx, { action: "create", computer: "c", cwd: "x".repeat(4097) })).toBe(1);
+    expect(await sessions(ctx, { action: "messages", id, limit: 101 })).toBe(1);
+    expect(await sessions(ctx, { action: "send", id: "sess-idle", text: "  " })).toBe(1);
+    expect(ctx.fake.requests.length).toBe(before);
+    expect(ctx.err.every((line) => line.includes("USAGE"))).toBe(true);
+  });
+});
+
+describe("hook-notify computers, usage, controls", () => {
+  it("computers create, update, list --host --json, retry", async () => {
+    const ctx = await setup();
+    const host = "7d9f0c1e-2b3a-4c5d-8e9f-0a1b2c3d4e5f";
+    const fields = { name: "gpu-box", provider: "byom" as const, repos: ["https://git.example/a"] };
+    expect(await computers(ctx, { action: "create", host, fields, json: true })).toBe(0);
+    const id = (JSON.parse(ctx.out.join("\n")) as { id: string }).id;
+    expect(await computers(ctx, { action: "update", id, fields: { name: "gpu-2" } })).toBe(0);
+    ctx.out.length = 0;
+    expect(await computers(ctx, { action: "list", host, json: true })).toBe(0);
+    expect(last(ctx.fake.requests).query).toMatchObject({ hostId: host });
+    expect((JSON.parse(ctx.out.join("\n")) as { name: string }[]).map((c) => c.name)).toEqual([
+      "gpu-2",
+    ]);
+    expect(await computers(ctx, { action: "update", id, host: "not-a-uuid" })).toBe(1);
+    expect(await computers(ctx, { action: "retry", id: "comp-build" })).toBe(0);
+    expect(ctx.out.at(-1)).toContain("Retrying install-deps on build-box (comp-build)");
+  });
+
+  it("usage: grouped rows, one user, the digest, and a day the service rejects is caught first", async () => {
+    const ctx = await setup();
+    const range = { from: day(-3), to: day(-1) };
+    expect(await usage(ctx, { kind: "tokens", ...range, groupBy: "model", json: true })).toBe(0);
+    expect(last(ctx.fake.requests).query).toMatchObject({ group_by: "model" });
+    const rows = JSON.parse(ctx.out.join("\n")) as { group_key: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => typeof r.group_key === "string")).toBe(true);
+    ctx.out.length = 0;
+    expect(await usage(ctx, { kind: "activity", ...range })).toBe(0);
+    expect(ctx.out[0]).toMatch(/^DATE\s+DAILY_ACTIVE_USERS/);
+    expect(ctx.out).toHaveLength(4);
+    ctx.out.length = 0;
+    expect(await usage(ctx, { kind: "digest" })).toBe(0);
+    expect(ctx.out[0]).toContain(`Usage on ${day(-1)}`);
+    const before = ctx.fake.requests.length;
+    expect(await usage(ctx, { kind: "tokens", from: day(0), to: day(0) })).toBe(1);
+    expect(await usage(ctx, { kind: "tools", ...range, groupBy: "model" })).toBe(1);
+    expect(ctx.fake.requests.length).toBe(before);
+  });
+
+  it("controls history: each revision with its diff, keys masked", async () => {
+    const ctx = await setup();
+    const modelKey = makeCanary("ModelKey");
+    ctx.fake.apply({
+      op: "revision",
+      settings: { commandDenylist: ["rm -rf /"], customModels: [{ model: "m", apiKey: modelKey }] },
+    });
+    expect(await runControls(ctx.io, { configPath: ctx.configPath, limit: 1, json: false })).toBe(
+      0,
+    );
+    expect(ctx.out[0]).toMatch(/^Revision 2 by Bob at /);
+    expect(ctx.out.join("\n")).toContain("customModels[0].apiKey: added ***");
+    expect(await runControls(ctx.io, { configPath: ctx.configPath, limit: 2, json: true })).toBe(0);
+    expect(leaksOf(modelKey, ctx.home.dir, { out: ctx.out.join("\n") })).toEqual([]);
+  });
+});
+
+describe("what the service commands say when something is wrong", () => {
+  it("an unset FACTORY_API_KEY is named, not 'no service in the config'", async () => {
+    const ctx = await setup({ FACTORY_API_KEY: undefined });
+    expect(await sessions(ctx, { action: "list" })).toBe(1);
+    expect(ctx.err).toEqual([expect.stringMatching(/FACTORY_API_KEY is not set.*Export it/)]);
+    expect(ctx.fake.requests).toEqual([]);
+  });
+
+  it("waits out a short Retry-After once; a long one is said with how long, and not waited", async () => {
+    const ctx = await setup();
+    ctx.fake.fail({ path: "/api/v0/computers", status: 429, retryAfter: 1 });
+    expect(await computers(ctx, { action: "list" })).toBe(0);
+    expect(ctx.err).toEqual(["hook-notify computers list: rate limited; trying again in 1 s."]);
+    ctx.fake.fail({ path: "/api/v0/computers", status: 429, retryAfter: 90, times: 2 });
+    const started = Date.now();
+    expect(await computers(ctx, { action: "list" })).toBe(1);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(ctx.err.at(-1)).toMatch(/SERVICE_RATE_LIMITED.*wait 1 min 30 s.*run it again in 1 min/);
+    ctx.noLeak();
+  });
+});
