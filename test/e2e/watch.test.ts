@@ -192,6 +192,8 @@ describe("hook-notify watch --once", () => {
     const limited = await ctx.watchOnce();
     expect(limited.code).toBe(1);
     expect(limited.stderr).toContain("SERVICE_RATE_LIMITED");
+    expect(limited.stderr).toContain("it asks to wait 30 s (Retry-After)");
+    expect(limited.stderr).toContain("--once does not wait: run it again in 30 s");
     const wrong = makeCanary("WrongKey");
     const result = await runBin(["watch", "--once"], {
       env: { ...ctx.home.env, FACTORY_API_KEY: wrong },
@@ -199,5 +201,69 @@ describe("hook-notify watch --once", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("SERVICE_UNAUTHORIZED");
     expect(leaksOf(wrong, ctx.home.dir, { out: result.stdout, err: result.stderr })).toEqual([]);
+  });
+
+  it(
+    "a follow-up turn is announced once; a session idle on an error is a failure with its last answer",
+    { timeout: 60_000 },
+    async () => {
+      const ctx = await setup();
+      expect((await ctx.watchOnce()).code).toBe(0);
+      ctx.fake.apply([
+        { op: "message", sessionId: "sess-idle", role: "user", text: "and the changelog?" },
+        { op: "message", sessionId: "sess-idle", role: "assistant", text: "Changelog written." },
+        {
+          op: "message",
+          sessionId: "sess-running",
+          role: "assistant",
+          text: "Model provider error: quota exceeded",
+          isError: true,
+        },
+        { op: "session", sessionId: "sess-running", status: "idle" },
+      ]);
+      for (let run = 0; run < 2; run++) expect((await ctx.watchOnce()).code).toBe(0);
+      await settle(ctx, 2);
+      const byId = (id: string) =>
+        ctx.delivered().find((d) => JSON.stringify(d).includes(id))!.data;
+      const followUp = byId("sess-idle");
+      expect(followUp.failure).toBe(false);
+      expect(followUp.title).toContain("Session done: Write the release notes");
+      expect(followUp.body).toContain("Last: Changelog written.");
+      expect(followUp.body).toMatch(/Tokens: .* credits/);
+      const failed = byId("sess-running");
+      expect(failed.failure).toBe(true);
+      expect(failed.title).toContain("Session failed: Fix the flaky checkout test");
+      expect(failed.body).toContain("Last: Model provider error: quota exceeded");
+    },
+  );
+
+  it("refuses --interval below 10 s, and names an unset FACTORY_API_KEY in one line", async () => {
+    const ctx = await setup();
+    const fast = await runBin(["watch", "--interval", "2"], { env: ctx.home.env });
+    expect(fast.code).toBe(1);
+    expect(fast.stderr).toContain("--interval 2: polls are at least 10 seconds apart");
+    const unset = await runBin(["watch", "--once"], {
+      env: { ...ctx.home.env, FACTORY_API_KEY: undefined },
+    });
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toMatch(
+      /service\.apiKey: environment variable FACTORY_API_KEY is not set/,
+    );
+    expect(unset.stderr).not.toContain('no "service"');
+    expect(ctx.fake.requests).toEqual([]);
+  });
+
+  it("sessions list --json and sessions send through the binary", async () => {
+    const ctx = await setup();
+    const listed = await runBin(["sessions", "list", "--json"], { env: ctx.home.env });
+    expect(listed.code).toBe(0);
+    const sessions = JSON.parse(listed.stdout) as { sessionId: string }[];
+    expect(sessions.map((s) => s.sessionId)).toContain("sess-idle");
+    const sent = await runBin(["sessions", "send", "sess-idle", "ship it"], { env: ctx.home.env });
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/^Sent msg-/);
+    expect(JSON.parse(ctx.fake.requests.at(-1)!.body)).toEqual({ text: "ship it" });
+    for (const r of [listed, sent])
+      expect(leaksOf(ctx.key, ctx.home.dir, { out: r.stdout, err: r.stderr })).toEqual([]);
   });
 });
