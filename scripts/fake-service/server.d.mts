@@ -12,7 +12,14 @@ export interface FakeRequest {
 export type FakeOp =
   | ({ op: "session"; sessionId: string } & Record<string, unknown>)
   | ({ op: "computer"; id: string } & Record<string, unknown>)
-  | { op: "step"; computerId: string; name: string; status: string; error?: string }
+  | {
+      op: "step";
+      computerId: string;
+      name: string;
+      status: string;
+      error?: string;
+      installSessionId?: string;
+    }
   | { op: "revision"; settings: Record<string, unknown>; user?: Record<string, string> }
   | { op: "message"; sessionId: string; role: string; text: string; isError?: boolean };
 

@@ -76,7 +76,7 @@ export function step(name, status, error) {
 // Applies one scripted change. Ops (JSON, so they can come over HTTP too):
 //   {op:"session", sessionId, ...fields}      create or update a session (updatedAt is bumped)
 //   {op:"computer", id, ...fields}            create or update a computer
-//   {op:"step", computerId, name, status, error?}   set one provisioning step
+//   {op:"step", computerId, name, status, error?, installSessionId?}   set one provisioning step
 //   {op:"revision", settings, user?}          a new enterprise-control revision
 //   {op:"message", sessionId, role, text, isError?}  a message in a session (messageCount +1)
 export function applyOp(state, op, now) {
@@ -109,7 +109,10 @@ export function applyOp(state, op, now) {
       const computer = state.computers.find((c) => c.id === op.computerId);
       if (!computer) throw new Error(`no computer ${op.computerId}`);
       computer.provisioningSteps ??= [];
-      const fresh = step(op.name, op.status, op.error);
+      const fresh = {
+        ...step(op.name, op.status, op.error),
+        ...(op.installSessionId ? { installSessionId: op.installSessionId } : {}),
+      };
       const at = computer.provisioningSteps.findIndex((s) => s.name === op.name);
       if (at >= 0) computer.provisioningSteps[at] = fresh;
       else computer.provisioningSteps.push(fresh);

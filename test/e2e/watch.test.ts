@@ -56,6 +56,12 @@ describe("hook-notify watch --once", () => {
       const ctx = await setup();
       const modelKey = makeCanary("ModelKey");
 
+      // The install session of the build computer, finished before the baseline.
+      ctx.fake.apply([
+        { op: "session", sessionId: "sess-install", status: "idle", computerId: "comp-build" },
+        { op: "message", sessionId: "sess-install", role: "assistant", text: "npm ERR! ENOLOCK" },
+      ]);
+
       // First run: the baseline (nothing announced) and yesterday's digest.
       const first = await ctx.watchOnce("--digest", "daily");
       expect(first.code).toBe(0);
@@ -92,6 +98,7 @@ describe("hook-notify watch --once", () => {
           name: "install-deps",
           status: "failed",
           error: "npm ci exited with code 1",
+          installSessionId: "sess-install",
         },
         {
           op: "revision",
@@ -122,6 +129,9 @@ describe("hook-notify watch --once", () => {
         "install-deps failed: npm ci exited with code 1",
       );
       expect(byEvent("ComputerError").body).toContain("hook-notify computers retry comp-build");
+      expect(byEvent("ComputerError").body).toContain(
+        "The install session said:\n- npm ERR! ENOLOCK",
+      );
       expect(byEvent("ComputerError").failure).toBe(true);
       const controls = byEvent("ControlsChanged");
       expect(controls.title).toContain("revision 2");

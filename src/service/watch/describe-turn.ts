@@ -63,3 +63,24 @@ function newestFirst(messages: readonly Message[]): boolean {
   const b = messages.at(-1)?.createdAt;
   return a !== undefined && b !== undefined && a > b;
 }
+
+// The texts of a session's last `count` assistant messages, oldest first (an install session's
+// account of what failed); [] when they cannot be read.
+export async function lastMessageTexts(
+  ctx: ServiceContext,
+  sessionId: string,
+  count: number,
+): Promise<string[]> {
+  try {
+    const messages: Message[] = [];
+    const pages = listMessages(ctx, sessionId, { role: "assistant" }, MAX_MESSAGE_PAGES);
+    for await (const message of pages) messages.push(message);
+    const ordered = newestFirst(messages) ? [...messages].reverse() : messages;
+    return ordered
+      .slice(-count)
+      .map((m) => textOf(m))
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}

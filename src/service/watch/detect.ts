@@ -5,13 +5,22 @@ import type { Computer, ControlChange } from "../schemas.js";
 import { diffSettings, type SettingChange } from "./diff-settings.js";
 import type { SeenComputer } from "./state.js";
 
+/** A provisioning step that failed. */
+export interface FailedStep {
+  name: string;
+  error?: string | undefined;
+  installSessionId?: string | undefined;
+}
+
 export interface ComputerFact {
   kind: "ComputerError" | "ComputerRecovered";
   computerId: string;
   name: string;
   status?: string | undefined;
-  /** The failed provisioning steps: name and error. */
-  failedSteps: { name: string; error?: string | undefined }[];
+  /** The failed provisioning steps: name, error, and the session that ran the install. */
+  failedSteps: FailedStep[];
+  /** The last messages of the failed step's install session (filled by the poll). */
+  installMessages?: string[] | undefined;
 }
 
 export interface ControlsFact {
@@ -31,13 +40,17 @@ const DONE_STEP = /^(completed|complete|succeeded|success|done|skipped)$/i;
 
 // A step failed when its status says so, or when it carries an error and did not finish well.
 // (The document does not list the step statuses.)
-export function failedStepsOf(computer: Computer): { name: string; error?: string | undefined }[] {
+export function failedStepsOf(computer: Computer): FailedStep[] {
   return (computer.provisioningSteps ?? [])
     .filter((step) => {
       const status = step.status ?? "";
       return FAILED_STEP.test(status) || (!!step.error && !DONE_STEP.test(status));
     })
-    .map((step) => ({ name: step.name ?? step.id ?? "step", error: step.error ?? undefined }));
+    .map((step) => ({
+      name: step.name ?? step.id ?? "step",
+      error: step.error ?? undefined,
+      ...(step.installSessionId ? { installSessionId: step.installSessionId } : {}),
+    }));
 }
 
 // Error (status error, or a newly failed step) and recovery (back to active with no failed step).

@@ -19,7 +19,7 @@ const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
   },
   ComputerError: {
     title: "{project} · Computer {computer} has a problem",
-    body: "{problem}\nRetry the dependencies step: {retry_command}",
+    body: "{problem}\n{install_messages}\nRetry the dependencies step: {retry_command}",
   },
   ComputerRecovered: {
     title: "{project} · Computer {computer} recovered",
@@ -52,6 +52,7 @@ export const WATCH_PLACEHOLDERS = [
   "step",
   "error",
   "retry_command",
+  "install_messages",
   "revision",
   "revisions",
   "count",
@@ -138,6 +139,9 @@ function valuesOf(fact: WatchFact): TemplateValues {
         step: first?.name,
         error: first?.error,
         retry_command: `hook-notify computers retry ${fact.computerId}`,
+        install_messages: fact.installMessages?.length
+          ? `The install session said:\n${fact.installMessages.map((m) => `- ${truncate(oneLine(m), 200)}`).join("\n")}`
+          : "",
       };
     }
     case "ControlsChanged":

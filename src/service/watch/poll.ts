@@ -17,6 +17,7 @@ import { announce } from "./announce.js";
 import { detectComputers, detectControls } from "./detect.js";
 import { fetchDigest, yesterdayUtc } from "./digest.js";
 import { noticeOf, type WatchFact } from "./notices.js";
+import { lastMessageTexts } from "./describe-turn.js";
 import { scanSessions } from "./sessions.js";
 import { readWatchState, watchDir, writeWatchState, type WatchState } from "./state.js";
 
@@ -135,6 +136,11 @@ async function send(
 async function pollComputers(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
   const { facts, next } = detectComputers(state.computers, await listComputers(ctx));
   state.computers = next;
+  for (const fact of facts) {
+    const session = fact.failedSteps.find((step) => step.installSessionId)?.installSessionId;
+    if (fact.kind === "ComputerError" && session)
+      fact.installMessages = await lastMessageTexts(ctx, session, 3);
+  }
   return facts;
 }
 
