@@ -144,6 +144,15 @@ export const tokensRowSchema = z.looseObject({
   date: str,
   ...tokenCounts,
   by_model: z.optional(z.array(modelRow)),
+  by_user: z.optional(
+    z.array(
+      z.looseObject({
+        user_id: z.optional(str),
+        user_email: maybe(str),
+        billable_tokens: z.optional(num),
+      }),
+    ),
+  ),
 });
 export const toolsRowSchema = z.looseObject({ date: str, tool_calls: z.optional(num) });
 export const activityRowSchema = z.looseObject({

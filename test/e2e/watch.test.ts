@@ -14,14 +14,18 @@ interface Delivered {
   data: { event: string; title: string; body: string; failure: boolean };
 }
 
-async function setup(options: { role?: "owner" | "member" } = {}) {
+async function setup(options: { role?: "owner" | "member"; alerts?: Record<string, number> } = {}) {
   const key = makeCanary("WatchKey");
   const fake = await startFakeService({ apiKey: key, role: options.role ?? "owner" });
   const hook = await startHttpServer();
   const home = tempHome({ FACTORY_API_KEY: key });
   home.writeConfig({
     sinks: { team: { type: "webhook", url: `${hook.url}/in` } },
-    service: { baseUrl: fake.url, apiKey: "${FACTORY_API_KEY}" },
+    service: {
+      baseUrl: fake.url,
+      apiKey: "${FACTORY_API_KEY}",
+      ...(options.alerts ? { alerts: options.alerts } : {}),
+    },
   });
   const outputs: BinResult[] = [];
   const watchOnce = async (...extra: string[]) => {
@@ -276,4 +280,20 @@ describe("hook-notify watch --once", () => {
     for (const r of [listed, sent])
       expect(leaksOf(ctx.key, ctx.home.dir, { out: r.stdout, err: r.stderr })).toEqual([]);
   });
+
+  it(
+    "announces yesterday's credits over service.alerts once a day",
+    { timeout: 60_000 },
+    async () => {
+      const ctx = await setup({ alerts: { creditsPerDay: 1, creditsPerUserPerDay: 1 } });
+      for (let run = 0; run < 2; run++) expect((await ctx.watchOnce()).code).toBe(0);
+      await settle(ctx, 1);
+      const alert = ctx.delivered()[0]!.data;
+      const day = analyticsDay(yesterday());
+      expect(alert.event).toBe("UsageAlert");
+      expect(alert.title).toContain(`Credits over the limit on ${yesterday()}`);
+      expect(alert.body).toContain("The organisation: ");
+      expect(alert.body).toContain(`${day.tokens.by_user[0]!.user_email}: `);
+    },
+  );
 });

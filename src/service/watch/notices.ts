@@ -8,9 +8,10 @@ import { oneLine, stripControl, truncate } from "../../message/text.js";
 import type { WatchEventName } from "../../core/hook-event.js";
 import type { ComputerFact, ControlsFact } from "./detect.js";
 import type { SessionIdleFact } from "./detect-sessions.js";
+import type { UsageAlertFact } from "./alerts.js";
 import { describeTopModels, type DigestFact } from "./digest.js";
 
-export type WatchFact = SessionIdleFact | ComputerFact | ControlsFact | DigestFact;
+export type WatchFact = SessionIdleFact | ComputerFact | ControlsFact | DigestFact | UsageAlertFact;
 
 const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
   SessionIdle: {
@@ -32,6 +33,10 @@ const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
   DailyDigest: {
     title: "{project} · Usage on {date}",
     body: "Credits {credits} · active users {active_users} · sessions {sessions} · tool calls {tool_calls}\nTop models: {top_models}\nCommits {commits} · PRs {prs}",
+  },
+  UsageAlert: {
+    title: "{project} · Credits over the limit on {date}",
+    body: "{over}",
   },
 };
 
@@ -67,6 +72,7 @@ export const WATCH_PLACEHOLDERS = [
   "top_models",
   "commits",
   "prs",
+  "over",
 ] as const;
 
 // One notification for one fact; `project` names the service (its host).
@@ -98,6 +104,7 @@ export function noticeOf(
 
 function levelOf(kind: WatchEventName): Level {
   if (kind === "ComputerError") return "failure";
+  if (kind === "UsageAlert") return "attention";
   return kind === "ControlsChanged" ? "attention" : "done";
 }
 
@@ -169,6 +176,8 @@ function valuesOf(fact: WatchFact): TemplateValues {
         commits: String(fact.commits),
         prs: String(fact.prs),
       };
+    case "UsageAlert":
+      return { date: fact.date, over: describeOver(fact) };
   }
 }
 
@@ -184,4 +193,19 @@ function sessionValues(fact: SessionIdleFact): TemplateValues {
     last_message: fact.lastMessage ? `Last: ${truncate(oneLine(fact.lastMessage), 300)}` : "",
     token_usage: usage ? `Tokens: ${usage}` : "",
   };
+}
+
+// "The organisation: 169.6k credits (limit 100k)\nada@example.com: 58.2k credits (limit 50k)"
+function describeOver(fact: UsageAlertFact): string {
+  const lines = fact.organisation
+    ? [
+        `The organisation: ${compact(fact.organisation.credits)} credits (limit ${compact(fact.organisation.limit)})`,
+      ]
+    : [];
+  for (const u of fact.users.slice(0, 10))
+    lines.push(
+      `${oneLine(u.user)}: ${compact(u.credits)} credits (limit ${compact(fact.userLimit ?? 0)})`,
+    );
+  if (fact.users.length > 10) lines.push(`and ${String(fact.users.length - 10)} more users`);
+  return lines.join("\n");
 }

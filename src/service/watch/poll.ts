@@ -3,7 +3,7 @@
 // (a 403 on analytics, a 500) keeps its old state and does not stop the others.
 import { deadline } from "../../abort.js";
 import type { LoadedConfig } from "../../config/load-config.js";
-import type { ServiceConfig } from "../../core/config.js";
+import type { ServiceConfig, UsageAlerts } from "../../core/config.js";
 import type { Deps } from "../../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../../errors.js";
 import { newNotificationId } from "../../message/notification-id.js";
@@ -17,6 +17,7 @@ import { announce } from "./announce.js";
 import { detectComputers, detectControls } from "./detect.js";
 import { fetchDigest, yesterdayUtc } from "./digest.js";
 import { noticeOf, type WatchFact } from "./notices.js";
+import { fetchUsageAlert } from "./alerts.js";
 import { lastMessageTexts } from "./describe-turn.js";
 import { scanSessions } from "./sessions.js";
 import { readWatchState, watchDir, writeWatchState, type WatchState } from "./state.js";
@@ -70,6 +71,8 @@ export async function pollOnce(
       ["controls", (ctx) => pollControls(ctx, state)],
     ];
     if (options.digest) parts.push(["digest", (ctx) => pollDigest(ctx, state, deps.now())]);
+    const alerts = service.alerts;
+    if (alerts) parts.push(["alerts", (ctx) => pollAlerts(ctx, state, deps.now(), alerts)]);
     for (const [, part] of parts) {
       const timer = deadline(PART_MS, options.signal);
       try {
@@ -169,4 +172,18 @@ async function pollDigest(
   if (!fact) return [];
   state.digestDate = date;
   return [fact];
+}
+
+async function pollAlerts(
+  ctx: ServiceContext,
+  state: WatchState,
+  now: number,
+  alerts: UsageAlerts,
+): Promise<WatchFact[]> {
+  const date = yesterdayUtc(now);
+  if (state.alertsDate === date) return [];
+  const fact = await fetchUsageAlert(ctx, date, alerts);
+  if (fact === undefined) return [];
+  state.alertsDate = date;
+  return fact ? [fact] : [];
 }

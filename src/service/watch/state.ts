@@ -40,6 +40,8 @@ export interface WatchState {
   controlsRevision?: number | undefined;
   /** The last UTC day whose digest went out (YYYY-MM-DD). */
   digestDate?: string | undefined;
+  /** The last UTC day checked against service.alerts (announced or not). */
+  alertsDate?: string | undefined;
 }
 
 // The folder of the watch state: $XDG_STATE_HOME/hook-notify/watch.
