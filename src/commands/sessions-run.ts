@@ -60,7 +60,7 @@ type Action = (ctx: ServiceContext, io: CommandIo, o: SessionsRun) => Promise<vo
 const ACTIONS: Record<SessionAction, Action> = {
   list: listAction,
   get: async (ctx, io, o) => {
-    const session = await getSession(ctx, o.id ?? "");
+    const session = await getSession(ctx, o.id ?? "", o.computer);
     showSession(io, o.json, session);
   },
   create: async (ctx, io, o) => {

@@ -2,10 +2,15 @@
 // or grouped (model, tool, client), the per-user rows, or the daily digest on demand.
 import type { Config } from "../core/config.js";
 import { HookNotifyError } from "../errors.js";
-import { checkRange, getGroupedAnalytics, type DateRange } from "../service/analytics-api.js";
+import {
+  checkRange,
+  EARLIEST_DAY,
+  getGroupedAnalytics,
+  type DateRange,
+} from "../service/analytics-api.js";
 import { getAnalytics, listUserMetrics } from "../service/client.js";
 import type { ServiceContext } from "../service/http.js";
-import { fetchDigest, yesterdayUtc } from "../service/watch/digest.js";
+import { fetchRangeDigest, yesterdayUtc } from "../service/watch/digest.js";
 import { noticeOf } from "../service/watch/notices.js";
 import { formatTable } from "../style.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
@@ -28,6 +33,8 @@ export interface UsageRun {
   to?: string | undefined;
   groupBy?: string | undefined;
   user?: string | undefined;
+  /** digest: the seven days up to --to instead of one. */
+  week?: boolean | undefined;
   json: boolean;
 }
 
@@ -46,11 +53,9 @@ export async function runUsage(io: CommandIo, options: UsageRun): Promise<number
   const loaded = loadService(io, name, options.configPath);
   if (!loaded) return 1;
   return runServiceWork(io, name, loaded, async (ctx) => {
-    const yesterday = yesterdayUtc(io.deps.now());
-    const range = checkRange(
-      { startDate: options.from ?? options.to ?? yesterday, endDate: options.to ?? yesterday },
-      io.deps.now(),
-    );
+    const end = options.to ?? yesterdayUtc(io.deps.now());
+    const start = options.week ? weekBefore(end) : (options.from ?? end);
+    const range = checkRange({ startDate: start, endDate: end }, io.deps.now());
     if (options.kind === "digest") return printDigest(ctx, io, range, loaded.config, options.json);
     const rows = await rowsOf(ctx, options.kind, range, options);
     if (options.json) {
@@ -102,7 +107,7 @@ async function printDigest(
   config: Config,
   json: boolean,
 ): Promise<void> {
-  const fact = await fetchDigest(ctx, range.endDate);
+  const fact = await fetchRangeDigest(ctx, range);
   if (!fact) throw new HookNotifyError("USAGE", `no usage data for ${range.endDate} yet.`);
   if (json) {
     io.out(JSON.stringify(fact, null, 2));
@@ -127,4 +132,11 @@ function show(value: unknown): string {
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
   if (typeof value === "string") return cell(value, 40);
   return value === undefined || value === null ? "" : cell(JSON.stringify(value), 40);
+}
+
+// The first of the seven days that end on `end` (not before the first day with data).
+function weekBefore(end: string): string {
+  const start = new Date(Date.parse(`${end}T00:00:00Z`) - 6 * 86_400_000);
+  const day = Number.isNaN(start.getTime()) ? end : start.toISOString().slice(0, 10);
+  return day < EARLIEST_DAY ? EARLIEST_DAY : day;
 }

@@ -10,6 +10,7 @@ interface UsageArgs {
   to?: string | undefined;
   "group-by"?: string | undefined;
   user?: string | undefined;
+  week: boolean;
   json: boolean;
 }
 
@@ -25,7 +26,16 @@ export const usageCommand: CommandModule<object, UsageArgs> = {
       })
       .option("config", configOption)
       .option("from", { type: "string", describe: "First day, YYYY-MM-DD (default: --to)" })
-      .option("to", { type: "string", describe: "Last day, YYYY-MM-DD (default: yesterday)" })
+      .option("to", {
+        alias: "date",
+        type: "string",
+        describe: "Last day, YYYY-MM-DD (default: yesterday)",
+      })
+      .option("week", {
+        type: "boolean",
+        default: false,
+        describe: "digest: the seven days up to --to",
+      })
       .option("group-by", {
         type: "string",
         describe: "tokens: model, tools: tool_name, activity: client",
@@ -34,6 +44,7 @@ export const usageCommand: CommandModule<object, UsageArgs> = {
       .option("json", { type: "boolean", default: false, describe: "Print JSON for scripts" })
       .example("$0 usage tokens --from 2026-11-01 --to 2026-11-07 --group-by model", "per model")
       .example("$0 usage digest", "yesterday's digest, as watch --digest sends it")
+      .example("$0 usage digest --week", "the last seven days, summed")
       .epilog(
         "Analytics needs a Manager or Owner key; data lags one day (UTC) and starts on 2026-01-14. " +
           "Exit 0 with the rows, 1 on any failure.",
@@ -51,6 +62,7 @@ export const usageCommand: CommandModule<object, UsageArgs> = {
       to: argv.to,
       groupBy: argv["group-by"],
       user: argv.user,
+      week: argv.week,
       json: argv.json,
     });
   },

@@ -11,7 +11,8 @@ export const GROUP_BY: Partial<Record<AnalyticsKind, string>> = {
   tools: "tool_name",
   activity: "client",
 };
-const EARLIEST = "2026-01-14";
+/** The first day the analytics have data for. */
+export const EARLIEST_DAY = "2026-01-14";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface DateRange {
@@ -31,7 +32,7 @@ export function checkRange(range: DateRange, now: number): DateRange {
       throw usage(`${flag} ${value.slice(0, 20)}: write the day as YYYY-MM-DD.`);
     if (value >= today)
       throw usage(`${flag} ${value}: analytics has data up to yesterday (UTC) only.`);
-    if (value < EARLIEST) throw usage(`${flag} ${value}: analytics starts on ${EARLIEST}.`);
+    if (value < EARLIEST_DAY) throw usage(`${flag} ${value}: analytics starts on ${EARLIEST_DAY}.`);
   }
   if (range.startDate > range.endDate) throw usage("--from is after --to.");
   return range;

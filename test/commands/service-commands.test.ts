@@ -10,6 +10,7 @@ import type { CommandIo } from "../../src/commands/service-command.js";
 import { runSessions, type SessionsRun } from "../../src/commands/sessions-run.js";
 import { runUsage, type UsageRun } from "../../src/commands/usage-run.js";
 import { createDeps } from "../../src/deps.js";
+import { analyticsDay } from "../../scripts/fake-service/analytics.mjs";
 import { makeCanary } from "../helpers/canary.js";
 import { leaksOf, startFakeService } from "../helpers/fake-service.js";
 import { tempHome } from "../helpers/run-bin.js";
@@ -108,7 +109,8 @@ describe("hook-notify sessions", () => {
       0,
     );
     expect(last(ctx.fake.requests)).toMatchObject({ method: "PATCH" });
-    expect(await sessions(ctx, { action: "get", id })).toBe(0);
+    expect(await sessions(ctx, { action: "get", id, computer: "comp-build" })).toBe(0);
+    expect(last(ctx.fake.requests).query).toEqual({ computerId: "comp-build" });
     expect(ctx.out.join("\n")).toContain("Model: model-gamma");
     const before = ctx.fake.requests.length;
     expect(await sessions(ctx, { action: "create", computer: "c", cwd: "x".repeat(4097) })).toBe(1);
@@ -153,6 +155,13 @@ describe("hook-notify computers, usage, controls", () => {
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "digest" })).toBe(0);
     expect(ctx.out[0]).toContain(`Usage on ${day(-1)}`);
+    ctx.out.length = 0;
+    expect(await usage(ctx, { kind: "digest", week: true, json: true })).toBe(0);
+    expect(last(ctx.fake.requests).query).toMatchObject({ startDate: day(-7), endDate: day(-1) });
+    const week = JSON.parse(ctx.out.join("\n")) as { date: string; credits: number };
+    expect(week.date).toBe(`${day(-7)} to ${day(-1)}`);
+    const days = Array.from({ length: 7 }, (_, i) => analyticsDay(day(-7 + i)));
+    expect(week.credits).toBe(days.reduce((t, d) => t + d.tokens.billable_tokens, 0));
     const before = ctx.fake.requests.length;
     expect(await usage(ctx, { kind: "tokens", from: day(0), to: day(0) })).toBe(1);
     expect(await usage(ctx, { kind: "tools", ...range, groupBy: "model" })).toBe(1);
