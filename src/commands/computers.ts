@@ -16,6 +16,7 @@ interface ComputersArgs {
   repo?: string[] | undefined;
   "auto-install-deps"?: boolean | undefined;
   "service-account"?: string | undefined;
+  source?: string | undefined;
 }
 
 export const computersCommand: CommandModule<object, ComputersArgs> = {
@@ -38,6 +39,7 @@ export const computersCommand: CommandModule<object, ComputersArgs> = {
       .option("repo", { type: "string", array: true, describe: "create: a repo URL (max 20)" })
       .option("auto-install-deps", { type: "boolean", describe: "create: install dependencies" })
       .option("service-account", { type: "string", describe: "create: service account id" })
+      .option("source", { choices: ["scratch"], describe: "create: start from scratch" })
       .example("$0 computers retry comp-123", "POST …/computers/comp-123/install-deps")
       .example("$0 computers create --name build --repo https://git.example/app", "a new one")
       .epilog(
@@ -63,6 +65,7 @@ export const computersCommand: CommandModule<object, ComputersArgs> = {
         repos: argv.repo,
         autoInstallDeps: argv["auto-install-deps"],
         serviceAccountId: argv["service-account"],
+        source: argv.source ? { kind: argv.source } : undefined,
       },
     });
   },

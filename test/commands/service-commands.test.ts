@@ -206,3 +206,77 @@ describe("what the service commands say when something is wrong", () => {
     ctx.noLeak();
   });
 });
+
+describe("every documented field and parameter reaches the service", () => {
+  it("computers create and update send each body field; 21 repos are refused first", async () => {
+    const ctx = await setup();
+    const fields = {
+      name: "box",
+      provider: "hosted" as const,
+      remoteUser: "dev",
+      repos: ["https://git.example/a"],
+      autoInstallDeps: true,
+      serviceAccountId: "sa-1",
+      source: { kind: "scratch" },
+    };
+    expect(await computers(ctx, { action: "create", fields })).toBe(0);
+    expect(JSON.parse(last(ctx.fake.requests).body)).toEqual(fields);
+    const id = ctx.fake.state.computers.at(-1)!.id as string;
+    expect(await computers(ctx, { action: "update", id, fields: { remoteUser: "ops" } })).toBe(0);
+    expect(JSON.parse(last(ctx.fake.requests).body)).toEqual({ remoteUser: "ops" });
+    const before = ctx.fake.requests.length;
+    const many = Array.from({ length: 21 }, (_, i) => `https://git.example/r${String(i)}`);
+    expect(await computers(ctx, { action: "create", fields: { name: "x", repos: many } })).toBe(1);
+    expect(ctx.fake.requests.length).toBe(before);
+  });
+
+  it("sessions send carries images and computerId; messages pages by cursor with computerId", async () => {
+    const ctx = await setup();
+    const image = join(ctx.home.dir, "shot.png");
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const sent = { action: "send" as const, id: "sess-idle", text: "see", images: [image] };
+    expect(await sessions(ctx, { ...sent, computer: "comp-build" })).toBe(0);
+    expect(JSON.parse(last(ctx.fake.requests).body)).toEqual({
+      text: "see",
+      images: [{ data: "iVBORw==" }],
+      computerId: "comp-build",
+    });
+    for (let i = 0; i < 5; i++)
+      ctx.fake.apply({
+        op: "message",
+        sessionId: "sess-idle",
+        role: "assistant",
+        text: `m${String(i)}`,
+      });
+    ctx.out.length = 0;
+    const query = { action: "messages" as const, id: "sess-idle", limit: 2, all: true, json: true };
+    expect(await sessions(ctx, { ...query, computer: "comp-build" })).toBe(0);
+    const pages = ctx.fake.requests.filter(
+      (r) => r.path.endsWith("/messages") && r.method === "GET",
+    );
+    expect(pages.map((r) => [r.query.cursor !== undefined, r.query.computerId])).toEqual([
+      [false, "comp-build"],
+      [true, "comp-build"],
+      [true, "comp-build"],
+    ]);
+    expect((JSON.parse(ctx.out.join("\n")) as unknown[]).length).toBe(6);
+    const settings = { tokenUsage: { inputTokens: 1 } };
+    expect(await sessions(ctx, { action: "update", id: "sess-idle", settings })).toBe(1);
+  });
+
+  it("usage: group_by tool_name and client, users of one user, the tools row's hooks", async () => {
+    const ctx = await setup();
+    const range = { from: day(-2), to: day(-1), json: true };
+    expect(await usage(ctx, { kind: "tools", ...range, groupBy: "tool_name" })).toBe(0);
+    expect(await usage(ctx, { kind: "activity", ...range, groupBy: "client" })).toBe(0);
+    const clients = JSON.parse(ctx.out.pop()!) as { group_key: string }[];
+    expect(new Set(clients.map((r) => r.group_key))).toEqual(new Set(["terminal-ui", "web"]));
+    ctx.out.length = 0;
+    expect(await usage(ctx, { kind: "users", ...range, user: "ada@example.com" })).toBe(0);
+    const users = JSON.parse(ctx.out.join("\n")) as { user_email: string }[];
+    expect(users.map((u) => u.user_email)).toEqual(["ada@example.com", "ada@example.com"]);
+    ctx.out.length = 0;
+    expect(await usage(ctx, { kind: "tools", ...range })).toBe(0);
+    expect(ctx.out.join("\n")).toContain('"hooks_by_event"');
+  });
+});
