@@ -158,4 +158,15 @@ describe("scanSessions", () => {
     expect(second.lists.length).toBeLessThanOrEqual(8);
     expect(second.facts.map((f) => f.sessionId)).toEqual(["newest"]);
   });
+
+  it("fetches the sessions that could have changed when the list leaves status out", async () => {
+    const fake = await startFakeService({ listOmitsStatus: true });
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply({ op: "session", sessionId: "sess-running", status: "idle", messageCount: 9 });
+    const { facts, made } = await scan(fake, state);
+    expect(facts.map((f) => [f.sessionId, f.from])).toEqual([["sess-running", "running"]]);
+    expect(made.some((r) => r.path === "/api/v0/sessions/sess-running")).toBe(true);
+    expect(made.some((r) => r.path === "/api/v0/sessions/sess-idle")).toBe(false);
+  });
 });
