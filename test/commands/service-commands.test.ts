@@ -278,5 +278,10 @@ describe("every documented field and parameter reaches the service", () => {
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "tools", ...range })).toBe(0);
     expect(ctx.out.join("\n")).toContain('"hooks_by_event"');
+    ctx.out.length = 0;
+    expect(await usage(ctx, { kind: "productivity", ...range })).toBe(0);
+    const rows = JSON.parse(ctx.out.join("\n")) as Record<string, unknown>[];
+    expect(rows.map((r) => r.date)).toEqual([day(-2), day(-1)]);
+    expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(["by_extension", "by_language"]));
   });
 });

@@ -296,4 +296,15 @@ describe("hook-notify watch --once", () => {
       expect(alert.body).toContain(`${day.tokens.by_user[0]!.user_email}: `);
     },
   );
+
+  it("--host watches only the sessions on that host's computers", async () => {
+    const ctx = await setup();
+    const host = "7d9f0c1e-2b3a-4c5d-8e9f-0a1b2c3d4e5f";
+    ctx.fake.apply({ op: "computer", id: "comp-mine", hostId: host, status: "active" });
+    expect((await ctx.watchOnce("--host", host)).code).toBe(0);
+    const lists = ctx.fake.requests.filter((r) => r.path === "/api/v0/sessions");
+    expect(lists.map((r) => r.query.computerId)).toEqual(["comp-mine"]);
+    const byHost = ctx.fake.requests.find((r) => r.query.hostId === host);
+    expect(byHost?.query.includeProvisioningSteps).toBe("false");
+  });
 });
