@@ -12,7 +12,7 @@ import type { ServiceContext } from "../service/http.js";
 import type { Computer } from "../service/schemas.js";
 import { failedStepsOf } from "../service/watch/detect.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
-import { cell } from "./sessions-run.js";
+import { cell } from "./cells.js";
 
 export type ComputersAction = "list" | "create" | "update" | "retry";
 

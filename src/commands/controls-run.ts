@@ -5,7 +5,7 @@ import type { ControlChange } from "../service/schemas.js";
 import { checkLimit } from "../service/session-api.js";
 import { diffSettings, maskDeep } from "../service/watch/diff-settings.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
-import { cell } from "./sessions-run.js";
+import { cell } from "./cells.js";
 
 // Exit code: 0 with the history printed, 1 on any failure (one line on stderr).
 export async function runControls(

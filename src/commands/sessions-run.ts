@@ -3,7 +3,6 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { HookNotifyError } from "../errors.js";
-import { oneLine } from "../message/text.js";
 import { getSession } from "../service/client.js";
 import type { ServiceContext } from "../service/http.js";
 import type { Session } from "../service/schemas.js";
@@ -18,6 +17,7 @@ import {
 } from "../service/session-api.js";
 import { textOf } from "../service/watch/describe-turn.js";
 import { formatTable } from "../style.js";
+import { cell, timeOf } from "./cells.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
 
 export const SESSION_ACTIONS = ["list", "get", "create", "update", "messages", "send"] as const;
@@ -176,16 +176,4 @@ function showSession(io: CommandIo, json: boolean, s: Session): void {
     usage?.serviceCredits === undefined ? "" : `Credits: ${String(usage.serviceCredits)}`,
   ];
   for (const line of lines.filter(Boolean)) io.out(line);
-}
-
-// One line of outside text for a table cell.
-export function cell(text: string, max = 80): string {
-  const line = oneLine(text);
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-// Unix milliseconds → "2026-11-25 08:40Z"; "?" when unknown.
-export function timeOf(ms: number | undefined | null): string {
-  if (ms === undefined || ms === null) return "?";
-  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")}Z`;
 }

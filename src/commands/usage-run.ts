@@ -14,7 +14,7 @@ import { fetchRangeDigest, yesterdayUtc } from "../service/watch/digest.js";
 import { noticeOf } from "../service/watch/notices.js";
 import { formatTable } from "../style.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
-import { cell } from "./sessions-run.js";
+import { cell } from "./cells.js";
 
 export const USAGE_KINDS = [
   "tokens",
