@@ -14,8 +14,10 @@ import { failedStepsOf } from "../service/watch/detect.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 
+/** What `hook-notify computers` does. */
 export type ComputersAction = "list" | "create" | "update" | "retry";
 
+/** The parsed command line of `hook-notify computers`. */
 export interface ComputersRun {
   configPath?: string | undefined;
   action: ComputersAction;

@@ -20,9 +20,11 @@ import { formatTable } from "../style.js";
 import { cell, timeOf } from "./cells.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
 
+/** What `hook-notify sessions` does (the yargs choices in sessions.ts list the same). */
 export const SESSION_ACTIONS = ["list", "get", "create", "update", "messages", "send"] as const;
 export type SessionAction = (typeof SESSION_ACTIONS)[number];
 
+/** The parsed command line of `hook-notify sessions`. */
 export interface SessionsRun {
   configPath?: string | undefined;
   action: SessionAction;

@@ -16,6 +16,7 @@ import { formatTable } from "../style.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 
+/** What `hook-notify usage` shows (the yargs choices in usage.ts list the same). */
 export const USAGE_KINDS = [
   "tokens",
   "tools",
@@ -26,6 +27,7 @@ export const USAGE_KINDS = [
 ] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
 
+/** The parsed command line of `hook-notify usage`. */
 export interface UsageRun {
   configPath?: string | undefined;
   kind: UsageKind;

@@ -15,6 +15,7 @@ export const GROUP_BY: Partial<Record<AnalyticsKind, string>> = {
 export const EARLIEST_DAY = "2026-01-14";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Both days inclusive, YYYY-MM-DD, UTC. */
 export interface DateRange {
   startDate: string;
   endDate: string;

@@ -4,6 +4,7 @@ import { HookNotifyError } from "../errors.js";
 import { callService, type ServiceContext } from "./http.js";
 import { computerListSchema, computerSchema, type Computer } from "./schemas.js";
 
+/** The body of POST /computers. */
 export interface NewComputer {
   name: string;
   provider?: "byom" | "hosted" | undefined;
@@ -15,6 +16,7 @@ export interface NewComputer {
   source?: { kind: string } | undefined;
 }
 
+/** The body of PATCH /computers/{id}: every field optional. */
 export interface ComputerChange {
   name?: string | undefined;
   hostId?: string | undefined;

@@ -15,9 +15,11 @@ import {
 
 /** The largest page the document allows (limit 1-100). */
 export const PAGE_SIZE = 100;
+/** The roles the messages list can filter by (`role`). */
 export const MESSAGE_ROLES = ["user", "assistant", "tool"] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
+/** The settings a person may send on create and update (tokenUsage is the service's own). */
 export interface SessionSettingsInput {
   model?: string | undefined;
   specModeModel?: string | undefined;
@@ -26,6 +28,7 @@ export interface SessionSettingsInput {
   [key: string]: unknown;
 }
 
+/** A user message: text, and optionally images, files and the computer to route it to. */
 export interface SendInput {
   text: string;
   images?: { data: string }[] | undefined;

@@ -4,6 +4,7 @@
 import type { UsageAlerts } from "../../core/config.js";
 import { getAnalytics, type AnalyticsRow, type ServiceContext } from "../client.js";
 
+/** One day over one or more thresholds. */
 export interface UsageAlertFact {
   kind: "UsageAlert";
   date: string;

@@ -7,6 +7,7 @@ import type { TokenUsage } from "../../core/notification.js";
 import type { Session } from "../schemas.js";
 import type { SeenSession } from "./state.js";
 
+/** A finished turn of a cloud session, as the notice needs it. */
 export interface SessionIdleFact {
   kind: "SessionIdle";
   sessionId: string;

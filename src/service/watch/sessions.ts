@@ -21,6 +21,7 @@ const SWEEP_PAGES = 2;
 const MAX_SESSION_GETS = 50;
 const BUSY = new Set(["running", "pending"]);
 
+/** What a scan found to announce, and what a person should know (a list longer than read). */
 export interface SessionScan {
   facts: SessionIdleFact[];
   warnings: string[];
