@@ -1,6 +1,7 @@
 // The watch loop: poll, print one line per announcement, sleep (interval, jitter, backoff), until
 // SIGINT/SIGTERM or, with --once, after one poll.
-import { loadConfig } from "../config/load-config.js";
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import type { ServiceConfig } from "../core/config.js";
 import { createDeps } from "../deps.js";
 import { scrub } from "../redact.js";
 import { describeWait } from "../service/http.js";
@@ -20,19 +21,8 @@ export interface WatchRun {
 export async function runWatch(options: WatchRun): Promise<number> {
   const deps = createDeps();
   const loaded = loadConfig(deps, { configPath: options.configPath });
-  const service = loaded.value.service;
-  if (loaded.error)
-    console.error(`hook-notify watch: ${scrub(loaded.error.message, loaded.secrets)}`);
-  for (const issue of loaded.issues)
-    console.error(`hook-notify watch: ${scrub(issue, loaded.secrets)}`);
-  if (!service) {
-    // An unset ${VAR} in "service" was said just above; only a missing "service" needs this.
-    if (!loaded.issues.some((issue) => /(^|: )service\./.test(issue)))
-      console.error(
-        'hook-notify watch: no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
-      );
-    return 1;
-  }
+  const service = serviceOrSay(loaded);
+  if (!service) return 1;
   const stop = new AbortController();
   const onSignal = (): void => {
     stop.abort();
@@ -52,13 +42,7 @@ export async function runWatch(options: WatchRun): Promise<number> {
       });
       report(result, loaded.secrets);
       const retryAfterMs = Math.max(0, ...result.errors.map((e) => e.retryAfterMs ?? 0));
-      if (options.once) {
-        if (retryAfterMs > 0)
-          console.error(
-            `hook-notify watch: --once does not wait: run it again in ${describeWait(retryAfterMs)} or later.`,
-          );
-        return result.errors.length > 0 || result.busy ? 1 : 0;
-      }
+      if (options.once) return onceExit(result, retryAfterMs);
       failures = result.errors.length > 0 ? failures + 1 : 0;
       const delay = nextDelay({ intervalMs, failures, retryAfterMs, random: Math.random });
       if (result.errors.length > 0)
@@ -69,6 +53,30 @@ export async function runWatch(options: WatchRun): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+// Prints the config's problems; returns its service, or undefined after saying why there is none
+// (an unset ${VAR} in "service" is one of the problems printed, so no second line for it).
+function serviceOrSay(loaded: LoadedConfig): ServiceConfig | undefined {
+  if (loaded.error)
+    console.error(`hook-notify watch: ${scrub(loaded.error.message, loaded.secrets)}`);
+  for (const issue of loaded.issues)
+    console.error(`hook-notify watch: ${scrub(issue, loaded.secrets)}`);
+  const service = loaded.value.service;
+  if (!service && !loaded.issues.some((issue) => /(^|: )service\./.test(issue)))
+    console.error(
+      'hook-notify watch: no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
+    );
+  return service;
+}
+
+// The exit code of `--once`, after saying when to run again if the service asked to wait.
+function onceExit(result: PollResult, retryAfterMs: number): number {
+  if (retryAfterMs > 0)
+    console.error(
+      `hook-notify watch: --once does not wait: run it again in ${describeWait(retryAfterMs)} or later.`,
+    );
+  return result.errors.length > 0 || result.busy ? 1 : 0;
 }
 
 function report(result: PollResult, secrets: readonly string[]): void {

@@ -180,20 +180,23 @@ function statusError(
     });
   if (status === 404)
     return serviceError("SERVICE_NOT_FOUND", `${head} Not found.`, { retryable: false });
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
-    const wait =
-      retryAfterMs === undefined
-        ? "it did not say how long to wait (no Retry-After)"
-        : `it asks to wait ${describeWait(retryAfterMs)} (Retry-After)`;
-    return serviceError("SERVICE_RATE_LIMITED", `${head} Rate limited: ${wait}.`, {
-      retryable: true,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
+  if (status === 429) return rateLimited(head, response.headers);
   return serviceError("SERVICE_HTTP_STATUS", head, {
     retryable: status >= 500,
     status,
+  });
+}
+
+// A 429 that says how long the service asks to wait (Retry-After), and carries it for callers.
+function rateLimited(head: string, headers: Record<string, string>): HookNotifyError {
+  const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now());
+  const wait =
+    retryAfterMs === undefined
+      ? "it did not say how long to wait (no Retry-After)"
+      : `it asks to wait ${describeWait(retryAfterMs)} (Retry-After)`;
+  return serviceError("SERVICE_RATE_LIMITED", `${head} Rate limited: ${wait}.`, {
+    retryable: true,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 }
 

@@ -129,42 +129,10 @@ function valuesOf(fact: WatchFact): TemplateValues {
     case "SessionIdle":
       return sessionValues(fact);
     case "ComputerError":
-    case "ComputerRecovered": {
-      const first = fact.failedSteps[0];
-      const problem = fact.failedSteps.length
-        ? fact.failedSteps
-            .map(
-              (s) => `Provisioning step ${s.name} failed${s.error ? `: ${oneLine(s.error)}` : ""}`,
-            )
-            .join("\n")
-        : `Status: ${fact.status ?? "unknown"}`;
-      return {
-        computer: oneLine(fact.name),
-        computer_id: fact.computerId,
-        status: fact.status ?? "active",
-        problem,
-        step: first?.name,
-        error: first?.error,
-        retry_command: `hook-notify computers retry ${fact.computerId}`,
-        install_messages: fact.installMessages?.length
-          ? `The install session said:\n${fact.installMessages.map((m) => `- ${truncate(oneLine(m), 200)}`).join("\n")}`
-          : "",
-      };
-    }
+    case "ComputerRecovered":
+      return computerValues(fact);
     case "ControlsChanged":
-      return {
-        revision: String(fact.revision),
-        count: String(fact.count),
-        revisions:
-          fact.count === 1
-            ? `revision ${String(fact.revision)}`
-            : `${String(fact.count)}${fact.more ? "+" : ""} revisions, up to ${String(fact.revision)}`,
-        user: fact.user ?? "someone",
-        when: fact.updatedAt ?? "an unknown time",
-        changes: fact.changes.length
-          ? fact.changes.map((c) => c.line).join("\n")
-          : "(no setting differs)",
-      };
+      return controlsValues(fact);
     case "DailyDigest":
       return {
         date: fact.date,
@@ -208,4 +176,41 @@ function describeOver(fact: UsageAlertFact): string {
     );
   if (fact.users.length > 10) lines.push(`and ${String(fact.users.length - 10)} more users`);
   return lines.join("\n");
+}
+
+function computerValues(fact: ComputerFact): TemplateValues {
+  const first = fact.failedSteps[0];
+  const problem = fact.failedSteps.length
+    ? fact.failedSteps
+        .map((s) => `Provisioning step ${s.name} failed${s.error ? `: ${oneLine(s.error)}` : ""}`)
+        .join("\n")
+    : `Status: ${fact.status ?? "unknown"}`;
+  return {
+    computer: oneLine(fact.name),
+    computer_id: fact.computerId,
+    status: fact.status ?? "active",
+    problem,
+    step: first?.name,
+    error: first?.error,
+    retry_command: `hook-notify computers retry ${fact.computerId}`,
+    install_messages: fact.installMessages?.length
+      ? `The install session said:\n${fact.installMessages.map((m) => `- ${truncate(oneLine(m), 200)}`).join("\n")}`
+      : "",
+  };
+}
+
+function controlsValues(fact: ControlsFact): TemplateValues {
+  return {
+    revision: String(fact.revision),
+    count: String(fact.count),
+    revisions:
+      fact.count === 1
+        ? `revision ${String(fact.revision)}`
+        : `${String(fact.count)}${fact.more ? "+" : ""} revisions, up to ${String(fact.revision)}`,
+    user: fact.user ?? "someone",
+    when: fact.updatedAt ?? "an unknown time",
+    changes: fact.changes.length
+      ? fact.changes.map((c) => c.line).join("\n")
+      : "(no setting differs)",
+  };
 }

@@ -3,24 +3,17 @@
 // (a 403 on analytics, a 500) keeps its old state and does not stop the others.
 import { deadline } from "../../abort.js";
 import type { LoadedConfig } from "../../config/load-config.js";
-import type { ServiceConfig, UsageAlerts } from "../../core/config.js";
 import type { Deps } from "../../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../../errors.js";
 import { newNotificationId } from "../../message/notification-id.js";
 import type { Notification } from "../../core/notification.js";
 import { acquireLock } from "../../outbox/lock.js";
 import { processOwner } from "../../outbox/spawn.js";
-import { listComputers, listControlHistory, type ServiceContext } from "../client.js";
-import { listComputersOf } from "../computer-api.js";
-import type { ControlChange } from "../schemas.js";
+import type { ServiceConfig } from "../../core/config.js";
 import { announce } from "./announce.js";
-import { detectComputers, detectControls } from "./detect.js";
-import { fetchDigest, yesterdayUtc } from "./digest.js";
+import { partsOf } from "./parts.js";
 import { noticeOf, type WatchFact } from "./notices.js";
-import { fetchUsageAlert } from "./alerts.js";
-import { lastMessageTexts } from "./describe-turn.js";
-import { scanSessions } from "./sessions.js";
-import { readWatchState, watchDir, writeWatchState, type WatchState } from "./state.js";
+import { readWatchState, watchDir, writeWatchState } from "./state.js";
 
 export interface PollOptions {
   digest: boolean;
@@ -58,22 +51,8 @@ export async function pollOnce(
     const scope = stateScope(service, options);
     const state = await readWatchState(dir, scope);
     const result: PollResult = { announced: [], errors: [], warnings: [] };
-    const pollSessions = async (ctx: ServiceContext): Promise<WatchFact[]> => {
-      const computerIds = await computersToWatch(ctx, options);
-      if (computerIds === undefined) return [];
-      const scan = await scanSessions(ctx, state, { now: deps.now(), computerIds });
-      result.warnings.push(...scan.warnings);
-      return scan.facts;
-    };
-    const parts: [string, (ctx: ServiceContext) => Promise<WatchFact[]>][] = [
-      ["sessions", pollSessions],
-      ["computers", (ctx) => pollComputers(ctx, state)],
-      ["controls", (ctx) => pollControls(ctx, state)],
-    ];
-    if (options.digest) parts.push(["digest", (ctx) => pollDigest(ctx, state, deps.now())]);
-    const alerts = service.alerts;
-    if (alerts) parts.push(["alerts", (ctx) => pollAlerts(ctx, state, deps.now(), alerts)]);
-    for (const [, part] of parts) {
+    const parts = partsOf(deps, service, options, state, result);
+    for (const part of parts) {
       const timer = deadline(PART_MS, options.signal);
       try {
         const facts = await part({ service, env: deps.env, signal: timer.signal });
@@ -104,19 +83,6 @@ function stateScope(service: ServiceConfig, options: PollOptions): string {
   ].join("\n");
 }
 
-// The computer filter of this poll: the given ids plus the host's computers; [] for all, and
-// undefined when a host was given that has no computer (nothing of mine to watch).
-async function computersToWatch(
-  ctx: ServiceContext,
-  options: PollOptions,
-): Promise<string[] | undefined> {
-  const ids = [...(options.computerIds ?? [])];
-  if (options.hostId === undefined) return ids;
-  const ofHost = await listComputersOf(ctx, { hostId: options.hostId, steps: false });
-  const all = [...new Set([...ids, ...ofHost.map((computer) => computer.id)])];
-  return all.length > 0 ? all : undefined;
-}
-
 async function send(
   fact: WatchFact,
   loaded: LoadedConfig,
@@ -134,56 +100,4 @@ async function send(
     "sessionId" in fact ? fact.sessionId : "computerId" in fact ? fact.computerId : fact.kind;
   await announce(notification, loaded, deps, { configPath: options.configPath, key });
   return notification;
-}
-
-async function pollComputers(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
-  const { facts, next } = detectComputers(state.computers, await listComputers(ctx));
-  state.computers = next;
-  for (const fact of facts) {
-    const session = fact.failedSteps.find((step) => step.installSessionId)?.installSessionId;
-    if (fact.kind === "ComputerError" && session)
-      fact.installMessages = await lastMessageTexts(ctx, session, 3);
-  }
-  return facts;
-}
-
-async function pollControls(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
-  const last = state.controlsRevision;
-  const history: ControlChange[] = [];
-  // Newest first: read down to the last seen revision, plus the one before the oldest new one.
-  for await (const change of listControlHistory(ctx, last === undefined ? 1 : 20)) {
-    history.push(change);
-    if (last === undefined || change.revision < last || history.length >= 101) break;
-    if (change.revision === last) break;
-  }
-  const { facts, next } = detectControls(last, history);
-  state.controlsRevision = next;
-  return facts;
-}
-
-async function pollDigest(
-  ctx: ServiceContext,
-  state: WatchState,
-  now: number,
-): Promise<WatchFact[]> {
-  const date = yesterdayUtc(now);
-  if (state.digestDate === date) return [];
-  const fact = await fetchDigest(ctx, date);
-  if (!fact) return [];
-  state.digestDate = date;
-  return [fact];
-}
-
-async function pollAlerts(
-  ctx: ServiceContext,
-  state: WatchState,
-  now: number,
-  alerts: UsageAlerts,
-): Promise<WatchFact[]> {
-  const date = yesterdayUtc(now);
-  if (state.alertsDate === date) return [];
-  const fact = await fetchUsageAlert(ctx, date, alerts);
-  if (fact === undefined) return [];
-  state.alertsDate = date;
-  return fact ? [fact] : [];
 }
