@@ -23,6 +23,8 @@ export interface SessionIdleFact {
 }
 
 const BUSY = new Set(["running", "pending"]);
+/** How far the service's clock may lag this machine's without a new session going unseen. */
+const CLOCK_SLACK_MS = 60_000;
 
 // `previous` undefined is the baseline: everything is recorded, nothing announced. Sessions not
 // in `sessions` keep their old state (a poll may read only part of a long list).
@@ -61,7 +63,9 @@ function turnEndedFrom(
   lastPollAt: number | undefined,
 ): string | undefined {
   if (!before) {
-    const isNew = lastPollAt !== undefined && (session.createdAt ?? 0) > lastPollAt;
+    // lastPollAt is this machine's clock, createdAt the service's: allow them to differ a bit.
+    const isNew =
+      lastPollAt !== undefined && (session.createdAt ?? 0) > lastPollAt - CLOCK_SLACK_MS;
     return isNew && (session.messageCount ?? 0) > 0 ? "new" : undefined;
   }
   if (before.status !== undefined && BUSY.has(before.status)) return before.status;

@@ -56,14 +56,19 @@ describe("detectSessions", () => {
     const now = detectSessions(
       base,
       [
-        { ...s("born", "idle", 2), createdAt: 2_000 },
-        { ...s("empty", "idle", 0), createdAt: 2_000 },
+        { ...s("born", "idle", 2), createdAt: 102_000 },
+        { ...s("empty", "idle", 0), createdAt: 102_000 },
         { ...s("older", "idle", 2), createdAt: 500 },
+        // The service's clock 30 s behind this machine's: still new.
+        { ...s("skewed", "idle", 2), createdAt: 70_000 },
       ],
-      1_000,
+      100_000,
     );
-    expect(now.facts.map((f) => [f.sessionId, f.from])).toEqual([["born", "new"]]);
-    expect(Object.keys(now.next).sort()).toEqual(["born", "empty", "old", "older"]);
+    expect(now.facts.map((f) => [f.sessionId, f.from])).toEqual([
+      ["born", "new"],
+      ["skewed", "new"],
+    ]);
+    expect(Object.keys(now.next).sort()).toEqual(["born", "empty", "old", "older", "skewed"]);
   });
 });
 

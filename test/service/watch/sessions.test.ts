@@ -23,17 +23,19 @@ async function scan(fake: FakeService, state: WatchState, computerIds: string[] 
   return { ...result, lists: made.filter((r) => r.path === "/api/v0/sessions"), made };
 }
 
+// `count` idle sessions created an hour ago (before any poll of the test).
 function addSessions(fake: FakeService, count: number, computerId = "comp-build") {
+  const createdAt = Date.now() - 3_600_000;
   for (let i = 0; i < count; i++)
     fake.apply({
       op: "session",
-      sessionId: `bulk-${i}`,
+      sessionId: `bulk-${String(i)}`,
       status: "idle",
       messageCount: 2,
       computerId,
+      createdAt,
     });
 }
-
 describe("scanSessions", () => {
   it("announces a session created and finished between two polls, with its last answer", async () => {
     const fake = await startFakeService();
