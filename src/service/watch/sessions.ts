@@ -79,24 +79,22 @@ async function readScope(
   if (!first.hasMore || !first.nextCursor) return { sessions, cursors: {}, capped: false };
   const read = (cursor: string, pages: number, stop?: (page: Session[]) => boolean) =>
     readPages(ctx, computerId, cursor, pages, stop);
-  if (isNewestFirst(first.items)) {
-    const since = limits.since;
-    const rest = await read(first.nextCursor, limits.pages, (page) =>
-      since === undefined ? false : page.every((s) => (s.updatedAt ?? s.createdAt ?? 0) < since),
-    );
-    return { sessions: [...sessions, ...rest.sessions], cursors: {}, capped: rest.capped };
-  }
-  const tail = await readSaved(saved.tail, first.nextCursor, (cursor) =>
-    read(cursor, limits.pages),
-  );
+  const since = limits.since;
+  const newest = isNewestFirst(first.items);
+  // Newest first: down to the last poll. Oldest first: the list's end, re-reading its last page
+  // next time (it may have grown).
+  const tail = newest
+    ? await read(first.nextCursor, limits.pages, (page) =>
+        since === undefined ? false : page.every((s) => (s.updatedAt ?? s.createdAt ?? 0) < since),
+      )
+    : await readSaved(saved.tail, first.nextCursor, (cursor) => read(cursor, limits.pages));
+  // Either way a rolling sweep through the rest, starting again from the top at the end.
   const sweep = await readSaved(saved.sweep, first.nextCursor, (cursor) =>
     read(cursor, SWEEP_PAGES),
   );
   return {
     sessions: [...sessions, ...tail.sessions, ...sweep.sessions],
-    // The tail re-reads its last page next time (it may have grown); the sweep moves on and
-    // starts again from the top once it reached the end.
-    cursors: { tail: tail.last, sweep: sweep.done ? undefined : sweep.next },
+    cursors: { ...(newest ? {} : { tail: tail.last }), sweep: sweep.done ? undefined : sweep.next },
     capped: tail.capped,
   };
 }

@@ -127,7 +127,7 @@ describe("scanSessions", () => {
     fake.apply({ op: "session", sessionId: "newest", status: "idle", messageCount: 1 });
     const second = await scan(fake, state);
     expect(second.facts.map((f) => f.sessionId)).toEqual(["newest"]);
-    expect(second.lists.length).toBeLessThanOrEqual(2);
+    expect(second.lists.length).toBeLessThanOrEqual(4);
   });
 
   it("narrows every list to my computers, so a colleague's session is not announced", async () => {
@@ -170,5 +170,20 @@ describe("scanSessions", () => {
     expect(facts.map((f) => [f.sessionId, f.from])).toEqual([["sess-running", "running"]]);
     expect(made.some((r) => r.path === "/api/v0/sessions/sess-running")).toBe(true);
     expect(made.some((r) => r.path === "/api/v0/sessions/sess-idle")).toBe(false);
+  });
+
+  it("finds a follow-up turn of an old session deep in a long list within a few polls, once", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 1000);
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply({ op: "session", sessionId: "bulk-550", messageCount: 4 });
+    const found: string[] = [];
+    for (let poll = 0; poll < 8; poll++) {
+      const { facts, lists } = await scan(fake, state);
+      found.push(...facts.map((f) => f.sessionId));
+      expect(lists.length).toBeLessThanOrEqual(4);
+    }
+    expect(found).toEqual(["bulk-550"]);
   });
 });
