@@ -9,6 +9,7 @@ import type { WatchEventName } from "../../core/hook-event.js";
 import type { ComputerFact, ControlsFact } from "./detect.js";
 import type { SessionIdleFact } from "./detect-sessions.js";
 import type { UsageAlertFact } from "./alerts.js";
+import { shellArg } from "./shell-arg.js";
 import { describeTopModels, type DigestFact } from "./digest.js";
 
 export type WatchFact = SessionIdleFact | ComputerFact | ControlsFact | DigestFact | UsageAlertFact;
@@ -16,7 +17,7 @@ export type WatchFact = SessionIdleFact | ComputerFact | ControlsFact | DigestFa
 const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
   SessionIdle: {
     title: "{project} · Session {outcome}: {session_title}",
-    body: "{session_title} is idle after {message_count} messages{error_note}.\n{last_message}\n{token_usage}\nSession {session_id}",
+    body: "{session_title} is idle after {message_count} messages{error_note}.\n{last_message}\n{token_usage}\nAnswer it: {reply_command}",
   },
   ComputerError: {
     title: "{project} · Computer {computer} has a problem",
@@ -50,6 +51,7 @@ export const WATCH_PLACEHOLDERS = [
   "error_note",
   "last_message",
   "token_usage",
+  "reply_command",
   "computer",
   "computer_id",
   "status",
@@ -160,6 +162,7 @@ function sessionValues(fact: SessionIdleFact): TemplateValues {
     error_note: fact.failure ? ", on an error" : "",
     last_message: fact.lastMessage ? `Last: ${truncate(oneLine(fact.lastMessage), 300)}` : "",
     token_usage: usage ? `Tokens: ${usage}` : "",
+    reply_command: `hook-notify sessions send ${shellArg(fact.sessionId)} "…"`,
   };
 }
 
@@ -192,7 +195,7 @@ function computerValues(fact: ComputerFact): TemplateValues {
     problem,
     step: first?.name,
     error: first?.error,
-    retry_command: `hook-notify computers retry ${fact.computerId}`,
+    retry_command: `hook-notify computers retry ${shellArg(fact.computerId)}`,
     install_messages: fact.installMessages?.length
       ? `The install session said:\n${fact.installMessages.map((m) => `- ${truncate(oneLine(m), 200)}`).join("\n")}`
       : "",

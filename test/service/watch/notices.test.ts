@@ -26,7 +26,7 @@ describe("noticeOf", () => {
     );
     expect(n.title).toBe("svc.example · Session done: Ship the release");
     expect(n.body).toBe(
-      "Ship the release is idle after 14 messages.\nLast: Released 1.2.0 and tagged it.\nTokens: 12.4k in, 3.1k out, 410 credits\nSession sess-1",
+      'Ship the release is idle after 14 messages.\nLast: Released 1.2.0 and tagged it.\nTokens: 12.4k in, 3.1k out, 410 credits\nAnswer it: hook-notify sessions send sess-1 "…"',
     );
     expect([n.level, n.failure, n.lastMessage, n.tokenUsage]).toEqual([
       "done",
@@ -50,7 +50,7 @@ describe("noticeOf", () => {
     );
     expect([n.level, n.failure]).toEqual(["failure", true]);
     expect(n.title).toBe("svc.example · Session failed: session sess-2");
-    expect(n.body).toContain("idle after ? messages, on an error.\nLast: quota\nSession sess-2");
+    expect(n.body).toContain("idle after ? messages, on an error.\nLast: quota\nAnswer it:");
   });
 
   it("a burst of revisions is one notice that says how many", () => {
@@ -69,6 +69,20 @@ describe("noticeOf", () => {
     expect(noticeOf({ ...fact, count: 1, more: false }, config, meta).title).toContain(
       "(revision 140)",
     );
+  });
+
+  it("quotes an id from the service in the command it offers", () => {
+    const computerId = "c1; rm -rf ~ $(id) 'x'";
+    const n = noticeOf(
+      { kind: "ComputerError", computerId, name: "box", status: "error", failedSteps: [] },
+      config,
+      meta,
+    );
+    expect(n.body).toContain(
+      String.raw`hook-notify computers retry 'c1; rm -rf ~ $(id) '\''x'\'''`,
+    );
+    const idle = noticeOf({ kind: "SessionIdle", sessionId: "s 1", from: "idle" }, config, meta);
+    expect(idle.body).toContain(`hook-notify sessions send 's 1' "…"`);
   });
 
   it("a failed step shows what its install session said", () => {
