@@ -35,8 +35,8 @@ export async function runWatch(options: WatchRun): Promise<number> {
     for (;;) {
       const result = await pollOnce(deps, loaded, service, {
         digest: options.digest,
-        computerIds: options.computerIds,
-        hostId: options.hostId,
+        computerIds: options.computerIds?.length ? options.computerIds : service.computers,
+        hostId: options.hostId ?? service.hostId,
         configPath: options.configPath,
         signal: stop.signal,
       });

@@ -228,6 +228,28 @@ const service = once(() =>
           ),
         ),
     ),
+    computers: z.optional(
+      z
+        .array(z.string().check(z.minLength(1)))
+        .check(
+          about(
+            "hook-notify watch announces only sessions on these computers (ids, as `hook-notify computers list` shows them) instead of the whole organisation's. --computer overrides it.",
+          ),
+        ),
+    ),
+    hostId: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+            "a host id (UUID)",
+          ),
+          about(
+            "hook-notify watch announces only sessions on the computers of this host. --host overrides it.",
+          ),
+        ),
+    ),
     alerts: z.optional(
       z
         .strictObject({

@@ -14,7 +14,13 @@ interface Delivered {
   data: { event: string; title: string; body: string; failure: boolean };
 }
 
-async function setup(options: { role?: "owner" | "member"; alerts?: Record<string, number> } = {}) {
+async function setup(
+  options: {
+    role?: "owner" | "member";
+    alerts?: Record<string, number>;
+    service?: Record<string, unknown>;
+  } = {},
+) {
   const key = makeCanary("WatchKey");
   const fake = await startFakeService({ apiKey: key, role: options.role ?? "owner" });
   const hook = await startHttpServer();
@@ -25,6 +31,7 @@ async function setup(options: { role?: "owner" | "member"; alerts?: Record<strin
       baseUrl: fake.url,
       apiKey: "${FACTORY_API_KEY}",
       ...(options.alerts ? { alerts: options.alerts } : {}),
+      ...options.service,
     },
   });
   const outputs: BinResult[] = [];
@@ -296,6 +303,14 @@ describe("hook-notify watch --once", () => {
       expect(alert.body).toContain(`${day.tokens.by_user[0]!.user_email}: `);
     },
   );
+
+  it("service.computers in the config narrows the sessions; --computer overrides it", async () => {
+    const ctx = await setup({ service: { computers: ["comp-a", "comp-b"] } });
+    expect((await ctx.watchOnce()).code).toBe(0);
+    expect((await ctx.watchOnce("--computer", "comp-c")).code).toBe(0);
+    const lists = ctx.fake.requests.filter((r) => r.path === "/api/v0/sessions");
+    expect(lists.map((r) => r.query.computerId)).toEqual(["comp-a", "comp-b", "comp-c"]);
+  });
 
   it("--host watches only the sessions on that host's computers", async () => {
     const ctx = await setup();
