@@ -8,17 +8,14 @@ import type { ServiceContext } from "../service/http.js";
 import type { Session } from "../service/schemas.js";
 import {
   createSession,
-  getSessionPage,
-  listMessages,
   sendMessage,
   updateSession,
   type MessageRole,
   type SessionSettingsInput,
 } from "../service/session-api.js";
-import { textOf } from "../service/watch/describe-turn.js";
-import { formatTable } from "../style.js";
 import { cell, timeOf } from "./cells.js";
 import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
+import { listAction, messagesAction } from "./sessions-read.js";
 
 /** What `hook-notify sessions` does (the yargs choices in sessions.ts list the same). */
 export const SESSION_ACTIONS = ["list", "get", "create", "update", "messages", "send"] as const;
@@ -82,50 +79,6 @@ const ACTIONS: Record<SessionAction, Action> = {
   messages: messagesAction,
   send: sendAction,
 };
-
-async function listAction(ctx: ServiceContext, io: CommandIo, o: SessionsRun): Promise<void> {
-  const sessions: Session[] = [];
-  let cursor: string | undefined;
-  for (let page = 1; ; page++) {
-    if (o.all && page > 1) io.err(`hook-notify sessions list: reading page ${String(page)}…`);
-    const result = await getSessionPage(ctx, {
-      cursor,
-      computerId: o.computer,
-      limit: o.limit ?? 20,
-    });
-    sessions.push(...result.items);
-    cursor = result.nextCursor ?? undefined;
-    if (!o.all || !result.hasMore || !cursor) break;
-  }
-  if (o.json) {
-    io.out(JSON.stringify(sessions, null, 2));
-    return;
-  }
-  const rows = sessions.map((s) => [
-    s.sessionId,
-    s.status ?? "?",
-    String(s.messageCount ?? "?"),
-    timeOf(s.updatedAt),
-    cell(s.title ?? ""),
-  ]);
-  for (const line of formatTable(["SESSION", "STATUS", "MESSAGES", "UPDATED", "TITLE"], rows))
-    io.out(line);
-}
-
-async function messagesAction(ctx: ServiceContext, io: CommandIo, o: SessionsRun): Promise<void> {
-  const query = { role: o.role, computerId: o.computer, limit: o.limit ?? 100 };
-  const messages = [];
-  for await (const message of listMessages(ctx, o.id ?? "", query, o.all ? undefined : 1))
-    messages.push(message);
-  if (o.json) {
-    io.out(JSON.stringify(messages, null, 2));
-    return;
-  }
-  for (const m of messages) {
-    const who = `${m.role ?? "message"}${m.isError ? " (error)" : ""}`;
-    io.out(`${timeOf(m.createdAt)}  ${who}: ${cell(textOf(m), 500)}`);
-  }
-}
 
 async function sendAction(ctx: ServiceContext, io: CommandIo, o: SessionsRun): Promise<void> {
   const files = await Promise.all(o.files.map((path) => attachment(path)));

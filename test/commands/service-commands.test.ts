@@ -60,11 +60,35 @@ describe("hook-notify sessions", () => {
     const ctx = await setup();
     expect(await sessions(ctx, { action: "list", json: true })).toBe(0);
     const listed = JSON.parse(ctx.out.join("\n")) as { sessionId: string }[];
-    expect(listed.map((s) => s.sessionId).sort()).toEqual(["sess-idle", "sess-running"]);
+    expect(listed.map((s) => s.sessionId)).toEqual(["sess-running", "sess-idle"]);
     ctx.out.length = 0;
     expect(await sessions(ctx, { action: "list", computer: "comp-x" })).toBe(0);
-    expect(last(ctx.fake.requests).query).toMatchObject({ computerId: "comp-x", limit: "20" });
+    expect(last(ctx.fake.requests).query).toMatchObject({ computerId: "comp-x", limit: "100" });
+    expect(ctx.out).toEqual([
+      expect.stringMatching(/^SESSION\s+STATUS\s+MESSAGES\s+UPDATED\s+TITLE$/),
+    ]);
     ctx.noLeak();
+  });
+
+  it("list shows the newest sessions of a list served oldest first, with a progress line", async () => {
+    const ctx = await setup();
+    const old = Date.now() - 86_400_000;
+    for (let i = 0; i < 230; i++)
+      ctx.fake.apply({
+        op: "session",
+        sessionId: `old-${String(i)}`,
+        status: "idle",
+        createdAt: old,
+        updatedAt: old,
+      });
+    ctx.fake.apply({ op: "session", sessionId: "fresh", status: "idle", title: "Newest work" });
+    expect(await sessions(ctx, { action: "list", limit: 3 })).toBe(0);
+    expect(ctx.out[1]).toMatch(/^fresh\s+idle .* Newest work$/);
+    expect(ctx.out).toHaveLength(4);
+    expect(ctx.err).toEqual([
+      "hook-notify sessions list: reading page 2…",
+      "hook-notify sessions list: reading page 3…",
+    ]);
   });
 
   it('send ID "ship it" adds that message (with a file), and messages reads it back by role', async () => {
@@ -89,7 +113,7 @@ describe("hook-notify sessions", () => {
       limit: 5,
       json: true,
     });
-    expect(last(ctx.fake.requests).query).toMatchObject({ role: "user", limit: "5" });
+    expect(last(ctx.fake.requests).query).toMatchObject({ role: "user", limit: "100" });
     const messages = JSON.parse(ctx.out.join("\n")) as { content: { text: string }[] }[];
     expect(messages.map((m) => m.content[0]?.text)).toEqual(["ship it"]);
   });
@@ -114,7 +138,7 @@ describe("hook-notify sessions", () => {
     expect(ctx.out.join("\n")).toContain("Model: model-gamma");
     const before = ctx.fake.requests.length;
     expect(await sessions(ctx, { action: "create", computer: "c", cwd: "x".repeat(4097) })).toBe(1);
-    expect(await sessions(ctx, { action: "messages", id, limit: 101 })).toBe(1);
+    expect(await sessions(ctx, { action: "messages", id, limit: 0 })).toBe(1);
     expect(await sessions(ctx, { action: "send", id: "sess-idle", text: "  " })).toBe(1);
     expect(ctx.fake.requests.length).toBe(before);
     expect(ctx.err.every((line) => line.includes("USAGE"))).toBe(true);
@@ -241,7 +265,7 @@ describe("every documented field and parameter reaches the service", () => {
       images: [{ data: "iVBORw==" }],
       computerId: "comp-build",
     });
-    for (let i = 0; i < 5; i++)
+    for (let i = 0; i < 150; i++)
       ctx.fake.apply({
         op: "message",
         sessionId: "sess-idle",
@@ -249,7 +273,7 @@ describe("every documented field and parameter reaches the service", () => {
         text: `m${String(i)}`,
       });
     ctx.out.length = 0;
-    const query = { action: "messages" as const, id: "sess-idle", limit: 2, all: true, json: true };
+    const query = { action: "messages" as const, id: "sess-idle", limit: 2, json: true };
     expect(await sessions(ctx, { ...query, computer: "comp-build" })).toBe(0);
     const pages = ctx.fake.requests.filter(
       (r) => r.path.endsWith("/messages") && r.method === "GET",
@@ -257,9 +281,9 @@ describe("every documented field and parameter reaches the service", () => {
     expect(pages.map((r) => [r.query.cursor !== undefined, r.query.computerId])).toEqual([
       [false, "comp-build"],
       [true, "comp-build"],
-      [true, "comp-build"],
     ]);
-    expect((JSON.parse(ctx.out.join("\n")) as unknown[]).length).toBe(6);
+    const shown = JSON.parse(ctx.out.join("\n")) as { content: { text: string }[] }[];
+    expect(shown.map((m) => m.content[0]?.text)).toEqual(["m148", "m149"]);
     const settings = { tokenUsage: { inputTokens: 1 } };
     expect(await sessions(ctx, { action: "update", id: "sess-idle", settings })).toBe(1);
   });
