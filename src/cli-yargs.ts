@@ -56,19 +56,35 @@ export async function runYargs(argv: string[]): Promise<void> {
 }
 
 async function loadCommands(): Promise<CommandModule[]> {
-  const [install, uninstall, flush, test, log, doctor, init, watch, computers, approve] =
-    await Promise.all([
-      import("./commands/install.js"),
-      import("./commands/uninstall.js"),
-      import("./commands/flush.js"),
-      import("./commands/test.js"),
-      import("./commands/log.js"),
-      import("./commands/doctor.js"),
-      import("./commands/init.js"),
-      import("./commands/watch.js"),
-      import("./commands/computers.js"),
-      import("./commands/approve.js"),
-    ]);
+  const [
+    install,
+    uninstall,
+    flush,
+    test,
+    log,
+    doctor,
+    init,
+    watch,
+    computers,
+    approve,
+    sessions,
+    usage,
+    controls,
+  ] = await Promise.all([
+    import("./commands/install.js"),
+    import("./commands/uninstall.js"),
+    import("./commands/flush.js"),
+    import("./commands/test.js"),
+    import("./commands/log.js"),
+    import("./commands/doctor.js"),
+    import("./commands/init.js"),
+    import("./commands/watch.js"),
+    import("./commands/computers.js"),
+    import("./commands/approve.js"),
+    import("./commands/sessions.js"),
+    import("./commands/usage.js"),
+    import("./commands/controls.js"),
+  ]);
   return [
     install.installCommand,
     uninstall.uninstallCommand,
@@ -80,5 +96,8 @@ async function loadCommands(): Promise<CommandModule[]> {
     watch.watchCommand,
     computers.computersCommand,
     approve.approveCommand,
+    sessions.sessionsCommand,
+    usage.usageCommand,
+    controls.controlsCommand,
   ] as unknown as CommandModule[];
 }

@@ -6,6 +6,7 @@ export interface FakeDay {
   tokens: {
     billable_tokens: number;
     by_model: { model_id: string; billable_tokens: number }[];
+    by_user: { user_id: string; user_email: string; billable_tokens: number }[];
   } & Record<string, unknown>;
   tools: { tool_calls: number } & Record<string, unknown>;
   activity: { daily_active_users: number; sessions: number } & Record<string, unknown>;

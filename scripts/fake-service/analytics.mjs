@@ -34,7 +34,13 @@ export function analyticsDay(date) {
       cache_read_tokens: seed(date, "cr", 40_000),
       cache_write_tokens: seed(date, "cw", 10_000),
       by_model: byModel,
-      by_user: [],
+      // The same users and credits as /users reports for the day.
+      by_user: users.map((user_id) => ({
+        user_id,
+        user_email: `${user_id.slice(2)}@example.com`,
+        billable_tokens: seed(date, `${user_id}-bt`, 60_000),
+        by_model: [],
+      })),
     },
     tools: {
       date,

@@ -12,8 +12,16 @@ export interface FakeRequest {
 export type FakeOp =
   | ({ op: "session"; sessionId: string } & Record<string, unknown>)
   | ({ op: "computer"; id: string } & Record<string, unknown>)
-  | { op: "step"; computerId: string; name: string; status: string; error?: string }
-  | { op: "revision"; settings: Record<string, unknown>; user?: Record<string, string> };
+  | {
+      op: "step";
+      computerId: string;
+      name: string;
+      status: string;
+      error?: string;
+      installSessionId?: string;
+    }
+  | { op: "revision"; settings: Record<string, unknown>; user?: Record<string, string> }
+  | { op: "message"; sessionId: string; role: string; text: string; isError?: boolean };
 
 export interface FakeFailure {
   path?: string | RegExp;
@@ -22,6 +30,12 @@ export interface FakeFailure {
   body?: unknown;
   retryAfter?: number | string;
   hang?: boolean;
+  /** Answer normally, but this late. */
+  delayMs?: number;
+  /** An HTML page instead of JSON (status default 502), as a proxy in front sends. */
+  html?: boolean;
+  /** A 200 JSON body of about this many bytes. */
+  hugeBytes?: number;
   times?: number;
 }
 
@@ -40,6 +54,8 @@ export interface FakeService {
   requests: FakeRequest[];
   retries?: number;
   listOmitsStatus: boolean;
+  /** Sessions by createdAt: "oldest" first (the live service, the default) or "newest" first. */
+  listOrder: "oldest" | "newest";
   rateLimit?: { limit: number; windowMs: number } | undefined;
   apply(op: FakeOp | FakeOp[]): void;
   fail(rule: FakeFailure): void;
@@ -55,6 +71,7 @@ export interface FakeOptions {
   host?: string;
   now?: () => number;
   listOmitsStatus?: boolean;
+  listOrder?: "oldest" | "newest";
   rateLimit?: { limit: number; windowMs: number };
 }
 

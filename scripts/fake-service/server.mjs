@@ -20,6 +20,8 @@ export async function startFakeService(options = {}) {
     requests: [],
     failures: [],
     listOmitsStatus: options.listOmitsStatus ?? false,
+    // The live service lists sessions oldest first (issue 31); "newest" tries the other order.
+    listOrder: options.listOrder ?? "oldest",
     rateLimit: options.rateLimit, // {limit, windowMs}
     hits: [],
     timers: new Set(),
@@ -27,7 +29,8 @@ export async function startFakeService(options = {}) {
       for (const one of Array.isArray(op) ? op : [op]) applyOp(state, one, now());
     },
     // Next matching requests answer this way: {path?: RegExp|string, method?, status?, body?,
-    // retryAfter?, hang?, times? (default 1; Infinity for always)}.
+    // retryAfter?, hang?, delayMs?, html? (an HTML page, as a proxy sends), hugeBytes? (a 200 body
+    // that large), times? (default 1; Infinity for always)}.
     fail: (rule) => fake.failures.push({ times: 1, ...rule }),
     clearFailures: () => fake.failures.splice(0),
     // Applies each step's ops `afterMs` from now: [{afterMs, ops: op | op[]}].
@@ -88,7 +91,21 @@ function handle(fake, req, res, text, now) {
   fake.requests.push(record);
   const rule = takeFailure(fake, method, url.pathname);
   if (rule?.hang) return; // never answers; close() destroys the socket
-  if (rule)
+  if (rule?.delayMs) {
+    const timer = setTimeout(() => {
+      fake.timers.delete(timer);
+      answer(fake, req, res, text, now, url, query, method, { ...rule, delayMs: 0, slow: true });
+    }, rule.delayMs);
+    fake.timers.add(timer);
+    return;
+  }
+  answer(fake, req, res, text, now, url, query, method, rule);
+}
+
+function answer(fake, req, res, text, now, url, query, method, rule) {
+  if (rule?.html) return sendHtml(res, rule.status ?? 502);
+  if (rule?.hugeBytes) return sendHuge(res, rule.hugeBytes);
+  if (rule && (rule.status !== undefined || !rule.slow))
     return send(
       res,
       rule.status ?? 500,
@@ -104,13 +121,11 @@ function handle(fake, req, res, text, now) {
   } catch {
     return send(res, 400, problem(400, "Body is not JSON."));
   }
-  const answer = route(fake, method, url.pathname, query, body, now);
+  const reply = route(fake, method, url.pathname, query, body, now);
   send(
     res,
-    answer.status,
-    answer.status >= 400
-      ? problem(answer.status, answer.body.detail, answer.body.title)
-      : answer.body,
+    reply.status,
+    reply.status >= 400 ? problem(reply.status, reply.body.detail, reply.body.title) : reply.body,
   );
 }
 
@@ -151,7 +166,11 @@ function route(fake, method, path, query, body, now) {
       if (parts[1] !== "enterprise-controls") break;
       return listPage(query, state.history, (c) => String(c.revision), "changes");
     case "GET sessions": {
-      const sorted = [...state.sessions].sort((a, b) => b.updatedAt - a.updatedAt);
+      const mine = state.sessions.filter(
+        (s) => !query.computerId || s.computerId === query.computerId,
+      );
+      const sign = fake.listOrder === "newest" ? -1 : 1;
+      const sorted = mine.sort((a, b) => sign * (a.createdAt - b.createdAt));
       const shown = fake.listOmitsStatus ? sorted.map((s) => omit(s, "status")) : sorted;
       return listPage(query, shown, (s) => s.sessionId, "sessions");
     }
@@ -359,6 +378,20 @@ function problem(status, detail, title) {
     status,
     requestId: `req-${randomUUID().slice(0, 12)}`,
   };
+}
+
+function sendHtml(res, status) {
+  res.writeHead(status, { "content-type": "text/html" });
+  res.end("<html><head><title>502 Bad Gateway</title></head><body>Bad Gateway</body></html>");
+}
+
+// A 200 JSON body of `bytes` bytes (a list with one huge title), sent in chunks.
+function sendHuge(res, bytes) {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write('{"sessions":[{"sessionId":"s","title":"');
+  const chunk = "x".repeat(64 * 1024);
+  for (let sent = 0; sent < bytes; sent += chunk.length) res.write(chunk);
+  res.end('"}]}');
 }
 
 function send(res, status, body, retryAfter) {

@@ -76,8 +76,9 @@ export function step(name, status, error) {
 // Applies one scripted change. Ops (JSON, so they can come over HTTP too):
 //   {op:"session", sessionId, ...fields}      create or update a session (updatedAt is bumped)
 //   {op:"computer", id, ...fields}            create or update a computer
-//   {op:"step", computerId, name, status, error?}   set one provisioning step
+//   {op:"step", computerId, name, status, error?, installSessionId?}   set one provisioning step
 //   {op:"revision", settings, user?}          a new enterprise-control revision
+//   {op:"message", sessionId, role, text, isError?}  a message in a session (messageCount +1)
 export function applyOp(state, op, now) {
   switch (op.op) {
     case "session": {
@@ -108,7 +109,10 @@ export function applyOp(state, op, now) {
       const computer = state.computers.find((c) => c.id === op.computerId);
       if (!computer) throw new Error(`no computer ${op.computerId}`);
       computer.provisioningSteps ??= [];
-      const fresh = step(op.name, op.status, op.error);
+      const fresh = {
+        ...step(op.name, op.status, op.error),
+        ...(op.installSessionId ? { installSessionId: op.installSessionId } : {}),
+      };
       const at = computer.provisioningSteps.findIndex((s) => s.name === op.name);
       if (at >= 0) computer.provisioningSteps[at] = fresh;
       else computer.provisioningSteps.push(fresh);
@@ -122,6 +126,23 @@ export function applyOp(state, op, now) {
         user: op.user ?? { id: "u-bob", email: "bob@example.com", name: "Bob" },
         updatedAt: new Date(now).toISOString(),
       });
+      return;
+    }
+    case "message": {
+      const found = state.sessions.find((s) => s.sessionId === op.sessionId);
+      if (!found) throw new Error(`no session ${op.sessionId}`);
+      const list = state.messages.get(op.sessionId) ?? [];
+      state.messages.set(op.sessionId, list);
+      list.push({
+        id: `msg-${op.sessionId}-${list.length + 1}`,
+        role: op.role,
+        content: [{ id: "c1", text: op.text }],
+        createdAt: now,
+        updatedAt: now,
+        isUserVisible: true,
+        ...(op.isError === undefined ? {} : { isError: op.isError }),
+      });
+      Object.assign(found, { messageCount: (found.messageCount ?? 0) + 1, updatedAt: now });
       return;
     }
     default:

@@ -1,8 +1,10 @@
 // The watch loop: poll, print one line per announcement, sleep (interval, jitter, backoff), until
 // SIGINT/SIGTERM or, with --once, after one poll.
-import { loadConfig } from "../config/load-config.js";
+import { loadConfig, type LoadedConfig } from "../config/load-config.js";
+import type { ServiceConfig } from "../core/config.js";
 import { createDeps } from "../deps.js";
 import { scrub } from "../redact.js";
+import { describeWait } from "../service/http.js";
 import { pollOnce, type PollResult } from "../service/watch/poll.js";
 import { nextDelay } from "../service/watch/schedule.js";
 
@@ -11,23 +13,16 @@ export interface WatchRun {
   once: boolean;
   digest: boolean;
   intervalSeconds: number | undefined;
+  computerIds?: string[] | undefined;
+  hostId?: string | undefined;
 }
 
 // Returns the exit code: 0, or 1 when the config has no service or (--once) a part failed.
 export async function runWatch(options: WatchRun): Promise<number> {
   const deps = createDeps();
   const loaded = loadConfig(deps, { configPath: options.configPath });
-  const service = loaded.value.service;
-  if (loaded.error)
-    console.error(`hook-notify watch: ${scrub(loaded.error.message, loaded.secrets)}`);
-  for (const issue of loaded.issues)
-    console.error(`hook-notify watch: ${scrub(issue, loaded.secrets)}`);
-  if (!service) {
-    console.error(
-      'hook-notify watch: no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
-    );
-    return 1;
-  }
+  const service = serviceOrSay(loaded);
+  if (!service) return 1;
   const stop = new AbortController();
   const onSignal = (): void => {
     stop.abort();
@@ -40,14 +35,18 @@ export async function runWatch(options: WatchRun): Promise<number> {
     for (;;) {
       const result = await pollOnce(deps, loaded, service, {
         digest: options.digest,
+        computerIds: options.computerIds?.length ? options.computerIds : service.computers,
+        hostId: options.hostId ?? service.hostId,
         configPath: options.configPath,
         signal: stop.signal,
       });
       report(result, loaded.secrets);
-      if (options.once) return result.errors.length > 0 || result.busy ? 1 : 0;
-      failures = result.errors.length > 0 ? failures + 1 : 0;
       const retryAfterMs = Math.max(0, ...result.errors.map((e) => e.retryAfterMs ?? 0));
+      if (options.once) return onceExit(result, retryAfterMs);
+      failures = result.errors.length > 0 ? failures + 1 : 0;
       const delay = nextDelay({ intervalMs, failures, retryAfterMs, random: Math.random });
+      if (result.errors.length > 0)
+        console.error(`hook-notify watch: next poll in ${describeWait(delay)}.`);
       if (!(await sleep(delay, stop.signal))) return 0;
     }
   } finally {
@@ -56,11 +55,36 @@ export async function runWatch(options: WatchRun): Promise<number> {
   }
 }
 
+// Prints the config's problems; returns its service, or undefined after saying why there is none
+// (an unset ${VAR} in "service" is one of the problems printed, so no second line for it).
+function serviceOrSay(loaded: LoadedConfig): ServiceConfig | undefined {
+  if (loaded.error)
+    console.error(`hook-notify watch: ${scrub(loaded.error.message, loaded.secrets)}`);
+  for (const issue of loaded.issues)
+    console.error(`hook-notify watch: ${scrub(issue, loaded.secrets)}`);
+  const service = loaded.value.service;
+  if (!service && !loaded.issues.some((issue) => /(^|: )service\./.test(issue)))
+    console.error(
+      'hook-notify watch: no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
+    );
+  return service;
+}
+
+// The exit code of `--once`, after saying when to run again if the service asked to wait.
+function onceExit(result: PollResult, retryAfterMs: number): number {
+  if (retryAfterMs > 0)
+    console.error(
+      `hook-notify watch: --once does not wait: run it again in ${describeWait(retryAfterMs)} or later.`,
+    );
+  return result.errors.length > 0 || result.busy ? 1 : 0;
+}
+
 function report(result: PollResult, secrets: readonly string[]): void {
   if (result.busy) console.error("hook-notify watch: another watch is polling right now; skipped.");
   for (const notification of result.announced) {
     console.log(`${notification.event}: ${scrub(notification.title, secrets)}`);
   }
+  for (const warning of result.warnings) console.error(`hook-notify watch: ${warning}`);
   for (const error of result.errors) {
     console.error(`hook-notify watch: ${error.code}: ${scrub(error.message, secrets)}`);
   }

@@ -4,11 +4,16 @@
 import type { CommandModule } from "yargs";
 import { configOption } from "./config-option.js";
 
+/** The shortest interval between polls (the config's intervalSeconds has the same floor). */
+const MIN_INTERVAL_SECONDS = 10;
+
 interface WatchArgs {
   config?: string | undefined;
   once: boolean;
   digest?: string | undefined;
   interval?: number | undefined;
+  computer?: string[] | undefined;
+  host?: string | undefined;
 }
 
 export const watchCommand: CommandModule<object, WatchArgs> = {
@@ -28,7 +33,24 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
       })
       .option("interval", {
         type: "number",
-        describe: "Seconds between polls (default: service.intervalSeconds, else 60; +10 % jitter)",
+        describe:
+          "Seconds between polls, at least 10 (default: service.intervalSeconds, else 60; +10 % jitter)",
+      })
+      .option("computer", {
+        type: "string",
+        array: true,
+        describe: "Only sessions on this computer (repeat); colleagues' sessions stay quiet",
+      })
+      .option("host", {
+        type: "string",
+        describe: "Only sessions on the computers of this host id (UUID)",
+      })
+      .check((argv) => {
+        if (argv.interval !== undefined && !(argv.interval >= MIN_INTERVAL_SECONDS))
+          throw new Error(
+            `--interval ${String(argv.interval)}: polls are at least ${String(MIN_INTERVAL_SECONDS)} seconds apart; give --interval ${String(MIN_INTERVAL_SECONDS)} or more.`,
+          );
+        return true;
       })
       .example("$0 watch --once --digest daily", "one poll, e.g. from cron every 5 minutes")
       .epilog(
@@ -44,6 +66,8 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
       once: argv.once,
       digest: argv.digest === "daily",
       intervalSeconds: argv.interval,
+      computerIds: argv.computer ?? [],
+      hostId: argv.host,
     });
   },
 };

@@ -73,7 +73,7 @@ export const commonEntryShape = once(() => ({
       .check(
         z.minLength(1),
         about(
-          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd and StopFailure, and every watch event.",
+          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd and StopFailure, and every watch event.",
           [...DEFAULT_EVENTS],
         ),
       ),
@@ -274,6 +274,58 @@ const service = once(() =>
           about(
             "hook-notify watch polls this often (plus up to 10 % jitter).",
             DEFAULT_INTERVAL_SECONDS,
+          ),
+        ),
+    ),
+    computers: z.optional(
+      z
+        .array(z.string().check(z.minLength(1)))
+        .check(
+          about(
+            "hook-notify watch announces only sessions on these computers (ids, as `hook-notify computers list` shows them) instead of the whole organisation's. --computer overrides it.",
+          ),
+        ),
+    ),
+    hostId: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+            "a host id (UUID)",
+          ),
+          about(
+            "hook-notify watch announces only sessions on the computers of this host. --host overrides it.",
+          ),
+        ),
+    ),
+    alerts: z.optional(
+      z
+        .strictObject({
+          creditsPerDay: z.optional(
+            z
+              .number()
+              .check(
+                z.gt(0),
+                about(
+                  "Announce (UsageAlert) when the organisation used more credits than this in a UTC day.",
+                ),
+              ),
+          ),
+          creditsPerUserPerDay: z.optional(
+            z
+              .number()
+              .check(
+                z.gt(0),
+                about(
+                  "Announce (UsageAlert) when any one user used more credits than this in a UTC day.",
+                ),
+              ),
+          ),
+        })
+        .check(
+          about(
+            "hook-notify watch checks yesterday's credits (analytics lags a day) once a day and announces each crossed threshold once. Needs a Manager or Owner key.",
           ),
         ),
     ),

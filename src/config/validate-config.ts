@@ -148,6 +148,9 @@ function serviceOf(
     enrich: raw.enrich ?? true,
     enrichTimeoutMs: (raw.enrichTimeoutSeconds ?? DEFAULT_ENRICH_TIMEOUT_SECONDS) * 1000,
     intervalMs: (raw.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS) * 1000,
+    ...(raw.computers ? { computers: raw.computers } : {}),
+    ...(raw.hostId ? { hostId: raw.hostId } : {}),
+    ...(raw.alerts ? { alerts: raw.alerts } : {}),
   };
 }
 

@@ -46,6 +46,17 @@ export interface ServiceConfig {
   enrich: boolean;
   enrichTimeoutMs: number;
   intervalMs: number;
+  /** `hook-notify watch`: only sessions on these computers, or on this host's. */
+  computers?: string[] | undefined;
+  hostId?: string | undefined;
+  /** `hook-notify watch`: credits per UTC day above which it announces once (UsageAlert). */
+  alerts?: UsageAlerts | undefined;
+}
+
+/** Daily credit thresholds: the whole organisation, and any one user. */
+export interface UsageAlerts {
+  creditsPerDay?: number | undefined;
+  creditsPerUserPerDay?: number | undefined;
 }
 
 export interface Config {

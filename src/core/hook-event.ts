@@ -24,6 +24,7 @@ export const WATCH_EVENTS = [
   "ComputerRecovered",
   "ControlsChanged",
   "DailyDigest",
+  "UsageAlert",
 ] as const;
 
 export type WatchEventName = (typeof WATCH_EVENTS)[number];

@@ -25,10 +25,14 @@ export type { ServiceContext } from "./http.js";
 /** The largest page the document allows (limit 1-100). */
 const PAGE_SIZE = 100;
 
-// GET /api/v0/sessions/{id}
-export function getSession(ctx: ServiceContext, sessionId: string): Promise<Session> {
+// GET /api/v0/sessions/{id}, optionally asking one computer directly (computerId).
+export function getSession(
+  ctx: ServiceContext,
+  sessionId: string,
+  computerId?: string,
+): Promise<Session> {
   const path = `/api/v0/sessions/${encodeURIComponent(sessionId)}`;
-  return callService(ctx, { path }, sessionSchema);
+  return callService(ctx, { path, query: { computerId } }, sessionSchema);
 }
 
 // GET /api/v0/sessions, every page.

@@ -7,6 +7,7 @@ import { HookNotifyError, type ErrorCode } from "../errors.js";
 import { proxyOptions } from "../http/post.js";
 import { parseRetryAfter } from "../http/retry-policy.js";
 import { userAgent } from "../http/user-agent.js";
+import { oneLine, stripControl } from "../message/text.js";
 import { redactUrl, scrub, secretPartsOf } from "../redact.js";
 import { errorBodySchema } from "./schemas.js";
 
@@ -36,16 +37,19 @@ export async function callService<T>(
   const where = `${request.method ?? "GET"} ${request.path}`;
   const secrets = secretPartsOf(ctx.service.apiKey);
   const text = await send(ctx, url, request, where);
+  const failed = text.status < 200 || text.status >= 300;
   let json: unknown;
   try {
     json = text.body === "" ? {} : JSON.parse(text.body);
   } catch (error) {
+    // A proxy's HTML error page: the status is what matters, not the body.
+    if (failed) throw statusError(text, undefined, where, secrets);
     throw serviceError("SERVICE_INVALID_RESPONSE", `${where}: the answer is not JSON.`, {
       cause: error,
       retryable: true,
     });
   }
-  if (text.status < 200 || text.status >= 300) throw statusError(text, json, where, secrets);
+  if (failed) throw statusError(text, json, where, secrets);
   const parsed = safeParse(schema, json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -103,7 +107,7 @@ async function send(
     let size = 0;
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) throw new Error("the answer is larger than 4 MiB");
+      if (size > MAX_BODY_BYTES) throw tooLarge(where);
       chunks.push(chunk);
     }
     const headers: Record<string, string> = {};
@@ -112,6 +116,7 @@ async function send(
     }
     return { status: response.statusCode, headers, body: Buffer.concat(chunks).toString("utf8") };
   } catch (error) {
+    if (error instanceof HookNotifyError) throw error;
     if (isAborted(ctx.signal)) throw timeoutError(target, error);
     const code = (error as { code?: unknown }).code;
     const why = typeof code === "string" ? code : error instanceof Error ? error.message : "";
@@ -131,6 +136,14 @@ function isAborted(signal: AbortSignal): boolean {
   return signal.aborted;
 }
 
+function tooLarge(where: string): HookNotifyError {
+  return serviceError(
+    "SERVICE_INVALID_RESPONSE",
+    `${where}: the answer is larger than 4 MiB, more than hook-notify reads. Ask for less (a smaller --limit or date range).`,
+    { retryable: false },
+  );
+}
+
 function timeoutError(target: string, cause: unknown): HookNotifyError {
   return serviceError("SERVICE_TIMEOUT", `no answer from the service (${target}) in time.`, {
     cause,
@@ -148,7 +161,8 @@ function statusError(
   const info = body.success ? body.data : {};
   const said = [info.title, info.detail].filter(Boolean).join(": ").slice(0, 300);
   const id = info.requestId ? ` (request ${info.requestId})` : "";
-  const head = `${where}: the service answered ${String(response.status)}${said ? ` "${scrub(said, secrets)}"` : ""}${id}.`;
+  const notJson = json === undefined ? " with a page that is not JSON (a proxy or gateway?)" : "";
+  const head = `${where}: the service answered ${String(response.status)}${notJson}${said ? ` "${oneLine(stripControl(scrub(said, secrets)))}"` : ""}${id}.`;
   const { status } = response;
   if (status === 401)
     return serviceError(
@@ -157,31 +171,54 @@ function statusError(
       { retryable: false },
     );
   if (status === 403)
-    return serviceError(
-      "SERVICE_FORBIDDEN",
-      `${head} The key's role is not allowed here (analytics needs Manager or Owner).`,
-      { retryable: false },
-    );
+    return serviceError("SERVICE_FORBIDDEN", `${head} ${forbiddenAdvice(where)}`, {
+      retryable: false,
+    });
   if (status === 400)
     return serviceError("SERVICE_BAD_REQUEST", `${head} The request was rejected.`, {
       retryable: false,
     });
   if (status === 404)
     return serviceError("SERVICE_NOT_FOUND", `${head} Not found.`, { retryable: false });
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
-    return serviceError("SERVICE_RATE_LIMITED", `${head} Rate limited; will wait and retry.`, {
-      retryable: true,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
-  return serviceError("SERVICE_HTTP_STATUS", head, { retryable: status >= 500 });
+  if (status === 429) return rateLimited(head, response.headers);
+  return serviceError("SERVICE_HTTP_STATUS", head, {
+    retryable: status >= 500,
+    status,
+  });
+}
+
+// A 429 that says how long the service asks to wait (Retry-After), and carries it for callers.
+function rateLimited(head: string, headers: Record<string, string>): HookNotifyError {
+  const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now());
+  const wait =
+    retryAfterMs === undefined
+      ? "it did not say how long to wait (no Retry-After)"
+      : `it asks to wait ${describeWait(retryAfterMs)} (Retry-After)`;
+  return serviceError("SERVICE_RATE_LIMITED", `${head} Rate limited: ${wait}.`, {
+    retryable: true,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+}
+
+// Analytics is documented as Manager or Owner only; the roles of v0 are not documented.
+function forbiddenAdvice(where: string): string {
+  return where.includes("/api/v1/analytics/")
+    ? "Analytics needs a key of a Manager or Owner of the organisation."
+    : "This key may not use this endpoint (which roles may is not documented): try a key of an organisation admin, or check the id belongs to your organisation.";
+}
+
+// 1500 → "2 s", 90_000 → "1 min 30 s"
+export function describeWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return `${String(seconds)} s`;
+  const rest = seconds % 60;
+  return `${String(Math.floor(seconds / 60))} min${rest ? ` ${String(rest)} s` : ""}`;
 }
 
 function serviceError(
   code: ErrorCode,
   message: string,
-  options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number },
+  options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number; status?: number },
 ): HookNotifyError {
   return new HookNotifyError(code, `service: ${message}`, { sink: "service", ...options });
 }

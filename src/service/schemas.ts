@@ -60,8 +60,10 @@ export const computerSchema = z.looseObject({
   name: z.optional(str),
   providerType: z.optional(str),
   createdAt: z.optional(num),
+  hostId: maybe(str),
   hostname: maybe(str),
   status: maybe(str),
+  remoteUser: maybe(str),
   provisioningSteps: z.optional(z.nullable(z.array(provisioningStepSchema))),
 });
 export type Computer = z.infer<typeof computerSchema>;
@@ -88,6 +90,28 @@ export const historyPageSchema = z.looseObject({
   pagination,
 });
 export const computerListSchema = z.looseObject({ computers: z.array(computerSchema) });
+
+/** A message of a session; which fields are required is not shown, so only `id` is. */
+export const messageSchema = z.looseObject({
+  id: str,
+  role: z.optional(str),
+  content: z.optional(z.array(z.looseObject({ text: z.optional(str), id: z.optional(str) }))),
+  createdAt: z.optional(num),
+  updatedAt: z.optional(num),
+  isUserVisible: z.optional(z.boolean()),
+  isError: z.optional(z.boolean()),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const messagePageSchema = z.looseObject({
+  messages: z.array(messageSchema),
+  pagination: z.optional(pagination),
+});
+/** POST /sessions/{id}/messages: the created user message and the agent's status after it. */
+export const sentMessageSchema = z.looseObject({ messageId: str, status: str });
+
+/** An analytics row with group_by: one per day per group value. */
+export const groupRowSchema = z.looseObject({ date: str, group_key: str });
 
 /** The error body of the analytics endpoints (and, we assume, of v0: not shown there). */
 export const errorBodySchema = z.looseObject({
@@ -120,6 +144,15 @@ export const tokensRowSchema = z.looseObject({
   date: str,
   ...tokenCounts,
   by_model: z.optional(z.array(modelRow)),
+  by_user: z.optional(
+    z.array(
+      z.looseObject({
+        user_id: z.optional(str),
+        user_email: maybe(str),
+        billable_tokens: z.optional(num),
+      }),
+    ),
+  ),
 });
 export const toolsRowSchema = z.looseObject({ date: str, tool_calls: z.optional(num) });
 export const activityRowSchema = z.looseObject({

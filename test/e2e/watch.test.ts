@@ -14,14 +14,25 @@ interface Delivered {
   data: { event: string; title: string; body: string; failure: boolean };
 }
 
-async function setup(options: { role?: "owner" | "member" } = {}) {
+async function setup(
+  options: {
+    role?: "owner" | "member";
+    alerts?: Record<string, number>;
+    service?: Record<string, unknown>;
+  } = {},
+) {
   const key = makeCanary("WatchKey");
   const fake = await startFakeService({ apiKey: key, role: options.role ?? "owner" });
   const hook = await startHttpServer();
   const home = tempHome({ FACTORY_API_KEY: key });
   home.writeConfig({
     sinks: { team: { type: "webhook", url: `${hook.url}/in` } },
-    service: { baseUrl: fake.url, apiKey: "${FACTORY_API_KEY}" },
+    service: {
+      baseUrl: fake.url,
+      apiKey: "${FACTORY_API_KEY}",
+      ...(options.alerts ? { alerts: options.alerts } : {}),
+      ...options.service,
+    },
   });
   const outputs: BinResult[] = [];
   const watchOnce = async (...extra: string[]) => {
@@ -55,6 +66,12 @@ describe("hook-notify watch --once", () => {
     async () => {
       const ctx = await setup();
       const modelKey = makeCanary("ModelKey");
+
+      // The install session of the build computer, finished before the baseline.
+      ctx.fake.apply([
+        { op: "session", sessionId: "sess-install", status: "idle", computerId: "comp-build" },
+        { op: "message", sessionId: "sess-install", role: "assistant", text: "npm ERR! ENOLOCK" },
+      ]);
 
       // First run: the baseline (nothing announced) and yesterday's digest.
       const first = await ctx.watchOnce("--digest", "daily");
@@ -92,6 +109,7 @@ describe("hook-notify watch --once", () => {
           name: "install-deps",
           status: "failed",
           error: "npm ci exited with code 1",
+          installSessionId: "sess-install",
         },
         {
           op: "revision",
@@ -122,6 +140,9 @@ describe("hook-notify watch --once", () => {
         "install-deps failed: npm ci exited with code 1",
       );
       expect(byEvent("ComputerError").body).toContain("hook-notify computers retry comp-build");
+      expect(byEvent("ComputerError").body).toContain(
+        "The install session said:\n- npm ERR! ENOLOCK",
+      );
       expect(byEvent("ComputerError").failure).toBe(true);
       const controls = byEvent("ControlsChanged");
       expect(controls.title).toContain("revision 2");
@@ -192,6 +213,8 @@ describe("hook-notify watch --once", () => {
     const limited = await ctx.watchOnce();
     expect(limited.code).toBe(1);
     expect(limited.stderr).toContain("SERVICE_RATE_LIMITED");
+    expect(limited.stderr).toContain("it asks to wait 30 s (Retry-After)");
+    expect(limited.stderr).toContain("--once does not wait: run it again in 30 s");
     const wrong = makeCanary("WrongKey");
     const result = await runBin(["watch", "--once"], {
       env: { ...ctx.home.env, FACTORY_API_KEY: wrong },
@@ -199,5 +222,104 @@ describe("hook-notify watch --once", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("SERVICE_UNAUTHORIZED");
     expect(leaksOf(wrong, ctx.home.dir, { out: result.stdout, err: result.stderr })).toEqual([]);
+  });
+
+  it(
+    "a follow-up turn is announced once; a session idle on an error is a failure with its last answer",
+    { timeout: 60_000 },
+    async () => {
+      const ctx = await setup();
+      expect((await ctx.watchOnce()).code).toBe(0);
+      ctx.fake.apply([
+        { op: "message", sessionId: "sess-idle", role: "user", text: "and the changelog?" },
+        { op: "message", sessionId: "sess-idle", role: "assistant", text: "Changelog written." },
+        {
+          op: "message",
+          sessionId: "sess-running",
+          role: "assistant",
+          text: "Model provider error: quota exceeded",
+          isError: true,
+        },
+        { op: "session", sessionId: "sess-running", status: "idle" },
+      ]);
+      for (let run = 0; run < 2; run++) expect((await ctx.watchOnce()).code).toBe(0);
+      await settle(ctx, 2);
+      const byId = (id: string) =>
+        ctx.delivered().find((d) => JSON.stringify(d).includes(id))!.data;
+      const followUp = byId("sess-idle");
+      expect(followUp.failure).toBe(false);
+      expect(followUp.title).toContain("Session done: Write the release notes");
+      expect(followUp.body).toContain("Last: Changelog written.");
+      expect(followUp.body).toMatch(/Tokens: .* credits/);
+      const failed = byId("sess-running");
+      expect(failed.failure).toBe(true);
+      expect(failed.title).toContain("Session failed: Fix the flaky checkout test");
+      expect(failed.body).toContain("Last: Model provider error: quota exceeded");
+    },
+  );
+
+  it("refuses --interval below 10 s, and names an unset FACTORY_API_KEY in one line", async () => {
+    const ctx = await setup();
+    const fast = await runBin(["watch", "--interval", "2"], { env: ctx.home.env });
+    expect(fast.code).toBe(1);
+    expect(fast.stderr).toContain("--interval 2: polls are at least 10 seconds apart");
+    const unset = await runBin(["watch", "--once"], {
+      env: { ...ctx.home.env, FACTORY_API_KEY: undefined },
+    });
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toMatch(
+      /service\.apiKey: environment variable FACTORY_API_KEY is not set/,
+    );
+    expect(unset.stderr).not.toContain('no "service"');
+    expect(ctx.fake.requests).toEqual([]);
+  });
+
+  it("sessions list --json and sessions send through the binary", async () => {
+    const ctx = await setup();
+    const listed = await runBin(["sessions", "list", "--json"], { env: ctx.home.env });
+    expect(listed.code).toBe(0);
+    const sessions = JSON.parse(listed.stdout) as { sessionId: string }[];
+    expect(sessions.map((s) => s.sessionId)).toContain("sess-idle");
+    const sent = await runBin(["sessions", "send", "sess-idle", "ship it"], { env: ctx.home.env });
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/^Sent msg-/);
+    expect(JSON.parse(ctx.fake.requests.at(-1)!.body)).toEqual({ text: "ship it" });
+    for (const r of [listed, sent])
+      expect(leaksOf(ctx.key, ctx.home.dir, { out: r.stdout, err: r.stderr })).toEqual([]);
+  });
+
+  it(
+    "announces yesterday's credits over service.alerts once a day",
+    { timeout: 60_000 },
+    async () => {
+      const ctx = await setup({ alerts: { creditsPerDay: 1, creditsPerUserPerDay: 1 } });
+      for (let run = 0; run < 2; run++) expect((await ctx.watchOnce()).code).toBe(0);
+      await settle(ctx, 1);
+      const alert = ctx.delivered()[0]!.data;
+      const day = analyticsDay(yesterday());
+      expect(alert.event).toBe("UsageAlert");
+      expect(alert.title).toContain(`Credits over the limit on ${yesterday()}`);
+      expect(alert.body).toContain("The organisation: ");
+      expect(alert.body).toContain(`${day.tokens.by_user[0]!.user_email}: `);
+    },
+  );
+
+  it("service.computers in the config narrows the sessions; --computer overrides it", async () => {
+    const ctx = await setup({ service: { computers: ["comp-a", "comp-b"] } });
+    expect((await ctx.watchOnce()).code).toBe(0);
+    expect((await ctx.watchOnce("--computer", "comp-c")).code).toBe(0);
+    const lists = ctx.fake.requests.filter((r) => r.path === "/api/v0/sessions");
+    expect(lists.map((r) => r.query.computerId)).toEqual(["comp-a", "comp-b", "comp-c"]);
+  });
+
+  it("--host watches only the sessions on that host's computers", async () => {
+    const ctx = await setup();
+    const host = "7d9f0c1e-2b3a-4c5d-8e9f-0a1b2c3d4e5f";
+    ctx.fake.apply({ op: "computer", id: "comp-mine", hostId: host, status: "active" });
+    expect((await ctx.watchOnce("--host", host)).code).toBe(0);
+    const lists = ctx.fake.requests.filter((r) => r.path === "/api/v0/sessions");
+    expect(lists.map((r) => r.query.computerId)).toEqual(["comp-mine"]);
+    const byHost = ctx.fake.requests.find((r) => r.query.hostId === host);
+    expect(byHost?.query.includeProvisioningSteps).toBe("false");
   });
 });

@@ -90,6 +90,8 @@ describe("service client", () => {
     expect(limited.code).toBe("SERVICE_RATE_LIMITED");
     expect(limited.retryAfterMs).toBe(7000);
     expect(limited.retryable).toBe(true);
+    expect(limited.message).toContain("wait 7 s");
+    expect(limited.message).not.toMatch(/will wait and retry/);
     fake.fail({ path: "/api/v0/computers", hang: true });
     const hung = await codeOf(listComputers(contextFor(fake, fake.apiKey, 300)));
     expect(hung.code).toBe("SERVICE_TIMEOUT");
@@ -106,5 +108,35 @@ describe("service client", () => {
     const yesterday = { startDate: utcDay(-1), endDate: utcDay(-1) };
     const rows = await getAnalytics(contextFor(fake), "tokens", yesterday);
     expect(rows.map((r) => r.date)).toEqual([yesterday.startDate]);
+  });
+
+  it("keeps the status of an HTML error page (a gateway's 502), and says it is not JSON", async () => {
+    const fake = await startFakeService();
+    fake.fail({ path: "/api/v0/sessions", html: true, status: 502 });
+    const error = await codeOf(getSession(contextFor(fake), "sess-idle"));
+    expect(error.code).toBe("SERVICE_HTTP_STATUS");
+    expect(error.status).toBe(502);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain("answered 502");
+  });
+
+  it("reports a body over 4 MiB as too large, not as a network failure", async () => {
+    const fake = await startFakeService();
+    fake.fail({ path: "/api/v0/sessions", hugeBytes: 5 * 1024 * 1024 });
+    const error = await codeOf(getSession(contextFor(fake), "x"));
+    expect(error.code).toBe("SERVICE_INVALID_RESPONSE");
+    expect(error.message).toContain("larger than 4 MiB");
+  });
+
+  it("explains a 403 on a v0 endpoint without speaking of analytics roles", async () => {
+    const fake = await startFakeService();
+    fake.fail({ path: "/api/v0/computers", status: 403 });
+    const error = await codeOf(listComputers(contextFor(fake)));
+    expect(error.code).toBe("SERVICE_FORBIDDEN");
+    expect(error.message).not.toMatch(/analytics|Manager/i);
+    fake.role = "member";
+    const yesterday = { startDate: utcDay(-1), endDate: utcDay(-1) };
+    const analytics = await codeOf(getAnalytics(contextFor(fake), "tools", yesterday));
+    expect(analytics.message).toMatch(/Manager or Owner/);
   });
 });

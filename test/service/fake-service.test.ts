@@ -119,4 +119,51 @@ describe("the local fake of the service", () => {
       .poll(async () => (await call(fake, "GET", `/api/v0/sessions/${id}`)).json.status)
       .toBe("idle");
   });
+
+  it("lists sessions oldest first (as the live service) or newest first, and filters by computerId", async () => {
+    const fake = await startFakeService();
+    fake.apply([
+      { op: "session", sessionId: "a", status: "idle", computerId: "c1" },
+      { op: "session", sessionId: "b", status: "idle", computerId: "c2" },
+    ]);
+    const ids = async (query: string) =>
+      (
+        (await call(fake, "GET", `/api/v0/sessions${query}`)).json.sessions as {
+          sessionId: string;
+        }[]
+      ).map((s) => s.sessionId);
+    expect(await ids("")).toEqual(["sess-idle", "sess-running", "a", "b"]);
+    expect(await ids("?computerId=c2")).toEqual(["b"]);
+    fake.listOrder = "newest";
+    expect((await ids("")).slice(-2)).toEqual(["sess-running", "sess-idle"]);
+  });
+
+  it("fails on demand: an HTML 502, a body over 4 MiB, a slow answer", async () => {
+    const fake = await startFakeService();
+    fake.fail({ path: "/api/v0/computers", html: true });
+    const html = await fetch(`${fake.url}/api/v0/computers`);
+    expect([html.status, html.headers.get("content-type")]).toEqual([502, "text/html"]);
+    fake.fail({ path: "/api/v0/computers", hugeBytes: 5 * 1024 * 1024 });
+    const huge = await fetch(`${fake.url}/api/v0/computers`);
+    expect((await huge.arrayBuffer()).byteLength).toBeGreaterThan(5 * 1024 * 1024);
+    fake.fail({ path: "/api/v0/computers", delayMs: 300 });
+    const started = Date.now();
+    const slow = await call(fake, "GET", "/api/v0/computers");
+    expect(slow.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  });
+
+  it("scripts messages: role, isError, and the session's message count", async () => {
+    const fake = await startFakeService();
+    fake.apply({
+      op: "message",
+      sessionId: "sess-idle",
+      role: "assistant",
+      text: "x",
+      isError: true,
+    });
+    const listed = await call(fake, "GET", "/api/v0/sessions/sess-idle/messages?role=assistant");
+    expect(listed.json.messages).toMatchObject([{ role: "assistant", isError: true }]);
+    expect((await call(fake, "GET", "/api/v0/sessions/sess-idle")).json.messageCount).toBe(13);
+  });
 });

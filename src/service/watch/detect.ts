@@ -1,16 +1,15 @@
 // What changed since the last poll, as facts to announce. Pure: the previous state and what the
 // service says now in, the facts and the next state out. A first poll (no previous state) is the
 // baseline and announces nothing.
-import type { Computer, ControlChange, Session } from "../schemas.js";
+import type { Computer, ControlChange } from "../schemas.js";
 import { diffSettings, type SettingChange } from "./diff-settings.js";
-import type { SeenComputer, SeenSession } from "./state.js";
+import type { SeenComputer } from "./state.js";
 
-export interface SessionIdleFact {
-  kind: "SessionIdle";
-  sessionId: string;
-  title?: string | undefined;
-  from: string;
-  messageCount?: number | undefined;
+/** A provisioning step that failed. */
+export interface FailedStep {
+  name: string;
+  error?: string | undefined;
+  installSessionId?: string | undefined;
 }
 
 export interface ComputerFact {
@@ -18,42 +17,22 @@ export interface ComputerFact {
   computerId: string;
   name: string;
   status?: string | undefined;
-  /** The failed provisioning steps: name and error. */
-  failedSteps: { name: string; error?: string | undefined }[];
+  /** The failed provisioning steps: name, error, and the session that ran the install. */
+  failedSteps: FailedStep[];
+  /** The last messages of the failed step's install session (filled by the poll). */
+  installMessages?: string[] | undefined;
 }
 
 export interface ControlsFact {
   kind: "ControlsChanged";
+  /** The newest revision. */
   revision: number;
+  /** How many revisions are new; `more` when older ones were beyond the pages read. */
+  count: number;
+  more: boolean;
   user?: string | undefined;
   updatedAt?: string | undefined;
   changes: SettingChange[];
-}
-
-const BUSY = new Set(["running", "pending"]);
-
-// running or pending → idle, for sessions seen before; new sessions are only recorded.
-export function detectSessions(
-  previous: Record<string, SeenSession> | undefined,
-  sessions: readonly Session[],
-): { facts: SessionIdleFact[]; next: Record<string, SeenSession> } {
-  const next: Record<string, SeenSession> = {};
-  const facts: SessionIdleFact[] = [];
-  for (const session of sessions) {
-    const before = previous?.[session.sessionId];
-    next[session.sessionId] = { status: session.status, updatedAt: session.updatedAt };
-    if (session.status === undefined && before) next[session.sessionId] = before;
-    if (before?.status && BUSY.has(before.status) && session.status === "idle") {
-      facts.push({
-        kind: "SessionIdle",
-        sessionId: session.sessionId,
-        title: session.title?.trim() || undefined,
-        from: before.status,
-        messageCount: session.messageCount,
-      });
-    }
-  }
-  return { facts, next };
 }
 
 const FAILED_STEP = /^(failed|failure|error|errored)$/i;
@@ -61,13 +40,17 @@ const DONE_STEP = /^(completed|complete|succeeded|success|done|skipped)$/i;
 
 // A step failed when its status says so, or when it carries an error and did not finish well.
 // (The document does not list the step statuses.)
-export function failedStepsOf(computer: Computer): { name: string; error?: string | undefined }[] {
+export function failedStepsOf(computer: Computer): FailedStep[] {
   return (computer.provisioningSteps ?? [])
     .filter((step) => {
       const status = step.status ?? "";
       return FAILED_STEP.test(status) || (!!step.error && !DONE_STEP.test(status));
     })
-    .map((step) => ({ name: step.name ?? step.id ?? "step", error: step.error ?? undefined }));
+    .map((step) => ({
+      name: step.name ?? step.id ?? "step",
+      error: step.error ?? undefined,
+      ...(step.installSessionId ? { installSessionId: step.installSessionId } : {}),
+    }));
 }
 
 // Error (status error, or a newly failed step) and recovery (back to active with no failed step).
@@ -104,27 +87,33 @@ export function detectComputers(
   return { facts, next };
 }
 
-// The revisions after `lastSeen`, oldest first, each with its diff against the one before.
-// `history` is newest first and reaches one revision past lastSeen when there is one.
+// The revisions after `lastSeen` as one fact: how many, who made the newest, and the diff from
+// the last seen settings to the newest (a burst of changes is one notification, not twenty).
+// `history` is newest first and reaches lastSeen when the pages read allowed; when it does not,
+// the count is a lower bound (`more`) and the diff starts at the oldest revision read.
 export function detectControls(
   lastSeen: number | undefined,
   history: readonly ControlChange[],
 ): { facts: ControlsFact[]; next: number | undefined } {
-  const newest = history[0]?.revision;
-  if (lastSeen === undefined || newest === undefined)
-    return { facts: [], next: newest ?? lastSeen };
-  const facts: ControlsFact[] = [];
-  for (let i = history.length - 1; i >= 0; i--) {
-    const change = history[i];
-    if (!change || change.revision <= lastSeen) continue;
-    const before = history[i + 1]?.settings ?? {};
-    facts.push({
-      kind: "ControlsChanged",
-      revision: change.revision,
-      user: change.user?.name ?? change.user?.email ?? change.user?.id,
-      updatedAt: change.updatedAt,
-      changes: diffSettings(before, change.settings ?? {}),
-    });
-  }
-  return { facts, next: Math.max(newest, lastSeen) };
+  const latest = history[0];
+  if (lastSeen === undefined || latest === undefined)
+    return { facts: [], next: latest?.revision ?? lastSeen };
+  const fresh = history.filter((change) => change.revision > lastSeen);
+  if (fresh.length === 0) return { facts: [], next: Math.max(latest.revision, lastSeen) };
+  const base = history.find((change) => change.revision <= lastSeen);
+  const users = [...new Set(fresh.map(userOf).filter((u): u is string => u !== undefined))];
+  const fact: ControlsFact = {
+    kind: "ControlsChanged",
+    revision: latest.revision,
+    count: fresh.length,
+    more: base === undefined,
+    user: users.join(", ") || undefined,
+    updatedAt: latest.updatedAt,
+    changes: diffSettings(base?.settings ?? fresh.at(-1)?.settings ?? {}, latest.settings ?? {}),
+  };
+  return { facts: [fact], next: latest.revision };
+}
+
+function userOf(change: ControlChange): string | undefined {
+  return change.user?.name ?? change.user?.email ?? change.user?.id;
 }

@@ -22,40 +22,55 @@ export function yesterdayUtc(now: number): string {
 }
 
 // The digest of `date`, or undefined while the service has no data for it yet.
-export async function fetchDigest(
+export function fetchDigest(ctx: ServiceContext, date: string): Promise<DigestFact | undefined> {
+  return fetchRangeDigest(ctx, { startDate: date, endDate: date });
+}
+
+// The digest of a range of days (a week: `usage digest --week`), summed; `date` names the range.
+// Undefined while the service has no data for its last day yet.
+export async function fetchRangeDigest(
   ctx: ServiceContext,
-  date: string,
+  range: { startDate: string; endDate: string },
 ): Promise<DigestFact | undefined> {
-  const range = { startDate: date, endDate: date };
   const [tokens, activity, tools, productivity] = await Promise.all([
     getAnalytics(ctx, "tokens", range),
     getAnalytics(ctx, "activity", range),
     getAnalytics(ctx, "tools", range),
     getAnalytics(ctx, "productivity", range),
   ]);
-  const day = <T extends { date: string }>(rows: T[]) => rows.find((row) => row.date === date);
-  const t = day(tokens);
-  const a = day(activity);
-  if (!t && !a) return undefined;
+  const last = range.endDate;
+  const lastActivity = activity.find((row) => row.date === last);
+  if (!tokens.some((row) => row.date === last) && !lastActivity) return undefined;
+  const sum = <T>(rows: T[], value: (row: T) => number | undefined) =>
+    rows.reduce((total, row) => total + (value(row) ?? 0), 0);
   const models = new Map<string, number>();
-  for (const row of t?.by_model ?? []) {
+  for (const row of tokens.flatMap((day) => day.by_model ?? [])) {
     models.set(row.model_id, (models.get(row.model_id) ?? 0) + (row.billable_tokens ?? 0));
   }
-  const p = day(productivity);
+  const single = range.startDate === range.endDate;
   return {
     kind: "DailyDigest",
-    date,
-    credits: t?.billable_tokens ?? 0,
-    activeUsers: a?.daily_active_users ?? 0,
-    sessions: a?.sessions ?? 0,
-    toolCalls: day(tools)?.tool_calls ?? 0,
+    date: single ? last : `${range.startDate} to ${last}`,
+    credits: sum(tokens, (row) => row.billable_tokens),
+    // A day counts its users; a longer range the last day's weekly figure (no double counting).
+    activeUsers: single
+      ? (lastActivity?.daily_active_users ?? 0)
+      : (numberOf(lastActivity, "weekly_active_users") ??
+        Math.max(0, ...activity.map((row) => row.daily_active_users ?? 0))),
+    sessions: sum(activity, (row) => row.sessions),
+    toolCalls: sum(tools, (row) => row.tool_calls),
     topModels: [...models]
       .sort((x, y) => y[1] - x[1])
       .slice(0, 3)
       .map(([model, credits]) => ({ model, credits })),
-    commits: p?.git_commits ?? 0,
-    prs: p?.git_prs_created ?? 0,
+    commits: sum(productivity, (row) => row.git_commits),
+    prs: sum(productivity, (row) => row.git_prs_created),
   };
+}
+
+function numberOf(row: Record<string, unknown> | undefined, key: string): number | undefined {
+  const value = row?.[key];
+  return typeof value === "number" ? value : undefined;
 }
 
 // "model-gamma 61.2k, model-beta 40.3k"

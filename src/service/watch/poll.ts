@@ -3,29 +3,24 @@
 // (a 403 on analytics, a 500) keeps its old state and does not stop the others.
 import { deadline } from "../../abort.js";
 import type { LoadedConfig } from "../../config/load-config.js";
-import type { ServiceConfig } from "../../core/config.js";
 import type { Deps } from "../../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../../errors.js";
 import { newNotificationId } from "../../message/notification-id.js";
 import type { Notification } from "../../core/notification.js";
 import { acquireLock } from "../../link/lock.js";
 import { processOwner } from "../../link/spawn.js";
-import {
-  getSession,
-  listComputers,
-  listControlHistory,
-  listSessions,
-  type ServiceContext,
-} from "../client.js";
-import type { ControlChange, Session } from "../schemas.js";
+import type { ServiceConfig } from "../../core/config.js";
 import { announce } from "./announce.js";
-import { detectComputers, detectControls, detectSessions } from "./detect.js";
-import { fetchDigest, yesterdayUtc } from "./digest.js";
+import { partsOf } from "./parts.js";
 import { noticeOf, type WatchFact } from "./notices.js";
-import { readWatchState, watchDir, writeWatchState, type WatchState } from "./state.js";
+import { readWatchState, watchDir, writeWatchState } from "./state.js";
 
 export interface PollOptions {
   digest: boolean;
+  /** Only sessions on these computers (the list's computerId filter); empty: all. */
+  computerIds?: readonly string[] | undefined;
+  /** Only sessions on the computers of this host (GET /computers?hostId=, each poll). */
+  hostId?: string | undefined;
   configPath?: string | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -33,13 +28,13 @@ export interface PollOptions {
 export interface PollResult {
   announced: Notification[];
   errors: HookNotifyError[];
+  /** Things a person should know that are not failures (a session list longer than a poll reads). */
+  warnings: string[];
   /** Set when another watch holds the lock: this poll did nothing. */
   busy?: boolean;
 }
 
 const PART_MS = 30_000;
-/** Sessions without a status in the list are fetched one by one, at most this many per poll. */
-const MAX_SESSION_GETS = 50;
 
 // Polls once under the watch lock; never throws for a service error (they are in `errors`).
 export async function pollOnce(
@@ -51,17 +46,13 @@ export async function pollOnce(
   const dir = watchDir(deps);
   await import("node:fs/promises").then((fs) => fs.mkdir(dir, { recursive: true, mode: 0o700 }));
   const lock = await acquireLock(`${dir}/lock`, processOwner(deps));
-  if (!lock) return { announced: [], errors: [], busy: true };
+  if (!lock) return { announced: [], errors: [], warnings: [], busy: true };
   try {
-    const state = await readWatchState(dir);
-    const result: PollResult = { announced: [], errors: [] };
-    const parts: [string, (ctx: ServiceContext) => Promise<WatchFact[]>][] = [
-      ["sessions", (ctx) => pollSessions(ctx, state)],
-      ["computers", (ctx) => pollComputers(ctx, state)],
-      ["controls", (ctx) => pollControls(ctx, state)],
-    ];
-    if (options.digest) parts.push(["digest", (ctx) => pollDigest(ctx, state, deps.now())]);
-    for (const [, part] of parts) {
+    const scope = stateScope(service, options);
+    const state = await readWatchState(dir, scope);
+    const result: PollResult = { announced: [], errors: [], warnings: [] };
+    const parts = partsOf(deps, service, options, state, result);
+    for (const part of parts) {
       const timer = deadline(PART_MS, options.signal);
       try {
         const facts = await part({ service, env: deps.env, signal: timer.signal });
@@ -74,11 +65,22 @@ export async function pollOnce(
       }
       await lock.refresh();
     }
-    await writeWatchState(dir, state);
+    await writeWatchState(dir, scope, state);
     return result;
   } finally {
     await lock.release();
   }
+}
+
+// What the state is kept apart by: the service (its base URL) and the computer filter, so a
+// switch of baseUrl starts a new baseline instead of comparing two organisations.
+function stateScope(service: ServiceConfig, options: PollOptions): string {
+  const computers = [...(options.computerIds ?? [])].sort();
+  return [
+    service.baseUrl,
+    ...computers,
+    ...(options.hostId ? [`host ${options.hostId}`] : []),
+  ].join("\n");
 }
 
 async function send(
@@ -98,56 +100,4 @@ async function send(
     "sessionId" in fact ? fact.sessionId : "computerId" in fact ? fact.computerId : fact.kind;
   await announce(notification, loaded, deps, { configPath: options.configPath, key });
   return notification;
-}
-
-async function pollSessions(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
-  const sessions: Session[] = [];
-  for await (const session of listSessions(ctx, 20)) sessions.push(session);
-  // The list may leave status out (not shown in the document): ask for the ones that matter.
-  let gets = 0;
-  for (const [i, session] of sessions.entries()) {
-    if (session.status !== undefined || gets >= MAX_SESSION_GETS) continue;
-    const before = state.sessions?.[session.sessionId];
-    if (!before || before.status !== "idle" || before.updatedAt !== session.updatedAt) {
-      gets++;
-      sessions[i] = await getSession(ctx, session.sessionId);
-    }
-  }
-  const { facts, next } = detectSessions(state.sessions, sessions);
-  state.sessions = next;
-  return facts;
-}
-
-async function pollComputers(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
-  const { facts, next } = detectComputers(state.computers, await listComputers(ctx));
-  state.computers = next;
-  return facts;
-}
-
-async function pollControls(ctx: ServiceContext, state: WatchState): Promise<WatchFact[]> {
-  const last = state.controlsRevision;
-  const history: ControlChange[] = [];
-  // Newest first: read down to the last seen revision, plus the one before the oldest new one.
-  for await (const change of listControlHistory(ctx, last === undefined ? 1 : 20)) {
-    history.push(change);
-    if (last === undefined || change.revision < last || history.length >= 101) break;
-    if (change.revision === last) break;
-  }
-  const { facts, next } = detectControls(last, history);
-  // At most the 20 newest revisions are announced one by one after a long pause.
-  state.controlsRevision = next;
-  return facts.slice(-20);
-}
-
-async function pollDigest(
-  ctx: ServiceContext,
-  state: WatchState,
-  now: number,
-): Promise<WatchFact[]> {
-  const date = yesterdayUtc(now);
-  if (state.digestDate === date) return [];
-  const fact = await fetchDigest(ctx, date);
-  if (!fact) return [];
-  state.digestDate = date;
-  return [fact];
 }

@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  detectComputers,
-  detectControls,
-  detectSessions,
-} from "../../../src/service/watch/detect.js";
+import { detectComputers, detectControls } from "../../../src/service/watch/detect.js";
+import { detectSessions } from "../../../src/service/watch/detect-sessions.js";
 import type { Computer } from "../../../src/service/schemas.js";
 
 const s = (sessionId: string, status: string | undefined, messageCount = 3) => ({
@@ -31,6 +28,47 @@ describe("detectSessions", () => {
       { kind: "SessionIdle", sessionId: "b", title: "Title b", from: "pending", messageCount: 3 },
     ]);
     expect(detectSessions(second.next, [s("a", "idle", 9)]).facts).toEqual([]);
+  });
+
+  it("announces a follow-up turn seen only as idle → idle with more messages, a new completedAt or updatedAt", () => {
+    const base = detectSessions(undefined, [
+      { ...s("m", "idle", 4), updatedAt: 1 },
+      { ...s("c", "idle", undefined), messageCount: undefined, completedAt: 5, updatedAt: 1 },
+      { ...s("u", "idle", undefined), messageCount: undefined, updatedAt: 1 },
+      { ...s("same", "idle", 4), updatedAt: 1 },
+    ]).next;
+    const now = detectSessions(base, [
+      { ...s("m", "idle", 6), updatedAt: 2 },
+      { ...s("c", "idle", undefined), messageCount: undefined, completedAt: 9, updatedAt: 1 },
+      { ...s("u", "idle", undefined), messageCount: undefined, updatedAt: 2 },
+      // A settings change (PATCH) moves updatedAt but adds no message: no turn.
+      { ...s("same", "idle", 4), updatedAt: 2 },
+    ]);
+    expect(now.facts.map((f) => [f.sessionId, f.from])).toEqual([
+      ["m", "idle"],
+      ["c", "idle"],
+      ["u", "idle"],
+    ]);
+  });
+
+  it("announces a session created after the last poll and already idle with messages", () => {
+    const base = detectSessions(undefined, [s("old", "idle")]).next;
+    const now = detectSessions(
+      base,
+      [
+        { ...s("born", "idle", 2), createdAt: 102_000 },
+        { ...s("empty", "idle", 0), createdAt: 102_000 },
+        { ...s("older", "idle", 2), createdAt: 500 },
+        // The service's clock 30 s behind this machine's: still new.
+        { ...s("skewed", "idle", 2), createdAt: 70_000 },
+      ],
+      100_000,
+    );
+    expect(now.facts.map((f) => [f.sessionId, f.from])).toEqual([
+      ["born", "new"],
+      ["skewed", "new"],
+    ]);
+    expect(Object.keys(now.next).sort()).toEqual(["born", "empty", "old", "older", "skewed"]);
   });
 });
 
@@ -80,13 +118,18 @@ describe("detectControls", () => {
     updatedAt: "2026-11-20T10:00:00Z",
   });
 
-  it("records the newest revision first, then announces each new one oldest first with its diff", () => {
+  it("records the newest revision first, then announces a burst as one fact that counts it", () => {
     expect(detectControls(undefined, [rev(3, {})])).toEqual({ facts: [], next: 3 });
     const { facts, next } = detectControls(3, [rev(5, { a: 2 }), rev(4, { a: 1 }), rev(3, {})]);
     expect(next).toBe(5);
-    expect(facts.map((f) => [f.revision, f.user, f.changes.map((c) => c.line)])).toEqual([
-      [4, "Bob", ["a: added 1"]],
-      [5, "Bob", ["a: 1 → 2"]],
-    ]);
+    expect(facts.map((f) => [f.revision, f.count, f.more, f.user])).toEqual([[5, 2, false, "Bob"]]);
+    expect(facts[0]?.changes.map((c) => c.line)).toEqual(["a: added 2"]);
+    expect(detectControls(5, [rev(5, { a: 2 })]).facts).toEqual([]);
+  });
+
+  it("says the count is a lower bound when the last seen revision was beyond the pages read", () => {
+    const history = Array.from({ length: 30 }, (_, i) => rev(140 - i, { n: 140 - i }));
+    const { facts } = detectControls(100, history);
+    expect(facts.map((f) => [f.revision, f.count, f.more])).toEqual([[140, 30, true]]);
   });
 });

@@ -1,0 +1,97 @@
+// What every command that talks to the service shares: the config's `service` (or one line that
+// names the real reason there is none), a deadline, a short Retry-After waited once, and the one
+// catch that prints `hook-notify <name>: CODE: message` with the key masked.
+import { deadline } from "../abort.js";
+import { loadConfig } from "../config/load-config.js";
+import type { Config, ServiceConfig } from "../core/config.js";
+import type { Deps } from "../deps.js";
+import { toHookNotifyError } from "../errors.js";
+import { scrub } from "../redact.js";
+import { describeWait, type ServiceContext } from "../service/http.js";
+
+/** Where a command's output goes; the yargs handler passes the console, tests collect lines. */
+export interface CommandIo {
+  deps: Deps;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** The longest Retry-After a one-shot command waits out before its single second try. */
+const MAX_WAIT_MS = 15_000;
+const TIMEOUT_MS = 30_000;
+
+// The console as a CommandIo (the commands' handlers).
+export function consoleIo(deps: Deps): CommandIo {
+  return {
+    deps,
+    out: (line) => {
+      console.log(line);
+    },
+    err: (line) => {
+      console.error(line);
+    },
+  };
+}
+
+/** The config's service, the secrets to mask, and the config (templates, sinks). */
+export interface LoadedService {
+  service: ServiceConfig;
+  secrets: readonly string[];
+  config: Config;
+}
+
+// The service of the config, or undefined after one line on stderr that says why there is none.
+export function loadService(
+  io: CommandIo,
+  name: string,
+  configPath: string | undefined,
+): LoadedService | undefined {
+  const loaded = loadConfig(io.deps, { configPath });
+  const say = (line: string): void => {
+    io.err(`hook-notify ${name}: ${scrub(line, loaded.secrets)}`);
+  };
+  if (loaded.error) say(loaded.error.message);
+  const service = loaded.value.service;
+  if (service) return { service, secrets: loaded.secrets, config: loaded.value };
+  const unset = loaded.issues.filter((issue) => /(^|: )service\./.test(issue));
+  for (const issue of unset) say(issue);
+  if (unset.length === 0)
+    say(
+      'no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
+    );
+  return undefined;
+}
+
+// Runs `work` with a deadline; a 429 whose Retry-After is short is waited out and tried once
+// more (said on stderr); any failure is one line. Returns the exit code.
+export async function runServiceWork(
+  io: CommandIo,
+  name: string,
+  loaded: LoadedService,
+  work: (ctx: ServiceContext) => Promise<void>,
+): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const timer = deadline(TIMEOUT_MS);
+    try {
+      await work({ service: loaded.service, env: io.deps.env, signal: timer.signal });
+      return 0;
+    } catch (error) {
+      const known = toHookNotifyError(error);
+      const wait = known.code === "SERVICE_RATE_LIMITED" ? known.retryAfterMs : undefined;
+      const message = scrub(known.message, loaded.secrets);
+      if (attempt === 0 && wait !== undefined && wait <= MAX_WAIT_MS) {
+        io.err(`hook-notify ${name}: rate limited; trying again in ${describeWait(wait)}.`);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
+      const advice =
+        known.code === "SERVICE_RATE_LIMITED"
+          ? ` Not retried now: run it again ${wait === undefined ? "later" : `in ${describeWait(wait)}`}.`
+          : "";
+      io.err(`hook-notify ${name}: ${known.code}: ${message}${advice}`);
+      return 1;
+    } finally {
+      timer.clear();
+    }
+  }
+}

@@ -1,0 +1,189 @@
+// The sessions part of a watch poll against the local fake: no finished turn is missed (created
+// between two polls, a follow-up turn, a long list listed oldest first), an error is a failure,
+// the computer filter is sent, and every poll stays within a few list requests.
+import { describe, expect, it } from "vitest";
+import type { ServiceContext } from "../../../src/service/client.js";
+import { scanSessions } from "../../../src/service/watch/sessions.js";
+import type { WatchState } from "../../../src/service/watch/state.js";
+import { startFakeService, type FakeService } from "../../helpers/fake-service.js";
+
+function contextFor(fake: FakeService): ServiceContext {
+  return {
+    service: { baseUrl: fake.url, apiKey: fake.apiKey },
+    env: {},
+    signal: AbortSignal.timeout(8000),
+  };
+}
+
+// One scan; returns its facts and how many list requests it made.
+async function scan(fake: FakeService, state: WatchState, computerIds: string[] = []) {
+  const before = fake.requests.length;
+  const result = await scanSessions(contextFor(fake), state, { now: Date.now(), computerIds });
+  const made = fake.requests.slice(before);
+  return { ...result, lists: made.filter((r) => r.path === "/api/v0/sessions"), made };
+}
+
+// `count` idle sessions created an hour ago (before any poll of the test).
+function addSessions(fake: FakeService, count: number, computerId = "comp-build") {
+  const createdAt = Date.now() - 3_600_000;
+  for (let i = 0; i < count; i++)
+    fake.apply({
+      op: "session",
+      sessionId: `bulk-${String(i)}`,
+      status: "idle",
+      messageCount: 2,
+      computerId,
+      createdAt,
+    });
+}
+describe("scanSessions", () => {
+  it("announces a session created and finished between two polls, with its last answer", async () => {
+    const fake = await startFakeService();
+    const state: WatchState = { version: 1 };
+    expect((await scan(fake, state)).facts).toEqual([]);
+    fake.apply([
+      { op: "session", sessionId: "quick", status: "running", title: "Quick fix" },
+      { op: "message", sessionId: "quick", role: "user", text: "fix it" },
+      { op: "message", sessionId: "quick", role: "assistant", text: "Fixed the typo." },
+      { op: "session", sessionId: "quick", status: "idle" },
+    ]);
+    const { facts } = await scan(fake, state);
+    expect(facts).toMatchObject([
+      { sessionId: "quick", from: "new", title: "Quick fix", lastMessage: "Fixed the typo." },
+    ]);
+    expect(facts[0]?.tokenUsage).toBeDefined();
+    expect((await scan(fake, state)).facts).toEqual([]);
+  });
+
+  it("announces a follow-up turn (idle → running → idle between polls) once", async () => {
+    const fake = await startFakeService();
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply([
+      { op: "message", sessionId: "sess-idle", role: "user", text: "and the changelog?" },
+      { op: "message", sessionId: "sess-idle", role: "assistant", text: "Changelog written." },
+    ]);
+    const { facts } = await scan(fake, state);
+    expect(facts).toMatchObject([
+      { sessionId: "sess-idle", from: "idle", messageCount: 14, lastMessage: "Changelog written." },
+    ]);
+    expect(facts[0]?.failure).toBeUndefined();
+    expect((await scan(fake, state)).facts).toEqual([]);
+  });
+
+  it("announces an idle session whose last assistant message is an error as a failure", async () => {
+    const fake = await startFakeService();
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply([
+      { op: "message", sessionId: "sess-running", role: "assistant", text: "Working on it." },
+      {
+        op: "message",
+        sessionId: "sess-running",
+        role: "assistant",
+        text: "Model provider error: quota exceeded",
+        isError: true,
+      },
+      { op: "session", sessionId: "sess-running", status: "idle" },
+    ]);
+    const { facts } = await scan(fake, state);
+    expect(facts).toMatchObject([
+      {
+        sessionId: "sess-running",
+        failure: true,
+        lastMessage: "Model provider error: quota exceeded",
+      },
+    ]);
+  });
+
+  it("sees the newest of 2,500 sessions listed oldest first, in a few list requests a poll", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 2500);
+    fake.apply({ op: "session", sessionId: "bulk-1200", status: "running", messageCount: 2 });
+    const state: WatchState = { version: 1 };
+    const baseline = await scan(fake, state);
+    expect(baseline.facts).toEqual([]);
+    expect(baseline.lists.length).toBeLessThanOrEqual(30);
+    fake.apply([
+      { op: "session", sessionId: "newest", status: "idle", messageCount: 3 },
+      { op: "session", sessionId: "bulk-1200", status: "idle", messageCount: 5 },
+    ]);
+    const second = await scan(fake, state);
+    expect(second.facts.map((f) => f.sessionId).sort()).toEqual(["bulk-1200", "newest"]);
+    expect(second.lists.length).toBeLessThanOrEqual(5);
+    const third = await scan(fake, state);
+    expect(third.facts).toEqual([]);
+    expect(third.lists.length).toBeLessThanOrEqual(5);
+    expect(fake.requests.every((r) => r.query.limit === undefined || r.query.limit === "100")).toBe(
+      true,
+    );
+  });
+
+  it("reads a newest-first list only down to the last poll", async () => {
+    const fake = await startFakeService({ listOrder: "newest" });
+    addSessions(fake, 1500);
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply({ op: "session", sessionId: "newest", status: "idle", messageCount: 1 });
+    const second = await scan(fake, state);
+    expect(second.facts.map((f) => f.sessionId)).toEqual(["newest"]);
+    expect(second.lists.length).toBeLessThanOrEqual(4);
+  });
+
+  it("narrows every list to my computers, so a colleague's session is not announced", async () => {
+    const fake = await startFakeService();
+    const state: WatchState = { version: 1 };
+    await scan(fake, state, ["comp-mine"]);
+    fake.apply([
+      {
+        op: "session",
+        sessionId: "mine",
+        status: "idle",
+        messageCount: 2,
+        computerId: "comp-mine",
+      },
+      { op: "session", sessionId: "theirs", status: "idle", messageCount: 2, computerId: "comp-x" },
+    ]);
+    const { facts, lists } = await scan(fake, state, ["comp-mine"]);
+    expect(facts.map((f) => f.sessionId)).toEqual(["mine"]);
+    expect(lists.every((r) => r.query.computerId === "comp-mine")).toBe(true);
+  });
+
+  it("warns when the first poll meets a list longer than it reads, and catches up later", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 5200);
+    const state: WatchState = { version: 1 };
+    const first = await scan(fake, state);
+    expect(first.warnings).toEqual([expect.stringContaining("longer than 50 pages")]);
+    fake.apply({ op: "session", sessionId: "newest", status: "idle", messageCount: 1 });
+    const second = await scan(fake, state);
+    expect(second.lists.length).toBeLessThanOrEqual(8);
+    expect(second.facts.map((f) => f.sessionId)).toEqual(["newest"]);
+  });
+
+  it("fetches the sessions that could have changed when the list leaves status out", async () => {
+    const fake = await startFakeService({ listOmitsStatus: true });
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply({ op: "session", sessionId: "sess-running", status: "idle", messageCount: 9 });
+    const { facts, made } = await scan(fake, state);
+    expect(facts.map((f) => [f.sessionId, f.from])).toEqual([["sess-running", "running"]]);
+    expect(made.some((r) => r.path === "/api/v0/sessions/sess-running")).toBe(true);
+    expect(made.some((r) => r.path === "/api/v0/sessions/sess-idle")).toBe(false);
+  });
+
+  it("finds a follow-up turn of an old session deep in a long list within a few polls, once", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 1000);
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply({ op: "session", sessionId: "bulk-550", messageCount: 4 });
+    const found: string[] = [];
+    for (let poll = 0; poll < 8; poll++) {
+      const { facts, lists } = await scan(fake, state);
+      found.push(...facts.map((f) => f.sessionId));
+      expect(lists.length).toBeLessThanOrEqual(4);
+    }
+    expect(found).toEqual(["bulk-550"]);
+  });
+});
