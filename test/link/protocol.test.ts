@@ -62,6 +62,11 @@ interface World {
   started: number;
 }
 
+// A temp outbox with a worker that offers (its door open), or none at all.
+function newWorld(worker: "offering" | "none"): World {
+  return { paths: tempPaths(), doorOpen: worker === "offering", worker, runs: [], started: 0 };
+}
+
 // The worker's drain: take every waiting event (a rename only one side wins) and run it.
 function workerTakesAll(world: World): void {
   for (const name of listEvents(world.paths)) {
@@ -124,13 +129,7 @@ describe("the link's protocol (PROTOCOL.md)", () => {
   it.each(cases.map((steps) => [steps.join(" → "), steps]))(
     "a hook against a leaving worker, %s: the event runs exactly once",
     (_label, steps) => {
-      const world: World = {
-        paths: tempPaths(),
-        doorOpen: true,
-        worker: "offering",
-        runs: [],
-        started: 0,
-      };
+      const world = newWorld("offering");
       for (const step of steps) {
         if (step === "write" || step === "knock") hookStep(world, step, "one");
         else workerStep(world, step);
@@ -144,13 +143,7 @@ describe("the link's protocol (PROTOCOL.md)", () => {
   it.each(cases.map((steps) => [steps.join(" → "), steps]))(
     "two hooks against a leaving worker, the second after %s: each event runs exactly once",
     (_label, steps) => {
-      const world: World = {
-        paths: tempPaths(),
-        doorOpen: true,
-        worker: "offering",
-        runs: [],
-        started: 0,
-      };
+      const world = newWorld("offering");
       for (const step of steps) {
         if (step === "write" || step === "knock") hookStep(world, step, "first");
         else workerStep(world, step);
@@ -164,13 +157,7 @@ describe("the link's protocol (PROTOCOL.md)", () => {
   );
 
   it("a worker killed after taking an event: the next worker runs it again, once", () => {
-    const world: World = {
-      paths: tempPaths(),
-      doorOpen: false,
-      worker: "none",
-      runs: [],
-      started: 0,
-    };
+    const world = newWorld("none");
     const name = writeEvent(world.paths, entry("taken by the dead"));
     // The dead worker's pid is in the name of what it took; it never ran it.
     const taken = join(world.paths.events, `${name}.999999.taken`);
@@ -182,13 +169,7 @@ describe("the link's protocol (PROTOCOL.md)", () => {
   });
 
   it("a hook killed between its temp file and the rename: the next worker adopts the event", () => {
-    const world: World = {
-      paths: tempPaths(),
-      doorOpen: false,
-      worker: "none",
-      runs: [],
-      started: 0,
-    };
+    const world = newWorld("none");
     const name = `${Date.now().toString(36)}-999999-abcdef.json`;
     writeFileSync(join(world.paths.tmp, `${name}.tmp`), JSON.stringify(entry("orphan")));
     // A writer that is still alive keeps its temp file: it may rename it yet.
@@ -199,13 +180,7 @@ describe("the link's protocol (PROTOCOL.md)", () => {
   });
 
   it("a hook killed in the middle of writing leaves a partial file that is never run", () => {
-    const world: World = {
-      paths: tempPaths(),
-      doorOpen: false,
-      worker: "none",
-      runs: [],
-      started: 0,
-    };
+    const world = newWorld("none");
     const name = `${Date.now().toString(36)}-999999-abcdef.json`;
     writeFileSync(join(world.paths.tmp, `${name}.tmp`), JSON.stringify(entry("cut")).slice(0, 40));
     startWorker(world);
