@@ -2,6 +2,7 @@
 // phone with signed Allow/Deny buttons, wait for the one verified answer. Never throws: every
 // outcome ends in the record, and `output` is set only when a person answered.
 import { randomBytes } from "node:crypto";
+import { deadline, type Deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
@@ -35,8 +36,8 @@ export interface ApproveOptions {
   presenceTimeoutMs?: number | undefined;
   /** `test --approve`: this request instead of stdin, asked whatever the presence. */
   sample?: PermissionInput | undefined;
-  /** Called once the request is on its way to the phone. */
-  onSent?: (setup: ApproveSetup) => void;
+  /** Called once the request is on its way to the phone, with the seconds the phone was given. */
+  onSent?: (setup: ApproveSetup, seconds: number) => void;
 }
 
 /** What a run leaves: the decision JSON to print (only a person's answer) and its log line. */
@@ -55,6 +56,7 @@ export async function runApprove(
   const { record } = run;
   // Ends the subscription on every way out, not only at the deadline.
   const done = new AbortController();
+  let ends: Deadline | undefined;
   try {
     const request = options.sample ?? (await readPermissionRequest(deps));
     const summary = summarizeRequest(request.toolName, request.toolInput);
@@ -66,23 +68,20 @@ export async function runApprove(
     if (config.error) throw config.error;
     const setup = resolveSetup(config.value);
     if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
-    const waitMs = Math.min(
-      setup.seconds * 1000,
-      (options.timeout ?? Infinity) * 1000 - APPROVE_EXIT_MARGIN_MS,
-    );
-    if (!(waitMs >= 1000)) {
-      throw new HookNotifyError(
-        "CONFIG_INVALID",
-        `--timeout ${options.timeout ?? ""} leaves no time to wait for the phone.`,
-      );
+    const waitMs = waitBudget(setup, options.timeout);
+    // One deadline for presence, publish, subscription and wait: whatever hangs, it ends here.
+    ends = deadline(waitMs, done.signal);
+    const endsAt = deps.now() + waitMs;
+    if (options.sample === undefined) {
+      const toPhone = await goesToPhone(setup, deps, options, record, ends.signal);
+      if (!toPhone) return;
     }
-    if (options.sample === undefined && !(await goesToPhone(setup, deps, options, record))) return;
     record.approval.route = "phone";
     const secret = readSecret(secretPath(deps), deps.platform);
     const requestId = randomBytes(16).toString("base64url");
     record.id = requestId;
     record.approval.request = requestId;
-    const signal = AbortSignal.any([done.signal, AbortSignal.timeout(waitMs)]);
+    const signal = ends.signal;
     const since = String(Math.floor(deps.now() / 1000));
     const streamOptions = {
       root: setup.root,
@@ -93,19 +92,12 @@ export async function runApprove(
       sinkName: setup.sinkName,
     };
     const stream = await openStream(streamOptions);
-    const sentAt = await publish(
-      setup,
-      buildPublish(
-        setup,
-        requestId,
-        summary,
-        { ...request, kind: options.sample ? "sample" : "agent" },
-        secret,
-      ),
-      deps,
-      record,
-    );
-    options.onSent?.(setup);
+    // The phone is promised only the time really left, never more.
+    const seconds = Math.max(1, Math.floor((endsAt - deps.now()) / 1000));
+    const origin = { ...request, kind: options.sample ? ("sample" as const) : ("agent" as const) };
+    const message = buildPublish({ ...setup, seconds }, requestId, summary, origin, secret);
+    const sentAt = await publish(setup, message, deps, record, signal);
+    options.onSent?.(setup, seconds);
     const result = await waitForAnswer({
       setup,
       requestId,
@@ -128,10 +120,28 @@ export async function runApprove(
   } catch (error) {
     const known = toHookNotifyError(error);
     record.error = { code: known.code, message: known.message };
+    // A stage cut short by the deadline: the log says the time was up, not only what broke.
+    if (ends?.signal.aborted && !done.signal.aborted) record.approval.fallback ??= "timeout";
   } finally {
+    ends?.clear();
     done.abort();
     record.ms = deps.now() - Date.parse(record.time);
   }
+}
+
+// approveSeconds, or less when the hook entry's --timeout is shorter (it keeps a margin to exit).
+function waitBudget(setup: ApproveSetup, timeout: number | undefined): number {
+  const waitMs = Math.min(
+    setup.seconds * 1000,
+    (timeout ?? Infinity) * 1000 - APPROVE_EXIT_MARGIN_MS,
+  );
+  if (!(waitMs >= 1000)) {
+    throw new HookNotifyError(
+      "CONFIG_INVALID",
+      `--timeout ${timeout ?? ""} leaves no time to wait for the phone.`,
+    );
+  }
+  return waitMs;
 }
 
 // Presence first; the reading and the route go in the record. True when the phone is asked.
@@ -140,26 +150,37 @@ async function goesToPhone(
   deps: Deps,
   options: ApproveOptions,
   record: ApproveRecord,
+  signal: AbortSignal,
 ): Promise<boolean> {
-  const presence = setup.when === "always" ? undefined : await readPresence(deps, options);
+  const presence = setup.when === "always" ? undefined : await readPresence(deps, options, signal);
   const route = chooseRoute(setup.when, presence ?? presenceUnavailable());
   Object.assign(record.approval, { presence, route: route.to, why: route.why });
   return route.to === "phone";
 }
 
 // The presence probe's decision (src/presence/probe.ts); unknown when it cannot run or answer.
-async function readPresence(deps: Deps, options: ApproveOptions): Promise<PresenceReading> {
+async function readPresence(
+  deps: Deps,
+  options: ApproveOptions,
+  signal: AbortSignal,
+): Promise<PresenceReading> {
   if (options.pid === undefined) return presenceUnavailable();
+  const timer = deadline(
+    Math.max(APPROVE_PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0),
+    signal,
+  );
   const found = await probePresence({
     env: deps.env,
     pid: options.pid,
     idleSeconds: AWAY_IDLE_SECONDS,
-    signal: AbortSignal.timeout(
-      Math.max(APPROVE_PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0),
-    ),
+    signal: timer.signal,
     platform: deps.platform,
     ...(options.presenceTimeoutMs === undefined ? {} : { timeoutMs: options.presenceTimeoutMs }),
-  }).catch(() => undefined);
+  })
+    .catch(() => undefined)
+    .finally(() => {
+      timer.clear();
+    });
   if (found === undefined) return presenceUnavailable();
   const { state, probe, detail, idleSeconds } = found;
   return { state, probe, detail, idleSeconds };
@@ -171,8 +192,10 @@ async function publish(
   request: ReturnType<typeof buildPublish>,
   deps: Deps,
   record: ApproveRecord,
+  signal: AbortSignal,
 ): Promise<number> {
   const started = deps.now();
+  const timer = deadline(APPROVE_PUBLISH_TIMEOUT_MS, signal);
   const outcome = {
     sink: setup.sinkName,
     type: "chat",
@@ -183,7 +206,7 @@ async function publish(
   record.outcomes.push(outcome);
   try {
     const response = await postRequest(request, {
-      signal: AbortSignal.timeout(APPROVE_PUBLISH_TIMEOUT_MS),
+      signal: timer.signal,
       env: deps.env,
       sinkName: setup.sinkName,
     });
@@ -195,6 +218,7 @@ async function publish(
     Object.assign(outcome, { code: known.code, error: known.message });
     throw known;
   } finally {
+    timer.clear();
     outcome.ms = deps.now() - started;
   }
 }

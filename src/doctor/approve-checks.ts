@@ -4,6 +4,7 @@ import { readSecret, secretPath } from "../approve/secret.js";
 import { resolveSetup } from "../approve/setup.js";
 import { openStream } from "../approve/stream.js";
 import type { Config } from "../core/config.js";
+import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { redactUrl } from "../redact.js";
@@ -29,17 +30,19 @@ export async function checkApprove(
   const where = redactUrl(setup.root);
   let cached = 0;
   try {
-    const events = await openStream({
-      root: setup.root,
-      topic: setup.replyTopic,
-      token: setup.token,
-      since: "latest",
-      poll: true,
-      signal: AbortSignal.timeout(POLL_TIMEOUT_MS),
-      env: deps.env,
-      sinkName: setup.sinkName,
+    await withDeadline(POLL_TIMEOUT_MS, async (signal) => {
+      const events = await openStream({
+        root: setup.root,
+        topic: setup.replyTopic,
+        token: setup.token,
+        since: "latest",
+        poll: true,
+        signal,
+        env: deps.env,
+        sinkName: setup.sinkName,
+      });
+      for await (const event of events) if (event.event === "message") cached++;
     });
-    for await (const event of events) if (event.event === "message") cached++;
   } catch (error) {
     const fix =
       "Check the ntfy sink's url and token: the token must be allowed to read and write the reply topic.";
