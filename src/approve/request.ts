@@ -2,7 +2,8 @@
 // each posting its fixed, signed answer to the reply topic (ntfy docs: publish.md "Action buttons").
 import { answerBody, type Decision } from "./answer.js";
 import type { ApproveSetup } from "./setup.js";
-import type { RequestSummary } from "./summary.js";
+import { inertText } from "../shown-text.js";
+import { headline, type RequestSummary } from "./summary.js";
 
 /** Where a request comes from, as the phone shows it. */
 export interface RequestOrigin {
@@ -37,10 +38,11 @@ export function buildPublish(
     clear: true,
   });
   const where = [origin.project, origin.session && `session ${origin.session.slice(0, 8)}`]
-    .filter(Boolean)
+    .filter((part): part is string => typeof part === "string" && part !== "")
+    .map((part) => inertText(part, "line"))
     .join(" · ");
   const lines = [
-    `${summary.label}: ${summary.text}`,
+    headline(summary),
     where,
     `Allow or Deny within ${setup.seconds} s; otherwise the terminal asks. Request ${requestId.slice(0, 8)}.`,
   ];

@@ -96,7 +96,7 @@ function sessionOf(
   if (fact.kind !== "SessionIdle") return {};
   return {
     sessionId: fact.sessionId,
-    ...(fact.title ? { sessionTitle: fact.title } : {}),
+    ...(fact.title ? { sessionTitle: oneLine(stripControl(fact.title)) } : {}),
     ...(fact.messageCount === undefined ? {} : { messageCount: fact.messageCount }),
   };
 }
