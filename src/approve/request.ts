@@ -33,7 +33,7 @@ export function buildPublish(
     label,
     url: `${setup.root}${setup.replyTopic}`,
     method: "POST",
-    headers: setup.token === undefined ? {} : { Authorization: `Bearer ${setup.token}` },
+    headers: { Authorization: `Bearer ${setup.token}` },
     body: answerBody(secret, requestId, decision),
     clear: true,
   });
@@ -57,7 +57,6 @@ export function buildPublish(
     tags: ["lock"],
     actions: [button("Allow", "allow"), button("Deny", "deny")],
   };
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (setup.token !== undefined) headers.authorization = `Bearer ${setup.token}`;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${setup.token}` };
   return { url: setup.root, headers, body: JSON.stringify(payload) };
 }

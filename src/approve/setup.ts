@@ -13,8 +13,8 @@ export interface ApproveSetup {
   requestTopic: string;
   /** Where the phone's buttons post the answer; random per install, secret. */
   replyTopic: string;
-  /** The ntfy access token, when set: sent on the publish, the subscribe and in the buttons. */
-  token?: string | undefined;
+  /** The ntfy access token (required): sent on the publish, the subscribe and in the buttons. */
+  token: string;
   seconds: number;
   when: "away" | "always";
 }
@@ -34,6 +34,12 @@ export function resolveSetup(config: Config): ApproveSetup | SetupProblem {
     split = splitTopicUrl(options.url);
   } catch (error) {
     return { problem: `sinks.${sink.name}.url: ${(error as Error).message}` };
+  }
+  // An answer grants a command: a topic anyone can post to is no place to take one from.
+  if (options.token === undefined || options.token === "") {
+    return {
+      problem: `sinks.${sink.name}: approving from the phone needs an ntfy access token ("token": "tk_…", with read and write access to its topics): without one, anyone who guesses the topic can press Allow. Add it, then run: hook-notify install --approve`,
+    };
   }
   const replyTopic = config.approveReplyTopic;
   if (replyTopic === undefined) {

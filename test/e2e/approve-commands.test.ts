@@ -58,6 +58,19 @@ describe("test --approve, log and doctor", () => {
     expect(result.stderr).toMatch(/no verified answer: no answer \(stream-closed\)/);
   });
 
+  it("test --approve with a sink without a token: exit 1, says to add one, publishes nothing", async () => {
+    const ntfy = await startFakeNtfy();
+    const home = setUp(ntfy);
+    home.writeConfig({
+      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/requests` } },
+      approveReplyTopic: REPLY,
+    });
+    const result = await runBin(["test", "--approve"], { env: home.env, killAfterMs: 40_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/needs an ntfy access token/);
+    expect(ntfy.calls).toHaveLength(0);
+  });
+
   it("doctor: the reply topic answers with the token; a wrong token fails the check", async () => {
     const ntfy = await startFakeNtfy({ token: TOKEN });
     const good = await runBin(["doctor", "--json"], { env: setUp(ntfy).env, killAfterMs: 40_000 });

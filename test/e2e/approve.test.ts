@@ -301,6 +301,24 @@ describe("hook-notify approve (built binary, local ntfy)", () => {
     expect(home.logLines().at(-1)?.error).toMatchObject({ code: "CONFIG_INVALID" });
   });
 
+  // Issue 25: with no token the reply topic takes anyone's post: approve will not listen to it.
+  it("a sink without a token: nothing is published, the terminal asks, the log says why", async () => {
+    const ntfy = await startFakeNtfy();
+    const home = setUp(ntfy);
+    home.writeConfig({
+      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/${REQUESTS}` } },
+      approveReplyTopic: REPLY,
+      approveWhen: "always",
+    });
+    const result = await approve(home);
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(ntfy.calls).toHaveLength(0);
+    expect(home.logLines().at(-1)?.error).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(/needs an ntfy access token/) as string,
+    });
+  });
+
   it("a token the server refuses: prints nothing, exit 0, the log says why", async () => {
     const ntfy = await startFakeNtfy({ token: "tk_theserverwantsthisone" });
     const home = setUp(ntfy);
