@@ -85,6 +85,16 @@ export function noticeOf(
   };
 }
 
+// An id is the service's text: only a plain one goes into a command a person may paste in a
+// shell. Anything else (`c1; curl … | sh #`) is never shown as a command to run.
+const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+// The suggested retry command, or where to find the id when it is not plain.
+export function retryCommand(computerId: string): string {
+  if (PLAIN_ID.test(computerId)) return `hook-notify computers retry ${computerId}`;
+  return "hook-notify computers retry <id> (this computer's id is not plain text, so no command is shown: find it with hook-notify computers list)";
+}
+
 function levelOf(kind: WatchEventName): Level {
   if (kind === "ComputerError") return "failure";
   return kind === "ControlsChanged" ? "attention" : "done";
@@ -127,7 +137,7 @@ function valuesOf(fact: WatchFact): TemplateValues {
         problem,
         step: first?.name,
         error: first?.error,
-        retry_command: `hook-notify computers retry ${fact.computerId}`,
+        retry_command: retryCommand(fact.computerId),
       };
     }
     case "ControlsChanged":
