@@ -12,7 +12,6 @@ import { decisionJson } from "./decision.js";
 import { probePresence } from "../presence/probe.js";
 import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
 import {
-  APPROVE_EXIT_MARGIN_MS,
   APPROVE_PRESENCE_TIMEOUT_MS,
   APPROVE_PUBLISH_TIMEOUT_MS,
   AWAY_IDLE_SECONDS,
@@ -21,9 +20,9 @@ import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";
 import { readSecret, secretPath } from "./secret.js";
-import { resolveSetup, type ApproveSetup } from "./setup.js";
+import { resolveSetup, waitBudget, type ApproveSetup } from "./setup.js";
 import { openStream } from "./stream.js";
-import { logSummary, summarizeRequest } from "./summary.js";
+import { logSummary, summarizeRequest, type RequestSummary } from "./summary.js";
 import { waitForAnswer } from "./wait.js";
 
 export interface ApproveOptions {
@@ -58,65 +57,16 @@ export async function runApprove(
   const done = new AbortController();
   let ends: Deadline | undefined;
   try {
-    const request = options.sample ?? (await readPermissionRequest(deps));
-    const summary = summarizeRequest(request.toolName, request.toolInput);
-    Object.assign(record, { project: request.project, session: request.session });
-    Object.assign(record.approval, { tool: summary.tool, summary: logSummary(summary) });
-    record.approval.sample = options.sample === undefined ? undefined : true;
-    const config = loadConfig(deps, { configPath: options.configPath });
-    run.secrets.push(...config.secrets);
-    if (config.error) throw config.error;
-    const setup = resolveSetup(config.value);
-    if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
-    const waitMs = waitBudget(setup, options.timeout);
+    const asked = await readRequestAndSetup(deps, options, run);
+    const waitMs = waitBudget(asked.setup, options.timeout);
     // One deadline for presence, publish, subscription and wait: whatever hangs, it ends here.
     ends = deadline(waitMs, done.signal);
     const endsAt = deps.now() + waitMs;
     if (options.sample === undefined) {
-      const toPhone = await goesToPhone(setup, deps, options, record, ends.signal);
+      const toPhone = await goesToPhone(asked.setup, deps, options, record, ends.signal);
       if (!toPhone) return;
     }
-    record.approval.route = "phone";
-    const secret = readSecret(secretPath(deps), deps.platform);
-    const requestId = randomBytes(16).toString("base64url");
-    record.id = requestId;
-    record.approval.request = requestId;
-    const signal = ends.signal;
-    const since = String(Math.floor(deps.now() / 1000));
-    const streamOptions = {
-      root: setup.root,
-      topic: setup.replyTopic,
-      token: setup.token,
-      signal,
-      env: deps.env,
-      sinkName: setup.sinkName,
-    };
-    const stream = await openStream(streamOptions);
-    // The phone is promised only the time really left, never more.
-    const seconds = Math.max(1, Math.floor((endsAt - deps.now()) / 1000));
-    const origin = { ...request, kind: options.sample ? ("sample" as const) : ("agent" as const) };
-    const message = buildPublish({ ...setup, seconds }, requestId, summary, origin, secret);
-    const sentAt = await publish(setup, message, deps, record, signal);
-    options.onSent?.(setup, seconds);
-    const result = await waitForAnswer({
-      setup,
-      requestId,
-      secret,
-      stream,
-      since,
-      signal,
-      env: deps.env,
-      now: deps.now,
-      onRejected: (r) => record.approval.rejected.push(r),
-    });
-    if ("answer" in result) {
-      recordAnswer(record, result.answer, result.at, sentAt);
-      run.output = decisionJson(result.answer);
-      return;
-    }
-    record.approval.waitedMs = deps.now() - sentAt;
-    record.approval.fallback = result.none;
-    if (result.none === "error") throw result.error;
+    await askPhone({ ...asked, deps, options, run, signal: ends.signal, endsAt });
   } catch (error) {
     const known = toHookNotifyError(error);
     record.error = { code: known.code, message: known.message };
@@ -129,19 +79,85 @@ export async function runApprove(
   }
 }
 
-// approveSeconds, or less when the hook entry's --timeout is shorter (it keeps a margin to exit).
-function waitBudget(setup: ApproveSetup, timeout: number | undefined): number {
-  const waitMs = Math.min(
-    setup.seconds * 1000,
-    (timeout ?? Infinity) * 1000 - APPROVE_EXIT_MARGIN_MS,
+/** The request, what the phone shows of it, and where it goes. */
+interface AskedRequest {
+  request: PermissionInput;
+  summary: RequestSummary;
+  setup: ApproveSetup;
+}
+
+// The request (stdin, or the sample) and the user's approve setup; both noted in the record.
+async function readRequestAndSetup(
+  deps: Deps,
+  options: ApproveOptions,
+  run: ApproveRun,
+): Promise<AskedRequest> {
+  const { record } = run;
+  const request = options.sample ?? (await readPermissionRequest(deps));
+  const summary = summarizeRequest(request.toolName, request.toolInput);
+  Object.assign(record, { project: request.project, session: request.session });
+  Object.assign(record.approval, { tool: summary.tool, summary: logSummary(summary) });
+  record.approval.sample = options.sample === undefined ? undefined : true;
+  const config = loadConfig(deps, { configPath: options.configPath });
+  run.secrets.push(...config.secrets);
+  if (config.error) throw config.error;
+  const setup = resolveSetup(config.value);
+  if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
+  return { request, summary, setup };
+}
+
+/** One ask of the phone, under the run's deadline (`signal`, ending at `endsAt`). */
+interface PhoneAsk extends AskedRequest {
+  deps: Deps;
+  options: ApproveOptions;
+  run: ApproveRun;
+  signal: AbortSignal;
+  endsAt: number;
+}
+
+// Subscribes to the reply topic, publishes the request, waits for the one verified answer.
+async function askPhone(ask: PhoneAsk): Promise<void> {
+  const { deps, setup, signal, run } = ask;
+  const { record } = run;
+  record.approval.route = "phone";
+  const secret = readSecret(secretPath(deps), deps.platform);
+  const requestId = randomBytes(16).toString("base64url");
+  record.id = requestId;
+  record.approval.request = requestId;
+  const since = String(Math.floor(deps.now() / 1000));
+  const { root, replyTopic: topic, token, sinkName } = setup;
+  const stream = await openStream({ root, topic, token, signal, env: deps.env, sinkName });
+  // The phone is promised only the time really left, never more.
+  const seconds = Math.max(1, Math.floor((ask.endsAt - deps.now()) / 1000));
+  const kind = ask.options.sample ? ("sample" as const) : ("agent" as const);
+  const message = buildPublish(
+    { ...setup, seconds },
+    requestId,
+    ask.summary,
+    { ...ask.request, kind },
+    secret,
   );
-  if (!(waitMs >= 1000)) {
-    throw new HookNotifyError(
-      "CONFIG_INVALID",
-      `--timeout ${timeout ?? ""} leaves no time to wait for the phone.`,
-    );
+  const sentAt = await publish(setup, message, deps, record, signal);
+  ask.options.onSent?.(setup, seconds);
+  const result = await waitForAnswer({
+    setup,
+    requestId,
+    secret,
+    stream,
+    since,
+    signal,
+    env: deps.env,
+    now: deps.now,
+    onRejected: (r) => record.approval.rejected.push(r),
+  });
+  if ("answer" in result) {
+    recordAnswer(record, result.answer, result.at, sentAt);
+    run.output = decisionJson(result.answer);
+    return;
   }
-  return waitMs;
+  record.approval.waitedMs = deps.now() - sentAt;
+  record.approval.fallback = result.none;
+  if (result.none === "error") throw result.error;
 }
 
 // Presence first; the reading and the route go in the record. True when the phone is asked.

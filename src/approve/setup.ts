@@ -1,6 +1,8 @@
 // Which ntfy server, topics and token `hook-notify approve` uses: all from the user's config.
+import { APPROVE_EXIT_MARGIN_MS } from "../core/defaults.js";
 import type { Config } from "../core/config.js";
 import { isNtfyEntry, resolveNtfy, type NtfyOptions } from "../sinks/chat/ntfy.js";
+import { HookNotifyError } from "../errors.js";
 import { splitTopicUrl } from "../sinks/chat/format-ntfy.js";
 
 /** Everything one permission round trip needs from the config. */
@@ -85,4 +87,19 @@ function pickSink(config: Config): { name: string; options: NtfyOptions } | Setu
     return { problem: `several ntfy sinks (${names}): set "approveSink" to the one to use.` };
   }
   return { name: only.name, options: only.options as NtfyOptions };
+}
+
+// approveSeconds, or less when the hook entry's --timeout is shorter (it keeps a margin to exit).
+export function waitBudget(setup: ApproveSetup, timeout: number | undefined): number {
+  const waitMs = Math.min(
+    setup.seconds * 1000,
+    (timeout ?? Infinity) * 1000 - APPROVE_EXIT_MARGIN_MS,
+  );
+  if (!(waitMs >= 1000)) {
+    throw new HookNotifyError(
+      "CONFIG_INVALID",
+      `--timeout ${timeout ?? ""} leaves no time to wait for the phone.`,
+    );
+  }
+  return waitMs;
 }
