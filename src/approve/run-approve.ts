@@ -35,6 +35,8 @@ export interface ApproveOptions {
   presenceTimeoutMs?: number | undefined;
   /** `test --approve`: this request instead of stdin, asked whatever the presence. */
   sample?: PermissionInput | undefined;
+  /** When the process started (epoch ms): the wait is counted from there. Default: the record's time. */
+  startedAt?: number | undefined;
   /** Called once the request is on its way to the phone, with the seconds the phone was given. */
   onSent?: (setup: ApproveSetup, seconds: number) => void;
 }
@@ -58,10 +60,11 @@ export async function runApprove(
   let ends: Deadline | undefined;
   try {
     const asked = await readRequestAndSetup(deps, options, run);
-    const waitMs = waitBudget(asked.setup, options.timeout);
-    // One deadline for presence, publish, subscription and wait: whatever hangs, it ends here.
-    ends = deadline(waitMs, done.signal);
-    const endsAt = deps.now() + waitMs;
+    // One deadline for presence, publish, subscription and wait, counted from the process's start
+    // (starting node and reading stdin took some of it): whatever hangs, the run ends here.
+    const startedAt = options.startedAt ?? Date.parse(record.time);
+    const endsAt = startedAt + waitBudget(asked.setup, options.timeout);
+    ends = deadline(endsAt - deps.now(), done.signal);
     if (options.sample === undefined) {
       const toPhone = await goesToPhone(asked.setup, deps, options, record, ends.signal);
       if (!toPhone) return;
