@@ -71,6 +71,25 @@ describe("test --approve, log and doctor", () => {
     expect(ntfy.calls).toHaveLength(0);
   });
 
+  // Issue 25: a token in the config does not make the server refuse strangers.
+  it("doctor: a request topic anyone can read fails the check, naming the fix", async () => {
+    const ntfy = await startFakeNtfy();
+    const result = await runBin(["doctor", "--json"], {
+      env: setUp(ntfy).env,
+      killAfterMs: 40_000,
+    });
+    const check = (
+      JSON.parse(result.stdout) as { check: string; status: string; detail: string; fix?: string }[]
+    ).find((c) => c.check === "approve (phone)");
+    expect(check).toMatchObject({ status: "fail" });
+    expect(check?.detail).toMatch(/anyone can read the request topic of sinks\.phone/);
+    const anonymous = ntfy.calls.filter(
+      (c) => c.method === "GET" && c.headers.authorization === undefined,
+    );
+    expect(anonymous.map((c) => c.url)).toEqual(["/requests/json?poll=1&since=latest"]);
+    expect(result.stdout).not.toContain(REPLY);
+  });
+
   it("doctor: the reply topic answers with the token; a wrong token fails the check", async () => {
     const ntfy = await startFakeNtfy({ token: TOKEN });
     const good = await runBin(["doctor", "--json"], { env: setUp(ntfy).env, killAfterMs: 40_000 });
@@ -79,6 +98,7 @@ describe("test --approve, log and doctor", () => {
         (c) => c.check === "approve (phone)",
       );
     expect(check(good.stdout)).toMatchObject({ status: "ok" });
+    expect(check(good.stdout)?.detail).toMatch(/the request topic refuses anonymous readers/);
     const poll = ntfy.calls.find((c) => c.method === "GET")!;
     expect(poll.url).toBe(`/${REPLY}/json?poll=1&since=latest`);
     expect(poll.headers.authorization).toBe(`Bearer ${TOKEN}`);
