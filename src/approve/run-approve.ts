@@ -25,6 +25,9 @@ import { openStream } from "./stream.js";
 import { logSummary, summarizeRequest, type RequestSummary } from "./summary.js";
 import { waitForAnswer } from "./wait.js";
 
+const TIME_UP =
+  "time was up before ntfy answered (the wait ends at approveSeconds, or --timeout less 5 s): the terminal asks";
+
 export interface ApproveOptions {
   configPath?: string | undefined;
   /** The hook entry's timeout in seconds (--timeout): the wait ends well inside it. */
@@ -72,9 +75,10 @@ export async function runApprove(
     await askPhone({ ...asked, deps, options, run, signal: ends.signal, endsAt });
   } catch (error) {
     const known = toHookNotifyError(error);
-    record.error = { code: known.code, message: known.message };
-    // A stage cut short by the deadline: the log says the time was up, not only what broke.
-    if (ends?.signal.aborted && !done.signal.aborted) record.approval.fallback ??= "timeout";
+    // A stage cut short by the deadline: the log says the time was up, not what a retry would do.
+    const isTimeUp = ends?.signal.aborted === true && !done.signal.aborted;
+    record.error = { code: known.code, message: isTimeUp ? TIME_UP : known.message };
+    if (isTimeUp) record.approval.fallback ??= "timeout";
   } finally {
     ends?.clear();
     done.abort();
@@ -234,7 +238,7 @@ async function publish(
     return deps.now();
   } catch (error) {
     const known = toHookNotifyError(error);
-    Object.assign(outcome, { code: known.code, error: known.message });
+    Object.assign(outcome, { code: known.code, error: signal.aborted ? TIME_UP : known.message });
     throw known;
   } finally {
     timer.clear();

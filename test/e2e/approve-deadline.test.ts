@@ -42,9 +42,14 @@ async function setUp(mode: Mode): Promise<{ ntfy: FakeNtfy; home: TempHome }> {
   return { ntfy, home };
 }
 
-function lastRecord(home: TempHome): { error?: { code: string }; approval: { fallback?: string } } {
+interface LoggedApproval {
+  error?: { code: string; message: string };
+  approval: { fallback?: string };
+}
+
+function lastRecord(home: TempHome): LoggedApproval {
   const line = home.logLines().findLast((l) => l.event === "PermissionRequest");
-  return line as unknown as { error?: { code: string }; approval: { fallback?: string } };
+  return line as unknown as LoggedApproval;
 }
 
 // What one run shows, per server: compared as a whole, so a failure names the server.
@@ -57,6 +62,12 @@ function outcome(result: BinResult, home: TempHome, limitMs: number) {
     // Every way the wait can end is "timeout" or a hang-up, never the safety net.
     fallback: record.approval.fallback === "stream-closed" ? "timeout" : record.approval.fallback,
     safetyNet: record.error?.code === "HOOK_DEADLINE",
+    // approve never retries: its log must not promise a retry, and says the time was up.
+    promisesRetry: /retried/.test(JSON.stringify(record)),
+    says:
+      record.error === undefined || /^time was up/.test(record.error.message)
+        ? "ok"
+        : record.error.message,
   };
 }
 
@@ -78,7 +89,15 @@ async function eachMode(
 // approve: exit 0 and nothing on stdout; test --approve: exit 1 (it may have said "Sent …").
 function expected(code: 0 | 1) {
   const stdout: unknown = code === 0 ? "" : expect.any(String);
-  const each = { code, stdout, inTime: "yes", fallback: "timeout", safetyNet: false };
+  const each = {
+    code,
+    stdout,
+    inTime: "yes",
+    fallback: "timeout",
+    safetyNet: false,
+    promisesRetry: false,
+    says: "ok",
+  };
   return Object.fromEntries(MODES.map(([name]) => [name, each]));
 }
 
