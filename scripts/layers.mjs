@@ -18,6 +18,7 @@ export const BASE = [
   "read-bounded.ts",
   "redact.ts",
   "secret-values.ts",
+  "shown-text.ts",
   "style.ts",
   "version.ts",
   "zod.ts",

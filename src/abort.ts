@@ -27,3 +27,17 @@ export function deadline(ms: number, ...others: (AbortSignal | undefined)[]): De
     },
   };
 }
+
+// Runs `work` under a fresh deadline and frees its timer however the work ends.
+export async function withDeadline<T>(
+  ms: number,
+  work: (signal: AbortSignal) => Promise<T>,
+  ...others: (AbortSignal | undefined)[]
+): Promise<T> {
+  const timer = deadline(ms, ...others);
+  try {
+    return await work(timer.signal);
+  } finally {
+    timer.clear();
+  }
+}

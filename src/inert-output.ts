@@ -1,16 +1,13 @@
 // Everything hook-notify prints can carry outside text: event fields, a project file's keys, a
 // server's reply, a config file's bytes. At the one edge where text leaves for a terminal (the
 // stdout and stderr streams, and the one direct write to fd 1), every control character, escape
-// sequence and bidi control becomes visible, inert `\u001b`-style text. Our own colours pass as
-// marks that only this process can write (a random nonce), turned into escapes after that.
+// sequence, separator, bidi control and invisible character becomes visible, inert `\u001b`-style
+// text (shown-text.ts, the "terminal" form). Our own colours pass as marks that only this process
+// can write (a random nonce), turned into escapes after that.
 import { randomBytes } from "node:crypto";
 import { Buffer } from "node:buffer";
+import { inertText } from "./shown-text.js";
 
-// C0 but newline and tab, DEL, C1 (0x9b is a one-byte CSI), Arabic letter mark, LRM/RLM, bidi
-// embeddings, overrides and isolates.
-const ACTIVE =
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const MARK_START = "\uE000";
 
 /** Shared by the bundles of one process (dist/cli.cjs and dist/commands.cjs each carry this). */
@@ -26,7 +23,7 @@ function shared(): Shared {
 
 // "\u001b" for ESC: readable, inert on every terminal, and the same data inside a JSON string.
 export function inert(text: string): string {
-  const safe = text.replace(ACTIVE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const safe = inertText(text, "terminal");
   const state = registry[KEY];
   return state ? safe.replaceAll(`${MARK_START}${state.nonce}:`, "\u001b[") : safe;
 }

@@ -1,6 +1,8 @@
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deadline } from "../src/abort.js";
+import { deadline, withDeadline } from "../src/abort.js";
 import { bundle } from "./helpers/bundle.js";
 
 let files: Record<string, string> = {};
@@ -45,5 +47,36 @@ describe("deadline", () => {
     cleared.clear();
     await new Promise((r) => setTimeout(r, 50));
     expect(cleared.signal.aborted).toBe(false);
+  });
+});
+
+describe("one deadline primitive", () => {
+  // approve waited past approveSeconds on an AbortSignal.timeout inside AbortSignal.any (issue 25).
+  it("no module but src/abort.ts makes a timeout signal or combines signals by itself", () => {
+    const src = join(import.meta.dirname, "..", "src");
+    const offenders = (readdirSync(src, { recursive: true }) as string[])
+      .filter((name) => name.endsWith(".ts") && name !== "abort.ts")
+      .filter((name) => /AbortSignal\.(timeout|any)\(/.test(readFileSync(join(src, name), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  it("withDeadline hands the work a signal that fires, and frees the timer when the work ends", async () => {
+    const reason = await withDeadline(
+      10,
+      (signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener("abort", () => {
+            resolve(signal.reason);
+          });
+        }),
+    );
+    expect((reason as DOMException).name).toBe("TimeoutError");
+    let kept: AbortSignal | undefined;
+    await withDeadline(20, (signal) => {
+      kept = signal;
+      return Promise.resolve();
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(kept?.aborted).toBe(false);
   });
 });

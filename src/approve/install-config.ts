@@ -7,7 +7,7 @@ import { applyEdits, modify } from "jsonc-parser";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
-import { ensureSecret, secretPath } from "./secret.js";
+import { ensureSecret, makePrivate, secretPath } from "./secret.js";
 import { resolveSetup } from "./setup.js";
 
 /** What install --approve will do to the config and the key, checked before anything is written. */
@@ -20,6 +20,8 @@ export interface ApproveInstallPlan {
 }
 
 const ENTRY_MARGIN_SECONDS = 30;
+// Read and write for the owner at most: a file holding a token is nobody else's to read.
+const PRIVATE_FILE = 0o600;
 
 // Checks the config can carry approvals; throws a HookNotifyError saying what to add when not.
 export function planApproveInstall(
@@ -54,11 +56,16 @@ export function applyApproveInstall(plan: ApproveInstallPlan): string[] {
       formattingOptions: { insertSpaces: true, tabSize: 2 },
     });
     const temp = `${plan.configPath}.${randomBytes(4).toString("hex")}.tmp`;
-    writeFileSync(temp, applyEdits(text, edits), { mode: statSync(plan.configPath).mode & 0o777 });
+    // The file holds the token and now the reply topic: the owner's alone, whatever it was.
+    writeFileSync(temp, applyEdits(text, edits), {
+      mode: statSync(plan.configPath).mode & PRIVATE_FILE,
+    });
     renameSync(temp, plan.configPath);
     done.push(
-      `${plan.configPath}: approveReplyTopic added (a new random topic; it stays in this file)`,
+      `${plan.configPath}: approveReplyTopic added (a new random topic; it stays in this file; mode 600)`,
     );
+  } else if (makePrivate(plan.configPath)) {
+    done.push(`${plan.configPath}: made readable by you alone (mode 600): it holds the token`);
   }
   if (ensureSecret(plan.keyPath)) done.push(`${plan.keyPath}: approve key created (mode 600)`);
   return done;

@@ -2,7 +2,8 @@
 // each posting its fixed, signed answer to the reply topic (ntfy docs: publish.md "Action buttons").
 import { answerBody, type Decision } from "./answer.js";
 import type { ApproveSetup } from "./setup.js";
-import type { RequestSummary } from "./summary.js";
+import { inertText } from "../shown-text.js";
+import { headline, type RequestSummary } from "./summary.js";
 
 /** Where a request comes from, as the phone shows it. */
 export interface RequestOrigin {
@@ -32,15 +33,16 @@ export function buildPublish(
     label,
     url: `${setup.root}${setup.replyTopic}`,
     method: "POST",
-    headers: setup.token === undefined ? {} : { Authorization: `Bearer ${setup.token}` },
+    headers: { Authorization: `Bearer ${setup.token}` },
     body: answerBody(secret, requestId, decision),
     clear: true,
   });
   const where = [origin.project, origin.session && `session ${origin.session.slice(0, 8)}`]
-    .filter(Boolean)
+    .filter((part): part is string => typeof part === "string" && part !== "")
+    .map((part) => inertText(part, "line"))
     .join(" · ");
   const lines = [
-    `${summary.label}: ${summary.text}`,
+    headline(summary),
     where,
     `Allow or Deny within ${setup.seconds} s; otherwise the terminal asks. Request ${requestId.slice(0, 8)}.`,
   ];
@@ -55,7 +57,6 @@ export function buildPublish(
     tags: ["lock"],
     actions: [button("Allow", "allow"), button("Deny", "deny")],
   };
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (setup.token !== undefined) headers.authorization = `Bearer ${setup.token}`;
+  const headers = { "content-type": "application/json", authorization: `Bearer ${setup.token}` };
   return { url: setup.root, headers, body: JSON.stringify(payload) };
 }

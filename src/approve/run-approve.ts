@@ -2,6 +2,7 @@
 // phone with signed Allow/Deny buttons, wait for the one verified answer. Never throws: every
 // outcome ends in the record, and `output` is set only when a person answered.
 import { randomBytes } from "node:crypto";
+import { deadline, type Deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
@@ -11,7 +12,6 @@ import { decisionJson } from "./decision.js";
 import { probePresence } from "../presence/probe.js";
 import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
 import {
-  APPROVE_EXIT_MARGIN_MS,
   APPROVE_PRESENCE_TIMEOUT_MS,
   APPROVE_PUBLISH_TIMEOUT_MS,
   AWAY_IDLE_SECONDS,
@@ -20,10 +20,13 @@ import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";
 import { readSecret, secretPath } from "./secret.js";
-import { resolveSetup, type ApproveSetup } from "./setup.js";
+import { resolveSetup, waitBudget, type ApproveSetup } from "./setup.js";
 import { openStream } from "./stream.js";
-import { logSummary, summarizeRequest } from "./summary.js";
+import { logSummary, summarizeRequest, type RequestSummary } from "./summary.js";
 import { waitForAnswer } from "./wait.js";
+
+const TIME_UP =
+  "time was up before ntfy answered (the wait ends at approveSeconds, or --timeout less 5 s): the terminal asks";
 
 export interface ApproveOptions {
   configPath?: string | undefined;
@@ -35,8 +38,10 @@ export interface ApproveOptions {
   presenceTimeoutMs?: number | undefined;
   /** `test --approve`: this request instead of stdin, asked whatever the presence. */
   sample?: PermissionInput | undefined;
-  /** Called once the request is on its way to the phone. */
-  onSent?: (setup: ApproveSetup) => void;
+  /** When the process started (epoch ms): the wait is counted from there. Default: the record's time. */
+  startedAt?: number | undefined;
+  /** Called once the request is on its way to the phone, with the seconds the phone was given. */
+  onSent?: (setup: ApproveSetup, seconds: number) => void;
 }
 
 /** What a run leaves: the decision JSON to print (only a person's answer) and its log line. */
@@ -55,83 +60,111 @@ export async function runApprove(
   const { record } = run;
   // Ends the subscription on every way out, not only at the deadline.
   const done = new AbortController();
+  let ends: Deadline | undefined;
   try {
-    const request = options.sample ?? (await readPermissionRequest(deps));
-    const summary = summarizeRequest(request.toolName, request.toolInput);
-    Object.assign(record, { project: request.project, session: request.session });
-    Object.assign(record.approval, { tool: summary.tool, summary: logSummary(summary) });
-    record.approval.sample = options.sample === undefined ? undefined : true;
-    const config = loadConfig(deps, { configPath: options.configPath });
-    run.secrets.push(...config.secrets);
-    if (config.error) throw config.error;
-    const setup = resolveSetup(config.value);
-    if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
-    const waitMs = Math.min(
-      setup.seconds * 1000,
-      (options.timeout ?? Infinity) * 1000 - APPROVE_EXIT_MARGIN_MS,
-    );
-    if (!(waitMs >= 1000)) {
-      throw new HookNotifyError(
-        "CONFIG_INVALID",
-        `--timeout ${options.timeout ?? ""} leaves no time to wait for the phone.`,
-      );
+    const asked = await readRequestAndSetup(deps, options, run);
+    // One deadline for presence, publish, subscription and wait, counted from the process's start
+    // (starting node and reading stdin took some of it): whatever hangs, the run ends here.
+    const startedAt = options.startedAt ?? Date.parse(record.time);
+    const endsAt = startedAt + waitBudget(asked.setup, options.timeout);
+    ends = deadline(endsAt - deps.now(), done.signal);
+    if (options.sample === undefined) {
+      const toPhone = await goesToPhone(asked.setup, deps, options, record, ends.signal);
+      if (!toPhone) return;
     }
-    if (options.sample === undefined && !(await goesToPhone(setup, deps, options, record))) return;
-    record.approval.route = "phone";
-    const secret = readSecret(secretPath(deps), deps.platform);
-    const requestId = randomBytes(16).toString("base64url");
-    record.id = requestId;
-    record.approval.request = requestId;
-    const signal = AbortSignal.any([done.signal, AbortSignal.timeout(waitMs)]);
-    const since = String(Math.floor(deps.now() / 1000));
-    const streamOptions = {
-      root: setup.root,
-      topic: setup.replyTopic,
-      token: setup.token,
-      signal,
-      env: deps.env,
-      sinkName: setup.sinkName,
-    };
-    const stream = await openStream(streamOptions);
-    const sentAt = await publish(
-      setup,
-      buildPublish(
-        setup,
-        requestId,
-        summary,
-        { ...request, kind: options.sample ? "sample" : "agent" },
-        secret,
-      ),
-      deps,
-      record,
-    );
-    options.onSent?.(setup);
-    const result = await waitForAnswer({
-      setup,
-      requestId,
-      secret,
-      stream,
-      since,
-      signal,
-      env: deps.env,
-      now: deps.now,
-      onRejected: (r) => record.approval.rejected.push(r),
-    });
-    if ("answer" in result) {
-      recordAnswer(record, result.answer, result.at, sentAt);
-      run.output = decisionJson(result.answer);
-      return;
-    }
-    record.approval.waitedMs = deps.now() - sentAt;
-    record.approval.fallback = result.none;
-    if (result.none === "error") throw result.error;
+    await askPhone({ ...asked, deps, options, run, signal: ends.signal, endsAt });
   } catch (error) {
     const known = toHookNotifyError(error);
-    record.error = { code: known.code, message: known.message };
+    // A stage cut short by the deadline: the log says the time was up, not what a retry would do.
+    const isTimeUp = ends?.signal.aborted === true && !done.signal.aborted;
+    record.error = { code: known.code, message: isTimeUp ? TIME_UP : known.message };
+    if (isTimeUp) record.approval.fallback ??= "timeout";
   } finally {
+    ends?.clear();
     done.abort();
     record.ms = deps.now() - Date.parse(record.time);
   }
+}
+
+/** The request, what the phone shows of it, and where it goes. */
+interface AskedRequest {
+  request: PermissionInput;
+  summary: RequestSummary;
+  setup: ApproveSetup;
+}
+
+// The request (stdin, or the sample) and the user's approve setup; both noted in the record.
+async function readRequestAndSetup(
+  deps: Deps,
+  options: ApproveOptions,
+  run: ApproveRun,
+): Promise<AskedRequest> {
+  const { record } = run;
+  const request = options.sample ?? (await readPermissionRequest(deps));
+  const summary = summarizeRequest(request.toolName, request.toolInput);
+  Object.assign(record, { project: request.project, session: request.session });
+  Object.assign(record.approval, { tool: summary.tool, summary: logSummary(summary) });
+  record.approval.sample = options.sample === undefined ? undefined : true;
+  const config = loadConfig(deps, { configPath: options.configPath });
+  run.secrets.push(...config.secrets);
+  if (config.error) throw config.error;
+  const setup = resolveSetup(config.value);
+  if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
+  return { request, summary, setup };
+}
+
+/** One ask of the phone, under the run's deadline (`signal`, ending at `endsAt`). */
+interface PhoneAsk extends AskedRequest {
+  deps: Deps;
+  options: ApproveOptions;
+  run: ApproveRun;
+  signal: AbortSignal;
+  endsAt: number;
+}
+
+// Subscribes to the reply topic, publishes the request, waits for the one verified answer.
+async function askPhone(ask: PhoneAsk): Promise<void> {
+  const { deps, setup, signal, run } = ask;
+  const { record } = run;
+  record.approval.route = "phone";
+  const secret = readSecret(secretPath(deps), deps.platform);
+  const requestId = randomBytes(16).toString("base64url");
+  record.id = requestId;
+  record.approval.request = requestId;
+  const since = String(Math.floor(deps.now() / 1000));
+  const { root, replyTopic: topic, token, sinkName } = setup;
+  const stream = await openStream({ root, topic, token, signal, env: deps.env, sinkName });
+  // The phone is promised only the time really left, never more.
+  const seconds = Math.max(1, Math.floor((ask.endsAt - deps.now()) / 1000));
+  const kind = ask.options.sample ? ("sample" as const) : ("agent" as const);
+  const message = buildPublish(
+    { ...setup, seconds },
+    requestId,
+    ask.summary,
+    { ...ask.request, kind },
+    secret,
+  );
+  const sentAt = await publish(setup, message, deps, record, signal);
+  ask.options.onSent?.(setup, seconds);
+  const result = await waitForAnswer({
+    setup,
+    requestId,
+    secret,
+    stream,
+    since,
+    signal,
+    env: deps.env,
+    now: deps.now,
+    onRejected: (r) => record.approval.rejected.push(r),
+  });
+  if ("answer" in result) {
+    recordAnswer(record, result.answer, result.at, sentAt);
+    run.output = decisionJson(result.answer);
+    return;
+  }
+  record.approval.waitedMs = deps.now() - sentAt;
+  record.approval.fallback = result.none;
+  if (result.none === "error") throw result.error;
 }
 
 // Presence first; the reading and the route go in the record. True when the phone is asked.
@@ -140,26 +173,37 @@ async function goesToPhone(
   deps: Deps,
   options: ApproveOptions,
   record: ApproveRecord,
+  signal: AbortSignal,
 ): Promise<boolean> {
-  const presence = setup.when === "always" ? undefined : await readPresence(deps, options);
+  const presence = setup.when === "always" ? undefined : await readPresence(deps, options, signal);
   const route = chooseRoute(setup.when, presence ?? presenceUnavailable());
   Object.assign(record.approval, { presence, route: route.to, why: route.why });
   return route.to === "phone";
 }
 
 // The presence probe's decision (src/presence/probe.ts); unknown when it cannot run or answer.
-async function readPresence(deps: Deps, options: ApproveOptions): Promise<PresenceReading> {
+async function readPresence(
+  deps: Deps,
+  options: ApproveOptions,
+  signal: AbortSignal,
+): Promise<PresenceReading> {
   if (options.pid === undefined) return presenceUnavailable();
+  const timer = deadline(
+    Math.max(APPROVE_PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0),
+    signal,
+  );
   const found = await probePresence({
     env: deps.env,
     pid: options.pid,
     idleSeconds: AWAY_IDLE_SECONDS,
-    signal: AbortSignal.timeout(
-      Math.max(APPROVE_PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0),
-    ),
+    signal: timer.signal,
     platform: deps.platform,
     ...(options.presenceTimeoutMs === undefined ? {} : { timeoutMs: options.presenceTimeoutMs }),
-  }).catch(() => undefined);
+  })
+    .catch(() => undefined)
+    .finally(() => {
+      timer.clear();
+    });
   if (found === undefined) return presenceUnavailable();
   const { state, probe, detail, idleSeconds } = found;
   return { state, probe, detail, idleSeconds };
@@ -171,8 +215,10 @@ async function publish(
   request: ReturnType<typeof buildPublish>,
   deps: Deps,
   record: ApproveRecord,
+  signal: AbortSignal,
 ): Promise<number> {
   const started = deps.now();
+  const timer = deadline(APPROVE_PUBLISH_TIMEOUT_MS, signal);
   const outcome = {
     sink: setup.sinkName,
     type: "chat",
@@ -183,7 +229,7 @@ async function publish(
   record.outcomes.push(outcome);
   try {
     const response = await postRequest(request, {
-      signal: AbortSignal.timeout(APPROVE_PUBLISH_TIMEOUT_MS),
+      signal: timer.signal,
       env: deps.env,
       sinkName: setup.sinkName,
     });
@@ -192,9 +238,10 @@ async function publish(
     return deps.now();
   } catch (error) {
     const known = toHookNotifyError(error);
-    Object.assign(outcome, { code: known.code, error: known.message });
+    Object.assign(outcome, { code: known.code, error: signal.aborted ? TIME_UP : known.message });
     throw known;
   } finally {
+    timer.clear();
     outcome.ms = deps.now() - started;
   }
 }

@@ -1,7 +1,15 @@
 // The machine-local HMAC key of approve: 32 random bytes in a 0600 file in the state folder. It
 // never leaves this machine: answers are signed and checked here, the phone only replays them.
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
@@ -44,15 +52,25 @@ export function readSecret(path: string, platform: NodeJS.Platform): Buffer {
   return key;
 }
 
-// Creates the key once (O_EXCL, mode 0600); an existing key is kept. True when it was created.
+// Takes group and other access away from a file that holds a secret. True when it changed.
+export function makePrivate(path: string): boolean {
+  const mode = statSync(path).mode & 0o777;
+  if ((mode & 0o077) === 0) return false;
+  chmodSync(path, mode & 0o600);
+  return true;
+}
+
+// Creates the key once (O_EXCL, mode 0600); an existing key is kept, made 0600 if it was more
+// open (approve refuses such a key). True when it was created.
 export function ensureSecret(path: string): boolean {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let fd: number;
   try {
     fd = openSync(path, "wx", 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    makePrivate(path);
+    return false;
   }
   try {
     writeSync(fd, `${randomBytes(KEY_BYTES).toString("hex")}\n`);

@@ -1,6 +1,8 @@
 // Which ntfy server, topics and token `hook-notify approve` uses: all from the user's config.
+import { APPROVE_EXIT_MARGIN_MS } from "../core/defaults.js";
 import type { Config } from "../core/config.js";
 import { isNtfyEntry, resolveNtfy, type NtfyOptions } from "../sinks/chat/ntfy.js";
+import { HookNotifyError } from "../errors.js";
 import { splitTopicUrl } from "../sinks/chat/format-ntfy.js";
 
 /** Everything one permission round trip needs from the config. */
@@ -13,8 +15,8 @@ export interface ApproveSetup {
   requestTopic: string;
   /** Where the phone's buttons post the answer; random per install, secret. */
   replyTopic: string;
-  /** The ntfy access token, when set: sent on the publish, the subscribe and in the buttons. */
-  token?: string | undefined;
+  /** The ntfy access token (required): sent on the publish, the subscribe and in the buttons. */
+  token: string;
   seconds: number;
   when: "away" | "always";
 }
@@ -34,6 +36,12 @@ export function resolveSetup(config: Config): ApproveSetup | SetupProblem {
     split = splitTopicUrl(options.url);
   } catch (error) {
     return { problem: `sinks.${sink.name}.url: ${(error as Error).message}` };
+  }
+  // An answer grants a command: a topic anyone can post to is no place to take one from.
+  if (options.token === undefined || options.token === "") {
+    return {
+      problem: `sinks.${sink.name}: approving from the phone needs an ntfy access token ("token": "tk_…", with read and write access to its topics): without one, anyone who guesses the topic can press Allow. Add it, then run: hook-notify install --approve`,
+    };
   }
   const replyTopic = config.approveReplyTopic;
   if (replyTopic === undefined) {
@@ -79,4 +87,19 @@ function pickSink(config: Config): { name: string; options: NtfyOptions } | Setu
     return { problem: `several ntfy sinks (${names}): set "approveSink" to the one to use.` };
   }
   return { name: only.name, options: only.options as NtfyOptions };
+}
+
+// approveSeconds, or less when the hook entry's --timeout is shorter (it keeps a margin to exit).
+export function waitBudget(setup: ApproveSetup, timeout: number | undefined): number {
+  const waitMs = Math.min(
+    setup.seconds * 1000,
+    (timeout ?? Infinity) * 1000 - APPROVE_EXIT_MARGIN_MS,
+  );
+  if (!(waitMs >= 1000)) {
+    throw new HookNotifyError(
+      "CONFIG_INVALID",
+      `--timeout ${timeout ?? ""} leaves no time to wait for the phone.`,
+    );
+  }
+  return waitMs;
 }

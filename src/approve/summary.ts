@@ -1,14 +1,20 @@
-// A short, safe, one-line description of what the agent asks to do, for the phone and the log.
-// The tool input is agent text: it only ever becomes plain text inside a JSON string.
-import { stripControl, truncate } from "../message/text.js";
+// A safe, one-line description of what the agent asks to do, for the phone and the log. The tool
+// input is agent text: it only ever becomes plain text inside a JSON string, in the "line" form of
+// shown-text.ts, so what the phone shows is what runs: no hidden line, no reordering, no gap.
+import { truncate } from "../message/text.js";
+import { countHidden, INERT_MARK, inertText } from "../shown-text.js";
 
 /** What the phone shows about one permission request. */
 export interface RequestSummary {
   tool: string;
   /** "command", "file", "url", …: what `text` is. */
   label: string;
-  /** One line; newlines shown as ⏎, cut with a plain warning when long. */
+  /** One line; newlines shown as ⏎, hidden characters as INERT_MARK, cut with a warning when long. */
   text: string;
+  /** The input's length in characters (code points), as it will run. */
+  length: number;
+  /** How many characters `text` shows as INERT_MARK (controls, bidi, invisible). */
+  hidden: number;
   /** True when `text` does not show the whole input. */
   isCut: boolean;
 }
@@ -35,12 +41,23 @@ export function summarizeRequest(toolName: unknown, toolInput: unknown): Request
   const [label, raw] = found
     ? [found[1], input[found[0]] as string]
     : ["input", compactJson(input)];
-  const clean = visibleLines(stripControl(raw));
+  const shown = { tool, label, length: Array.from(raw).length, hidden: countHidden(raw) };
+  const clean = inertText(raw, "line");
   const points = Array.from(clean);
-  if (points.length <= MAX_TEXT) return { tool, label, text: clean, isCut: false };
-  const hidden = points.length - MAX_TEXT;
-  const text = `${points.slice(0, MAX_TEXT).join("")} … [${hidden.toLocaleString("en-US")} more characters not shown: check at the terminal]`;
-  return { tool, label, text, isCut: true };
+  if (points.length <= MAX_TEXT) return { ...shown, text: clean, isCut: false };
+  const more = points.length - MAX_TEXT;
+  const text = `${points.slice(0, MAX_TEXT).join("")} … [${more.toLocaleString("en-US")} more characters not shown: check at the terminal]`;
+  return { ...shown, text, isCut: true };
+}
+
+// "command (41 characters): …", and a warning when something in it cannot be shown as it is.
+export function headline(summary: RequestSummary): string {
+  const count = (n: number, what: string) => `${n.toLocaleString("en-US")} ${what}`;
+  const hidden =
+    summary.hidden === 0
+      ? ""
+      : `; ${count(summary.hidden, summary.hidden === 1 ? "hidden character" : "hidden characters")} shown as ${INERT_MARK}`;
+  return `${summary.label} (${count(summary.length, "characters")}${hidden}): ${summary.text}`;
 }
 
 // The few words the log keeps: tool and the start of its text.
@@ -48,13 +65,8 @@ export function logSummary(summary: RequestSummary): string {
   return truncate(`${summary.tool}: ${summary.text}`, 80);
 }
 
-// Newlines would push the rest of a command below the fold of a notification: ⏎ keeps it in view.
-function visibleLines(text: string): string {
-  return text.replace(/\n/g, " ⏎ ").replace(/\t/g, " ");
-}
-
 function oneLineSafe(text: string, max: number): string {
-  return truncate(visibleLines(stripControl(text)), max);
+  return truncate(inertText(text, "line"), max);
 }
 
 function compactJson(value: unknown): string {

@@ -50,7 +50,12 @@ export async function runApproveCommand(args: ApproveArgs): Promise<void> {
   installSafetyNet(run, finish, args.timeout);
   await runApprove(
     deps,
-    { configPath: args.config, timeout: args.timeout, pid: process.ppid },
+    {
+      configPath: args.config,
+      timeout: args.timeout,
+      pid: process.ppid,
+      startedAt: performance.timeOrigin,
+    },
     run,
   );
   finish();

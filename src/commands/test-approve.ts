@@ -26,9 +26,10 @@ export async function runApproveTest(configPath: string | undefined): Promise<nu
     {
       configPath,
       sample,
-      onSent: (setup) => {
+      startedAt: performance.timeOrigin,
+      onSent: (setup, seconds) => {
         console.log(
-          `Sent a sample permission request through ${setup.sinkName} (ntfy). Press Allow or Deny on your phone within ${setup.seconds} s…`,
+          `Sent a sample permission request through ${setup.sinkName} (ntfy). Press Allow or Deny on your phone within ${seconds} s…`,
         );
       },
     },

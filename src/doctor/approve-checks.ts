@@ -1,9 +1,11 @@
 // `hook-notify approve` in doctor: the setup resolves, the key is private, and the reply topic can
-// be read with the sink's token (a poll of its latest message; nothing is published).
+// be read with the sink's token (a poll of its latest message; nothing is published), and the
+// request topic cannot be read without it: its buttons carry the token and the signed answers.
 import { readSecret, secretPath } from "../approve/secret.js";
-import { resolveSetup } from "../approve/setup.js";
+import { resolveSetup, type ApproveSetup } from "../approve/setup.js";
 import { openStream } from "../approve/stream.js";
 import type { Config } from "../core/config.js";
+import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { redactUrl } from "../redact.js";
@@ -29,26 +31,62 @@ export async function checkApprove(
   const where = redactUrl(setup.root);
   let cached = 0;
   try {
-    const events = await openStream({
-      root: setup.root,
-      topic: setup.replyTopic,
-      token: setup.token,
-      since: "latest",
-      poll: true,
-      signal: AbortSignal.timeout(POLL_TIMEOUT_MS),
-      env: deps.env,
-      sinkName: setup.sinkName,
+    await withDeadline(POLL_TIMEOUT_MS, async (signal) => {
+      const events = await openStream({
+        root: setup.root,
+        topic: setup.replyTopic,
+        token: setup.token,
+        since: "latest",
+        poll: true,
+        signal,
+        env: deps.env,
+        sinkName: setup.sinkName,
+      });
+      for await (const event of events) if (event.event === "message") cached++;
     });
-    for await (const event of events) if (event.event === "message") cached++;
   } catch (error) {
     const fix =
       "Check the ntfy sink's url and token: the token must be allowed to read and write the reply topic.";
     return [fail(CHECK, `reply topic on ${where}: ${toHookNotifyError(error).message}`, fix)];
   }
+  const anonymous = await anonymousPoll(setup, deps);
+  if (anonymous === "open") {
+    return [
+      fail(
+        CHECK,
+        `anyone can read the request topic of sinks.${setup.sinkName} on ${where} without a token: its Allow button (with the token) is theirs to press`,
+        "Reserve the topic (ntfy.sh: Account → Reserved topics, access: only me) or run your server with auth-default-access: deny-all.",
+      ),
+    ];
+  }
   return [
     ok(
       CHECK,
-      `reply topic on ${where} answers${setup.token ? " with the token" : ""} (${cached} cached); key private; approveWhen "${setup.when}", ${setup.seconds} s`,
+      `reply topic on ${where} answers with the token (${cached} cached); the request topic ${anonymous === "closed" ? "refuses anonymous readers" : "may be open (no clear answer without the token)"}; key private; approveWhen "${setup.when}", ${setup.seconds} s`,
     ),
   ];
+}
+
+// A poll of the request topic without the token: "open" when the server answers it.
+async function anonymousPoll(
+  setup: ApproveSetup,
+  deps: Pick<Deps, "env">,
+): Promise<"open" | "closed" | "unknown"> {
+  try {
+    await withDeadline(POLL_TIMEOUT_MS, async (signal) => {
+      const events = await openStream({
+        root: setup.root,
+        topic: setup.requestTopic,
+        since: "latest",
+        poll: true,
+        signal,
+        env: deps.env,
+        sinkName: setup.sinkName,
+      });
+      for await (const event of events) if (event.event === "message") break;
+    });
+    return "open";
+  } catch (error) {
+    return toHookNotifyError(error).code === "SINK_AUTH" ? "closed" : "unknown";
+  }
 }

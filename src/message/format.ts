@@ -43,7 +43,8 @@ export function formatNotification(
     level: levelOf(event, failure),
     title: truncate(title, 200),
     body: truncate(body, options.maxBodyLength),
-    project: context.project,
+    // Shown in chat footers, e-mail subjects and coalesced titles: inert like the title.
+    project: oneLine(stripControl(context.project)),
     client: context.client,
     cwd: event.cwd,
     sessionId: event.sessionId,
@@ -53,8 +54,8 @@ export function formatNotification(
     message: event.name === "Notification" || event.message ? values.message : undefined,
     lastMessage:
       truncate(stripControl(context.lastMessage ?? "").trim(), LAST_MESSAGE_MAX) || undefined,
-    reason: event.reason,
-    agentType: event.agentType,
+    reason: shownOrUndefined(event.reason),
+    agentType: shownOrUndefined(event.agentType),
     durationMs: event.sessionDurationMs,
     messageCount: event.messageCount,
     timestamp: new Date(options.now).toISOString(),
@@ -177,4 +178,8 @@ function isPermission(event: HookEvent): boolean {
 
 function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function shownOrUndefined(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : oneLine(stripControl(text));
 }

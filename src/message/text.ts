@@ -1,13 +1,10 @@
-// Plain-text hygiene shared by every rendering: no terminal escapes, bounded length.
+// Plain-text hygiene shared by every rendering: inert outside text, bounded length.
+import { inertText } from "../shown-text.js";
 
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g;
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-// Removes ANSI escape sequences and control characters, keeping newlines and tabs.
+// Outside text for a notification (shown-text.ts): no escapes, controls, separators, bidi or
+// invisible characters; newlines and tabs kept.
 export function stripControl(text: string): string {
-  return text.replace(ANSI, "").replace(CONTROL, "").replace(/\r\n?/g, "\n");
+  return inertText(text, "notification");
 }
 
 // One line: every run of white space (newlines too) becomes a single space.

@@ -2,6 +2,7 @@
 // is cancelled; a "when": "away" delivery asks the presence probes and is skipped while the person
 // is at the session's terminal (unknown sends: never drop a notification on a guess).
 import { answeredAt } from "../escalation/answers.js";
+import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { probePresence, type Presence } from "../presence/probe.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
@@ -66,15 +67,17 @@ export async function askPresence(gate: PresenceGate, deps: Deps): Promise<Prese
     return { state: "away", probe: "forced", detail: "test --away", ms: 0 };
   const hookKeys = new Set<string>(PRESENCE_ENV_KEYS);
   const env = Object.fromEntries(Object.entries(deps.env).filter(([key]) => !hookKeys.has(key)));
-  const presence = await probePresence({
-    env: { ...env, ...gate.env },
-    pid: gate.pids[0] ?? 0,
-    pids: gate.pids,
-    idleSeconds: gate.idleSeconds,
-    signal: AbortSignal.timeout(10_000),
-    platform: deps.platform,
-    now: deps.now(),
-  });
+  const presence = await withDeadline(10_000, (signal) =>
+    probePresence({
+      env: { ...env, ...gate.env },
+      pid: gate.pids[0] ?? 0,
+      pids: gate.pids,
+      idleSeconds: gate.idleSeconds,
+      signal,
+      platform: deps.platform,
+      now: deps.now(),
+    }),
+  );
   return brief(presence);
 }
 

@@ -2,6 +2,7 @@ import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { logPath, stateDir } from "../config/paths.js";
+import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
@@ -158,14 +159,16 @@ async function dryRunPresence(plan: PolicyPlan, deps: Deps): Promise<Presence | 
   const away = plan.deliveries.find((d) => d.entry.when === "away");
   if (!away) return undefined;
   const { probePresence } = await import("../presence/probe.js");
-  return probePresence({
-    env: deps.env,
-    pid: deps.ppid ?? 0,
-    idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
-    signal: AbortSignal.timeout(10_000),
-    platform: deps.platform,
-    now: deps.now(),
-  });
+  return withDeadline(10_000, (signal) =>
+    probePresence({
+      env: deps.env,
+      pid: deps.ppid ?? 0,
+      idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
+      signal,
+      platform: deps.platform,
+      now: deps.now(),
+    }),
+  );
 }
 
 function escalationRecord(escalation: PlannedEscalation): EscalationRecord {

@@ -1,7 +1,7 @@
 // OpenCode has no command hooks: hook-notify writes a plugin file of its own into a plugins
 // folder. The file is fixed code plus one JSON object of entries (event → argv and timeout);
 // nothing from an event ever becomes source, and the plugin runs hook-notify without a shell.
-import { isHookNotifyHandler } from "./hook-command.js";
+import { findProgram, isHookNotifyHandler } from "./hook-command.js";
 import { isRecord } from "./hook-schema.js";
 import type { OwnFileStep } from "./plan-copilot-file.js";
 import type { Desired } from "./plan.js";
@@ -16,6 +16,7 @@ export interface PluginEntry {
 export const PLUGIN_MARKER = "// hook-notify plugin for OpenCode";
 const START = "/* hook-notify entries: */ ";
 const END = " /* end of entries */";
+const OUR_FLAGS = new Set(["--client", "--timeout"]);
 
 // The code around the entries. A relative program (../hooks/hook-notify.sh) is the project's
 // wrapper beside this file. The plugin follows each session's last assistant text (for the
@@ -52,6 +53,16 @@ function runEntry(entry, payload) {
   });
 }
 
+// What the plugin remembers lives as long as OpenCode: each set keeps its newest entries only.
+const REMEMBERED = 1000;
+
+function remember(collection, key, value) {
+  collection.delete(key);
+  if (collection instanceof Map) collection.set(key, value);
+  else collection.add(key);
+  while (collection.size > REMEMBERED) collection.delete(collection.keys().next().value);
+}
+
 export const HookNotify = async ({ directory }) => {
   const assistant = new Set();
   const lastText = new Map();
@@ -62,13 +73,13 @@ export const HookNotify = async ({ directory }) => {
         const props = event.properties ?? {};
         const session = props.sessionID;
         if (event.type === "message.updated" && props.info?.role === "assistant") {
-          assistant.add(props.info.id);
+          remember(assistant, props.info.id);
         }
         if (event.type === "message.part.updated" && props.part?.type === "text") {
-          if (assistant.has(props.part.messageID)) lastText.set(session, props.part.text);
+          if (assistant.has(props.part.messageID)) remember(lastText, session, props.part.text);
         }
         if (event.type === "session.status" && props.status?.type === "busy") failed.delete(session);
-        if (event.type === "session.error") failed.add(session);
+        if (event.type === "session.error") remember(failed, session);
         if (event.type === "session.idle" && failed.has(session)) return;
         const entry = HOOKS[event.type];
         if (entry === undefined) return;
@@ -148,24 +159,55 @@ export function opencodeEventMap(root: unknown): unknown {
   return map;
 }
 
-// Install: write ours, update an older one of ours, never overwrite a stranger's plugin.
+// Install: write ours, update an older one of ours (the user's own arguments kept), never
+// overwrite a stranger's plugin.
 export function planOpencodeInstall(
   current: string | undefined,
-  next: string,
+  desired: string,
   shown: string,
 ): OwnFileStep {
-  const events = Object.keys(readPluginEntries(next) ?? {});
-  if (current === next) return step(current, []);
+  const wanted = readPluginEntries(desired) ?? {};
+  const events = Object.keys(wanted);
   if (current === undefined)
     return step(
-      next,
+      desired,
       events.map((e) => `${e}: added`),
     );
-  if (readPluginEntries(current) === undefined) return refuse(current, shown);
+  const had = readPluginEntries(current);
+  if (had === undefined) return refuse(current, shown);
+  const next = renderEntries(keepUserArgs(wanted, had));
+  if (current === next) return step(current, []);
   return step(
     next,
     events.map((e) => `${e}: updated`),
   );
+}
+
+// Each wanted entry with the arguments the user added to the same event's entry (--config x).
+function keepUserArgs(
+  wanted: Record<string, PluginEntry>,
+  had: Record<string, PluginEntry>,
+): Record<string, PluginEntry> {
+  const out: Record<string, PluginEntry> = {};
+  for (const [event, entry] of Object.entries(wanted)) {
+    out[event] = { ...entry, command: [...entry.command, ...userArgs(had[event]?.command ?? [])] };
+  }
+  return out;
+}
+
+// The words after the program (behind node or a launcher) that install did not write: not
+// "run", --client or --timeout.
+function userArgs(argv: readonly string[]): string[] {
+  const own: string[] = [];
+  const program = findProgram(argv);
+  if (program < 0) return own;
+  for (let i = program + 1; i < argv.length; i++) {
+    const word = argv[i] ?? "";
+    if (i === program + 1 && word === "run") continue;
+    if (OUR_FLAGS.has(word)) i++;
+    else if (!OUR_FLAGS.has(word.split("=", 1)[0] ?? "")) own.push(word);
+  }
+  return own;
 }
 
 // Uninstall: the file goes, or (with --events) keeps the other events.

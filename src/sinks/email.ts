@@ -4,6 +4,7 @@ import { HookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
 import { maskSecrets, secretValuesOf } from "../secret-values.js";
 import { scrub, secretPartsOf } from "../redact.js";
+import { inertText } from "../shown-text.js";
 import { defineSink } from "./sink.js";
 
 const TIMEOUTS = {
@@ -119,7 +120,10 @@ function factsOf(n: Notification): [string, string][] {
     ["Directory", n.cwd],
     ["Time", n.timestamp],
   ];
-  return facts.filter((fact): fact is [string, string] => fact[1] !== undefined);
+  // Event facts (a directory, a session id) are outside text: one inert line each.
+  return facts
+    .filter((fact): fact is [string, string] => fact[1] !== undefined)
+    .map(([key, value]) => [key, inertText(value, "line")]);
 }
 
 // A small inline-styled card: mail clients drop <style>; a red accent marks failures.

@@ -12,6 +12,7 @@ import { fixture, ROOT } from "../helpers/run-bin.js";
 import { testDeps } from "../helpers/sample-notification.js";
 
 const REQUESTS = "requests";
+const TOKEN = "tk_presencetesttoken0123456789";
 
 function deps(ntfy: FakeNtfy, activePid: number) {
   const home = mkdtempSync(join(tmpdir(), "hook-notify-presence-"));
@@ -22,7 +23,9 @@ function deps(ntfy: FakeNtfy, activePid: number) {
   writeFileSync(
     config,
     JSON.stringify({
-      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/${REQUESTS}` } },
+      sinks: {
+        phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/${REQUESTS}`, token: TOKEN },
+      },
       approveReplyTopic: "hn-reply-presence-0123456789abcdef",
       approveSeconds: 10,
     }),
@@ -47,7 +50,7 @@ const newRun = (): ApproveRun => ({ record: startApproveRecord(Date.now()), secr
 
 describe('approveWhen "away" with the presence probes', () => {
   it("away (another window in front): the phone is asked and its answer printed", async () => {
-    const ntfy = await startFakeNtfy();
+    const ntfy = await startFakeNtfy({ token: TOKEN });
     const run = newRun();
     const done = runApprove(
       deps(ntfy, 999_999),
@@ -65,7 +68,7 @@ describe('approveWhen "away" with the presence probes', () => {
   }, 30_000);
 
   it("present (this session's terminal in front, recent input): the terminal asks at once", async () => {
-    const ntfy = await startFakeNtfy();
+    const ntfy = await startFakeNtfy({ token: TOKEN });
     const run = newRun();
     // The window in front belongs to this process, the session pid given to the probe.
     await runApprove(deps(ntfy, process.pid), { pid: process.pid, presenceTimeoutMs: 8_000 }, run);

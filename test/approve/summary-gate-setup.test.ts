@@ -15,16 +15,16 @@ describe("summarizeRequest", () => {
     ["WebFetch", { url: "https://example.com", prompt: "p" }, "url", "https://example.com"],
     ["mcp__db__query", { sql: "select 1" }, "input", '{"sql":"select 1"}'],
   ])("%s shows its %s", (tool, input, label, text) => {
-    expect(summarizeRequest(tool, input)).toEqual({ tool, label, text, isCut: false });
+    expect(summarizeRequest(tool, input)).toMatchObject({ tool, label, text, isCut: false });
   });
 
-  it("shows newlines as ⏎, drops terminal escapes, and says plainly when it cut", () => {
+  it("shows newlines as ⏎, marks a terminal escape as �, and says plainly when it cut", () => {
     const summary = summarizeRequest("Bash", {
       command: `ls\n\u001b[2Jrm -rf ~ ${"x".repeat(600)}`,
     });
-    expect(summary.text.startsWith("ls ⏎ rm -rf ~ x")).toBe(true);
-    expect(summary.text).toMatch(/… \[114 more characters not shown: check at the terminal\]$/);
-    expect(summary.isCut).toBe(true);
+    expect(summary.text.startsWith("ls ⏎ �[2Jrm -rf ~ x")).toBe(true);
+    expect(summary.text).toMatch(/… \[118 more characters not shown: check at the terminal\]$/);
+    expect(summary).toMatchObject({ isCut: true, length: 616, hidden: 1 });
   });
 });
 
@@ -71,13 +71,14 @@ describe("resolveSetup", () => {
     type: "chat",
     service: "ntfy",
     url,
+    token: "tk_1234",
     ...extra,
   });
   const setupOf = (json: object) => resolveSetup(validateConfig(json, {}).value);
 
   it("splits the sink's topic URL and takes its token for both topics", () => {
     const setup = setupOf({
-      sinks: { phone: ntfy("https://ntfy.example/base/req", { token: "tk_1234" }) },
+      sinks: { phone: ntfy("https://ntfy.example/base/req") },
       approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv",
     });
     expect(setup).toEqual({
@@ -113,6 +114,18 @@ describe("resolveSetup", () => {
     ],
   ])("refuses %s, saying what to do", (_name, json) => {
     expect(setupOf(json)).toEqual({ problem: expect.any(String) as string });
+  });
+
+  // Issue 25: an answer grants a command, and a tokenless topic takes posts from anyone.
+  it("refuses an ntfy sink without a token, naming the sink and the fix on one line", () => {
+    const setup = setupOf({
+      sinks: { phone: ntfy("https://ntfy.sh/req", { token: undefined }) },
+      approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv",
+    });
+    expect("problem" in setup && setup.problem).toMatch(
+      /^sinks\.phone: approving from the phone needs an ntfy access token .*hook-notify install --approve$/,
+    );
+    expect("problem" in setup && setup.problem.includes("\n")).toBe(false);
   });
 
   it("the reply topic is a secret of the config (masked in logs)", () => {

@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
@@ -280,6 +281,21 @@ describe("OpenCode", () => {
     expect((await run(box, "uninstall", { client: "opencode" })).code).toBe(0);
     expect(await readMaybe(join(box.root, file))).toBeUndefined();
     expect(await readMaybe(join(box.root, "home/.config/opencode/plugins/mine.js"))).toBe(theirs);
+  });
+
+  // Issue 25: re-running install dropped the user's own arguments from the plugin's argv.
+  it("a second install keeps the arguments the user added to the plugin's argv", async () => {
+    const box = await makeSandbox();
+    await run(box, "install", { client: "opencode" });
+    const path = join(box.root, file);
+    const edited = (await readMaybe(path))!.replaceAll(
+      '"--timeout","10"]',
+      '"--timeout","10","--config","/home/me/hn.json"]',
+    );
+    await writeFile(path, edited);
+    expect((await run(box, "install", { client: "opencode" })).code).toBe(0);
+    const entries = readPluginEntries((await readMaybe(path))!);
+    expect(entries?.["session.idle"]?.command).toEqual([...ARGV, "--config", "/home/me/hn.json"]);
   });
 
   it("refuses a hook-notify.js it did not write, for install and uninstall, file intact", async () => {

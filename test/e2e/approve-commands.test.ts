@@ -33,7 +33,7 @@ describe("test --approve, log and doctor", () => {
     await pressButton(request, "Deny");
     const result = await running;
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Press Allow or Deny on your phone within 20 s/);
+    expect(result.stdout).toMatch(/Press Allow or Deny on your phone within (19|20) s/);
     expect(result.stdout).toMatch(/Verified answer: denied from the phone at \d{4}-/);
     expect(result.stdout).toContain(
       'Claude Code would receive: {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"',
@@ -58,6 +58,38 @@ describe("test --approve, log and doctor", () => {
     expect(result.stderr).toMatch(/no verified answer: no answer \(stream-closed\)/);
   });
 
+  it("test --approve with a sink without a token: exit 1, says to add one, publishes nothing", async () => {
+    const ntfy = await startFakeNtfy();
+    const home = setUp(ntfy);
+    home.writeConfig({
+      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/requests` } },
+      approveReplyTopic: REPLY,
+    });
+    const result = await runBin(["test", "--approve"], { env: home.env, killAfterMs: 40_000 });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/needs an ntfy access token/);
+    expect(ntfy.calls).toHaveLength(0);
+  });
+
+  // Issue 25: a token in the config does not make the server refuse strangers.
+  it("doctor: a request topic anyone can read fails the check, naming the fix", async () => {
+    const ntfy = await startFakeNtfy();
+    const result = await runBin(["doctor", "--json"], {
+      env: setUp(ntfy).env,
+      killAfterMs: 40_000,
+    });
+    const check = (
+      JSON.parse(result.stdout) as { check: string; status: string; detail: string; fix?: string }[]
+    ).find((c) => c.check === "approve (phone)");
+    expect(check).toMatchObject({ status: "fail" });
+    expect(check?.detail).toMatch(/anyone can read the request topic of sinks\.phone/);
+    const anonymous = ntfy.calls.filter(
+      (c) => c.method === "GET" && c.headers.authorization === undefined,
+    );
+    expect(anonymous.map((c) => c.url)).toEqual(["/requests/json?poll=1&since=latest"]);
+    expect(result.stdout).not.toContain(REPLY);
+  });
+
   it("doctor: the reply topic answers with the token; a wrong token fails the check", async () => {
     const ntfy = await startFakeNtfy({ token: TOKEN });
     const good = await runBin(["doctor", "--json"], { env: setUp(ntfy).env, killAfterMs: 40_000 });
@@ -66,6 +98,7 @@ describe("test --approve, log and doctor", () => {
         (c) => c.check === "approve (phone)",
       );
     expect(check(good.stdout)).toMatchObject({ status: "ok" });
+    expect(check(good.stdout)?.detail).toMatch(/the request topic refuses anonymous readers/);
     const poll = ntfy.calls.find((c) => c.method === "GET")!;
     expect(poll.url).toBe(`/${REPLY}/json?poll=1&since=latest`);
     expect(poll.headers.authorization).toBe(`Bearer ${TOKEN}`);

@@ -1,6 +1,6 @@
 // install --approve / uninstall with the built binary in a temp HOME: the PermissionRequest entry
 // for Claude Code only, a random reply topic kept in the config, a 0600 key, nothing for Droid.
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
@@ -102,6 +102,51 @@ describe("install --approve", () => {
     expect(result.stdout + result.stderr).toMatch(/droid has no PermissionRequest event/);
     expect(settings(h).hooks.PermissionRequest).toBeDefined();
     expect(() => readFileSync(join(h.dir, ".factory", "hooks.json"))).toThrow();
+  });
+
+  // Issue 25: a topic without a token takes posts from anyone, so anyone could press Allow.
+  it("an ntfy sink without a token: exit 1, one line naming the fix, writes nothing", async () => {
+    const h = home({
+      sinks: { phone: { type: "chat", service: "ntfy", url: "https://ntfy.sh/t1" } },
+    });
+    const config = join(h.dir, "config", "hook-notify", "config.json");
+    const before = readFileSync(config, "utf8");
+    const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /sinks\.phone: approving from the phone needs an ntfy access token/,
+    );
+    expect(result.stderr).toMatch(/Add it, then run: hook-notify install --approve\n$/);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(() => settings(h)).toThrow();
+    expect(readFileSync(config, "utf8")).toBe(before);
+    expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(false);
+  });
+
+  it("the config that holds the token and the key end up 0600, whatever they were", async () => {
+    const h = home(NTFY);
+    const config = join(h.dir, "config", "hook-notify", "config.json");
+    chmodSync(config, 0o644);
+    const key = join(h.dir, "state", "hook-notify", "approve.key");
+    mkdirSync(join(h.dir, "state", "hook-notify"), { recursive: true });
+    writeFileSync(key, `${"d".repeat(64)}\n`, { mode: 0o644 });
+    chmodSync(key, 0o644);
+    const first = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(first.code).toBe(0);
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+    // A config loosened later (the topic already there) is made private again.
+    chmodSync(config, 0o664);
+    const again = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/made readable by you alone \(mode 600\)/);
+    expect(statSync(config).mode & 0o777).toBe(0o600);
   });
 
   it("without an ntfy sink: exit 1, says what to add, writes nothing", async () => {

@@ -238,7 +238,8 @@ describe("hook-notify approve (built binary, local ntfy)", () => {
     const ntfy = await startFakeNtfy({ token: TOKEN });
     const home = setUp(ntfy);
     const marker = join(home.dir, "pwned");
-    const command = `touch ${marker}; echo "$(touch ${marker})" \`touch ${marker}\` | sh\n\nrm -rf ~ # ${"A".repeat(100_000)}`;
+    const hiding = `git status${"\u2028".repeat(12)}\u2029\u202e\u2066\u2067\u2068\u2069\u200f`;
+    const command = `${hiding}touch ${marker}; echo "$(touch ${marker})" \`touch ${marker}\` | sh\n\nrm -rf ~ # ${"A".repeat(100_000)}`;
     const input = fixture("claude-code/PermissionRequest.json", {
       tool_input: { command, description: "x\u001b[31mred" },
     });
@@ -256,6 +257,14 @@ describe("hook-notify approve (built binary, local ntfy)", () => {
     );
     expect(request.message.length).toBeLessThan(1_000);
     expect(request.message).not.toContain("\u001b");
+    // Issue 25: none of the separators or bidi controls reach the phone; the whole command is
+    // on the message's first line, with its length and a mark for each hidden character.
+    expect(request.message).not.toMatch(/[\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
+    const first = request.message.split("\n")[0]!;
+    expect(first).toMatch(
+      /^command \(100,\d{3} characters; 6 hidden characters shown as �\): git status( +⏎){13} ������touch /,
+    );
+    expect(first).toContain("rm -rf ~ #");
     for (const action of request.actions!) expect(action.body).not.toContain("touch");
   });
 
@@ -290,6 +299,24 @@ describe("hook-notify approve (built binary, local ntfy)", () => {
     expect(result).toMatchObject({ code: 0, stdout: "" });
     expect(ntfy.calls).toHaveLength(0);
     expect(home.logLines().at(-1)?.error).toMatchObject({ code: "CONFIG_INVALID" });
+  });
+
+  // Issue 25: with no token the reply topic takes anyone's post: approve will not listen to it.
+  it("a sink without a token: nothing is published, the terminal asks, the log says why", async () => {
+    const ntfy = await startFakeNtfy();
+    const home = setUp(ntfy);
+    home.writeConfig({
+      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/${REQUESTS}` } },
+      approveReplyTopic: REPLY,
+      approveWhen: "always",
+    });
+    const result = await approve(home);
+    expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(ntfy.calls).toHaveLength(0);
+    expect(home.logLines().at(-1)?.error).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(/needs an ntfy access token/) as string,
+    });
   });
 
   it("a token the server refuses: prints nothing, exit 0, the log says why", async () => {

@@ -46,9 +46,14 @@ export interface FakeNtfy {
   url: string;
   calls: RecordedCall[];
   messages: NtfyMessage[];
-  /** normal; close: end each stream right after its open event; hang: never answer. */
-  subscribeMode: "normal" | "close" | "hang";
-  publishMode: "normal" | "hang";
+  /**
+   * normal; close: end each stream right after its open event; hang: never answer; trickle: the
+   * open event, then one byte of a keepalive every 200 ms, forever; reset: the open event, then
+   * the connection is torn down (a hang-up, not a clean end).
+   */
+  subscribeMode: "normal" | "close" | "hang" | "trickle" | "reset";
+  /** normal; hang: never answer; trickle: HTTP 200, then one byte of the body every 200 ms. */
+  publishMode: "normal" | "hang" | "trickle";
   waitForMessage(topic: string, count?: number, timeoutMs?: number): Promise<NtfyMessage>;
   /** Streams currently open on the topic. */
   listeners(topic: string): number;
@@ -128,6 +133,11 @@ export async function startFakeNtfy(options: { token?: string } = {}): Promise<F
         return;
       }
       if (fake.publishMode === "hang") return;
+      if (fake.publishMode === "trickle") {
+        res.writeHead(200, { "content-type": "application/json" });
+        trickle(res, `{"id":"${"x".repeat(10_000)}"}`);
+        return;
+      }
       const message = toMessage(path, call.body);
       if (typeof message === "string") {
         reply(400, { code: 40000, http: 400, error: message });
@@ -195,6 +205,14 @@ function subscribe(
   for (const message of cached(fake.messages, topic, params.get("since"))) {
     res.write(`${JSON.stringify(message)}\n`);
   }
+  if (fake.subscribeMode === "reset") {
+    setTimeout(() => res.socket?.destroy(), 50);
+    return;
+  }
+  if (fake.subscribeMode === "trickle") {
+    trickle(res, `${JSON.stringify({ ...open, event: "keepalive", topic })}\n`.repeat(1_000));
+    return;
+  }
   if (fake.subscribeMode === "close" || params.get("poll") === "1") {
     res.end();
     return;
@@ -203,6 +221,21 @@ function subscribe(
   streams.set(topic, set);
   set.add(res);
   res.on("close", () => set.delete(res));
+}
+
+// Writes `text` one byte every 200 ms until the connection closes: never idle, never done.
+function trickle(res: ServerResponse, text: string): void {
+  let at = 0;
+  const timer = setInterval(() => {
+    if (at >= text.length || res.destroyed) {
+      clearInterval(timer);
+      return;
+    }
+    res.write(text.slice(at, ++at));
+  }, 200);
+  res.on("close", () => {
+    clearInterval(timer);
+  });
 }
 
 function cached(messages: NtfyMessage[], topic: string, since: string | null): NtfyMessage[] {

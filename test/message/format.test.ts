@@ -455,6 +455,19 @@ describe("formatNotification default wording", () => {
   });
 });
 
+describe("formatNotification: outside text in the fields sinks show", () => {
+  // Issue 25: the project (a folder name) reaches chat footers and e-mail subjects.
+  it("project, reason and agent type are one inert line", () => {
+    const n = render(
+      { name: "SubagentStop", reason: "r\u2028x", agentType: "a\u202eb" },
+      { project: "shop\u2028\u202e-api\u200b" },
+    );
+    expect(n.project).toBe("shop -api");
+    expect(n.reason).toBe("r x");
+    expect(n.agentType).toBe("ab");
+  });
+});
+
 describe("formatNotification message field", () => {
   it.each<[Partial<HookEvent> & Pick<HookEvent, "name">, string | undefined]>([
     [{ name: "Notification", message: "Allow Bash?" }, "Allow Bash?"],

@@ -123,6 +123,34 @@ describe("OpenCode plugin (as written by install, run as OpenCode runs it)", () 
     ]);
   });
 
+  // Issue 25: the plugin lives as long as OpenCode; what it remembers must not grow forever.
+  it("forgets the oldest assistant messages and sessions past its bound, and still works", async () => {
+    const { hooks, log } = await loadPlugin((dir) => join(dir, "hooks", "record.sh"));
+    const message = (id: string, session = S) => ({
+      type: "message.updated",
+      properties: { sessionID: session, info: { id, role: "assistant" } },
+    });
+    const part = (id: string, session: string, body: string) => ({
+      type: "message.part.updated",
+      properties: { sessionID: session, part: { type: "text", messageID: id, text: body } },
+    });
+    await hooks.event({ event: message("msg_old") });
+    for (let i = 0; i < 1_500; i++) await hooks.event({ event: message(`msg_${i}`) });
+    await hooks.event({ event: part("msg_old", S, "too old to be known") });
+    await hooks.event({ event: idle });
+    await hooks.event({ event: message("msg_new", "ses_old") });
+    await hooks.event({ event: part("msg_new", "ses_old", "forgotten with its session") });
+    for (let i = 0; i < 1_500; i++) {
+      await hooks.event({ event: message(`m_${i}`, `ses_${i}`) });
+      await hooks.event({ event: part(`m_${i}`, `ses_${i}`, "x") });
+    }
+    await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_old" } } });
+    await hooks.event({ event: part("m_1499", "ses_1499", "the newest is kept") });
+    await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_1499" } } });
+    const said = (await calls(log)).map((c) => c.stdin["last_assistant_message"]);
+    expect(said).toEqual([undefined, undefined, "the newest is kept"]);
+  });
+
   it("never throws into OpenCode, even when the program is missing", async () => {
     const { hooks } = await loadPlugin((dir) => join(dir, "missing", "hook-notify"));
     await expect(hooks.event({ event: idle })).resolves.toBeUndefined();
@@ -146,6 +174,35 @@ describe("the plugin file's plan", () => {
     expect(readPluginEntries("export const Mine = async () => ({});")).toBeUndefined();
     const foreign = ours.replace('"hook-notify"', '"curl"');
     expect(readPluginEntries(foreign)).toBeUndefined();
+  });
+
+  // Issue 25: re-running install dropped the user's own arguments from the argv.
+  it("an update keeps the arguments the user added to an entry, and is then stable", () => {
+    const mine = ours.replace(
+      '["hook-notify","--client","opencode"]',
+      '["hook-notify","--client","opencode","--config","/home/me/hn.json","--timeout","5"]',
+    );
+    const desired = renderOpencodePlugin(
+      new Map([
+        ["session.idle", { ...handler, args: ["--client", "opencode", "--timeout", "15"] }],
+      ]),
+    );
+    const updated = planOpencodeInstall(mine, desired, "p");
+    expect(readPluginEntries(updated.next ?? "")).toEqual({
+      "session.idle": {
+        command: [
+          "hook-notify",
+          "--client",
+          "opencode",
+          "--timeout",
+          "15",
+          "--config",
+          "/home/me/hn.json",
+        ],
+        timeout: 10,
+      },
+    });
+    expect(planOpencodeInstall(updated.next, desired, "p")).toMatchObject({ summary: [] });
   });
 
   it("adds, keeps, updates; refuses a stranger's file; uninstall removes the file", () => {

@@ -123,6 +123,18 @@ describe("emailMessage", () => {
     expect(message.html).not.toContain("#c62828");
   });
 
+  // Issue 25: a directory or session id with separators or bidi controls is outside text.
+  it("shows the event's directory and session id as one inert line each", () => {
+    const message = emailMessage(
+      sampleNotification({ cwd: "/w/a\u2028b\u202ec", sessionId: "s\u2029\u200b1" }),
+      options(25),
+    );
+    for (const text of [message.text, message.html]) {
+      expect(text).not.toMatch(/[\u2028\u2029\u202e\u200b]/);
+    }
+    expect(message.text).toContain("Directory: /w/a ⏎ b�c");
+  });
+
   it("escapes every markup character", () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe(
       "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;",

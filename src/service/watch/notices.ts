@@ -104,6 +104,16 @@ export function noticeOf(
   };
 }
 
+// An id is the service's text: only a plain one goes into a command a person may paste in a
+// shell. Anything else (`c1; curl … | sh #`) is never shown as a command to run.
+const PLAIN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+// The suggested retry command, or where to find the id when it is not plain.
+export function retryCommand(computerId: string): string {
+  if (PLAIN_ID.test(computerId)) return `hook-notify computers retry ${computerId}`;
+  return "hook-notify computers retry <id> (this computer's id is not plain text, so no command is shown: find it with hook-notify computers list)";
+}
+
 function levelOf(kind: WatchEventName): Level {
   if (kind === "ComputerError") return "failure";
   if (kind === "UsageAlert") return "attention";
@@ -121,7 +131,7 @@ function sessionOf(
     sessionId: fact.sessionId,
     ...(fact.lastMessage ? { lastMessage: fact.lastMessage } : {}),
     ...(fact.tokenUsage ? { tokenUsage: fact.tokenUsage } : {}),
-    ...(fact.title ? { sessionTitle: fact.title } : {}),
+    ...(fact.title ? { sessionTitle: oneLine(stripControl(fact.title)) } : {}),
     ...(fact.messageCount === undefined ? {} : { messageCount: fact.messageCount }),
   };
 }
@@ -195,7 +205,7 @@ function computerValues(fact: ComputerFact): TemplateValues {
     problem,
     step: first?.name,
     error: first?.error,
-    retry_command: `hook-notify computers retry ${shellArg(fact.computerId)}`,
+    retry_command: retryCommand(fact.computerId),
     install_messages: fact.installMessages?.length
       ? `The install session said:\n${fact.installMessages.map((m) => `- ${truncate(oneLine(m), 200)}`).join("\n")}`
       : "",

