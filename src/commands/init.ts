@@ -61,11 +61,11 @@ export const initCommand: CommandModule<object, InitArgs> = {
 
 // The questions, on the real terminal.
 async function askOnTerminal() {
-  const [{ createInterface }, { askStarter }] = await Promise.all([
-    import("node:readline/promises"),
+  const [{ openTerminalPrompt }, { askStarter }] = await Promise.all([
+    import("./terminal-prompt.js"),
     import("../init/ask.js"),
   ]);
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const prompt = openTerminalPrompt();
   try {
     return await askStarter(prompt);
   } finally {

@@ -77,10 +77,10 @@ export async function runSettingsHandler(
     process.exitCode = 1;
     return;
   }
-  const [{ homedir }, { createInterface }, { runSettingsCommand }, { findPackageRoot }] =
+  const [{ homedir }, { openTerminalPrompt }, { runSettingsCommand }, { findPackageRoot }] =
     await Promise.all([
       import("node:os"),
-      import("node:readline/promises"),
+      import("./terminal-prompt.js"),
       import("../settings/settings-command.js"),
       import("../settings/load-template.js"),
     ]);
@@ -97,9 +97,9 @@ export async function runSettingsHandler(
   };
   const isInteractive = process.stdin.isTTY && process.stdout.isTTY;
   const confirm = async (question: string): Promise<boolean> => {
-    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    const prompt = openTerminalPrompt();
     try {
-      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+      return /^y(es)?$/i.test((await prompt.ask(question)).trim());
     } finally {
       prompt.close();
     }

@@ -53,15 +53,17 @@ export async function runSettingsCommand(
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "dry-run" }));
       return 0;
     }
-    if (io.confirm !== undefined && !args.yes) {
+    const confirm = args.yes ? undefined : io.confirm;
+    if (confirm !== undefined) {
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "preview" }));
-      if (!(await io.confirm(`Apply these changes? [y/N] `))) {
+      if (!(await confirm(`Apply these changes? [y/N] `))) {
         io.out("Nothing was written.\n");
         return 1;
       }
     }
     const written = await commitJobs(prepared.previews);
-    io.out(formatReport(written, prepared.warnings, { ...context, stage: "written" }));
+    const stage = confirm !== undefined ? "confirmed" : "written";
+    io.out(formatReport(written, prepared.warnings, { ...context, stage }));
     return 0;
   } catch (error) {
     const known = toHookNotifyError(error);
