@@ -12,9 +12,9 @@ import {
 } from "../settings/tree.js";
 
 const FOREIGN = { type: "command", command: "notify-send done", timeout: 5 };
-const ARGV = [
-  "/usr/local/bin/node",
-  "/opt/hook notify/bin/hook-notify.js",
+// The user scope runs the launcher (src/settings/launcher.ts), which records node and the script.
+const argvIn = (home: string): string[] => [
+  join(home, ".local/share/hook-notify/launchers/opencode/hook-notify.sh"),
   "--client",
   "opencode",
   "--timeout",
@@ -269,6 +269,7 @@ describe("OpenCode", () => {
     const box = await makeSandbox({ "home/.config/opencode/plugins/mine.js": theirs });
     expect((await run(box, "install", { client: "opencode" })).code).toBe(0);
     const text = (await readMaybe(join(box.root, file)))!;
+    const ARGV = argvIn(box.home);
     expect(readPluginEntries(text)).toEqual({
       "session.idle": { command: ARGV, timeout: 10 },
       "permission.asked": { command: ARGV, timeout: 10 },
@@ -279,6 +280,7 @@ describe("OpenCode", () => {
     expect(await readTree(box.root)).toEqual(before);
     expect((await run(box, "uninstall", { client: "opencode" })).code).toBe(0);
     expect(await readMaybe(join(box.root, file))).toBeUndefined();
+    expect(await readMaybe(ARGV[0]!)).toBeUndefined();
     expect(await readMaybe(join(box.root, "home/.config/opencode/plugins/mine.js"))).toBe(theirs);
   });
 
