@@ -82,7 +82,7 @@ function nextSteps(io: StarterIo, sinks: readonly SinkChoice[], answers: Starter
   lines.push(
     `  ${style.bold("hook-notify doctor")}    checks the setup`,
     `  ${style.bold("hook-notify test")}      sends a sample notification`,
-    `  ${style.bold("hook-notify install")}   adds hook-notify to Droid and Claude Code`,
+    `  ${style.bold("hook-notify install")}   adds hook-notify to Claude Code, Droid, Codex, Gemini CLI, Copilot CLI and OpenCode`,
   );
   return `${lines.join("\n")}\n`;
 }
