@@ -74,12 +74,18 @@ export const testCommand: CommandModule<object, TestArgs> = {
       import("../style.js"),
     ]);
     const deps = createDeps();
+    // A sink that takes its time (a slow or hung server) gets a line after a second, not silence.
+    const progress = setTimeout(() => {
+      console.error("hook-notify: waiting for the sinks to answer (at most 60 s)…");
+    }, 1000);
     const result = await runTest(deps, {
       event: args.event,
       failure: args.failure,
       sink: args.sink,
       configPath: args.config,
       away: args.away,
+    }).finally(() => {
+      clearTimeout(progress);
     });
     const problems = reportConfig(result);
     if (result.unknownSink !== undefined || result.config.error) {

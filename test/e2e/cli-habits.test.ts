@@ -127,6 +127,24 @@ describe("the command line people expect", () => {
     expect(flush.stdout).toMatch(/Outbox: (nothing is waiting|0 delivered, 0 failed)/);
   });
 
+  it("test on a hung server: a progress line after a second, and no promise of a retry it never makes", async () => {
+    const home = tempHome();
+    const server = await startHttpServer([{ hang: true }]);
+    const gone = await startHttpServer();
+    await gone.close(); // connection refused
+    home.writeConfig({
+      sinks: {
+        hook: { type: "webhook", url: `${server.url}/hook`, timeoutSeconds: 2 },
+        gone: { type: "webhook", url: `${gone.url}/hook` },
+      },
+    });
+    const run = await runBin(["test"], { env: home.env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("hook-notify: waiting for the sinks to answer");
+    expect(run.stdout).toContain("would be retried (test sends once)");
+    expect(run.stdout).not.toMatch(/[Ii]t will be retried/);
+  });
+
   it("init's next steps name all six clients", async () => {
     const home = tempHome();
     const init = await runBin(["init", "--sinks", "desktop"], { env: home.env });
