@@ -12,6 +12,8 @@ export interface ReportContext {
   stage: "preview" | "dry-run" | "written" | "confirmed";
   clients: readonly Client[];
   home: string;
+  /** How the person runs hook-notify here (settings/self-command.ts); "hook-notify" by default. */
+  self?: string;
 }
 
 // The text a person reads after install/uninstall: each changed file, its diff, then what to do next.
@@ -62,7 +64,10 @@ function nextStep(context: ReportContext): string {
   const notes = context.clients.flatMap((client) => adapterFor(client).afterInstall ?? []);
   const next = review === "" ? "Next: run" : `Next: ${review} to pick up the hooks; then run`;
   return context.action === "install"
-    ? [...notes.map((note) => `Note: ${note}`), `${next} "hook-notify test".`].join("\n")
+    ? [
+        ...notes.map((note) => `Note: ${note}`),
+        `${next} "${context.self ?? "hook-notify"} test".`,
+      ].join("\n")
     : `Done: hook-notify's hooks are removed. Restart the client, or check /hooks, to make sure.`;
 }
 
