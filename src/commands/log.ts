@@ -116,10 +116,20 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     const code = later?.code ?? outcome.code ?? "";
     return style.fail(`${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd());
   });
-  const skipped = run.record.skipped.map((skip) =>
-    style.dim(`skipped ${skip.sink}: ${skip.reason}`),
+  const skipped = groupSkips(run.record.skipped).map(({ sinks, reason }) =>
+    style.dim(`skipped ${sinks.join(", ")}: ${reason}`),
   );
   return [...cells, ...skipped, ...followUpCells(run, style)];
+}
+
+// Sinks skipped for the same reason share one cell: a long container reason is said once.
+export function groupSkips(
+  skips: readonly { sink: string; reason: string }[],
+): { sinks: string[]; reason: string }[] {
+  const byReason = new Map<string, string[]>();
+  for (const { sink, reason } of skips)
+    byReason.set(reason, [...(byReason.get(reason) ?? []), sink]);
+  return [...byReason].map(([reason, sinks]) => ({ sinks, reason }));
 }
 
 // "present (tmux: pane %1 is active …)", "away (tmux: …)"
