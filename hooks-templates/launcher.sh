@@ -49,6 +49,10 @@ find_node() {
   return 1
 }
 
+# Not filled in (the copy inside the package, which the Claude Code plugin runs): that package's own.
+if [ -z "$script" ]; then
+  script=$(dirname "$0")/../bin/hook-notify.js
+fi
 if [ ! -f "$script" ]; then
   on_path=$(command -v hook-notify 2>/dev/null)
   if [ -n "$on_path" ] && [ -f "$on_path" ]; then

@@ -58,6 +58,10 @@ describe("the npm tarball", () => {
         "dist/commands.cjs",
         "dist/worker.cjs",
         "schema/config.schema.json",
+        "hooks-templates/launcher.sh",
+        ".claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+        "hooks/hooks.json",
       ]),
     );
     expect(paths.filter((path) => path.endsWith(".map"))).toEqual([]);

@@ -142,6 +142,20 @@ describe.runIf(process.platform !== "win32")("the user-scope launcher", () => {
     expect((await box.ran())["argv"]).toEqual(["--client", "gemini"]);
   });
 
+  it("not filled in (the copy inside the package that the Claude Code plugin runs): runs that package's bin", async () => {
+    const box = await setup(process.execPath);
+    const copy = join(box.script, "..", "..", "hooks-templates", "launcher.sh");
+    await mkdir(join(copy, ".."));
+    const template = (await loadLauncher(findPackageRoot())).replace(
+      /^system=.*$/m,
+      `system='${process.execPath}'`,
+    );
+    await writeFile(copy, template);
+    const result = await run("/bin/sh", [copy, "--client", "claude-code"], box.env);
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(await box.ran()).toMatchObject({ argv: ["--client", "claude-code"] });
+  });
+
   it("HOOK_NOTIFY_LAUNCHER=check says which node and script it would run, on stderr, and runs nothing", async () => {
     const box = await setup(process.execPath);
     const result = await run(box.launcher, [], { ...box.env, HOOK_NOTIFY_LAUNCHER: "check" });
