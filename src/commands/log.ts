@@ -77,7 +77,7 @@ function toRow(run: LoggedRun, style: Style): string[] {
   const { record } = run;
   return [
     localTime(record.time),
-    record.client ?? "",
+    record.via === "test" ? "test" : (record.client ?? ""), // `hook-notify test`'s sample
     record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
     record.project ?? "",
     record.error ? style.fail(record.error.code) : "",

@@ -37,8 +37,9 @@ export interface RunRecord {
   /** Config problems: broken entries that were left out. */
   issues: string[];
   error?: { code: ErrorCode; message: string } | undefined;
-  /** "worker": a hook handed the event to the live worker, which ran it (fast-hook.ts). */
-  via?: "worker" | undefined;
+  /** "worker": a hook handed the event to the live worker, which ran it (fast-hook.ts);
+   * "test": `hook-notify test` sent a sample. */
+  via?: "worker" | "test" | undefined;
 }
 
 /** One queued follow-up, as logged. */

@@ -145,6 +145,22 @@ describe("the command line people expect", () => {
     expect(run.stdout).not.toMatch(/[Ii]t will be retried/);
   });
 
+  it("test runs are logged (marked test), so log and log --failed show them", async () => {
+    const home = tempHome();
+    const server = await startHttpServer([{ status: 500, body: "down" }]);
+    home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/hook` } } });
+    expect((await runBin(["test"], { env: home.env })).code).toBe(1);
+    expect(home.logLines()).toEqual([
+      expect.objectContaining({
+        via: "test",
+        event: "Stop",
+        outcomes: [expect.objectContaining({ sink: "hook", ok: false })],
+      }),
+    ]);
+    const failed = await runBin(["log", "--failed"], { env: home.env });
+    expect(failed.stdout).toMatch(/\btest\s+Stop\b.*hook SINK_HTTP_STATUS/);
+  });
+
   it("init's next steps name all six clients", async () => {
     const home = tempHome();
     const init = await runBin(["init", "--sinks", "desktop"], { env: home.env });
