@@ -81,8 +81,18 @@ function toRow(run: LoggedRun, style: Style): string[] {
     record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
     record.project ?? "",
     record.error ? style.fail(record.error.code) : "",
-    [...sinkCells(run, style), ...approvalCells(run, style)].join(", ") || "-",
+    [...sinkCells(run, style), ...approvalCells(run, style), ...issueCells(run, style)].join(
+      ", ",
+    ) || "-",
   ];
+}
+
+// What the config left out, as `test` and `doctor` say it ("left out: sinks.slack.url: environment
+// variable SLACK_WEBHOOK_URL is not set"), without the file's path.
+function issueCells(run: LoggedRun, style: Style): string[] {
+  return run.record.issues.map((issue) =>
+    style.fail(`left out: ${issue.replace(/^.*?\.json: /, "").replace(/\. Export it.*$/, "")}`),
+  );
 }
 
 // An approve run's line also says what became of the permission request.

@@ -105,7 +105,13 @@ function reportConfig(result: TestResult): boolean {
   const { config, unknownSink } = result;
   if (config.error) console.error(`hook-notify: ${config.error.message}`);
   for (const issue of config.issues) console.error(`hook-notify: ${issue}`);
-  if (unknownSink !== undefined) {
+  const unset = unknownSink === undefined ? undefined : config.unresolved[unknownSink];
+  if (unknownSink !== undefined && unset !== undefined) {
+    const vars = unset.map((name) => `\${${name}}`).join(", ");
+    console.error(
+      `hook-notify: sink "${unknownSink}" is left out while ${vars} is not set: export it, then run hook-notify test again.`,
+    );
+  } else if (unknownSink !== undefined) {
     const names = Object.keys(config.value.sinks);
     const where = config.path ?? "the built-in default";
     console.error(

@@ -161,6 +161,33 @@ describe("the command line people expect", () => {
     expect(failed.stdout).toMatch(/\btest\s+Stop\b.*hook SINK_HTTP_STATUS/);
   });
 
+  it("an unset ${VAR} tells one story: test, doctor, the hook's log line and log --failed", async () => {
+    const home = tempHome({ SLACK_WEBHOOK_URL: undefined });
+    home.writeConfig({
+      sinks: { slack: { type: "chat", service: "slack", url: "${SLACK_WEBHOOK_URL}" } },
+    });
+    const notSet = "sinks.slack.url: environment variable SLACK_WEBHOOK_URL is not set";
+    const test = await runBin(["test", "--sink", "slack"], { env: home.env });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toContain(notSet);
+    expect(test.stderr).toContain(
+      'sink "slack" is left out while ${SLACK_WEBHOOK_URL} is not set: export it',
+    );
+    expect(test.stderr).not.toContain("Invalid URL");
+    expect(test.stderr).not.toContain("no sink named");
+    const doctor = await runBin(["doctor"], { env: home.env });
+    expect(doctor.stdout).not.toMatch(/^ok config/m);
+    expect(doctor.stdout.match(/^failed config/gm)).toHaveLength(1);
+    expect(doctor.stdout).toContain("fix: Export SLACK_WEBHOOK_URL where the agent runs");
+    const hook = await runBin(["--client", "claude-code"], {
+      env: home.env,
+      input: fixture("claude-code/Stop.json"),
+    });
+    expect(hook).toMatchObject({ code: 0, stdout: "" });
+    const failed = await runBin(["log", "--failed"], { env: home.env });
+    expect(failed.stdout).toContain(`left out: ${notSet}`);
+  });
+
   it("init's next steps name all six clients", async () => {
     const home = tempHome();
     const init = await runBin(["init", "--sinks", "desktop"], { env: home.env });
