@@ -16,14 +16,12 @@ const MARK_START = "\uE000";
 /** Shared by the bundles of one process (dist/cli.cjs and dist/commands.cjs each carry this). */
 interface Shared {
   nonce: string;
-  /** Each guarded stream's own write, for a prompt's cursor codes (`unguardedWrite`). */
-  raw: WeakMap<object, (text: string) => boolean>;
 }
 const KEY = Symbol.for("hook-notify.inert-output");
 const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
 
 function shared(): Shared {
-  return (registry[KEY] ??= { nonce: randomBytes(8).toString("hex"), raw: new WeakMap() });
+  return (registry[KEY] ??= { nonce: randomBytes(8).toString("hex") });
 }
 
 // "\u001b" for ESC: readable, inert on every terminal, and the same data inside a JSON string.
@@ -60,12 +58,23 @@ export function guardOutput(): void {
 // readline's own cursor codes (ESC[1G, ESC[0J, …) must reach the terminal as codes, or a prompt
 // shows them as text: a prompt writes through this, and puts its question through `inert` first.
 export function unguardedWrite(stream: NodeJS.WriteStream): (text: string) => boolean {
-  return registry[KEY]?.raw.get(stream) ?? ((text) => stream.write(text));
+  return rawWrites().get(stream) ?? ((text) => stream.write(text));
+}
+
+// Each guarded stream's own write, shared by the bundles of one process like the nonce, but
+// apart from it: the hook's bundle must not load node:crypto (and its streams) to guard output.
+function rawWrites(): WeakMap<object, (text: string) => boolean> {
+  const key = Symbol.for("hook-notify.raw-writes");
+  const all = globalThis as unknown as Record<
+    symbol,
+    WeakMap<object, (text: string) => boolean> | undefined
+  >;
+  return (all[key] ??= new WeakMap());
 }
 
 function guardStream(stream: NodeJS.WriteStream): NodeJS.WriteStream {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  shared().raw.set(stream, (text) => write(text));
+  rawWrites().set(stream, (text) => write(text));
   stream.write = (chunk: unknown, ...rest: unknown[]) =>
     write(
       typeof chunk === "string"
