@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 10_000,
     hookTimeout: 20_000,
     coverage: { provider: "v8", include: ["src/**"] },
+    // Says which real-program tests are skipped here, and why (outside CI only).
+    globalSetup: ["test/helpers/real-programs-notice.ts"],
     projects: [
       {
         extends: true,

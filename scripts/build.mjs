@@ -13,6 +13,7 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // Loaded lazily with import(), only by the commands and sinks that need them; never bundled.
@@ -87,11 +88,12 @@ const lazyZod = {
         .filter(Boolean);
       const contents = [
         `let real;`,
-        `const load = () => (real ??= require(${JSON.stringify(real)}));`,
+        // A path relative to src/, so no build machine's folder lands in a bundle or a map.
+        `const load = () => (real ??= require("./zod.ts"));`,
         `for (const name of ${JSON.stringify(names)})`,
         `  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
       ].join("\n");
-      return { contents, loader: "js", resolveDir: "." };
+      return { contents, loader: "js", resolveDir: dirname(real) };
     });
   },
 };
@@ -107,7 +109,9 @@ const common = {
   target: "node20.19",
   external,
   minify: process.env.HN_NO_MINIFY !== "1", // HN_NO_MINIFY=1: readable names in --cpu-prof
-  sourcemap: true,
+  // Source maps only on request (HN_SOURCEMAP=1, with HN_NO_MINIFY=1 for profiling): nothing reads
+  // them at run time (node is not started with --enable-source-maps), and they were 4 MB of 4.9.
+  sourcemap: process.env.HN_SOURCEMAP === "1",
   // src is ES modules and finds its files (assets/, package.json, the worker) from import.meta.url:
   // a getter, as node:url costs a hook run ~4 M instructions to load and most runs never ask.
   define: { "import.meta.url": "__hn.moduleUrl" },
@@ -134,7 +138,7 @@ try {
   process.exit(1);
 }
 
-// The placeholder becomes a hash of all the bundles: same length, so the source maps stay right.
+// The placeholder becomes a hash of all the bundles: same length, so source maps (if any) stay right.
 async function stampBuildId(names) {
   const files = names.map((name) => new URL(`../dist/${name}`, import.meta.url));
   const texts = await Promise.all(files.map((file) => readFile(file, "utf8")));

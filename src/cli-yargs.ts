@@ -31,16 +31,46 @@ export async function runApprove(argv: string[]): Promise<void> {
 }
 
 // Every command but the hook path: yargs and the command modules load only here.
-export async function runYargs(argv: string[]): Promise<void> {
+export async function runYargs(given: string[]): Promise<void> {
+  if (given[0] === "completion" && given[1] === "fish") {
+    const { fishCompletion } = await import("./commands/completion.js");
+    process.stdout.write(fishCompletion());
+    return;
+  }
+  const [{ unknownCommandMessage }, { COMMAND_NAMES, commandAfterGlobals }] = await Promise.all([
+    import("./commands/did-you-mean.js"),
+    import("./commands/hook-argv.js"),
+  ]);
+  // `help <command>` is `<command> --help`, also after global options (`--no-color help log`).
+  const at = Math.max(0, commandAfterGlobals(given));
+  const argv =
+    given[at] === "help" ? [...given.slice(0, at), ...given.slice(at + 1), "--help"] : given;
+  const unknown = unknownCommandMessage(argv[0], COMMAND_NAMES);
+  if (unknown !== undefined) {
+    console.error(unknown);
+    process.exitCode = 1;
+    return;
+  }
+  applyColorFlag(argv);
   const { default: yargs } = await import("yargs");
   const commands = await loadCommands();
   const parser: Argv = yargs(argv)
     .scriptName("hook-notify")
     .usage(
-      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode) needs you.",
+      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode) needs you.\nhook-notify help <command> (or <command> --help) shows a command's options.",
     )
     .version(version)
     .command(runModule)
+    .option("color", {
+      type: "boolean",
+      describe:
+        "--color: colour even when not on a terminal (as FORCE_COLOR=1); --no-color: none (as NO_COLOR=1)",
+    })
+    .completion(
+      "completion",
+      "Print a shell completion script: bash and zsh (`hook-notify completion >> ~/.bashrc`), fish (`hook-notify completion fish > ~/.config/fish/completions/hook-notify.fish`)",
+    )
+    .recommendCommands()
     .strict()
     .help()
     .alias("h", "help")
@@ -53,6 +83,18 @@ export async function runYargs(argv: string[]): Promise<void> {
     });
   for (const command of commands) parser.command(command);
   await parser.parseAsync();
+}
+
+// --color / --no-color set what every command's style reads (src/style.ts): FORCE_COLOR, NO_COLOR.
+function applyColorFlag(argv: readonly string[]): void {
+  const last = argv.findLast((word) => word === "--color" || word === "--no-color");
+  if (last === "--no-color") {
+    process.env["NO_COLOR"] = "1";
+    delete process.env["FORCE_COLOR"];
+  } else if (last === "--color") {
+    process.env["FORCE_COLOR"] = "1";
+    delete process.env["NO_COLOR"];
+  }
 }
 
 async function loadCommands(): Promise<CommandModule[]> {

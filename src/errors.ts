@@ -29,6 +29,9 @@ export type ErrorCode =
   | "SETTINGS_WRITE"
   | "USAGE"
   | "HOOK_DEADLINE"
+  // Logged by the user-scope launcher (hooks-templates/launcher.sh), never thrown by node.
+  | "LAUNCHER_NO_NODE"
+  | "LAUNCHER_NO_PACKAGE"
   | "INTERNAL";
 
 export interface HookNotifyErrorOptions {

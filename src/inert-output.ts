@@ -52,8 +52,26 @@ export function guardOutput(): void {
   }
 }
 
+// readline's own cursor codes (ESC[1G, ESC[0J, …) must reach the terminal as codes, or a prompt
+// shows them as text: a prompt writes through this, and puts its question through `inert` first.
+export function unguardedWrite(stream: NodeJS.WriteStream): (text: string) => boolean {
+  return rawWrites().get(stream) ?? ((text) => stream.write(text));
+}
+
+// Each guarded stream's own write, shared by the bundles of one process like the nonce, but
+// apart from it: the hook's bundle must not load node:crypto (and its streams) to guard output.
+function rawWrites(): WeakMap<object, (text: string) => boolean> {
+  const key = Symbol.for("hook-notify.raw-writes");
+  const all = globalThis as unknown as Record<
+    symbol,
+    WeakMap<object, (text: string) => boolean> | undefined
+  >;
+  return (all[key] ??= new WeakMap());
+}
+
 function guardStream(stream: NodeJS.WriteStream): NodeJS.WriteStream {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  rawWrites().set(stream, (text) => write(text));
   stream.write = (chunk: unknown, ...rest: unknown[]) =>
     write(
       typeof chunk === "string"

@@ -1,5 +1,5 @@
 // Colour and symbols for human output: only on a terminal, and never when NO_COLOR is set
-// (https://no-color.org). Piped or redirected output stays plain text, without escapes. Colours
+// (https://no-color.org), unless FORCE_COLOR says otherwise (--color / --no-color set these). Piped or redirected output stays plain text, without escapes. Colours
 // are marks that the output guard (src/inert-output.ts) turns into escapes, the only ones it lets by.
 import { COLOUR_MARK, colourMark } from "./inert-output.js";
 
@@ -22,7 +22,7 @@ export function createStyle(
   stream: { isTTY?: boolean | undefined },
   env: Readonly<Record<string, string | undefined>>,
 ): Style {
-  const isRich = stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb";
+  const isRich = isForced(env) ?? (stream.isTTY === true && !env.NO_COLOR && env.TERM !== "dumb");
   const paint =
     (open: number, close: number) =>
     (text: string): string =>
@@ -37,6 +37,14 @@ export function createStyle(
     okMark: isRich ? "✓" : "ok",
     failMark: isRich ? "✗" : "failed",
   };
+}
+
+// FORCE_COLOR (Node's and chalk's convention) wins over the terminal test and NO_COLOR: "0" or
+// "false" turns colour off, any other value on; undefined when it is not set.
+function isForced(env: Readonly<Record<string, string | undefined>>): boolean | undefined {
+  const force = env.FORCE_COLOR;
+  if (force === undefined) return undefined;
+  return force !== "0" && force.toLowerCase() !== "false";
 }
 
 // The width a person sees: colour marks (escapes once printed) take no columns.

@@ -8,6 +8,15 @@ interface FlushArgs {
 
 const WAIT_FOR_WORKER_MS = 30_000;
 
+// Deliveries and whole events that wait in the outbox (pending/, held/, events/).
+async function waiting(paths: { pending: string; held: string; events: string }): Promise<number> {
+  const { readdir } = await import("node:fs/promises");
+  const count = async (dir: string): Promise<number> =>
+    (await readdir(dir).catch(() => [])).filter((name) => !name.startsWith(".")).length;
+  const counts = await Promise.all([paths.pending, paths.held, paths.events].map(count));
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
 // Prints one line per delivery and a summary; exit code 1 when something failed or is left.
 export const flushCommand: CommandModule<object, FlushArgs> = {
   command: "flush",
@@ -89,12 +98,21 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       return summary.remaining;
     };
     let done = await whileLocked(paths.lock, owner, drainNow);
+    if (!done && !argv["retry-failed"] && (await waiting(paths)) === 0) {
+      // A worker stays a while after its last delivery: holding the lock is not delivering.
+      console.log(
+        "Outbox: nothing is waiting (a background worker is idle, ready for the next hook).",
+      );
+      return;
+    }
     // A worker asked to pause finishes the attempts in flight, releases the lock, and takes it
     // back after this flush with what is left (PROTOCOL.md, "pause"): it keeps the ${VAR}s this
     // shell may lack, and with them the retries it scheduled.
     let paused = false;
     if (!done) {
-      console.log("A background worker is delivering; asking it to hand over…");
+      console.log(
+        `A background worker is delivering ${String(await waiting(paths))} notification(s); asking it to hand over…`,
+      );
       const socket = await lockSocket(paths.lock);
       if (socket) paused = await sendWake(socket, "pause", process.pid);
     }

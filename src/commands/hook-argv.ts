@@ -67,14 +67,47 @@ function takesValue(name: string): boolean {
   return Object.hasOwn(RUN_FLAGS, name) && RUN_FLAGS[name]?.type !== "boolean";
 }
 
-// True for the hook command: no arguments, `run`, flags only, or an event as an argument.
+/** The commands besides the hook's own (cli-yargs.ts registers them), and `help <command>`. */
+export const COMMAND_NAMES: readonly string[] = [
+  "install",
+  "uninstall",
+  "flush",
+  "test",
+  "log",
+  "doctor",
+  "init",
+  "watch",
+  "computers",
+  "approve",
+  "help",
+  "completion",
+];
+
+// True for the hook command: no arguments, `run`, flags only, or an event as an argument. Global
+// options before a command (`--config x doctor`, `-c x test`, `--no-color log`) still mean it.
 export function isHookInvocation(argv: readonly string[]): boolean {
   const first = argv[0];
   const isEvent = first?.trimStart().startsWith("{") === true;
   return (
     !asksForHelp(argv) &&
+    !argv.includes("--get-yargs-completions") &&
+    commandAfterGlobals(argv) < 0 &&
     (first === undefined || first === "run" || first.startsWith("-") || isEvent)
   );
+}
+
+// Where the command word stands after leading global options only, or -1: any other flag first
+// keeps the hook reading (a hook entry's own flags never turn it into a command).
+export function commandAfterGlobals(argv: readonly string[]): number {
+  let index = 0;
+  for (;;) {
+    const word = argv[index];
+    if (word === "--config" || word === "-c") index += 2;
+    else if (word !== undefined && /^(--config=|-c.|--(no-)?color$)/.test(word)) index += 1;
+    else break;
+  }
+  const word = argv[index];
+  return index > 0 && word !== undefined && COMMAND_NAMES.includes(word) ? index : -1;
 }
 
 export function asksForHelp(argv: readonly string[]): boolean {

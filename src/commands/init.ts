@@ -34,12 +34,24 @@ export const initCommand: CommandModule<object, InitArgs> = {
       )
       .example("$0 init --sinks ntfy --force", "replace the existing file"),
   handler: async (argv) => {
-    const [{ homedir }, { userConfigPath }, { writeStarter }, { createStyle }] = await Promise.all([
-      import("node:os"),
-      import("../config/paths.js"),
-      import("../init/write-starter.js"),
-      import("../style.js"),
-    ]);
+    const [{ homedir }, { userConfigPath }, { writeStarter }, { createStyle }, { selfCommand }] =
+      await Promise.all([
+        import("node:os"),
+        import("../config/paths.js"),
+        import("../init/write-starter.js"),
+        import("../style.js"),
+        import("../settings/self-command.js"),
+      ]);
+    const script = process.argv[1];
+    const self =
+      script === undefined
+        ? undefined
+        : selfCommand({
+            env: process.env,
+            platform: process.platform,
+            scriptPath: script,
+            cwd: process.cwd(),
+          });
     // Not createDeps(): its stdin source opens a terminal's stdin, and the process would not end.
     const deps = { env: process.env, platform: process.platform, homedir: homedir() };
     const style = createStyle(process.stdout, deps.env);
@@ -54,6 +66,7 @@ export const initCommand: CommandModule<object, InitArgs> = {
         console.error(line);
       },
       style,
+      ...(self === undefined ? {} : { self }),
     });
     if (code !== 0) process.exitCode = code;
   },
@@ -61,11 +74,11 @@ export const initCommand: CommandModule<object, InitArgs> = {
 
 // The questions, on the real terminal.
 async function askOnTerminal() {
-  const [{ createInterface }, { askStarter }] = await Promise.all([
-    import("node:readline/promises"),
+  const [{ openTerminalPrompt }, { askStarter }] = await Promise.all([
+    import("./terminal-prompt.js"),
     import("../init/ask.js"),
   ]);
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const prompt = openTerminalPrompt();
   try {
     return await askStarter(prompt);
   } finally {

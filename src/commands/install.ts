@@ -18,12 +18,19 @@ export interface SettingsFlags {
   approve?: boolean | undefined;
 }
 
-// One definition of the shared flags, so install and uninstall cannot drift apart.
-export function withSettingsFlags(yargs: Argv): Argv<SettingsFlags> {
-  return yargs
+// One definition of the shared flags, so install and uninstall cannot drift apart; each
+// command's --help shows only what it uses (uninstall has no --timeout) in its own words.
+export function withSettingsFlags(
+  yargs: Argv,
+  action: "install" | "uninstall" = "install",
+): Argv<SettingsFlags> {
+  const installs = action === "install";
+  const flags = yargs
     .option("client", {
       choices: [...CLIENT_IDS, "all"] as const,
-      describe: "Which client to set up (default: every one with a folder in your home)",
+      describe: installs
+        ? "Which client to set up (default: every one with a folder in your home)"
+        : "Which client to take hook-notify out of (default: every one with a folder in your home)",
     })
     .option("scope", {
       choices: ["user", "project", "local"] as const,
@@ -39,12 +46,17 @@ export function withSettingsFlags(yargs: Argv): Argv<SettingsFlags> {
           .flatMap((v) => v.split(","))
           .map((v) => v.trim())
           .filter(Boolean),
-      describe: "Events to notify on (default Notification,Stop,SubagentStop,SessionEnd)",
-    })
-    .option("timeout", {
-      type: "number",
-      describe: "Seconds for every event (default: 10, SessionEnd 5)",
-    })
+      describe: installs
+        ? "Events to install (default: Notification, Stop, SubagentStop, SessionEnd, Claude Code's StopFailure, and UserPromptSubmit for Claude Code and Droid, which only records that you answered; each client's own names work too)"
+        : "Events to take out (default: all of hook-notify's, and its launcher or wrapper)",
+    });
+  const timed = installs
+    ? flags.option("timeout", {
+        type: "number",
+        describe: "Seconds for every event (default: 10, SessionEnd 5)",
+      })
+    : flags;
+  return (timed as Argv<SettingsFlags>)
     .option("project-dir", {
       type: "string",
       describe: "The project for --scope project/local (default: .)",
@@ -77,10 +89,10 @@ export async function runSettingsHandler(
     process.exitCode = 1;
     return;
   }
-  const [{ homedir }, { createInterface }, { runSettingsCommand }, { findPackageRoot }] =
+  const [{ homedir }, { openTerminalPrompt }, { runSettingsCommand }, { findPackageRoot }] =
     await Promise.all([
       import("node:os"),
-      import("node:readline/promises"),
+      import("./terminal-prompt.js"),
       import("../settings/settings-command.js"),
       import("../settings/load-template.js"),
     ]);
@@ -97,9 +109,9 @@ export async function runSettingsHandler(
   };
   const isInteractive = process.stdin.isTTY && process.stdout.isTTY;
   const confirm = async (question: string): Promise<boolean> => {
-    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    const prompt = openTerminalPrompt();
     try {
-      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+      return /^y(es)?$/i.test((await prompt.ask(question)).trim());
     } finally {
       prompt.close();
     }

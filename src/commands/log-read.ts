@@ -75,7 +75,8 @@ export function followUpKey(sink: string): string {
 
 // True when a sink failed (now or later in the worker) or the run itself hit an error.
 export function hasFailed(run: LoggedRun): boolean {
-  if (run.record.error) return true;
+  // A sink left out of the config (an unset ${VAR}, a broken entry) failed to notify as well.
+  if (run.record.error || run.record.issues.length > 0) return true;
   return run.record.outcomes.some((o) => !o.ok || run.journal.get(o.sink)?.outbox === "failed");
 }
 
@@ -98,7 +99,7 @@ function toRecord(value: Record<string, unknown>): RunRecord {
     ...value,
     outcomes: objects(value.outcomes),
     skipped: objects(value.skipped),
-    issues: [],
+    issues: stringsOf(value.issues),
   } as unknown as RunRecord;
 }
 

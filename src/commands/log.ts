@@ -77,12 +77,22 @@ function toRow(run: LoggedRun, style: Style): string[] {
   const { record } = run;
   return [
     localTime(record.time),
-    record.client ?? "",
+    record.via === "test" ? "test" : (record.client ?? ""), // `hook-notify test`'s sample
     record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
     record.project ?? "",
     record.error ? style.fail(record.error.code) : "",
-    [...sinkCells(run, style), ...approvalCells(run, style)].join(", ") || "-",
+    [...sinkCells(run, style), ...approvalCells(run, style), ...issueCells(run, style)].join(
+      ", ",
+    ) || "-",
   ];
+}
+
+// What the config left out, as `test` and `doctor` say it ("left out: sinks.slack.url: environment
+// variable SLACK_WEBHOOK_URL is not set"), without the file's path.
+function issueCells(run: LoggedRun, style: Style): string[] {
+  return run.record.issues.map((issue) =>
+    style.fail(`left out: ${issue.replace(/^.*?\.json: /, "").replace(/\. Export it.*$/, "")}`),
+  );
 }
 
 // An approve run's line also says what became of the permission request.
@@ -116,10 +126,20 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     const code = later?.code ?? outcome.code ?? "";
     return style.fail(`${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd());
   });
-  const skipped = run.record.skipped.map((skip) =>
-    style.dim(`skipped ${skip.sink}: ${skip.reason}`),
+  const skipped = groupSkips(run.record.skipped).map(({ sinks, reason }) =>
+    style.dim(`skipped ${sinks.join(", ")}: ${reason}`),
   );
   return [...cells, ...skipped, ...followUpCells(run, style)];
+}
+
+// Sinks skipped for the same reason share one cell: a long container reason is said once.
+export function groupSkips(
+  skips: readonly { sink: string; reason: string }[],
+): { sinks: string[]; reason: string }[] {
+  const byReason = new Map<string, string[]>();
+  for (const { sink, reason } of skips)
+    byReason.set(reason, [...(byReason.get(reason) ?? []), sink]);
+  return [...byReason].map(([reason, sinks]) => ({ sinks, reason }));
 }
 
 // "present (tmux: pane %1 is active …)", "away (tmux: …)"

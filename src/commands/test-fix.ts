@@ -53,6 +53,9 @@ function fixForCode(failed: FailedDelivery): string {
     case "SERVICE_TIMEOUT":
     case "SERVICE_INVALID_RESPONSE":
       return ownFix(failed.error) ?? "check this sink's options in the config file";
+    case "LAUNCHER_NO_NODE":
+    case "LAUNCHER_NO_PACKAGE":
+      return "the hook's launcher found no node or no hook-notify: install them, then run hook-notify install";
     case "HOOK_DEADLINE":
       return "the run ran out of time: give the hook entry a longer timeout (hook-notify install --timeout)";
     case "INTERNAL":

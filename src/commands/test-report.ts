@@ -28,7 +28,8 @@ export function toReport(row: TestRow): TestReport {
   const report: TestReport = { ...base, target: outcome.target, ok: outcome.ok, ms: outcome.ms };
   if (outcome.skipped) return { ...report, skipped: outcome.skipped };
   if (outcome.ok) return report;
-  const { code, status, error } = outcome;
+  const { code, status } = outcome;
+  const error = sentOnce(outcome.error);
   return {
     ...report,
     code,
@@ -80,6 +81,15 @@ function resultCell(report: TestReport, style: Style): string {
   if (report.ok) return style.ok(style.okMark);
   const status = report.status === undefined ? "" : ` ${report.status}`;
   return style.fail(`${style.failMark} ${report.code ?? ""}${status}`);
+}
+
+// `test` sends once and queues nothing: a sink's "it will be retried" holds for a hook's delivery.
+export function sentOnce(error: string | undefined): string | undefined {
+  return error?.replace(/\b([Ii])t will be retried\b( later| in [\d.]+ s)?/, (_all, i: string) =>
+    i === "I"
+      ? "A hook's delivery would be retried (test sends once)"
+      : "a hook's delivery would be retried (test sends once)",
+  );
 }
 
 // Sink messages start with the sink's name, which the line already shows.

@@ -1,8 +1,10 @@
 // `hook-notify test`'s work: a sample event through parse → context → config → format, then every
-// chosen sink in the foreground (remote ones direct, not via the outbox). Nothing is logged.
+// chosen sink in the foreground (remote ones direct, not via the outbox). The run is logged like a
+// hook's, marked "via": "test", so `hook-notify log` shows it too.
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
+import type { Notification } from "../core/notification.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
 import { deliver, type Outcome } from "../pipeline/deliver.js";
@@ -12,6 +14,8 @@ import { switchedOff, unknownType, type RoutedDelivery } from "../pipeline/route
 import { findSink } from "../sinks/index.js";
 import { planEscalations } from "../escalation/plan.js";
 import { TEST_EVENTS } from "../core/hook-event.js";
+import { logPath } from "../config/paths.js";
+import { startRecord, writeRecord } from "../pipeline/record.js";
 
 export { TEST_EVENTS };
 export type TestEvent = (typeof TEST_EVENTS)[number];
@@ -44,6 +48,7 @@ const BUDGET_MS = 60_000;
 
 // Sends one sample notification to each configured sink (or the one named) and waits for each.
 export async function runTest(deps: Deps, options: TestOptions): Promise<TestResult> {
+  const started = deps.now();
   const parsed = parseEvent(JSON.stringify(sampleEvent(options, deps.cwd)));
   if ("ignored" in parsed) throw new Error(`sample event ${parsed.ignored} is not handled`);
   const context = gatherContext(parsed, deps);
@@ -90,7 +95,38 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
       : [],
   });
   for (const row of rows) row.outcome = outcomes.find((o) => o.sink === row.entry.name);
+  logTestRun(deps, { started, event: parsed.name, notification, outcomes, config });
   return { config, rows };
+}
+
+// One log line for the run, as a hook's (secrets masked), marked "via": "test".
+function logTestRun(
+  deps: Deps,
+  run: {
+    started: number;
+    event: string;
+    notification: Notification;
+    outcomes: Outcome[];
+    config: LoadedConfig;
+  },
+): void {
+  const { notification, config } = run;
+  writeRecord(
+    {
+      ...startRecord(run.started),
+      ms: deps.now() - run.started,
+      via: "test",
+      event: run.event,
+      client: notification.client,
+      failure: notification.failure,
+      project: notification.project,
+      id: notification.id,
+      outcomes: run.outcomes,
+      issues: config.issues,
+    },
+    logPath(deps),
+    config.secrets,
+  );
 }
 
 // A hook payload as a client would send it, in the current folder, clearly marked as a test.

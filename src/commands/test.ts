@@ -74,12 +74,18 @@ export const testCommand: CommandModule<object, TestArgs> = {
       import("../style.js"),
     ]);
     const deps = createDeps();
+    // A sink that takes its time (a slow or hung server) gets a line after a second, not silence.
+    const progress = setTimeout(() => {
+      console.error("hook-notify: waiting for the sinks to answer (at most 60 s)…");
+    }, 1000);
     const result = await runTest(deps, {
       event: args.event,
       failure: args.failure,
       sink: args.sink,
       configPath: args.config,
       away: args.away,
+    }).finally(() => {
+      clearTimeout(progress);
     });
     const problems = reportConfig(result);
     if (result.unknownSink !== undefined || result.config.error) {
@@ -99,7 +105,13 @@ function reportConfig(result: TestResult): boolean {
   const { config, unknownSink } = result;
   if (config.error) console.error(`hook-notify: ${config.error.message}`);
   for (const issue of config.issues) console.error(`hook-notify: ${issue}`);
-  if (unknownSink !== undefined) {
+  const unset = unknownSink === undefined ? undefined : config.unresolved[unknownSink];
+  if (unknownSink !== undefined && unset !== undefined) {
+    const vars = unset.map((name) => `\${${name}}`).join(", ");
+    console.error(
+      `hook-notify: sink "${unknownSink}" is left out while ${vars} is not set: export it, then run hook-notify test again.`,
+    );
+  } else if (unknownSink !== undefined) {
     const names = Object.keys(config.value.sinks);
     const where = config.path ?? "the built-in default";
     console.error(

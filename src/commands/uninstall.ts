@@ -4,9 +4,9 @@ import { runSettingsHandler, withSettingsFlags, type SettingsFlags } from "./ins
 
 export const uninstallCommand: CommandModule<object, SettingsFlags> = {
   command: "uninstall",
-  describe: "Remove hook-notify's hook entries (and its project wrapper) again",
+  describe: "Remove hook-notify's hook entries (and its launcher or project wrapper) again",
   builder: (yargs) =>
-    withSettingsFlags(yargs)
+    withSettingsFlags(yargs, "uninstall")
       .example("$0 uninstall --client claude-code", "from ~/.claude/settings.json")
       .example(
         "$0 uninstall --client droid --scope project --dry-run",

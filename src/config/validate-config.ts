@@ -76,7 +76,12 @@ export function validateConfig(
     const missing = expanded.missing.filter(
       (m) => m.path.startsWith(`sinks.${name}.`) || m.path === `sinks.${name}`,
     );
-    const entry = validateEntry(name, raw, issues);
+    const entryIssues: string[] = [];
+    const entry = validateEntry(name, raw, entryIssues);
+    // A field whose ${VAR} is unset also fails its schema ("Invalid URL"): say only the cause.
+    issues.push(
+      ...entryIssues.filter((issue) => !missing.some((m) => issue.startsWith(`${m.path}: `))),
+    );
     if (missing.length > 0) {
       unresolved[name] = [...new Set(missing.map((m) => m.name))];
       issues.push(

@@ -6,6 +6,10 @@ import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 // The fix line names the file and the place in it: "Fix sinks.team.url in ~/.config/…".
 function fixFor(issue: string, file: string): string {
+  // An unset ${VAR}: the fix is in the agent's environment, not in the file.
+  const unset = /environment variable (\w+) is not set/.exec(issue)?.[1];
+  if (unset !== undefined)
+    return `Export ${unset} where the agent runs (and where you run hook-notify), then run "hook-notify doctor" again.`;
   const rest = issue.startsWith(`${file}: `) ? issue.slice(file.length + 2) : issue;
   const place = /^([^\s:]+): /.exec(rest)?.[1];
   const where = place === undefined ? file : `${place} in ${file}`;
@@ -27,7 +31,7 @@ export function checkConfig(
     results.push(
       ok("config", `no file at ${path}: the built-in default (desktop and sound) applies`),
     );
-  } else {
+  } else if (loaded.issues.length === 0) {
     const project = loaded.projectPath ? ` + ${loaded.projectPath}` : "";
     results.push(ok("config", `${loaded.path}${project}`));
   }

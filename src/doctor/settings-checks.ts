@@ -15,6 +15,7 @@ import { type FileShape, type LocateInput } from "../core/install-target.js";
 import { parseSettings, readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/file-shape.js";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
+import { checkLauncher, isLauncher, oldStyleEntry } from "./launcher-checks.js";
 
 /** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
 type Entries = Map<string, number | undefined>;
@@ -56,7 +57,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     if (entries.size === 0) continue;
     installed.push({ ...location, shown, events: [...entries.keys()] });
     results.push(...describeEntries(check, shown, entries, location.client, location.scope));
-    results.push(...checkPaths(check, shown, root, location));
+    results.push(...checkPaths(check, shown, root, location, input));
   }
   if (installed.length === 0) {
     results.push(
@@ -77,14 +78,40 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
 }
 
 // node and the script as written into the file must still be there: a Node version manager
-// upgrade (nvm, fnm, Volta) or a moved checkout leaves the hook pointing at nothing.
+// upgrade (nvm, fnm, Volta) or a moved checkout leaves the hook pointing at nothing. A launcher
+// is asked what it would run.
 function checkPaths(
   check: string,
   shown: string,
   root: unknown,
   location: { client: Client; scope: string; shape: FileShape },
+  input: LocateInput,
 ): CheckResult[] {
-  const map = eventMapOf(root, location.shape);
+  const paths = entryPaths(root, location.shape);
+  const results: CheckResult[] = [];
+  for (const path of paths) {
+    if (!existsSync(path)) {
+      results.push(
+        fail(
+          check,
+          `${shown}: ${path} no longer exists, so the client cannot start hook-notify from here (did a Node version manager upgrade move node?)`,
+          `With the node you use now, run again: hook-notify install --client ${location.client} --scope ${location.scope}`,
+        ),
+      );
+    } else if (isLauncher(path)) {
+      results.push(checkLauncher(check, path, displayPath(path, input.home), input.env));
+    }
+  }
+  const runsNode = paths.some((path) => /(^|[\\/])node(\.exe)?$/.test(path));
+  if (runsNode && location.scope === "user" && !/^[A-Za-z]:[\\/]/.test(paths[0] ?? "")) {
+    results.push(oldStyleEntry(check, shown, location.client));
+  }
+  return results;
+}
+
+// The absolute paths our entries in one file start with (node and the script, or a launcher).
+function entryPaths(root: unknown, shape: FileShape): string[] {
+  const map = eventMapOf(root, shape);
   if (!isRecord(map)) return [];
   const paths = new Set<string>();
   for (const groups of Object.values(map)) {
@@ -94,15 +121,7 @@ function checkPaths(
       for (const path of programPaths(command, found.value["args"])) paths.add(path);
     }
   }
-  return [...paths]
-    .filter((path) => !existsSync(path))
-    .map((path) =>
-      fail(
-        check,
-        `${shown}: ${path} no longer exists, so the client cannot start hook-notify from here (did a Node version manager upgrade move node?)`,
-        `With the node you use now, run again: hook-notify install --client ${location.client} --scope ${location.scope}`,
-      ),
-    );
+  return [...paths];
 }
 
 function ourEntries(root: unknown, shape: FileShape): Entries {

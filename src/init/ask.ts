@@ -1,5 +1,4 @@
 // The questions `hook-notify init` asks on a terminal; never used unattended.
-import type { Interface } from "node:readline/promises";
 import {
   DEFAULT_CHOICES,
   DEFAULT_SMTP,
@@ -12,25 +11,32 @@ import {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Where the questions go: the terminal (commands/terminal-prompt.ts), or a test's script. */
+export interface Questions {
+  ask: (question: string) => Promise<string>;
+  /** A line between questions (readline's own write would type it in as an answer). */
+  say: (text: string) => void;
+}
+
 // Asks until the answer is valid; an empty answer takes the default shown in brackets.
 async function askFor(
-  prompt: Interface,
+  prompt: Questions,
   question: string,
   fallback: string,
   isValid: (answer: string) => boolean,
 ): Promise<string> {
   for (;;) {
-    const answer = (await prompt.question(`${question} [${fallback}]: `)).trim() || fallback;
+    const answer = (await prompt.ask(`${question} [${fallback}]: `)).trim() || fallback;
     if (isValid(answer)) return answer;
-    prompt.write(`  "${answer}" is not valid here.\n`);
+    prompt.say(`  "${answer}" is not valid here.\n`);
   }
 }
 
 // Which sinks, which env vars hold their secrets, and the SMTP server for email.
 export async function askStarter(
-  prompt: Interface,
+  prompt: Questions,
 ): Promise<{ sinks: SinkChoice[]; answers: StarterAnswers }> {
-  prompt.write(`Sinks: ${SINK_CHOICES.join(", ")}\n`);
+  prompt.say(`Sinks: ${SINK_CHOICES.join(", ")}\n`);
   const list = await askFor(
     prompt,
     "Which sinks? (comma-separated)",

@@ -25,6 +25,8 @@ export interface StarterIo {
   out: (text: string) => void;
   err: (line: string) => void;
   style: Style;
+  /** How the person runs hook-notify here (settings/self-command.ts); "hook-notify" by default. */
+  self?: string;
 }
 
 // Returns the exit code: 0 written, 1 refused (existing file, unknown sink name).
@@ -86,10 +88,17 @@ function nextSteps(io: StarterIo, sinks: readonly SinkChoice[], answers: Starter
   if (sinks.includes("email") && answers.smtp.host === DEFAULT_SMTP.host) {
     lines.push(`  Set smtp.host, smtp.user, from and to in sinks.email.`);
   }
+  const self = io.self ?? "hook-notify";
+  const width = `${self} install`.length;
+  const step = (command: string, what: string) =>
+    `  ${style.bold(`${self} ${command}`)}${" ".repeat(width - self.length - command.length + 2)}${what}`;
   lines.push(
-    `  ${style.bold("hook-notify doctor")}    checks the setup`,
-    `  ${style.bold("hook-notify test")}      sends a sample notification`,
-    `  ${style.bold("hook-notify install")}   adds hook-notify to Droid and Claude Code`,
+    step("doctor", "checks the setup"),
+    step("test", "sends a sample notification"),
+    step(
+      "install",
+      "adds hook-notify to Claude Code, Droid, Codex, Gemini CLI, Copilot CLI and OpenCode",
+    ),
   );
   return `${lines.join("\n")}\n`;
 }

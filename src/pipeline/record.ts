@@ -37,8 +37,9 @@ export interface RunRecord {
   /** Config problems: broken entries that were left out. */
   issues: string[];
   error?: { code: ErrorCode; message: string } | undefined;
-  /** "worker": a hook handed the event to a worker, which ran it (src/link/PROTOCOL.md). */
-  via?: "worker" | undefined;
+  /** "worker": a hook handed the event to a worker, which ran it (src/link/PROTOCOL.md);
+   * "test": `hook-notify test` sent a sample. */
+  via?: "worker" | "test" | undefined;
   /** Why the hook ran the event itself instead of handing it over (link/hand-over.ts). */
   kept?: string | undefined;
 }

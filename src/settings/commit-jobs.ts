@@ -1,6 +1,8 @@
-import { realpath, rmdir } from "node:fs/promises";
+import { realpath, rmdir, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { isDeepStrictEqual } from "node:util";
+import { parse } from "jsonc-parser";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import { withFileLock, writeAtomic } from "./write-file.js";
@@ -105,14 +107,28 @@ async function commitOne(job: FileJob): Promise<FileReport | "changed"> {
     ...(isWrapper ? { mode: 0o755 } : {}),
   });
   if (result.status === "changed") return "changed";
+  if (job.dropsSpentBackup === true && isSpent(backup, step.next)) {
+    await unlink(await backupPath(job)).catch(() => undefined);
+  }
   return toReport(job, current, step, result.backup);
+}
+
+// After uninstall the file holds again what its .bak holds (the file before install): the .bak
+// keeps nothing more, so it goes too instead of lingering (untracked in a project's git).
+function isSpent(backup: string | undefined, next: string | undefined): boolean {
+  if (backup === undefined) return false;
+  const data = (text: string | undefined): unknown => parse(text ?? "") ?? {};
+  return isDeepStrictEqual(data(backup), data(next));
 }
 
 // A settings file's .bak (beside the real file, for a symlink), which uninstall reads back.
 async function readBackup(job: FileJob): Promise<string | undefined> {
   if (job.shape === undefined) return undefined;
-  const target = await realpath(job.file).catch(() => job.file);
-  return readText(`${target}.bak`, `${job.shown}.bak`).catch(() => undefined);
+  return readText(await backupPath(job), `${job.shown}.bak`).catch(() => undefined);
+}
+
+async function backupPath(job: FileJob): Promise<string> {
+  return `${await realpath(job.file).catch(() => job.file)}.bak`;
 }
 
 function toReport(

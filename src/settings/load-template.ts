@@ -54,3 +54,8 @@ export async function loadTemplate(client: Client, packageRoot: string): Promise
 export async function loadWrapper(packageRoot: string): Promise<string> {
   return readFile(join(packageRoot, "hooks-templates", "hook-notify.sh"), "utf8");
 }
+
+// The user-scope launcher's template (settings/launcher.ts fills in node and the script).
+export async function loadLauncher(packageRoot: string): Promise<string> {
+  return readFile(join(packageRoot, "hooks-templates", "launcher.sh"), "utf8");
+}

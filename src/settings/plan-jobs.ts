@@ -39,6 +39,8 @@ export interface FileJob {
   shape?: FileShape;
   /** The wrapper: created executable, never backed up, its folder removed once empty. */
   isWrapper?: boolean;
+  /** Uninstall: remove the file's .bak once the file holds again what the .bak holds. */
+  dropsSpentBackup?: boolean;
   /** `backup` is the text of the file's .bak, if there is one. */
   plan: (current: string | undefined, backup?: string) => Step;
 }
@@ -129,6 +131,7 @@ export function uninstallJobs(input: JobInput, events: readonly string[] | undef
   if (target.legacyFile !== undefined) {
     jobs.push(legacyJob(input, target.legacyFile, events, "removed"));
   }
+  for (const job of jobs) job.dropsSpentBackup = job.shape !== undefined;
   if (target.wrapper !== undefined && events === undefined) {
     const wrapperShown = input.shown(target.wrapper.path);
     jobs.push({

@@ -18,7 +18,8 @@ import { installJobs, uninstallJobs, type FileJob } from "./plan-jobs.js";
 import { displayPath, findInstalled, locateTarget } from "./locate.js";
 import { type Scope, type Target } from "../core/install-target.js";
 import { hasForeignHooks } from "./file-shape.js";
-import { loadTemplate, loadWrapper, type EventDefaults } from "./load-template.js";
+import { loadLauncher, loadTemplate, loadWrapper, type EventDefaults } from "./load-template.js";
+import { refuseNpxCache, renderLauncher, withLauncher } from "./launcher.js";
 
 /** The machine install runs on, passed in by the command (the only place that reads process). */
 export interface Machine {
@@ -56,18 +57,26 @@ export async function prepareInstall(
   machine: Machine,
 ): Promise<Prepared> {
   refuseWindowsProject(request, machine);
-  const { targets, warnings } = targetsFor(request, machine);
+  const located = targetsFor(request, machine);
+  const targets = located.targets.map((target) => withLauncher(target, machine));
+  const warnings = located.warnings;
   const shown = (file: string): string => displayPath(file, machine.home);
-  const wrapper = await loadWrapper(machine.packageRoot);
   const script =
     machine.scriptPath ?? (await realpath(join(machine.packageRoot, "bin", "hook-notify.js")));
+  if (request.scope === "user") refuseNpxCache(script);
+  const wrapper = await loadWrapper(machine.packageRoot);
+  const launcher = renderLauncher(
+    await loadLauncher(machine.packageRoot),
+    machine.nodePath,
+    script,
+  );
   const jobs: FileJob[] = [];
   const installed = new Map<Target, string[]>();
   for (const target of targets) {
     const desired = await desiredHandlers(target, request, machine, script);
     installed.set(target, [...desired.keys()]);
     const input = { target, shown, fixJsonc: request.fixJsonc, platform: machine.platform };
-    jobs.push(...installJobs(input, desired, wrapper));
+    jobs.push(...installJobs(input, desired, target.scope === "user" ? launcher : wrapper));
   }
   const preview = await previewJobs(jobs);
   guardDroidLegacy(preview.previews, targets);
@@ -102,7 +111,9 @@ export async function prepareUninstall(
   request: SettingsRequest,
   machine: Machine,
 ): Promise<Prepared> {
-  const { targets, warnings } = targetsFor(request, machine);
+  const located = targetsFor(request, machine);
+  const targets = located.targets.map((target) => withLauncher(target, machine));
+  const warnings = located.warnings;
   const shown = (file: string): string => displayPath(file, machine.home);
   const jobs = targets.flatMap((target) =>
     uninstallJobs(
@@ -205,8 +216,9 @@ async function desiredHandlers(
   return desired;
 }
 
-// What each entry runs: node and the script (user scope) or the wrapper (project scope); as an
-// argument array for a client whose plugin runs hook-notify without a shell (OpenCode).
+// What each entry runs: the launcher (user scope; node and the script on Windows) or the wrapper
+// (project scope); as an argument array for a client whose plugin runs hook-notify without a
+// shell (OpenCode).
 function commandBase(
   target: Target,
   adapter: ClientAdapter,
@@ -218,7 +230,7 @@ function commandBase(
     const exec =
       wrapper === undefined
         ? { command: machine.nodePath, args: [script] }
-        : { command: wrapper.command, args: [] };
+        : { command: target.scope === "user" ? wrapper.path : wrapper.command, args: [] };
     return { program: wrapper?.command ?? "", exec };
   }
   return wrapper === undefined

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { clients } from "../clients/index.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
@@ -7,6 +7,7 @@ import { commitJobs, reportPreviews } from "./commit-jobs.js";
 import { displayPath } from "./locate.js";
 import { type Scope } from "../core/install-target.js";
 import { formatReport } from "./report.js";
+import { selfCommand } from "./self-command.js";
 import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } from "./prepare.js";
 
 /** The parsed flags of install and uninstall. */
@@ -46,22 +47,30 @@ export async function runSettingsCommand(
     const request = toRequest(args, machine);
     const prepare = action === "install" ? prepareInstall : prepareUninstall;
     const prepared = await prepare(request, machine);
-    const context = { action, clients: prepared.clients, home: machine.home };
+    const self = selfCommand({
+      env: machine.env,
+      platform: machine.platform,
+      scriptPath: machine.scriptPath ?? join(machine.packageRoot, "bin", "hook-notify.js"),
+      cwd: io.machine.projectDir,
+    });
+    const context = { action, clients: prepared.clients, home: machine.home, self };
     const previews = reportPreviews(prepared.previews);
     const hasChanges = previews.some((file) => file.changed);
     if (args.dryRun || !hasChanges) {
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "dry-run" }));
       return 0;
     }
-    if (io.confirm !== undefined && !args.yes) {
+    const confirm = args.yes ? undefined : io.confirm;
+    if (confirm !== undefined) {
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "preview" }));
-      if (!(await io.confirm(`Apply these changes? [y/N] `))) {
+      if (!(await confirm(`Apply these changes? [y/N] `))) {
         io.out("Nothing was written.\n");
         return 1;
       }
     }
     const written = await commitJobs(prepared.previews);
-    io.out(formatReport(written, prepared.warnings, { ...context, stage: "written" }));
+    const stage = confirm !== undefined ? "confirmed" : "written";
+    io.out(formatReport(written, prepared.warnings, { ...context, stage }));
     return 0;
   } catch (error) {
     const known = toHookNotifyError(error);

@@ -13,9 +13,9 @@ import {
 } from "../settings/tree.js";
 
 const FOREIGN = { type: "command", command: "notify-send done", timeout: 5 };
-const ARGV = [
-  "/usr/local/bin/node",
-  "/opt/hook notify/bin/hook-notify.js",
+// The user scope runs the launcher (src/settings/launcher.ts), which records node and the script.
+const argvIn = (home: string): string[] => [
+  join(home, ".local/share/hook-notify/launchers/opencode/hook-notify.sh"),
   "--client",
   "opencode",
   "--timeout",
@@ -270,6 +270,7 @@ describe("OpenCode", () => {
     const box = await makeSandbox({ "home/.config/opencode/plugins/mine.js": theirs });
     expect((await run(box, "install", { client: "opencode" })).code).toBe(0);
     const text = (await readMaybe(join(box.root, file)))!;
+    const ARGV = argvIn(box.home);
     expect(readPluginEntries(text)).toEqual({
       "session.idle": { command: ARGV, timeout: 10 },
       "permission.asked": { command: ARGV, timeout: 10 },
@@ -280,6 +281,7 @@ describe("OpenCode", () => {
     expect(await readTree(box.root)).toEqual(before);
     expect((await run(box, "uninstall", { client: "opencode" })).code).toBe(0);
     expect(await readMaybe(join(box.root, file))).toBeUndefined();
+    expect(await readMaybe(ARGV[0]!)).toBeUndefined();
     expect(await readMaybe(join(box.root, "home/.config/opencode/plugins/mine.js"))).toBe(theirs);
   });
 
@@ -295,7 +297,11 @@ describe("OpenCode", () => {
     await writeFile(path, edited);
     expect((await run(box, "install", { client: "opencode" })).code).toBe(0);
     const entries = readPluginEntries((await readMaybe(path))!);
-    expect(entries?.["session.idle"]?.command).toEqual([...ARGV, "--config", "/home/me/hn.json"]);
+    expect(entries?.["session.idle"]?.command).toEqual([
+      ...argvIn(box.home),
+      "--config",
+      "/home/me/hn.json",
+    ]);
   });
 
   it("refuses a hook-notify.js it did not write, for install and uninstall, file intact", async () => {

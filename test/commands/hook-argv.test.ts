@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseHookArgv } from "../../src/commands/hook-argv.js";
+import { isHookInvocation, parseHookArgv } from "../../src/commands/hook-argv.js";
 import { RUN_FLAGS, toRunArgs } from "../../src/commands/run-flags.js";
 
 // What cli.ts passed to parseArgs before: every value a string or a boolean.
@@ -89,5 +89,26 @@ describe("parseHookArgv", () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+});
+
+// `hook-notify --config x doctor` is doctor; a hook entry's own flags never turn it into a command.
+describe("isHookInvocation: global options before a command", () => {
+  it.each([
+    [["--client", "claude-code", "--timeout", "10"], true],
+    [["--config", "x.json", "--client", "droid"], true],
+    [["-c", "x.json"], true],
+    [["--verbose", "doctor"], true],
+    [["--client", "codex", '{"type":"agent-turn-complete"}'], true],
+    [["--config", "x.json", "doctor"], false],
+    [["--config=x.json", "test"], false],
+    [["-c", "x.json", "test"], false],
+    [["-cx.json", "log"], false],
+    [["--no-color", "log"], false],
+    [["--no-color", "help", "log"], false],
+    [["--get-yargs-completions", "hook-notify", "inst"], false],
+    [["instal"], false],
+  ])("%j → hook: %s", (argv, isHook) => {
+    expect(isHookInvocation(argv)).toBe(isHook);
   });
 });

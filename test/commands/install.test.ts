@@ -12,6 +12,7 @@ async function runCli(
   home: string,
 ): Promise<{ out: string; err: string; exitCode: unknown }> {
   vi.stubEnv("HOME", home);
+  vi.stubEnv("XDG_DATA_HOME", join(home, ".local/share"));
   onTestFinished(() => {
     vi.unstubAllEnvs();
     process.exitCode = undefined;
@@ -61,11 +62,18 @@ describe("install and uninstall commands", () => {
       hooks: Record<string, { hooks: { command: string }[] }[]>;
     };
     const command = settings.hooks["Stop"]![0]!.hooks[0]!.command;
-    expect(command.startsWith(`"${process.execPath}" "/`)).toBe(true);
-    expect(command.endsWith('/bin/hook-notify.js" --client claude-code --timeout 10')).toBe(true);
+    const launcher = join(
+      box.home,
+      ".local/share/hook-notify/launchers/claude-code/hook-notify.sh",
+    );
+    expect(command).toBe(`"${launcher}" --client claude-code --timeout 10`);
+    const recorded = await readFile(launcher, "utf8");
+    expect(recorded).toContain(`node='${process.execPath}'`);
+    expect(recorded).toMatch(/^script='\/.*\/bin\/hook-notify\.js'$/m);
     expect((await runCli(["install", ...argv], box.home)).out).toContain("No change");
     const removed = await runCli(["uninstall", ...argv], box.home);
     expect(removed.out).toContain("Stop: removed");
+    await expect(readFile(launcher, "utf8")).rejects.toThrow();
   });
 
   it("prints one line per error on stderr and sets exit code 1", async () => {

@@ -1,8 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkSettings } from "../../src/doctor/settings-checks.js";
-import { BIN } from "../helpers/run-bin.js";
+import { runSettingsCommand } from "../../src/settings/settings-command.js";
+import { BIN, ROOT } from "../helpers/run-bin.js";
+import { SETTINGS_ARGS } from "../settings/tree.js";
 import { tempDir } from "../helpers/sink-harness.js";
 
 function write(file: string, value: unknown): void {
@@ -48,7 +50,59 @@ describe("doctor: the node and script paths written into the clients' settings",
     expect(failed[1]?.detail).toContain(`${gone} no longer exists`);
   });
 
-  it("says nothing about paths that exist", async () => {
+  it("warns that an entry running node by its absolute path breaks on a node upgrade", async () => {
+    const home = tempDir("doctor-paths");
+    write(join(home, ".claude", "settings.json"), {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: `"${process.execPath}" "${BIN}" --client claude-code`,
+                timeout: 10,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const results = await checkSettings({ home, projectDir: join(home, "project"), env: {} });
+    expect(results.filter((r) => r.status === "warn").map((r) => r.fix)).toContain(
+      "Run hook-notify install --client claude-code again: its hooks then run a launcher that finds node",
+    );
+  });
+
+  it("asks the launcher what it would run: ok with node and the script, or its reason", async () => {
+    const home = tempDir("doctor-launcher");
+    const machine = {
+      home,
+      projectDir: join(home, "project"),
+      env: { PATH: "/usr/bin:/bin" },
+      platform: process.platform,
+      nodePath: process.execPath,
+      packageRoot: ROOT,
+      scriptPath: BIN,
+    };
+    const args = { ...SETTINGS_ARGS, client: "claude-code" as const };
+    const io = { machine, out: () => undefined, err: () => undefined };
+    expect(await runSettingsCommand("install", args, io)).toBe(0);
+    const launcher = join(home, ".local/share/hook-notify/launchers/claude-code/hook-notify.sh");
+    const input = { home, projectDir: machine.projectDir, env: machine.env };
+    const fine = (await checkSettings(input)).filter((r) => r.check === "Claude Code (user)");
+    expect(fine.map((r) => r.status)).not.toContain("fail");
+    expect(fine.map((r) => r.detail)).toContain(
+      `~/.local/share/hook-notify/launchers/claude-code/hook-notify.sh runs ${BIN} with ${process.execPath}`,
+    );
+    const text = readFileSync(launcher, "utf8");
+    writeFileSync(launcher, text.replace(/^script=.*$/m, `script='${join(home, "gone.js")}'`));
+    const broken = (await checkSettings(input)).filter((r) => r.status === "fail");
+    expect(broken).toHaveLength(1);
+    expect(broken[0]?.detail).toContain(`${join(home, "gone.js")} is gone`);
+    expect(broken[0]?.fix).toBe("npm i -g hook-notify, then: hook-notify install");
+  });
+
+  it("fails nothing about paths that exist", async () => {
     const home = tempDir("doctor-paths");
     write(join(home, ".claude", "settings.json"), {
       hooks: {

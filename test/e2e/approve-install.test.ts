@@ -45,7 +45,9 @@ describe("install --approve", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const entry = settings(h).hooks.PermissionRequest![0]!.hooks[0]!;
-    expect(entry.command).toMatch(/hook-notify\.js" approve --timeout 150$/);
+    expect(entry.command).toMatch(
+      /launchers\/claude-code\/hook-notify\.sh" approve --timeout 150$/,
+    );
     expect(entry.timeout).toBe(150);
     expect(Object.keys(settings(h).hooks)).toEqual(
       expect.arrayContaining([

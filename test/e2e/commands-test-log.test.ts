@@ -68,7 +68,10 @@ describe("hook-notify test", () => {
     expect(result.stdout).toContain("1 of 2 sinks delivered");
     expect(result.stdout).not.toContain(ESC);
     expectNoSecret(result.stdout + result.stderr);
-    expect(home.logLines()).toHaveLength(0); // a test is not a hook run
+    // Logged like a hook run, marked as a test, with no secret in it (issue 26: `log` shows it).
+    expect(home.logLines()).toHaveLength(1);
+    expect(home.logLines()[0]).toMatchObject({ via: "test", event: "Stop" });
+    expectNoSecret(JSON.stringify(home.logLines()));
   });
 
   it("--json prints one object per sink, with code, status and fix for the failure", async () => {

@@ -30,7 +30,7 @@ function runShell(shell: string, command: string, env: Record<string, string | u
 
 describe.runIf(isPosix)("installed commands run through sh and bash", () => {
   it.each(["claude-code", "droid"] as const)(
-    "%s: node and the script under hostile folder names start hook-notify",
+    "%s: node and the script under hostile folder names start hook-notify (through the launcher)",
     async (client) => {
       const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
       const weird = join(home.dir, `node dir "q" $HOME \`id\` it's`);
@@ -64,9 +64,23 @@ describe.runIf(isPosix)("installed commands run through sh and bash", () => {
         { hooks: { command: string }[] }[]
       >;
       const command = map.Stop?.[0]?.hooks[0]?.command ?? "";
-      expect(command).toContain(
-        weird.replaceAll("$", "\\$").replaceAll('"', '\\"').replaceAll("`", "\\`"),
+      // The hooks run the launcher, which recorded node and the script under their hostile names.
+      const launcher = join(
+        home.dir,
+        ".local/share/hook-notify/launchers",
+        client,
+        "hook-notify.sh",
       );
+      expect(command).toBe(`"${launcher}" --client ${client} --timeout 10`);
+      const check = await runShell("/bin/sh", command, {
+        ...home.env,
+        HOOK_NOTIFY_LAUNCHER: "check",
+      });
+      expect(check).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: `node ${join(weird, "node")}\nscript ${join(pkg, "hook-notify.js")}\n`,
+      });
       for (const [index, shell] of SHELLS.entries()) {
         const result = await runShell(shell, command, home.env);
         await handedOverRun(home.env);

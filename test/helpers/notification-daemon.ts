@@ -59,11 +59,14 @@ print(json.dumps(calls))
 `;
 
 /** What the real-daemon tests need, and which of it is missing here. */
-export function notificationDaemonTools(): { available: boolean; missing: string[] } {
+export function notificationDaemonTools(env: NodeJS.ProcessEnv = process.env): {
+  available: boolean;
+  missing: string[];
+} {
   const missing: string[] = [];
   if (process.platform !== "linux") return { available: false, missing: ["Linux"] };
   for (const program of ["dbus-daemon", "notify-send"]) {
-    if (!findProgram(program, process.env, process.platform)) missing.push(program);
+    if (!findProgram(program, env, process.platform)) missing.push(program);
   }
   if (!hasDbusmock()) missing.push(`${PYTHON} with dbusmock (python3-dbusmock)`);
   return { available: missing.length === 0, missing };

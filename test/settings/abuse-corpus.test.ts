@@ -18,6 +18,7 @@ import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../src/errors.js";
 import { runSettingsCommand } from "../../src/settings/settings-command.js";
 import { commitJobs } from "../../src/settings/commit-jobs.js";
+import { launcherPath } from "../../src/settings/launcher.js";
 import {
   prepareInstall,
   prepareUninstall,
@@ -34,7 +35,7 @@ const FILES: Record<Client, string> = {
   droid: "home/.factory/hooks.json",
 };
 const EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"];
-/** The marker of the command install writes in the sandbox (see tree.ts's scriptPath). */
+/** The script the launcher install writes in the sandbox runs (see tree.ts's scriptPath). */
 const OUR_SCRIPT = "/opt/hook notify/bin/hook-notify.js";
 
 // Every hook-notify entry, current or older, is a command that names the program.
@@ -240,10 +241,12 @@ async function checkCase(c: CorpusCase): Promise<void> {
   );
   const ours = oursPerEvent(data, c.client);
   expect([...ours.keys()].filter((e) => EVENTS.includes(e)).sort()).toEqual([...EVENTS].sort());
+  const launcher = launcherPath(c.client, box.machine);
   for (const event of EVENTS) {
     expect(ours.get(event)).toHaveLength(1);
-    expect(ours.get(event)![0]!["command"]).toContain(OUR_SCRIPT);
+    expect(ours.get(event)![0]!["command"]).toContain(`"${launcher}" `);
   }
+  expect(await readFile(launcher, "utf8")).toContain(`script='${OUR_SCRIPT}'`);
   if (before.mode !== undefined) expect(await modeOf(file)).toBe(before.mode);
   if (text.includes("\r\n")) expect(text.replace(/\r\n/g, "")).not.toContain("\n");
 

@@ -244,7 +244,7 @@ describe("install safety", () => {
     expect(json.hooks.Stop).toHaveLength(1);
     expect(json.hooks.Stop[0]!.hooks[0]).toEqual(FOREIGN);
     expect(json.hooks.Stop[0]!.hooks[1]!.command).toBe(
-      '"/usr/local/bin/node" "/opt/hook notify/bin/hook-notify.js" --client claude-code --timeout 10',
+      `"${join(box.home, ".local/share/hook-notify/launchers/claude-code/hook-notify.sh")}" --client claude-code --timeout 10`,
     );
   });
 });
@@ -350,12 +350,24 @@ describe("choosing clients and scopes", () => {
     expect(prepared.warnings.join()).toContain("not written by hook-notify");
   });
 
+  it("refuses a user-scope install run through npx (npm's cache), naming the command that works", async () => {
+    const box = await makeSandbox();
+    box.machine.scriptPath = "/home/u/.npm/_npx/0a1b2c/node_modules/hook-notify/bin/hook-notify.js";
+    const result = await run(box, "install", { scope: "user" });
+    expect(result.code).toBe(1);
+    expect(result.err.split("\n")).toHaveLength(1);
+    expect(result.err).toContain("npx cache");
+    expect(result.err).toContain("npm i -g hook-notify && hook-notify install");
+    expect(await readMaybe(join(box.home, ".claude/settings.json"))).toBeUndefined();
+    expect((await run(box, "install", { scope: "project" })).code).toBe(0);
+  });
+
   it("honours --project-dir and CLAUDE_CONFIG_DIR", async () => {
     const box = await makeSandbox();
     box.machine.env = { CLAUDE_CONFIG_DIR: join(box.root, "cfg") };
     await run(box, "install", { scope: "user" });
     await run(box, "install", { scope: "local", projectDir: join(box.root, "other") });
-    expect(await readMaybe(join(box.root, "cfg/settings.json"))).toContain("hook-notify.js");
+    expect(await readMaybe(join(box.root, "cfg/settings.json"))).toContain("hook-notify.sh");
     expect(await readMaybe(join(box.root, "other/.claude/settings.local.json"))).toContain(
       "hook-notify.js",
     );

@@ -49,6 +49,7 @@ describe("uninstall gives back what was there", () => {
     expect(removed.err).toBe("");
     expect(removed.code).toBe(0);
     expect(await readMaybe(file)).toBe(original);
+    expect(await readMaybe(`${file}.bak`)).toBeUndefined(); // it holds nothing more: gone
   });
 
   it("also after an update in between: the .bak from before install is kept", async () => {
@@ -62,6 +63,17 @@ describe("uninstall gives back what was there", () => {
     expect(await readMaybe(`${file}.bak`)).toBe(original);
     expect((await run(box, "uninstall", CLAUDE.args)).code).toBe(0);
     expect(await readMaybe(file)).toBe(original);
+  });
+
+  it("keeps install's .bak when the file changed in other ways since (it still holds the old state)", async () => {
+    const original = pretty({ model: "opus", hooks: { Stop: [{ hooks: [FOREIGN] }] } });
+    const box = await makeSandbox({ [CLAUDE.path]: original });
+    const file = join(box.root, CLAUDE.path);
+    expect((await run(box, "install", CLAUDE.args)).code).toBe(0);
+    const installed = JSON.parse((await readMaybe(file))!) as Record<string, unknown>;
+    await writeFile(file, pretty({ ...installed, model: "sonnet" }));
+    expect((await run(box, "uninstall", CLAUDE.args)).code).toBe(0);
+    expect(await readMaybe(`${file}.bak`)).toBe(original);
   });
 
   it("removes a file install created, once nothing else is in it", async () => {

@@ -95,7 +95,7 @@ describe("install on Windows", () => {
     expect(back).toEqual([
       {
         type: "command",
-        command: '"/usr/bin/node" "/opt/hn/bin/hook-notify.js" --client claude-code --timeout 10',
+        command: `"${join(box.home, ".local/share/hook-notify/launchers/claude-code/hook-notify.sh")}" --client claude-code --timeout 10`,
         timeout: 10,
       },
     ]);

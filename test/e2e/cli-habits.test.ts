@@ -1,0 +1,198 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { startHttpServer } from "../helpers/http-server.js";
+import { hasScript, runOnPty } from "../helpers/pty.js";
+import { BIN, fixture, runBin, tempHome } from "../helpers/run-bin.js";
+
+const ESC = "\u001b";
+const hasBash = spawnSync("bash", ["--version"]).status === 0;
+
+describe("the command line people expect", () => {
+  it("global options before the command run that command, not the hook (stdin never closes)", async () => {
+    const home = tempHome();
+    const run = await runBin(["--config", "/nowhere/config.json", "doctor"], {
+      env: home.env,
+      neverClose: true,
+      killAfterMs: 15_000,
+    });
+    expect(run.signal).toBeNull();
+    expect(run.stdout).toContain("config: /nowhere/config.json: not found");
+    const short = await runBin(["-c", "/nowhere/config.json", "doctor"], {
+      env: home.env,
+      neverClose: true,
+      killAfterMs: 15_000,
+    });
+    expect(short.stdout).toContain("config: /nowhere/config.json: not found");
+    expect(home.logLines()).toEqual([]);
+  });
+
+  it("a mistyped command gets the likely one, exit 1, nothing on stdout", async () => {
+    const home = tempHome();
+    const run = await runBin(["instal"], { env: home.env });
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toBe(
+      'hook-notify: "instal" is not a command. Did you mean "hook-notify install"? Run hook-notify --help for the list.\n',
+    );
+    const none = await runBin(["frobnicate"], { env: home.env });
+    expect(none.stderr).not.toContain("Did you mean");
+    expect(home.logLines()).toEqual([]);
+  });
+
+  it("help <command> is <command> --help, also after --no-color", async () => {
+    const home = tempHome();
+    const viaHelp = await runBin(["help", "install"], { env: home.env });
+    const viaFlag = await runBin(["install", "--help"], { env: home.env });
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    expect(viaHelp.stdout).toContain("--events");
+    const log = await runBin(["--no-color", "help", "log"], { env: home.env });
+    expect(log.stdout).toMatch(/^hook-notify log\n/);
+  });
+
+  it("install --help names every event it adds; uninstall --help shows only its own options", async () => {
+    const home = tempHome();
+    const install = (await runBin(["install", "--help"], { env: home.env })).stdout;
+    expect(install).toContain("StopFailure");
+    expect(install).toContain("UserPromptSubmit");
+    expect(install).toContain("--timeout");
+    const uninstall = (await runBin(["uninstall", "--help"], { env: home.env })).stdout;
+    expect(uninstall).not.toContain("--timeout");
+    expect(uninstall).not.toContain("Events to install");
+    expect(uninstall).toContain("Events to take out");
+  });
+
+  it("--color and FORCE_COLOR colour piped output; --no-color and FORCE_COLOR=0 never colour", async () => {
+    const home = tempHome();
+    const piped = (args: string[], env: Record<string, string> = {}) =>
+      runBin(["doctor", ...args], { env: { ...home.env, ...env } }).then((r) => r.stdout);
+    expect(await piped([])).not.toContain(ESC);
+    expect(await piped(["--color"])).toContain(ESC);
+    expect(await piped([], { FORCE_COLOR: "1" })).toContain(ESC);
+    expect(await piped([], { FORCE_COLOR: "1", NO_COLOR: "1" })).toContain(ESC);
+    expect(await piped(["--no-color"], { FORCE_COLOR: "1" })).not.toContain(ESC);
+  });
+
+  it.runIf(hasScript)("--no-color and FORCE_COLOR=0 on a terminal: no colour", async () => {
+    const home = tempHome();
+    expect((await runOnPty(["doctor"], home.env)).screen).toContain(ESC);
+    expect((await runOnPty(["--no-color", "doctor"], home.env)).screen).not.toContain(`${ESC}[3`);
+    const zero = await runOnPty(["doctor"], { ...home.env, FORCE_COLOR: "0" });
+    expect(zero.screen).not.toContain(`${ESC}[3`);
+  });
+
+  it.runIf(hasBash)("bash completion, through the real bash and the built binary", async () => {
+    const home = tempHome();
+    const script = (await runBin(["completion"], { env: { ...home.env, SHELL: "/bin/bash" } }))
+      .stdout;
+    expect(script).toContain("--get-yargs-completions");
+    const complete = (words: string[]) =>
+      spawnSync(
+        "bash",
+        [
+          "-c",
+          `eval "$HN_COMPLETION"; hook-notify() { "${process.execPath}" "${BIN}" "$@"; }; COMP_WORDS=(${words.join(" ")}); COMP_CWORD=${String(words.length - 1)}; _hook-notify_yargs_completions; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: "utf8", env: { ...home.env, HN_COMPLETION: script }, timeout: 20_000 },
+      ).stdout.trim();
+    expect(complete(["hook-notify", "doc"])).toBe("doctor");
+    expect(complete(["hook-notify", "install", "--cl"])).toBe("--client");
+  });
+
+  it("fish completion asks the binary the same question", async () => {
+    const home = tempHome();
+    const fish = await runBin(["completion", "fish"], { env: home.env });
+    expect(fish.code).toBe(0);
+    expect(fish.stdout).toContain("complete -c hook-notify");
+    expect(fish.stdout).toContain("hook-notify --get-yargs-completions $words (commandline -ct)");
+    const asked = await runBin(["--get-yargs-completions", "hook-notify", "uninst"], {
+      env: home.env,
+      neverClose: true,
+    });
+    expect(asked.stdout.split("\n")).toContain("uninstall");
+  });
+
+  it("flush with nothing waiting does not say a worker is delivering", async () => {
+    const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "30" });
+    const server = await startHttpServer();
+    home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/hook` } } });
+    const hook = await runBin(["--client", "claude-code"], {
+      env: home.env,
+      input: fixture("claude-code/Stop.json"),
+    });
+    expect(hook).toMatchObject({ code: 0, stdout: "" });
+    await server.waitForRequests(1);
+    const flush = await runBin(["flush"], { env: home.env });
+    expect(flush.code).toBe(0);
+    expect(flush.stdout).not.toContain("is delivering");
+    expect(flush.stdout).toMatch(/Outbox: (nothing is waiting|0 delivered, 0 failed)/);
+  });
+
+  it("test on a hung server: a progress line after a second, and no promise of a retry it never makes", async () => {
+    const home = tempHome();
+    const server = await startHttpServer([{ hang: true }]);
+    const gone = await startHttpServer();
+    await gone.close(); // connection refused
+    home.writeConfig({
+      sinks: {
+        hook: { type: "webhook", url: `${server.url}/hook`, timeoutSeconds: 2 },
+        gone: { type: "webhook", url: `${gone.url}/hook` },
+      },
+    });
+    const run = await runBin(["test"], { env: home.env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("hook-notify: waiting for the sinks to answer");
+    expect(run.stdout).toContain("would be retried (test sends once)");
+    expect(run.stdout).not.toMatch(/[Ii]t will be retried/);
+  });
+
+  it("test runs are logged (marked test), so log and log --failed show them", async () => {
+    const home = tempHome();
+    const server = await startHttpServer([{ status: 500, body: "down" }]);
+    home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/hook` } } });
+    expect((await runBin(["test"], { env: home.env })).code).toBe(1);
+    expect(home.logLines()).toEqual([
+      expect.objectContaining({
+        via: "test",
+        event: "Stop",
+        outcomes: [expect.objectContaining({ sink: "hook", ok: false })],
+      }),
+    ]);
+    const failed = await runBin(["log", "--failed"], { env: home.env });
+    expect(failed.stdout).toMatch(/\btest\s+Stop\b.*hook SINK_HTTP_STATUS/);
+  });
+
+  it("an unset ${VAR} tells one story: test, doctor, the hook's log line and log --failed", async () => {
+    const home = tempHome({ SLACK_WEBHOOK_URL: undefined });
+    home.writeConfig({
+      sinks: { slack: { type: "chat", service: "slack", url: "${SLACK_WEBHOOK_URL}" } },
+    });
+    const notSet = "sinks.slack.url: environment variable SLACK_WEBHOOK_URL is not set";
+    const test = await runBin(["test", "--sink", "slack"], { env: home.env });
+    expect(test.code).toBe(1);
+    expect(test.stderr).toContain(notSet);
+    expect(test.stderr).toContain(
+      'sink "slack" is left out while ${SLACK_WEBHOOK_URL} is not set: export it',
+    );
+    expect(test.stderr).not.toContain("Invalid URL");
+    expect(test.stderr).not.toContain("no sink named");
+    const doctor = await runBin(["doctor"], { env: home.env });
+    expect(doctor.stdout).not.toMatch(/^ok config/m);
+    expect(doctor.stdout.match(/^failed config/gm)).toHaveLength(1);
+    expect(doctor.stdout).toContain("fix: Export SLACK_WEBHOOK_URL where the agent runs");
+    const hook = await runBin(["--client", "claude-code"], {
+      env: home.env,
+      input: fixture("claude-code/Stop.json"),
+    });
+    expect(hook).toMatchObject({ code: 0, stdout: "" });
+    const failed = await runBin(["log", "--failed"], { env: home.env });
+    expect(failed.stdout).toContain(`left out: ${notSet}`);
+  });
+
+  it("init's next steps name all six clients", async () => {
+    const home = tempHome();
+    const init = await runBin(["init", "--sinks", "desktop"], { env: home.env });
+    expect(init.code).toBe(0);
+    for (const client of ["Claude Code", "Droid", "Codex", "Gemini CLI", "Copilot CLI", "OpenCode"])
+      expect(init.stdout).toContain(client);
+  });
+});

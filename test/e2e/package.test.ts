@@ -1,0 +1,103 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/run-bin.js";
+
+interface PackFile {
+  path: string;
+  size: number;
+}
+interface PackReport {
+  size: number;
+  unpackedSize: number;
+  files: PackFile[];
+}
+
+interface Manifest {
+  license: string;
+  description: string;
+  dependencies: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+
+const MAX_PACKED = 700_000;
+
+// What `npm pack` would put in the tarball, from the dist/ already built (prepack not run again).
+async function packReport(): Promise<PackReport> {
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const { stdout } = await promisify(execFile)(
+    npm,
+    ["pack", "--dry-run", "--json", "--ignore-scripts"],
+    { cwd: ROOT, maxBuffer: 1 << 24 },
+  );
+  const [report] = JSON.parse(stdout) as PackReport[];
+  if (!report) throw new Error("npm pack printed no report");
+  return report;
+}
+
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
+
+describe("the npm tarball", () => {
+  it("is complete and lean: a LICENSE, a changelog, the bundles, no source map, under 700 KB", async () => {
+    const report = await packReport();
+    const paths = report.files.map((file) => file.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "LICENSE",
+        "CHANGELOG.md",
+        "README.md",
+        "package.json",
+        "bin/hook-notify.js",
+        "dist/hook.cjs",
+        "dist/cli.cjs",
+        "dist/commands.cjs",
+        "dist/worker.cjs",
+        "schema/config.schema.json",
+        "hooks-templates/launcher.sh",
+        ".claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+        "hooks/hooks.json",
+      ]),
+    );
+    expect(paths.filter((path) => path.endsWith(".map"))).toEqual([]);
+    expect(report.size).toBeLessThanOrEqual(MAX_PACKED);
+    expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
+    expect(manifest.license).toBe("MIT");
+  }, 60_000);
+
+  it("holds no path of the machine that built it", async () => {
+    const report = await packReport();
+    const places = [ROOT, homedir()].filter((place) => place.length > 1);
+    for (const { path } of report.files) {
+      const text = readFileSync(join(ROOT, path), "latin1");
+      for (const place of places)
+        expect({ path, has: text.includes(place) }).toEqual({ path, has: false });
+    }
+  }, 60_000);
+
+  it("depends at run time on exactly the packages the bundles still require (zod is bundled)", () => {
+    const runtime = { ...manifest.dependencies, ...manifest.optionalDependencies };
+    const required = new Set<string>();
+    for (const name of ["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs"]) {
+      const text = readFileSync(join(ROOT, "dist", name), "utf8");
+      for (const match of text.matchAll(/(?:require|import)\("([^"./][^"]*)"\)/g)) {
+        const id = match[1] ?? "";
+        if (id.startsWith("node:") || builtinModules.includes(id)) continue;
+        required.add(id.startsWith("@") ? id.split("/").slice(0, 2).join("/") : id.split("/")[0]!);
+      }
+    }
+    expect([...required].sort()).toEqual(Object.keys(runtime).sort());
+    expect(manifest.devDependencies).toHaveProperty("zod");
+    expect(runtime).not.toHaveProperty("zod");
+  });
+
+  it("names all six clients in its description", () => {
+    for (const client of ["Claude Code", "Droid", "Codex", "Gemini CLI", "Copilot CLI", "OpenCode"])
+      expect(manifest.description).toContain(client);
+  });
+});
