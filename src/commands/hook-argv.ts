@@ -67,7 +67,8 @@ function takesValue(name: string): boolean {
   return Object.hasOwn(RUN_FLAGS, name) && RUN_FLAGS[name]?.type !== "boolean";
 }
 
-/** The commands besides the hook's own (cli-yargs.ts registers them), and `help <command>`. */
+/** The commands besides the hook's own (cli-yargs.ts registers them; test/commands/hook-argv.test.ts
+ * checks every registered module is here), and `help <command>`. */
 export const COMMAND_NAMES: readonly string[] = [
   "install",
   "uninstall",
@@ -79,6 +80,9 @@ export const COMMAND_NAMES: readonly string[] = [
   "watch",
   "computers",
   "approve",
+  "sessions",
+  "usage",
+  "controls",
   "help",
   "completion",
 ];

@@ -3,7 +3,10 @@
 import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isHookInvocation, parseHookArgv } from "../../src/commands/hook-argv.js";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { COMMAND_NAMES, isHookInvocation, parseHookArgv } from "../../src/commands/hook-argv.js";
 import { RUN_FLAGS, toRunArgs } from "../../src/commands/run-flags.js";
 
 // What cli.ts passed to parseArgs before: every value a string or a boolean.
@@ -65,6 +68,8 @@ const word = fc.oneof(
   fc.string({ maxLength: 8 }),
 );
 
+const ROOT_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
 describe("parseHookArgv", () => {
   it.each([
     [["--dry-run"]],
@@ -110,5 +115,25 @@ describe("isHookInvocation: global options before a command", () => {
     [["instal"], false],
   ])("%j → hook: %s", (argv, isHook) => {
     expect(isHookInvocation(argv)).toBe(isHook);
+  });
+});
+
+describe("COMMAND_NAMES", () => {
+  it("names every command cli-yargs.ts registers (else `-c x <it>` falls into hook mode)", () => {
+    const registered = readFileSync(join(ROOT_DIR, "src", "cli-yargs.ts"), "utf8");
+    const files = [...registered.matchAll(/import\("\.\/commands\/([a-z-]+)\.js"\)/g)].map(
+      (match) => match[1] as string,
+    );
+    const names: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT_DIR, "src", "commands", `${file}.ts`), "utf8");
+      for (const match of text.matchAll(/^ {2}command: "([a-z]+)/gm))
+        names.push(match[1] as string);
+    }
+    expect(names.length).toBeGreaterThan(10);
+    for (const name of names) expect(COMMAND_NAMES).toContain(name);
+    for (const name of ["sessions", "usage", "controls"]) {
+      expect(isHookInvocation(["-c", "x.json", name, "list"])).toBe(false);
+    }
   });
 });
