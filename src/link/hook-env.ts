@@ -69,6 +69,7 @@ export const HOOK_ENV_KEYS: readonly string[] = [
     "HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS",
     "HOOK_NOTIFY_WORKER_IDLE_SECONDS",
     "NO_COLOR",
+    "FORCE_COLOR",
     "TERM",
     "PATHEXT",
     "Path",

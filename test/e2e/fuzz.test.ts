@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { FIXTURES, runBin } from "../helpers/run-bin.js";
+import { FIXTURES, removeHome, runBin } from "../helpers/run-bin.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -115,7 +115,7 @@ const bin = join(root, "bin");
 mkdirSync(bin);
 symlinkSync(process.execPath, join(bin, "node"));
 afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
 });
 
 interface Failure {
@@ -145,7 +145,8 @@ async function check(index: number, stdin: Buffer): Promise<Failure | undefined>
   } catch {
     logLines = 0;
   }
-  rmSync(home, { recursive: true, force: true });
+  // The worker that ran the handed-over event may still be leaving: ask it to go, then remove.
+  await removeHome(home);
   const problem =
     result.signal !== null
       ? `did not end by itself (killed by ${result.signal})`
