@@ -20,6 +20,9 @@ function runShell(shell: string, command: string, env: Record<string, string | u
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  // The hook may be done with stdin (it read the whole event) before this end's shutdown lands on
+  // a loaded machine: an EPIPE then is the pipe's, not the hook's (run-bin.ts does the same).
+  child.stdin.on("error", () => undefined);
   child.stdin.end(fixture("claude-code/Stop.json"));
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     child.on("close", (code) => {
