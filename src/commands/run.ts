@@ -87,9 +87,9 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
 function handOverTo(deps: Deps, args: RunArgs, started: number) {
   if (deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
   return async (raw: string, secrets: readonly string[]): Promise<string> => {
-    const { handOverEvent, argsOf } = await import("../link/hand-over.js");
-    const handOverArgs = argsOf({ ...args, configPath: args.config });
-    return handOverEvent(deps, { raw, secrets, args: handOverArgs, started });
+    const { handOverEvent } = await import("../link/hand-over.js");
+    const { config, timeout, client, event } = args;
+    return handOverEvent(deps, { raw, secrets, args: { config, timeout, client, event }, started });
   };
 }
 

@@ -7,11 +7,11 @@
 import type { Deps } from "../deps.js";
 import { buildId } from "../build-id.js";
 import { scrub, scrubValue } from "../redact.js";
-import type { Client } from "../core/hook-event.js";
 import { envPrint, readStamp } from "./stamp.js";
 import { carriedEnv } from "./hook-env.js";
 import { knock, takeBack, writeEvent, type EventEntry } from "./inbox.js";
 import { outboxPaths } from "../outbox/paths.js";
+import { processOwner } from "./spawn.js";
 import { startDetached } from "./start-detached.js";
 import { fastPathOn } from "./rhythm.js";
 
@@ -32,7 +32,7 @@ export type HandOverResult = "handed" | "kept: another worker" | "kept: cannot w
 export function handOverEvent(deps: Deps, request: HandOverRequest): HandOverResult {
   const paths = outboxPaths(deps);
   const stamp = readStamp(paths.stamp);
-  const live = stamp !== undefined && isAlive(stamp.pid);
+  const live = stamp !== undefined && processOwner(deps).isAlive(stamp.pid);
   if (live && !sameWorker(stamp, deps.env)) return "kept: another worker";
   let name: string;
   try {
@@ -78,24 +78,4 @@ function sameWorker(
   return (
     stamp.build === buildId() && envPrint(stamp.env.names, stamp.env.salt, env) === stamp.env.print
   );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** The flags a handed-over event keeps. */
-export function argsOf(options: {
-  configPath?: string | undefined;
-  timeout?: number | undefined;
-  client?: Client | undefined;
-  event?: string | undefined;
-}): EventEntry["args"] {
-  const { configPath: config, timeout, client, event } = options;
-  return { config, timeout, client, event };
 }

@@ -74,7 +74,8 @@ export async function deliver(
     : deliveries.filter((d) => d.sink.remote || d.entry.when === "away");
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
   const [sent, queued, held, escalated] = await Promise.all([
-    sendAll(toSend, budget, options),
+    // Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
+    Promise.all(toSend.map((delivery) => deliverOrSkip(delivery, budget, options))),
     queueRemote(toQueue, budget, options),
     holdForCoalescing(options.held ?? [], budget, options),
     queueEscalations(options),
@@ -86,16 +87,6 @@ export async function deliver(
     await startWorker(options.deps);
   }
   return [...sent.map(withoutRetryable), ...queued, ...held];
-}
-
-// Local programs are started here (the worker runs hooks' events, PROTOCOL.md): with --wait and
-// test each result is awaited, otherwise a program still running is logged "started".
-async function sendAll(
-  deliveries: readonly RoutedDelivery[],
-  budget: AbortSignal,
-  options: DeliverOptions,
-): Promise<(Outcome & { retryable?: boolean })[]> {
-  return Promise.all(deliveries.map((delivery) => deliverOrSkip(delivery, budget, options)));
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker

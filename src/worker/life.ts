@@ -48,7 +48,7 @@ export interface WorkerPorts {
   lookout(): Promise<() => Promise<boolean>>;
   /** The last look, after the lock is released: work this worker can do. */
   hasWork(): Promise<boolean>;
-  /** Until the flush `pid` is over (or, with no pid, the lock was taken and released). */
+  /** Until the flush `pid` is over (a pause that names no flush waits for nothing). */
   waitForFlush(pid: number | undefined): Promise<void>;
   /** Events handed over while the door was still open, run before a yielded worker leaves. */
   runLeftEvents(): Promise<void>;
@@ -91,10 +91,10 @@ export function createWorkerLife(ports: WorkerPorts, options: LifeOptions): Work
     woken = true;
     wakeUp?.();
   };
-  const leaving = (): boolean => stopped || yielding || pausing;
   // Functions, so the type checker does not take a flag as unchanged across an await.
   const isWoken = (): boolean => woken;
   const mustGo = (): boolean => stopped || yielding;
+  const leaving = (): boolean => mustGo() || pausing;
 
   // True ("ok"): a look at the outbox comes after this message.
   const onMessage = (message: "wake" | "yield" | "pause", pid?: number): boolean => {

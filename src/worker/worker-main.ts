@@ -10,7 +10,7 @@ import { createDeps } from "../deps.js";
 import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
-import { lockHolder, lockSocket, whileLocked } from "../link/lock.js";
+import { lockSocket, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../link/spawn.js";
@@ -26,8 +26,6 @@ import { runEvents } from "./run-events.js";
 // time, looking again at least once a minute. With no socket (an outbox path too long for one)
 // it looks for newly queued work twice a second.
 const POLL_WITHOUT_SOCKET_MS = 500;
-/** How long a paused worker waits for a flush that never says who it is to take the lock. */
-const FLUSH_TAKES_LOCK_MS = 35_000;
 /** How long a paused worker waits for a flush to end. */
 const FLUSH_RUNS_MS = 10 * 60_000;
 
@@ -121,18 +119,12 @@ const ports: WorkerPorts = {
     const entries = await readEntries(paths, paths.pending, () => undefined, cache);
     return entries.some((entry) => !isWaitingForEnv(entry));
   },
+  // A flush says who it is ("pause <pid>"): it holds the lock only while it lives.
   async waitForFlush(pid) {
+    if (pid === undefined) return;
     const isAlive = owner().isAlive;
-    if (pid !== undefined) {
-      for (const until = deps.now() + FLUSH_RUNS_MS; deps.now() < until && isAlive(pid);)
-        await sleep(100);
-      return;
-    }
-    const held = async () => (await lockHolder(paths.lock, owner())) !== undefined;
-    for (const until = deps.now() + FLUSH_TAKES_LOCK_MS; deps.now() < until && !(await held());)
-      await sleep(200);
-    for (const until = deps.now() + FLUSH_RUNS_MS; deps.now() < until && (await held());)
-      await sleep(500);
+    for (const until = deps.now() + FLUSH_RUNS_MS; deps.now() < until && isAlive(pid);)
+      await sleep(100);
   },
   async runLeftEvents() {
     await runEvents(deps, paths, () => undefined);
