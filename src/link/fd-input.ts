@@ -5,7 +5,10 @@
 // - a pipe on Linux: opened again through /proc/self/fd with O_NONBLOCK (a new open file
 //   description, so fd 0 stays as the client made it) and read whenever a poll finds data:
 //   no thread, no waiting past a deadline;
-// - anything else (a socket; a pipe on macOS): fs.read in the thread pool. A read that blocks
+// - a socket (what node-based clients give), outside Windows: node's own pipe handle opens fd 0,
+//   which makes it non-blocking, and it is read whenever a poll finds data, as a Linux pipe is:
+//   no thread-pool read (whose first use starts libuv's four threads: ~1 ms a hook run);
+// - anything else (a pipe on macOS): fs.read in the thread pool. A read that blocks
 //   there forever (a client that keeps stdin open and never writes) would keep node from exiting
 //   (exit joins the pool's threads): `stuck()` says so, and the caller then ends the process by
 //   a signal once everything is logged.
@@ -203,6 +206,7 @@ function nonBlockingReader(
       close: () => undefined,
     };
   }
+  if (info.isSocket() && platform !== "win32") return socketReader(fd);
   if (platform !== "linux" || !info.isFIFO()) return undefined;
   let own: number | undefined;
   try {
@@ -226,6 +230,42 @@ function nonBlockingReader(
       closeSync(handle);
     },
   };
+}
+
+// A socket (what node-based clients give a hook): node's own pipe handle opens fd 0, which makes it
+// non-blocking (node puts the flags of fd 0-2 back as they were when the process exits), so
+// readSync answers at once: no thread-pool read, whose first use starts libuv's four threads.
+function socketReader(fd: number): NonBlocking | undefined {
+  const binding = (process as { binding?: (name: string) => unknown }).binding;
+  let Pipe: PipeWrap | undefined;
+  try {
+    Pipe = binding?.("pipe_wrap") as PipeWrap | undefined;
+  } catch {
+    return undefined;
+  }
+  if (!Pipe?.Pipe || Pipe.constants?.SOCKET === undefined) return undefined;
+  try {
+    if (new Pipe.Pipe(Pipe.constants.SOCKET).open(fd) !== 0) return undefined;
+  } catch {
+    return undefined;
+  }
+  return {
+    readNow: (buffer) => {
+      try {
+        return readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") return undefined;
+        throw error;
+      }
+    },
+    close: () => undefined,
+  };
+}
+
+/** The part of node's pipe_wrap binding socketReader uses. */
+interface PipeWrap {
+  Pipe?: new (kind: number) => { open: (fd: number) => number };
+  constants?: { SOCKET?: number };
 }
 
 // Resolves with the next bytes (0 at the end), looking every POLL_MS; 0 once released (the
