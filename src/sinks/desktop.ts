@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
-import { HookNotifyError } from "../errors.js";
+import { HookNotifyError, toHookNotifyError } from "../errors.js";
+import { describePlace, findPlace, linuxFocusGap, type FocusPlace } from "../focus/place.js";
 import type { Level, Notification } from "../core/notification.js";
 import { findProgram } from "./find-program.js";
 import { runProgram } from "./run-program.js";
@@ -53,6 +54,18 @@ function optionsSchema() {
           ),
         ),
     ),
+    focusSeconds: z._default(
+      z
+        .number()
+        .check(
+          z.gte(0),
+          z.lte(86_400),
+          z.describe(
+            "notify-send (Linux): how long the background worker listens for a click on the banner, which brings back the agent's tmux pane and terminal window; 0: banners carry no action. macOS and Windows need no listener.",
+          ),
+        ),
+      600,
+    ),
     expireSeconds: z.optional(
       z
         .number()
@@ -75,7 +88,13 @@ const ICONS: Record<Level, string> = {
 };
 
 // The argv for notify-send: text after "--", so a title starting with "-" is never an option.
-export function notifySendArgs(notification: Notification, opts: DesktopOptions): string[] {
+// With `action`, the banner carries a default action (a click on it) and notify-send prints the
+// banner's id and then waits (desktop-click.ts).
+export function notifySendArgs(
+  notification: Notification,
+  opts: DesktopOptions,
+  action = false,
+): string[] {
   const urgency = notification.failure
     ? "critical"
     : notification.level === "attention"
@@ -89,6 +108,7 @@ export function notifySendArgs(notification: Notification, opts: DesktopOptions)
   ];
   if (opts.expireSeconds !== undefined)
     args.push(`--expire-time=${Math.round(opts.expireSeconds * 1000)}`);
+  if (action) args.push("--print-id", "--action=default=Focus");
   args.push("--", notification.title, escapeBody(notification.body));
   return args;
 }
@@ -189,6 +209,21 @@ async function notifySend(
       { sink: ctx.sinkName, retryable: false },
     );
   }
+  const click = clickAction(opts, ctx);
+  if ("place" in click) {
+    const { notifySendWithAction } = await import("./desktop-click.js");
+    try {
+      return await notifySendWithAction(path, notifySendArgs(notification, opts, true), ctx, {
+        ...click,
+        seconds: opts.focusSeconds,
+        settleMs: settleMs("desktop", env),
+      });
+    } catch (error) {
+      // libnotify 0.7's notify-send has no --action: the banner goes without one.
+      if (!/Unknown option/i.test(toHookNotifyError(error).message)) throw error;
+      click.why = "this notify-send has no --action (libnotify 0.8 has it)";
+    }
+  }
   const result = await runProgram(path, notifySendArgs(notification, opts), {
     env,
     signal: ctx.signal,
@@ -197,5 +232,22 @@ async function notifySend(
     settleMs: settleMs("desktop", env),
     fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
   });
-  return result === "running" ? { started: true } : undefined;
+  const action = `none: ${"why" in click ? click.why : ""}`;
+  return result === "running" ? { started: true, action } : { action };
+}
+
+// What a click on the banner can bring back here, or why the banner goes without an action.
+function clickAction(
+  opts: DesktopOptions,
+  ctx: SendContext,
+): { place: FocusPlace; what: string; why?: string } | { why: string } {
+  const { env, platform, ppid } = ctx.deps;
+  if (opts.focusSeconds === 0) return { why: "focusSeconds is 0" };
+  if (!ctx.deps.worker)
+    return {
+      why: "only the background worker listens for a click (the hook and test never wait for one)",
+    };
+  const place = findPlace(env, platform, ppid);
+  const gap = linuxFocusGap(place, (program) => !!findProgram(program, env, platform));
+  return gap ? { why: gap } : { place, what: describePlace(place) };
 }
