@@ -8,7 +8,13 @@ import { findProgram } from "./find-program.js";
 import { runProgram } from "./run-program.js";
 import { defineSink, type SendContext, type SendReport } from "./sink.js";
 import { notifyWithNodeNotifier } from "./desktop-node-notifier.js";
-import { macRoute, notifyMac, osascriptArgs, terminalNotifierArgs } from "./desktop-macos.js";
+import {
+  activateId,
+  macRoute,
+  notifyMac,
+  osascriptArgs,
+  terminalNotifierArgs,
+} from "./desktop-macos.js";
 import { notifyWindows, POWERSHELL_APP_ID, TOAST_SCRIPT, toastVars } from "./desktop-windows.js";
 import { escapeBody } from "./notify-send-text.js";
 import { findPowerShell, isWsl, powerShellArgs, settleMs } from "./platform.js";
@@ -61,7 +67,7 @@ function optionsSchema() {
           z.gte(0),
           z.lte(86_400),
           z.describe(
-            "notify-send (Linux): how long the background worker listens for a click on the banner, which brings back the agent's tmux pane and terminal window; 0: banners carry no action. macOS and Windows need no listener.",
+            "How long a click on the banner is listened for, in the background worker: on Linux notify-send waits for it and the click brings back the agent's tmux pane and terminal window; on Windows the toast's PowerShell waits and the click brings Windows Terminal to the front. 0: banners carry no action. On macOS terminal-notifier's -activate needs no listener.",
           ),
         ),
       600,
@@ -157,7 +163,11 @@ export const desktop = defineSink({
       case "osascript": {
         const route = backend === "macos" ? macRoute(deps) : undefined;
         return route?.program === "terminal-notifier"
-          ? { backend, program: route.path, args: terminalNotifierArgs(notification) }
+          ? {
+              backend,
+              program: route.path,
+              args: terminalNotifierArgs(notification, activateId(deps)),
+            }
           : { backend, program: "osascript", args: osascriptArgs(notification) };
       }
       case "powershell":
@@ -180,7 +190,7 @@ export const desktop = defineSink({
       case "osascript":
         return notifyMac(notification, ctx, { osascriptOnly: true });
       case "powershell":
-        return notifyWindows(notification, opts.appId ?? POWERSHELL_APP_ID, ctx);
+        return notifyWindows(notification, opts.appId ?? POWERSHELL_APP_ID, ctx, opts.focusSeconds);
       case "notify-send":
         return notifySend(notification, opts, ctx);
     }
@@ -243,7 +253,7 @@ function clickAction(
 ): { place: FocusPlace; what: string; why?: string } | { why: string } {
   const { env, platform, ppid } = ctx.deps;
   if (opts.focusSeconds === 0) return { why: "focusSeconds is 0" };
-  if (!ctx.deps.worker)
+  if (!ctx.deps.worker || ctx.wait)
     return {
       why: "only the background worker listens for a click (the hook and test never wait for one)",
     };
