@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -67,5 +68,30 @@ describe.runIf(notificationDaemonTools().available)("Inhibited on a real bus", (
       source: "Inhibited",
       detail: "the notification daemon has no Inhibited property",
     });
+  }, 60_000);
+
+  it("a daemon that has Inhibited (as KDE's does) and is inhibited: on", async () => {
+    const daemon = await startNotificationDaemon();
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...daemon.env };
+    const mock = ["call", "--session", "--dest", "org.freedesktop.Notifications"];
+    execFileSync(
+      "gdbus",
+      [
+        ...mock,
+        "--object-path",
+        "/org/freedesktop/Notifications",
+        "--method",
+        "org.freedesktop.DBus.Mock.AddProperty",
+        "org.freedesktop.Notifications",
+        "Inhibited",
+        "<true>",
+      ],
+      { env, timeout: 20_000 },
+    );
+    const reading = await readDnd(
+      { env, platform: "linux", homedir: "/nonexistent" },
+      AbortSignal.timeout(20_000),
+    );
+    expect(reading).toMatchObject({ on: true, source: "Inhibited" });
   }, 60_000);
 });
