@@ -22,6 +22,11 @@ export interface ClickOptions {
 
 const NO_ACTIONS = /Actions are not supported/;
 
+/** Banners listened for at once by this worker; a newer one stops the oldest listener (that
+ * banner stays, without its action), so a storm of events cannot pile up waiting processes. */
+export const MAX_LISTENING = 16;
+const listening: ChildProcess[] = [];
+
 // Starts notify-send under `timeout` (the wait is bounded even if the worker goes away) and
 // `stdbuf -oL` (notify-send's stdout is a pipe, which stdio buffers until the exit; line-buffered,
 // the id arrives once the daemon gave it), where coreutils has them, and resolves with the
@@ -44,9 +49,13 @@ export async function notifySendWithAction(
   const child = spawn(file, rest, { env, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
   const bound = setTimeout(() => child.kill("SIGTERM"), options.seconds * 1000 + 10_000);
   bound.unref();
+  listening.push(child);
+  if (listening.length > MAX_LISTENING) listening.shift()?.kill("SIGTERM");
   const watch = watchBanner(child, options, env);
   void watch.ended.finally(() => {
     clearTimeout(bound);
+    const at = listening.indexOf(child);
+    if (at >= 0) listening.splice(at, 1);
   });
   const settleMs = Math.max(0, options.settleMs);
   return new Promise<SendReport>((resolve, reject) => {

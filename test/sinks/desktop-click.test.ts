@@ -3,6 +3,7 @@
 // ActionInvoked as a click does; the pane must then be the selected one.
 import { describe, expect, it } from "vitest";
 import type { Deps } from "../../src/deps.js";
+import { MAX_LISTENING } from "../../src/sinks/desktop-click.js";
 import { desktop } from "../../src/sinks/desktop.js";
 import type { SendReport } from "../../src/sinks/sink.js";
 import {
@@ -80,6 +81,21 @@ describe.runIf(process.platform === "linux" && tools.available && hasTmux)(
       expect(report.action).toMatch(/^click: /);
       expect(await report.closed).toMatchObject({ ended: "bound" });
     }, 60_000);
+
+    it(`listens to ${String(MAX_LISTENING)} banners at most: the next stops the oldest listener`, async () => {
+      const daemon = await startNotificationDaemon(["body", "actions"]);
+      const tmux = await startRealTmux();
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...daemon.env, ...tmux.env };
+      const reports: SendReport[] = [];
+      for (let i = 0; i <= MAX_LISTENING; i++) reports.push(await sendAsWorker(env));
+      expect(await reports[0]?.closed).toMatchObject({ ended: "bound" });
+      // The others still listen; a click on the newest is still carried out.
+      const newest = reports.at(-1);
+      await daemon.invokeAction(Number(newest?.messageId), "default");
+      expect(await newest?.closed).toMatchObject({ ended: "closed", action: "default" });
+      for (const report of reports.slice(1, -1))
+        await daemon.invokeAction(Number(report.messageId), "x");
+    }, 120_000);
 
     it("outside the worker (the hook, test) the banner carries no action and says why", async () => {
       const daemon = await startNotificationDaemon(["body", "actions"]);
