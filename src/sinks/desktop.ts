@@ -220,6 +220,7 @@ async function notifySend(
     );
   }
   const click = clickAction(opts, ctx);
+  let why: string;
   if ("place" in click) {
     const { notifySendWithAction } = await import("./desktop-click.js");
     try {
@@ -231,9 +232,9 @@ async function notifySend(
     } catch (error) {
       // libnotify 0.7's notify-send has no --action: the banner goes without one.
       if (!/Unknown option/i.test(toHookNotifyError(error).message)) throw error;
-      click.why = "this notify-send has no --action (libnotify 0.8 has it)";
+      why = "this notify-send has no --action (libnotify 0.8 has it)";
     }
-  }
+  } else why = click.why;
   const result = await runProgram(path, notifySendArgs(notification, opts), {
     env,
     signal: ctx.signal,
@@ -242,7 +243,7 @@ async function notifySend(
     settleMs: settleMs("desktop", env),
     fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
   });
-  const action = `none: ${"why" in click ? click.why : ""}`;
+  const action = `none: ${why}`;
   return result === "running" ? { started: true, action } : { action };
 }
 
@@ -250,7 +251,7 @@ async function notifySend(
 function clickAction(
   opts: DesktopOptions,
   ctx: SendContext,
-): { place: FocusPlace; what: string; why?: string } | { why: string } {
+): { place: FocusPlace; what: string } | { why: string } {
   const { env, platform, ppid } = ctx.deps;
   if (opts.focusSeconds === 0) return { why: "focusSeconds is 0" };
   if (!ctx.deps.worker || ctx.wait)

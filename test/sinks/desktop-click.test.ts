@@ -1,7 +1,10 @@
 // The banner's click, end to end on Linux: notify-send (real) on a private bus whose daemon is
 // dbusmock's notification_daemon with "actions", the agent in a real tmux pane. The daemon emits
 // ActionInvoked as a click does; the pane must then be the selected one.
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { Deps } from "../../src/deps.js";
 import { MAX_LISTENING } from "../../src/sinks/desktop-click.js";
 import { desktop } from "../../src/sinks/desktop.js";
@@ -36,6 +39,33 @@ async function sendAsWorker(
   });
   return report ?? {};
 }
+
+describe.runIf(process.platform === "linux")("an old notify-send without --action", () => {
+  it("the banner is sent again without the action, and the log says why", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hook-notify-old-notify-send-"));
+    onTestFinished(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const log = join(dir, "calls");
+    // libnotify 0.7's answer to an option it does not know; otherwise it records its argv.
+    writeFileSync(
+      join(dir, "notify-send"),
+      `#!/bin/sh\ncase "$*" in *--action*) echo "Unknown option --action=default=Focus" >&2; exit 1;; esac\necho "$@" >> "${log}"\n`,
+      { mode: 0o755 },
+    );
+    const env = {
+      PATH: `${dir}:/usr/bin:/bin`,
+      DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus",
+      TMUX: "/tmp/tmux-test/default,1,0",
+      TMUX_PANE: "%1",
+    };
+    const report = await sendAsWorker(env);
+    expect(report.action).toBe("none: this notify-send has no --action (libnotify 0.8 has it)");
+    const calls = readFileSync(log, "utf8").trim().split("\n");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).not.toContain("--action");
+  }, 60_000);
+});
 
 describe.runIf(process.platform === "linux" && tools.available && hasTmux)(
   "click to focus with a real notification daemon and a real tmux server",
