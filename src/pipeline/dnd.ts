@@ -10,9 +10,10 @@ import type { DndReading } from "../presence/dnd.js";
 import type { PolicyPlan } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
 
-// True when the plan has a delivery that Do Not Disturb would change: only then is it read.
+// True when the plan has a delivery (sent now, or held for coalescing) that Do Not Disturb would
+// change: only then is it read.
 export function dndMatters(plan: PolicyPlan, mode: DndMode): boolean {
-  return mode !== "ignore" && plan.deliveries.some((d) => affected(d, mode));
+  return mode !== "ignore" && [...plan.deliveries, ...plan.held].some((d) => affected(d, mode));
 }
 
 function affected(delivery: RoutedDelivery, mode: DndMode): boolean {
@@ -31,6 +32,7 @@ export function applyDnd(plan: PolicyPlan, mode: DndMode, reading: DndReading): 
   const out: PolicyPlan = {
     ...plan,
     deliveries: [],
+    held: [],
     skipped: [...plan.skipped],
     suppressed: [...plan.suppressed],
   };
@@ -38,14 +40,20 @@ export function applyDnd(plan: PolicyPlan, mode: DndMode, reading: DndReading): 
     mode === "respect"
       ? `${reading.detail}: the sound is not played (banners still go; the system holds them). "dnd": "ignore" plays it`
       : `${reading.detail}: local sinks are skipped ("dnd": "remote")`;
-  for (const delivery of plan.deliveries) {
-    const skip = mode === "respect" ? delivery.entry.type === "sound" : !delivery.sink.remote;
-    if (!skip) {
-      out.deliveries.push(delivery);
-      continue;
-    }
+  const skips = (d: RoutedDelivery) =>
+    mode === "respect" ? d.entry.type === "sound" : !d.sink.remote;
+  const suppress = (delivery: RoutedDelivery): void => {
     out.suppressed.push({ ...delivery, rule: "dnd", reason });
     out.skipped.push({ sink: delivery.entry.name, rule: "dnd", reason });
+  };
+  for (const delivery of plan.deliveries) {
+    if (skips(delivery)) suppress(delivery);
+    else out.deliveries.push(delivery);
+  }
+  // A SubagentStop held for coalescing is sent later by the worker, merged: not as a sound now.
+  for (const held of plan.held) {
+    if (skips(held)) suppress(held);
+    else out.held.push(held);
   }
   const forceAway = mode === "remote" && out.deliveries.some((d) => d.entry.when === "away");
   return { plan: out, forceAway };

@@ -55,6 +55,18 @@ describe("applyDnd", () => {
     const before = plan();
     expect(applyDnd(before, mode, reading)).toEqual({ plan: before, forceAway: false });
   });
+
+  it("a held SubagentStop is held back too", () => {
+    const before = plan();
+    const sound = before.deliveries.find((d) => d.entry.type === "sound");
+    if (!sound) throw new Error("no sound delivery");
+    before.held = [{ ...sound, holdMs: 3000, reason: "held" }];
+    before.deliveries = before.deliveries.filter((d) => d !== sound);
+    expect(dndMatters(before, "respect")).toBe(true);
+    const { plan: out } = applyDnd(before, "respect", ON);
+    expect(out.held).toEqual([]);
+    expect(out.skipped).toMatchObject([{ sink: "chime", rule: "dnd" }]);
+  });
 });
 
 describe("dndMatters", () => {
