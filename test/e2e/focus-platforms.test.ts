@@ -89,7 +89,8 @@ describe.runIf(process.platform === "linux")("click to focus, simulated", () => 
     const script = decoded(toast);
     expect(script).toContain("$focus = [int]$env:HOOK_NOTIFY_FOCUS_SECONDS");
     expect(script).toContain("-EventName Activated -SourceIdentifier HookNotifyActivated");
-    expect(script).toContain("Wait-Event -Timeout $focus");
+    expect(script).toContain("Wait-Event -Timeout $left");
+    expect(script).toContain("[string]$got.SourceArgs[1].Reason -eq 'TimedOut'");
     expect(script).toContain("$id = [int]$env:HOOK_NOTIFY_AGENT_PID");
     expect(script).toContain("AppActivate($wt)");
     // No event text in the script: title and body stay in the environment.
