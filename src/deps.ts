@@ -19,6 +19,9 @@ export interface Deps {
   now: () => number;
   /** The parent process (the agent, or the shell it ran the hook in): presence matches it. */
   ppid?: number | undefined;
+  /** True in the background worker running a hook's event: only there may a sink keep a
+   * program that outlives the event (the desktop banner's click action). */
+  worker?: boolean | undefined;
 }
 
 // The only place that reads the real process; everything else receives Deps.

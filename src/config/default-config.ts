@@ -22,7 +22,7 @@ export function defaultConfig(): Validated {
     value: {
       enabled: true,
       sinks: {
-        desktop: entry("desktop", { backend: "auto", appName: "hook-notify" }),
+        desktop: entry("desktop", { backend: "auto", appName: "hook-notify", focusSeconds: 600 }),
         sound: entry("sound", {}),
       },
       templates: undefined,
@@ -33,6 +33,7 @@ export function defaultConfig(): Validated {
       minTurnSeconds: DEFAULT_MIN_TURN_SECONDS,
       quietHours: undefined,
       localSinksOverSsh: false,
+      dnd: "respect",
       coalesceSeconds: DEFAULT_COALESCE_SECONDS,
       escalate: undefined,
       approveWhen: "away",

@@ -426,6 +426,17 @@ const topLevelBuilders = {
         ),
       ),
     ),
+  dnd: () =>
+    z.optional(
+      z
+        .enum(["respect", "ignore", "remote"])
+        .check(
+          about(
+            'The system\'s Do Not Disturb (GNOME show-banners, the notification daemon\'s Inhibited as KDE has it, macOS Focus, Windows 11 Do not disturb). "respect": banners still go (the system holds them) and sound sinks are not played; "remote": desktop and sound are skipped and "when": "away" sinks go as if you were away; "ignore": it is not read.',
+            "respect",
+          ),
+        ),
+    ),
   escalate: () =>
     z.optional(
       escalateShape().check(

@@ -108,6 +108,7 @@ export function validateConfig(
       minTurnSeconds: data.minTurnSeconds ?? DEFAULT_MIN_TURN_SECONDS,
       quietHours: data.quietHours || undefined,
       localSinksOverSsh: data.localSinksOverSsh ?? false,
+      dnd: data.dnd ?? "respect",
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
       escalate: data.escalate,
       approveWhen: data.approveWhen ?? "away",

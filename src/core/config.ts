@@ -59,6 +59,9 @@ export interface UsageAlerts {
   creditsPerUserPerDay?: number | undefined;
 }
 
+/** What the system's Do Not Disturb does to local sinks (pipeline/dnd.ts). */
+export type DndMode = "respect" | "ignore" | "remote";
+
 export interface Config {
   enabled: boolean;
   sinks: Record<string, SinkEntry>;
@@ -70,6 +73,7 @@ export interface Config {
   minTurnSeconds: number;
   quietHours?: string | undefined;
   localSinksOverSsh: boolean;
+  dnd: DndMode;
   coalesceSeconds: number;
   escalate?: Escalate | undefined;
   /** `hook-notify approve`: "away" (default) or "always"; see the schema. */

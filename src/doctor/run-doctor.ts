@@ -34,6 +34,11 @@ export async function runDoctor(
   // Desktop and sound that the ssh or container rule skips deliver nothing here, working or not.
   const skipped = ssh?.status === "warn" ? localSkipped(entries, config.loaded) : [];
   results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded, skipped));
+  if (entries.some((entry) => entry.type === "desktop" || entry.type === "sound")) {
+    const { checkDnd, checkFocus } = await import("./desktop-state-checks.js");
+    results.push(await checkDnd(deps, config.loaded.value.dnd));
+    if (entries.some((entry) => entry.type === "desktop")) results.push(checkFocus(deps));
+  }
   results.push(...(await checkApprove(config.loaded.value, deps)));
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),

@@ -27,6 +27,12 @@ export const LOCAL_ENV_KEYS = [
   "WSL_INTEROP",
   "WSLENV",
   "SystemRoot",
+  // Where the agent runs, for a banner's click (focus/place.ts); TMUX and TMUX_PANE come with
+  // the presence keys.
+  "WINDOWID",
+  "TERM_PROGRAM",
+  "__CFBundleIdentifier",
+  "WT_SESSION",
   "HOOK_NOTIFY_LOCAL_SINKS",
   "HOOK_NOTIFY_SETTLE_MS",
 ] as const;

@@ -34,6 +34,8 @@ export interface Outcome {
   started?: boolean | undefined;
   /** The program that showed it, when the sink chose among several (a fallback says why). */
   via?: string | undefined;
+  /** Desktop: what a click on the banner brings back, or why it has no action. */
+  action?: string | undefined;
   /** Why the outbox could not take it (it was then sent directly, once). */
   outboxError?: string | undefined;
   /** Attempts made here when sent directly (one: retries belong to the outbox). */
@@ -278,6 +280,7 @@ async function deliverOne(
     const report = await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
     if (report?.started) outcome.started = true;
     if (report?.via) outcome.via = scrub(report.via, options.secrets);
+    if (report?.action) outcome.action = scrub(report.action, options.secrets);
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;

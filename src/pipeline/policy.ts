@@ -10,7 +10,7 @@ import { DEFAULT_COOLDOWNS, MAX_HOLD_MS } from "../core/defaults.js";
 export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
 
 /** The "signal, not noise" rules, in the order they are checked. */
-export type Rule = "ssh" | "container" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown";
+export type Rule = "ssh" | "container" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown" | "dnd";
 
 /** A delivery that route() planned and a rule held back. */
 export interface Suppressed extends RoutedDelivery {

@@ -40,6 +40,8 @@ export interface RunRecord {
   /** "worker": a hook handed the event to a worker, which ran it (src/link/PROTOCOL.md);
    * "test": `hook-notify test` sent a sample. */
   via?: "worker" | "test" | undefined;
+  /** What the system's Do Not Disturb read said, when a delivery depended on it (pipeline/dnd.ts). */
+  dnd?: string | undefined;
   /** Why the hook ran the event itself instead of handing it over (link/hand-over.ts). */
   kept?: string | undefined;
 }

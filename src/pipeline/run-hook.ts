@@ -23,6 +23,9 @@ import {
   type PolicyPlan,
 } from "./policy.js";
 import { readInput } from "./read-input.js";
+import { applyDnd, dndMatters } from "./dnd.js";
+import type { DndMode } from "../core/config.js";
+import type { DndReading } from "../presence/dnd.js";
 import {
   startRecord,
   writeRecordSomewhere,
@@ -105,6 +108,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         run.record.kept = result;
       }
       const { value } = run.config;
+      let forceAway = false;
       // The agent's text may quote a configured secret (the webhook URL it was given): it is
       // masked here, before the notification is cut to length, stored or sent.
       const told = scrubValue({ event, context }, run.config.secrets) as {
@@ -120,6 +124,11 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       describe(run.record, event, run.notification, run.config);
       const planned = route(run.notification, value);
       run.plan = applyPolicy(planned, event, value, policyFacts(deps, event, context, options));
+      const dnd = await readDndFor(run.plan, value.dnd, deps);
+      if (dnd) {
+        run.record.dnd = dnd.detail;
+        ({ plan: run.plan, forceAway } = applyDnd(run.plan, value.dnd, dnd));
+      }
       run.record.skipped = run.plan.skipped;
       run.escalations = escalationsOf(run.notification, value, run.plan);
       if (options.mode === "dry-run") run.presence = await dryRunPresence(run.plan, deps);
@@ -135,6 +144,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           held: run.plan.held,
           maxBodyLength: value.maxBodyLength,
           escalations: run.escalations,
+          forceAway,
         });
         if (run.escalations.length > 0)
           run.record.escalations = run.escalations.map(escalationRecord);
@@ -152,6 +162,18 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
     run.loggedTo = writeRecordSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
   }
   return run;
+}
+
+// The system's Do Not Disturb, read (one program at most, bounded) only when it would change a
+// delivery of this plan.
+async function readDndFor(
+  plan: PolicyPlan,
+  mode: DndMode,
+  deps: Deps,
+): Promise<DndReading | undefined> {
+  if (!dndMatters(plan, mode)) return undefined;
+  const { readDnd } = await import("../presence/dnd.js");
+  return withDeadline(5_000, (signal) => readDnd(deps, signal));
 }
 
 // --dry-run is for a person, not the agent: it may ask the probes (the hook never does).

@@ -3,6 +3,7 @@
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
+import { findPlace } from "../focus/place.js";
 import { findProgram } from "./find-program.js";
 import { isExecutable, nodeNotifierVendorDir, terminalNotifierIn } from "./node-notifier-vendor.js";
 import { canRunIntel, settleMs } from "./platform.js";
@@ -35,11 +36,31 @@ function asValue(text: string): string {
   return /^[-\\({<"']/.test(text) ? `\\${text}` : text;
 }
 
-export function terminalNotifierArgs(notification: Notification): string[] {
+// `activate`: the bundle id of the terminal app a click on the banner brings to the front
+// (checked by focus/place.ts: letters, digits, dots and dashes only).
+export function terminalNotifierArgs(notification: Notification, activate?: string): string[] {
   const args = ["-title", asValue(notification.title)];
   args.push("-message", asValue(notification.body || notification.title));
   if (notification.failure) args.push("-subtitle", subtitle(notification));
+  if (activate) args.push("-activate", activate);
   return args;
+}
+
+// The terminal app a click brings back (terminal-notifier's -activate), from the hook's variables.
+export function activateId(deps: Pick<Deps, "env">): string | undefined {
+  return findPlace(deps.env, "darwin").macBundleId;
+}
+
+// For the log: what a click on the banner does, or why it does nothing.
+function macAction(
+  program: "terminal-notifier" | "osascript",
+  bundleId: string | undefined,
+): string {
+  if (program === "osascript")
+    return "none: a click on an osascript banner opens Script Editor; terminal-notifier (Intel, or Rosetta 2) can bring the terminal back";
+  if (!bundleId)
+    return "none: the terminal app is not known (neither __CFBundleIdentifier nor a known TERM_PROGRAM)";
+  return `click: activates ${bundleId} (a tmux pane is not selected on macOS)`;
 }
 
 /** node-notifier's terminal-notifier inside its package; undefined when not installed. */
@@ -90,10 +111,13 @@ export async function notifyMac(
     ? { program: "osascript", path: findOsascript(ctx.deps), why: '"backend": "osascript"' }
     : macRoute(ctx.deps);
   let fallback = "";
+  const bundleId = activateId(ctx.deps);
   if (route.program === "terminal-notifier") {
     try {
-      const result = await runProgram(route.path, terminalNotifierArgs(notification), run);
-      return { started: result === "running", via: "terminal-notifier" };
+      const args = terminalNotifierArgs(notification, bundleId);
+      const result = await runProgram(route.path, args, run);
+      const action = macAction("terminal-notifier", bundleId);
+      return { started: result === "running", via: "terminal-notifier", action };
     } catch (error) {
       fallback = ` (terminal-notifier failed: ${oneLine(toHookNotifyError(error).message)})`;
     }
@@ -110,7 +134,11 @@ export async function notifyMac(
     "Check that Script Editor may notify (System Settings → Notifications), then: hook-notify test --sink " +
     ctx.sinkName;
   const result = await runProgram(osascript, osascriptArgs(notification), { ...run, fix });
-  return { started: result === "running", via: `osascript${fallback}` };
+  return {
+    started: result === "running",
+    via: `osascript${fallback}`,
+    action: macAction("osascript", bundleId),
+  };
 }
 
 // osascript on PATH, else /usr/bin/osascript, where every Mac has it.

@@ -1,13 +1,20 @@
 import { existsSync } from "node:fs";
 import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
-import { HookNotifyError } from "../errors.js";
+import { HookNotifyError, toHookNotifyError } from "../errors.js";
+import { describePlace, findPlace, linuxFocusGap, type FocusPlace } from "../focus/place.js";
 import type { Level, Notification } from "../core/notification.js";
 import { findProgram } from "./find-program.js";
 import { runProgram } from "./run-program.js";
 import { defineSink, type SendContext, type SendReport } from "./sink.js";
 import { notifyWithNodeNotifier } from "./desktop-node-notifier.js";
-import { macRoute, notifyMac, osascriptArgs, terminalNotifierArgs } from "./desktop-macos.js";
+import {
+  activateId,
+  macRoute,
+  notifyMac,
+  osascriptArgs,
+  terminalNotifierArgs,
+} from "./desktop-macos.js";
 import { notifyWindows, POWERSHELL_APP_ID, TOAST_SCRIPT, toastVars } from "./desktop-windows.js";
 import { escapeBody } from "./notify-send-text.js";
 import { findPowerShell, isWsl, powerShellArgs, settleMs } from "./platform.js";
@@ -53,6 +60,18 @@ function optionsSchema() {
           ),
         ),
     ),
+    focusSeconds: z._default(
+      z
+        .number()
+        .check(
+          z.gte(0),
+          z.lte(86_400),
+          z.describe(
+            "How long a click on the banner is listened for, in the background worker: on Linux notify-send waits for it and the click brings back the agent's tmux pane and terminal window; on Windows the toast's PowerShell waits and the click brings Windows Terminal to the front. 0: banners carry no action. On macOS terminal-notifier's -activate needs no listener.",
+          ),
+        ),
+      600,
+    ),
     expireSeconds: z.optional(
       z
         .number()
@@ -75,7 +94,13 @@ const ICONS: Record<Level, string> = {
 };
 
 // The argv for notify-send: text after "--", so a title starting with "-" is never an option.
-export function notifySendArgs(notification: Notification, opts: DesktopOptions): string[] {
+// With `action`, the banner carries a default action (a click on it) and notify-send prints the
+// banner's id and then waits (desktop-click.ts).
+export function notifySendArgs(
+  notification: Notification,
+  opts: DesktopOptions,
+  action = false,
+): string[] {
   const urgency = notification.failure
     ? "critical"
     : notification.level === "attention"
@@ -89,6 +114,7 @@ export function notifySendArgs(notification: Notification, opts: DesktopOptions)
   ];
   if (opts.expireSeconds !== undefined)
     args.push(`--expire-time=${Math.round(opts.expireSeconds * 1000)}`);
+  if (action) args.push("--print-id", "--action=default=Focus");
   args.push("--", notification.title, escapeBody(notification.body));
   return args;
 }
@@ -137,7 +163,11 @@ export const desktop = defineSink({
       case "osascript": {
         const route = backend === "macos" ? macRoute(deps) : undefined;
         return route?.program === "terminal-notifier"
-          ? { backend, program: route.path, args: terminalNotifierArgs(notification) }
+          ? {
+              backend,
+              program: route.path,
+              args: terminalNotifierArgs(notification, activateId(deps)),
+            }
           : { backend, program: "osascript", args: osascriptArgs(notification) };
       }
       case "powershell":
@@ -160,7 +190,7 @@ export const desktop = defineSink({
       case "osascript":
         return notifyMac(notification, ctx, { osascriptOnly: true });
       case "powershell":
-        return notifyWindows(notification, opts.appId ?? POWERSHELL_APP_ID, ctx);
+        return notifyWindows(notification, opts.appId ?? POWERSHELL_APP_ID, ctx, opts.focusSeconds);
       case "notify-send":
         return notifySend(notification, opts, ctx);
     }
@@ -189,6 +219,22 @@ async function notifySend(
       { sink: ctx.sinkName, retryable: false },
     );
   }
+  const click = clickAction(opts, ctx);
+  let why: string;
+  if ("place" in click) {
+    const { notifySendWithAction } = await import("./desktop-click.js");
+    try {
+      return await notifySendWithAction(path, notifySendArgs(notification, opts, true), ctx, {
+        ...click,
+        seconds: opts.focusSeconds,
+        settleMs: settleMs("desktop", env),
+      });
+    } catch (error) {
+      // libnotify 0.7's notify-send has no --action: the banner goes without one.
+      if (!/Unknown option/i.test(toHookNotifyError(error).message)) throw error;
+      why = "this notify-send has no --action (libnotify 0.8 has it)";
+    }
+  } else why = click.why;
   const result = await runProgram(path, notifySendArgs(notification, opts), {
     env,
     signal: ctx.signal,
@@ -197,5 +243,22 @@ async function notifySend(
     settleMs: settleMs("desktop", env),
     fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
   });
-  return result === "running" ? { started: true } : undefined;
+  const action = `none: ${why}`;
+  return result === "running" ? { started: true, action } : { action };
+}
+
+// What a click on the banner can bring back here, or why the banner goes without an action.
+function clickAction(
+  opts: DesktopOptions,
+  ctx: SendContext,
+): { place: FocusPlace; what: string } | { why: string } {
+  const { env, platform, ppid } = ctx.deps;
+  if (opts.focusSeconds === 0) return { why: "focusSeconds is 0" };
+  if (!ctx.deps.worker || ctx.wait)
+    return {
+      why: "only the background worker listens for a click (the hook and test never wait for one)",
+    };
+  const place = findPlace(env, platform, ppid);
+  const gap = linuxFocusGap(place, (program) => !!findProgram(program, env, platform));
+  return gap ? { why: gap } : { place, what: describePlace(place) };
 }

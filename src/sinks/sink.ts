@@ -27,6 +27,26 @@ export interface SendReport {
   via?: string | undefined;
   /** The message's id at a remote service that returns one (Telegram, Gotify, Pushover). */
   messageId?: string | undefined;
+  /** Desktop: what a click on the banner brings back ("click: tmux pane %3"), or why the banner
+   * has no action ("none: …"). Logged with the outcome. */
+  action?: string | undefined;
+  /** Desktop with a click action (Linux, worker): settles when the banner is closed, clicked or
+   * its wait bound ends: the id's later story, for the per-sink receipts. */
+  closed?: Promise<BannerEnd> | undefined;
+}
+
+/** How a banner with a click action ended, as the notification program told. */
+export interface BannerEnd {
+  /** "closed": the banner went (clicked, dismissed or expired); "bound": no click in time;
+   * "no-actions": the daemon shows banners without actions; "failed": the program failed. */
+  ended: "closed" | "bound" | "no-actions" | "failed";
+  /** The banner's id at the notification daemon. */
+  id?: string | undefined;
+  /** The action the daemon reported invoked ("default" is the click on the banner). */
+  action?: string | undefined;
+  /** What the click brought back, one item per step ("tmux pane %3 selected"). */
+  focused?: string[] | undefined;
+  why?: string | undefined;
 }
 
 /** What a sink's doctor check may read: the machine, and the secrets to mask in what it says. */

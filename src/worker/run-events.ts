@@ -76,6 +76,7 @@ async function runEvent(deps: Deps, entry: EventEntry): Promise<HookRun> {
     homedir: deps.homedir,
     now: deps.now,
     ppid: entry.ppid,
+    worker: true,
   };
   const run: HookRun = { record: { ...startRecord(entry.receivedAt), via: "worker" } };
   const { config, timeout, client, event } = entry.args;

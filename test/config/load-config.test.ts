@@ -85,7 +85,7 @@ describe("loadConfig: which file", () => {
             when: "always",
             enabled: true,
             timeoutMs: undefined,
-            options: { backend: "auto", appName: "hook-notify" },
+            options: { backend: "auto", appName: "hook-notify", focusSeconds: 600 },
           },
           sound: {
             name: "sound",
@@ -105,6 +105,7 @@ describe("loadConfig: which file", () => {
         minTurnSeconds: 0,
         quietHours: undefined,
         localSinksOverSsh: false,
+        dnd: "respect",
         coalesceSeconds: 3,
         approveWhen: "away",
         approveSeconds: 120,

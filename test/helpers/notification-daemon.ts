@@ -29,6 +29,8 @@ export interface NotificationDaemon {
   calls(): Promise<NotifyCall[]>;
   /** Polls calls() until there are at least `count` (for detached senders). */
   waitForCalls(count: number, timeoutMs?: number): Promise<NotifyCall[]>;
+  /** The daemon emits ActionInvoked(id, action), as a click on the banner does. */
+  invokeAction(id: number, action: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,10 @@ const CLIENT = `
 import json, os, sys, time
 import dbus
 bus = dbus.bus.BusConnection(os.environ["DBUS_SESSION_BUS_ADDRESS"])
+if sys.argv[1] == "invoke":
+    mock = dbus.Interface(bus.get_object("${NAME}", "/org/freedesktop/Notifications"), "org.freedesktop.DBus.Mock")
+    mock.EmitSignal("${NAME}", "ActionInvoked", "us", [dbus.UInt32(int(sys.argv[2])), sys.argv[3]])
+    sys.exit(0)
 if sys.argv[1] == "wait":
     deadline = time.monotonic() + float(sys.argv[2])
     while not bus.name_has_owner("${NAME}"):
@@ -91,7 +97,10 @@ function hasDbusmock(): boolean {
 
 // A private session bus (no service activation, so no installed daemon such as dunst can win the
 // name) with dbusmock's notification_daemon template on it. Stopped when the test finishes.
-export async function startNotificationDaemon(): Promise<NotificationDaemon> {
+// `capabilities` replaces the template's (which has no "actions").
+export async function startNotificationDaemon(
+  capabilities?: string[],
+): Promise<NotificationDaemon> {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-bus-"));
   const children: ChildProcess[] = [];
   const stop = async (): Promise<void> => {
@@ -110,7 +119,11 @@ export async function startNotificationDaemon(): Promise<NotificationDaemon> {
   const env = { DBUS_SESSION_BUS_ADDRESS: address };
   const clientEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8", ...env };
 
-  const mock = spawn(PYTHON, ["-m", "dbusmock", "--session", "--template", "notification_daemon"], {
+  const parameters = capabilities
+    ? ["-p", JSON.stringify({ capabilities: capabilities.join(" ") })]
+    : [];
+  const template = ["-m", "dbusmock", "--session", "--template", "notification_daemon"];
+  const mock = spawn(PYTHON, [...template, ...parameters], {
     env: clientEnv,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -130,7 +143,10 @@ export async function startNotificationDaemon(): Promise<NotificationDaemon> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  return { address, env, calls, waitForCalls, stop };
+  const invokeAction = async (id: number, action: string): Promise<void> => {
+    await runClient(["invoke", String(id), action], clientEnv);
+  };
+  return { address, env, calls, waitForCalls, invokeAction, stop };
 }
 
 function busConfig(dir: string): string {

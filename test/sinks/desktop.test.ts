@@ -282,7 +282,10 @@ describe.runIf(isLinux)("desktop sink with a fake notify-send", () => {
   it("says started, not delivered, when notify-send still runs as the hook goes on", async () => {
     const bin = fakeBin(["notify-send"], { sleepMs: 30_000 });
     const env = { ...bin.env, ...bus, HOOK_NOTIFY_SETTLE_MS: "100" };
-    await expect(send(stop, env, { wait: false })).resolves.toEqual({ started: true });
+    await expect(send(stop, env, { wait: false })).resolves.toEqual({
+      started: true,
+      action: expect.stringMatching(/^none: only the background worker/) as unknown,
+    });
   });
 
   it("stops a notify-send that outlives the deadline and reports SINK_TIMEOUT", async () => {

@@ -1,0 +1,145 @@
+// The system's own Do Not Disturb, read where the system keeps it: GNOME's show-banners setting,
+// the notification daemon's Inhibited property (KDE Plasma's, and other daemons that have it),
+// macOS Focus (the assertions file of the DoNotDisturb database), Windows 11's Do not disturb
+// (its toast switch in the registry). The parsers are pure; readDnd starts at most one program.
+// Windows 10's Focus assist keeps its state where no command reads it: unknown there.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { runProbeProgram } from "./run-probe-program.js";
+
+/** What was read: on, off, or unknown (`on` undefined), with where it came from. */
+export interface DndReading {
+  on: boolean | undefined;
+  /** "gsettings", "Inhibited", "macOS Focus", "Windows": where it was read. */
+  source: string;
+  /** One line for the log and doctor; never event text. */
+  detail: string;
+}
+
+interface DndDeps {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  homedir: string;
+}
+
+const GNOME = /GNOME|Unity|Budgie|Pantheon|Cinnamon/i;
+const WINDOWS_KEY = "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Notifications\\Settings";
+const WINDOWS_VALUE = "NOC_GLOBAL_SETTING_TOASTS_ENABLED";
+
+export async function readDnd(deps: DndDeps, signal: AbortSignal): Promise<DndReading> {
+  const { env } = deps;
+  const options = { env, signal };
+  if (deps.platform === "darwin") return readMacFocus(deps.homedir);
+  if (deps.platform === "win32" || env.WSL_DISTRO_NAME) {
+    const run = await runProbeProgram(
+      "reg.exe",
+      ["query", WINDOWS_KEY, "/v", WINDOWS_VALUE],
+      options,
+    );
+    return run.ok
+      ? readWindowsToasts(run.stdout)
+      : unknown("Windows", `reg.exe: ${run.problem ?? "failed"}`);
+  }
+  if (GNOME.test(env.XDG_CURRENT_DESKTOP ?? "")) {
+    const args = ["get", "org.gnome.desktop.notifications", "show-banners"];
+    const run = await runProbeProgram("gsettings", args, options);
+    return run.ok
+      ? readShowBanners(run.stdout)
+      : unknown("gsettings", `gsettings: ${run.problem ?? "failed"}`);
+  }
+  const run = await runProbeProgram(
+    "gdbus",
+    [
+      "call",
+      "--session",
+      "--dest",
+      "org.freedesktop.Notifications",
+      "--object-path",
+      "/org/freedesktop/Notifications",
+      "--method",
+      "org.freedesktop.DBus.Properties.Get",
+      "org.freedesktop.Notifications",
+      "Inhibited",
+    ],
+    options,
+  );
+  if (!run.ok) {
+    const why = /UnknownProperty|InvalidArgs|No such property/i.test(run.problem ?? "")
+      ? "the notification daemon has no Inhibited property"
+      : `gdbus: ${run.problem ?? "failed"}`;
+    return unknown("Inhibited", why);
+  }
+  return readInhibited(run.stdout);
+}
+
+function unknown(source: string, detail: string): DndReading {
+  return { on: undefined, source, detail };
+}
+
+// `gsettings get org.gnome.desktop.notifications show-banners` prints "true" or "false".
+export function readShowBanners(stdout: string): DndReading {
+  const value = stdout.trim();
+  if (value === "false")
+    return {
+      on: true,
+      source: "gsettings",
+      detail: "GNOME Do Not Disturb is on (show-banners false)",
+    };
+  if (value === "true")
+    return {
+      on: false,
+      source: "gsettings",
+      detail: "GNOME Do Not Disturb is off (show-banners true)",
+    };
+  return unknown("gsettings", "gsettings printed no boolean for show-banners");
+}
+
+// The property through gdbus: "(<true>,)" or "(<false>,)".
+export function readInhibited(stdout: string): DndReading {
+  const value = /<(true|false)>/.exec(stdout)?.[1];
+  if (value === undefined) return unknown("Inhibited", "the daemon's Inhibited is not a boolean");
+  const on = value === "true";
+  return {
+    on,
+    source: "Inhibited",
+    detail: `the notification daemon ${on ? "is inhibited (Do Not Disturb on)" : "is not inhibited"}`,
+  };
+}
+
+// `reg query … /v NOC_GLOBAL_SETTING_TOASTS_ENABLED`: 0x0 while Do not disturb is on (Windows 11).
+export function readWindowsToasts(stdout: string): DndReading {
+  const value = new RegExp(`${WINDOWS_VALUE}\\s+REG_DWORD\\s+(0x[0-9a-f]+)`, "i").exec(stdout)?.[1];
+  if (value === undefined) return unknown("Windows", `${WINDOWS_VALUE} is not set`);
+  const on = Number(value) === 0;
+  return {
+    on,
+    source: "Windows",
+    detail: `Windows Do not disturb is ${on ? "on" : "off"} (${WINDOWS_VALUE} ${value})`,
+  };
+}
+
+// macOS 12+: a Focus that is on has a record in Assertions.json (reading it may need Full Disk
+// Access for the terminal).
+async function readMacFocus(home: string): Promise<DndReading> {
+  const file = join(home, "Library", "DoNotDisturb", "DB", "Assertions.json");
+  try {
+    return readMacAssertions(await readFile(file, "utf8"));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    return unknown(
+      "macOS Focus",
+      `${file}: ${code}${code === "EPERM" ? " (Full Disk Access?)" : ""}`,
+    );
+  }
+}
+
+export function readMacAssertions(text: string): DndReading {
+  try {
+    const json = JSON.parse(text) as { data?: { storeAssertionRecords?: unknown[] }[] };
+    const records = (json.data ?? []).flatMap((entry) => entry.storeAssertionRecords ?? []);
+    const on = records.length > 0;
+    return { on, source: "macOS Focus", detail: `macOS Focus is ${on ? "on" : "off"}` };
+  } catch {
+    return unknown("macOS Focus", "Assertions.json is not JSON");
+  }
+}

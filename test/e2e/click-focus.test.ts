@@ -1,0 +1,59 @@
+// The whole way on Linux: a Notification hook from an agent in a real tmux pane, handed to the
+// background worker by the built binary; the worker's notify-send shows the banner on a private
+// bus (dbusmock's notification daemon, with "actions") and waits; the daemon emits ActionInvoked
+// as a click does; the agent's pane is then the selected one. The hook itself waits for none of it.
+import { describe, expect, it } from "vitest";
+import {
+  notificationDaemonTools,
+  startNotificationDaemon,
+} from "../helpers/notification-daemon.js";
+import { hasTmux, startRealTmux } from "../helpers/real-tmux.js";
+import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
+
+const NOTIFICATION = fixture("claude-code/Notification.json");
+
+async function until<T>(look: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const seen = look();
+    if (seen !== undefined) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`not seen in 60 s: ${what}`);
+}
+
+describe.runIf(process.platform === "linux" && notificationDaemonTools().available && hasTmux)(
+  "click to focus through the hook and the worker",
+  () => {
+    it("a click on the worker's banner selects the agent's tmux pane", async () => {
+      const daemon = await startNotificationDaemon(["body", "actions"]);
+      const tmux = await startRealTmux();
+      tmux.tmux("new-window", "-t", "agent");
+      const active = () =>
+        tmux.tmux("display-message", "-p", "-t", tmux.env.TMUX_PANE, "#{window_active}").trim();
+      expect(active()).toBe("0");
+
+      const home = tempHome({ PATH: process.env.PATH, ...daemon.env, ...tmux.env });
+      home.writeConfig({ sinks: { desktop: { type: "desktop", focusSeconds: 120 } } });
+      const result = await runBin(["--timeout", "60"], {
+        input: NOTIFICATION,
+        env: home.env,
+        killAfterMs: 120_000,
+      });
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "" });
+
+      const line = await until(
+        () => home.logLines().find((entry) => entry.event === "Notification"),
+        "the worker's log line",
+      );
+      expect(line.via).toBe("worker");
+      expect(line.outcomes).toMatchObject([
+        { sink: "desktop", ok: true, action: `click: tmux pane ${tmux.env.TMUX_PANE}` },
+      ]);
+      expect(await daemon.waitForCalls(1)).toHaveLength(1);
+
+      await daemon.invokeAction(1, "default");
+      await until(() => (active() === "1" ? true : undefined), "the pane's window selected");
+      expect(active()).toBe("1");
+    }, 150_000);
+  },
+);
