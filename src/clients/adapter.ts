@@ -5,6 +5,16 @@ import type { LocateInput, Scope, Target } from "../core/install-target.js";
 /** hook-notify's own event names, which every client's events are mapped onto. */
 export type CanonicalEvent = EventName;
 
+/** What tells a client apart when no --client names it. */
+export interface Recognition {
+  /** True for a payload only this client sends (an event piped in by hand). */
+  readonly payload?: (raw: Record<string, unknown>) => boolean;
+  /** Folders its transcripts live in, as they appear in transcript_path ("/.claude/"). */
+  readonly transcriptDirs?: readonly string[];
+  /** Variables it sets in its hooks' environment (an empty value counts as unset). */
+  readonly env?: readonly string[];
+}
+
 /** Everything hook-notify knows about one agent client, in one shape for all of them. */
 export interface ClientAdapter {
   readonly id: Client;
@@ -38,6 +48,10 @@ export interface ClientAdapter {
   readonly runsArgv?: boolean;
   /** Said after install when the client needs a step of its own before the hooks run. */
   readonly afterInstall?: string;
+  /** How a run tells this client apart from the others (pipeline's detection). */
+  readonly recognises: Recognition;
+  /** Variables the adapter reads (its folders): a hook hands them to the worker with the event. */
+  readonly env: readonly string[];
   /** The client's payload in hook-notify's names (hook_event_name, last_assistant_message, ...). */
   toCanonical(raw: Record<string, unknown>): Record<string, unknown>;
 }
@@ -59,6 +73,11 @@ export function fromClientTimeout(adapter: ClientAdapter, value: number): number
 // client's side (`prefix` is how the client names <dir>: a variable, or git for Codex).
 export function projectWrapper(dir: string, prefix: string): NonNullable<Target["wrapper"]> {
   return { path: join(dir, "hooks", "hook-notify.sh"), command: `${prefix}/hooks/hook-notify.sh` };
+}
+
+// The client's event name as hook-notify's (its own when the adapter maps none onto ours).
+export function canonicalName(adapter: Pick<ClientAdapter, "events">, name: string): string {
+  return Object.hasOwn(adapter.events, name) ? (adapter.events[name] as string) : name;
 }
 
 // A copy without the keys whose value is undefined: a field a client does not send stays out.

@@ -41,6 +41,8 @@ export const claudeCode = defineClient({
   acceptsJsonc: false,
   jsoncReason: "Claude Code rejects comments, trailing commas and a byte-order mark",
   imports: [],
+  recognises: { transcriptDirs: ["/.claude/"], env: ["CLAUDE_PROJECT_DIR", "CLAUDECODE"] },
+  env: ["CLAUDE_CONFIG_DIR"],
   output:
     "JSON on stdout or exit 2 from Stop and SubagentStop keeps the agent working; SessionEnd gets about 1.5 s unless the entry sets a timeout",
   toCanonical: (raw) => raw,

@@ -82,6 +82,9 @@ export const codex = defineClient({
   acceptsJsonc: false,
   jsoncReason: "Codex reads hooks.json as strict JSON",
   imports: [],
+  // Its legacy `notify` program's argument: {"type": "agent-turn-complete", ...}.
+  recognises: { payload: (raw) => raw["type"] === "agent-turn-complete" },
+  env: ["CODEX_HOME"],
   output:
     "stdout is parsed as hook JSON (a Stop decision can continue the turn) and exit 2 blocks; matching hooks run concurrently",
   afterInstall:

@@ -39,6 +39,8 @@ export const droid = defineClient({
   jsoncReason:
     "droid silently ignores a hooks file that is not strict JSON, so none of its hooks run",
   imports: ["claude-code"],
+  recognises: { transcriptDirs: ["/.factory/"], env: ["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR"] },
+  env: [],
   output: "Claude Code's rules: JSON on stdout or exit 2 from Stop keeps the agent working",
   toCanonical: (raw) => raw,
 });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Scope, Target } from "../core/install-target.js";
-import { compact, defineClient, projectWrapper } from "./adapter.js";
+import { canonicalName, compact, defineClient, projectWrapper } from "./adapter.js";
 
 // Gemini CLI 0.61.0: "hooks" in ~/.gemini/settings.json and .gemini/settings.json (project hooks
 // only in a trusted folder). It replaces $GEMINI_PROJECT_DIR in a hook command with the project.
@@ -24,17 +24,17 @@ function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
   };
 }
 
-const NAMES: Readonly<Record<string, string>> = {
-  AfterAgent: "Stop",
+const events = {
   Notification: "Notification",
+  AfterAgent: "Stop",
   SessionEnd: "SessionEnd",
-};
+} as const;
 
 // Gemini's own event names and fields onto hook-notify's: AfterAgent is the end of a turn, and
 // its prompt_response is the last message. Its transcript is JSON of its own, not read here.
 function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
   const name = typeof raw["hook_event_name"] === "string" ? raw["hook_event_name"] : "";
-  const out: Record<string, unknown> = { ...raw, hook_event_name: NAMES[name] ?? name };
+  const out: Record<string, unknown> = { ...raw, hook_event_name: canonicalName({ events }, name) };
   delete out["transcript_path"];
   if (name === "AfterAgent") out["last_assistant_message"] = raw["prompt_response"];
   if (name === "Notification" && raw["notification_type"] === "ToolPermission") {
@@ -54,11 +54,18 @@ export const gemini = defineClient({
   scopes: ["user", "project"],
   configDir: ({ home }) => join(home, ".gemini"),
   locate,
-  events: { Notification: "Notification", AfterAgent: "Stop", SessionEnd: "SessionEnd" },
+  events,
   timeoutUnit: "milliseconds",
   acceptsJsonc: true,
   jsoncReason: "",
   imports: ["claude-code"],
+  recognises: {
+    // AfterAgent is Gemini's own name for the end of a turn.
+    payload: (raw) => raw["hook_event_name"] === "AfterAgent",
+    transcriptDirs: ["/.gemini/"],
+    env: ["GEMINI_SESSION_ID"],
+  },
+  env: [],
   output:
     "stdout is parsed as hook JSON (AfterAgent can ask for another turn) and exit 2 blocks; it also sets CLAUDE_PROJECT_DIR for hooks",
   toCanonical,

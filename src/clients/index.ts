@@ -17,6 +17,14 @@ export const clients: readonly ClientAdapter[] = [
   opencode,
 ];
 
+/** Every client id, in the registry's order (--client's choices). */
+export const CLIENT_IDS: readonly Client[] = clients.map((adapter) => adapter.id);
+
+// True for a --client value hook-notify knows.
+export function isClient(value: unknown): value is Client {
+  return (CLIENT_IDS as readonly unknown[]).includes(value);
+}
+
 // The adapter of one client; every Client has one.
 export function adapterFor(id: Client): ClientAdapter {
   const found = clients.find((adapter) => adapter.id === id);
