@@ -39,7 +39,7 @@ export const LAYERS = {
   outbox: [...BASE, "config", "escalation", "message", "presence"],
   // The link between a hook and the worker (link/PROTOCOL.md): the hand-over, the stdin reader,
   // the offer and its stamp, the door, the worker's spawn and lock.
-  link: [...BASE, "config", "outbox", "presence"],
+  link: [...BASE, "clients", "config", "outbox", "presence"],
   pipeline: [
     ...BASE,
     "clients",
