@@ -52,9 +52,9 @@ export const LAYERS = {
     "sinks",
   ],
   service: [...BASE, "config", "http", "link", "message", "outbox", "pipeline"],
-  worker: [...BASE, "config", "http", "link", "outbox", "pipeline", "service", "sinks"],
+  worker: [...BASE, "clients", "config", "http", "link", "outbox", "pipeline", "service", "sinks"],
   approve: [...BASE, "config", "http", "message", "pipeline", "presence", "sinks"],
-  init: [...BASE, "settings", "sinks"],
+  init: [...BASE, "clients", "settings", "sinks"],
   doctor: [
     ...BASE,
     "approve",
@@ -88,7 +88,7 @@ export const LAYERS = {
     "sinks",
     "worker",
   ],
-  "cli-yargs.ts": [...BASE, "commands"],
+  "cli-yargs.ts": [...BASE, "clients", "commands"],
   "cli.ts": [...BASE, "commands", "cli-yargs.ts"],
   // The hook's fast path: the flags, the paths and the link; nothing that loads zod.
   "fast-hook.ts": [...BASE, "commands", "config", "link", "outbox", "pipeline"],

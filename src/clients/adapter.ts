@@ -46,6 +46,10 @@ export interface ClientAdapter {
   readonly namesEventInArgs?: boolean;
   /** True when a plugin of ours runs hook-notify with an argument array, not a shell line. */
   readonly runsArgv?: boolean;
+  /** True when it runs a project's hooks only once the person trusts the project. */
+  readonly projectNeedsTrust?: boolean;
+  /** True when `hook-notify approve` can answer its permission requests (install --approve). */
+  readonly answersPermissions?: boolean;
   /** Said after install when the client needs a step of its own before the hooks run. */
   readonly afterInstall?: string;
   /** How a run tells this client apart from the others (pipeline's detection). */

@@ -41,6 +41,7 @@ export const claudeCode = defineClient({
   acceptsJsonc: false,
   jsoncReason: "Claude Code rejects comments, trailing commas and a byte-order mark",
   imports: [],
+  answersPermissions: true,
   recognises: { transcriptDirs: ["/.claude/"], env: ["CLAUDE_PROJECT_DIR", "CLAUDECODE"] },
   env: ["CLAUDE_CONFIG_DIR"],
   output:

@@ -82,6 +82,7 @@ export const codex = defineClient({
   acceptsJsonc: false,
   jsoncReason: "Codex reads hooks.json as strict JSON",
   imports: [],
+  projectNeedsTrust: true,
   // Its legacy `notify` program's argument: {"type": "agent-turn-complete", ...}.
   recognises: { payload: (raw) => raw["type"] === "agent-turn-complete" },
   env: ["CODEX_HOME"],

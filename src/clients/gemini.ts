@@ -59,6 +59,7 @@ export const gemini = defineClient({
   acceptsJsonc: true,
   jsoncReason: "",
   imports: ["claude-code"],
+  projectNeedsTrust: true,
   recognises: {
     // AfterAgent is Gemini's own name for the end of a turn.
     payload: (raw) => raw["hook_event_name"] === "AfterAgent",

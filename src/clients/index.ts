@@ -31,3 +31,10 @@ export function adapterFor(id: Client): ClientAdapter {
   if (found === undefined) throw new Error(`no adapter for ${id}`);
   return found;
 }
+
+// The clients' names for help texts, in the registry's order: "A, B and C" ("or"), or "A, B, C".
+export function clientNames(last: "and" | "or" | ","): string {
+  const names = clients.map((adapter) => adapter.name);
+  if (last === "," || names.length < 2) return names.join(", ");
+  return `${names.slice(0, -1).join(", ")} ${last} ${names.at(-1) ?? ""}`;
+}

@@ -2,7 +2,7 @@
 // client would reject. Reads with the same code install uses; writes nothing.
 import { existsSync } from "node:fs";
 import type { Client } from "../core/hook-event.js";
-import { adapterFor } from "../clients/index.js";
+import { adapterFor, clientNames } from "../clients/index.js";
 import { fromClientTimeout } from "../clients/adapter.js";
 import { programPaths } from "../settings/hook-command.js";
 import { checkText } from "../settings/jsonc-policy.js";
@@ -63,7 +63,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI, Copilot CLI or OpenCode",
+        `hook-notify is not in any hooks file of ${clientNames("or")}`,
         "hook-notify install",
       ),
     );
