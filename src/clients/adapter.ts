@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Client, EventName } from "../core/hook-event.js";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { FileShape, LocateInput, Place, Scope } from "../core/install-target.js";
 
 /** hook-notify's own event names, which every client's events are mapped onto. */
 export type CanonicalEvent = EventName;
@@ -28,8 +28,12 @@ export interface ClientAdapter {
   readonly scopes: readonly Scope[];
   /** The folder whose presence means the client is set up on this machine. */
   configDir(input: LocateInput): string;
-  /** The hook file (and wrapper) for one scope. */
-  locate(scope: Scope, input: LocateInput): Target;
+  /** Why a scope it does not have is refused, when there is more to say than "no such scope". */
+  readonly noScope?: Partial<Record<Scope, string>>;
+  /** How its hooks sit in its hook files (settings/shapes.ts), and in its template. */
+  readonly shape: FileShape;
+  /** The hook file (and wrapper) for one of its scopes. */
+  locate(scope: Scope, input: LocateInput): Place;
   /** Client event → the hook-notify event it notifies as (needs-you, done, ...). */
   readonly events: Readonly<Record<string, CanonicalEvent>>;
   /** The unit of the "timeout" field in its hook entries: clients differ. */
@@ -75,7 +79,7 @@ export function fromClientTimeout(adapter: ClientAdapter, value: number): number
 
 // The project scope's wrapper script in <dir>/hooks, and the hook command that reaches it from the
 // client's side (`prefix` is how the client names <dir>: a variable, or git for Codex).
-export function projectWrapper(dir: string, prefix: string): NonNullable<Target["wrapper"]> {
+export function projectWrapper(dir: string, prefix: string): NonNullable<Place["wrapper"]> {
   return { path: join(dir, "hooks", "hook-notify.sh"), command: `${prefix}/hooks/hook-notify.sh` };
 }
 

@@ -1,16 +1,16 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { defineClient, projectWrapper } from "./adapter.js";
 
 // Claude Code: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), .claude/settings(.local).json.
-function locate(scope: Scope, { home, projectDir, env }: LocateInput): Target {
+function locate(scope: Scope, { home, projectDir, env }: LocateInput): Place {
   if (scope === "user") {
     const dir = env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude");
-    return { client: "claude-code", scope, file: join(dir, "settings.json"), shape: "settings" };
+    return { scope, file: join(dir, "settings.json") };
   }
   const dir = join(projectDir, ".claude");
   const name = scope === "project" ? "settings.json" : "settings.local.json";
-  const target: Target = { client: "claude-code", scope, file: join(dir, name), shape: "settings" };
+  const target: Place = { scope, file: join(dir, name) };
   if (scope === "project") target.wrapper = projectWrapper(dir, '"$CLAUDE_PROJECT_DIR"/.claude');
   return target;
 }
@@ -31,6 +31,7 @@ export const claudeCode = defineClient({
   verified: "2.1.197",
   scopes: ["user", "project", "local"],
   configDir: ({ home, env }) => env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude"),
+  shape: "settings",
   locate,
   events: {
     ...claudeHookEvents,

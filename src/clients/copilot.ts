@@ -1,20 +1,18 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { canonicalName, compact, defineClient } from "./adapter.js";
 
 // Copilot CLI 1.0.102 runs every *.json in $COPILOT_HOME/hooks (~/.copilot/hooks) and in a
 // repository's .github/hooks: hook-notify keeps its own hook-notify.json there.
-function locate(scope: Scope, input: LocateInput): Target {
+function locate(scope: Scope, input: LocateInput): Place {
   if (scope === "user") {
     const file = join(copilotHome(input), "hooks", "hook-notify.json");
-    return { client: "copilot", scope, file, shape: "copilot" };
+    return { scope, file };
   }
   const dir = join(input.projectDir, ".github", "hooks");
   return {
-    client: "copilot",
     scope,
     file: join(dir, "hook-notify.json"),
-    shape: "copilot",
     wrapper: {
       path: join(dir, "hook-notify.sh"),
       command: '"$(git rev-parse --show-toplevel)"/.github/hooks/hook-notify.sh',
@@ -61,6 +59,7 @@ export const copilot = defineClient({
   verified: "1.0.102",
   scopes: ["user", "project"],
   configDir: copilotHome,
+  shape: "copilot",
   locate,
   events,
   namesEventInArgs: true,

@@ -1,24 +1,20 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { canonicalName, compact, defineClient, projectWrapper } from "./adapter.js";
 
 // Gemini CLI 0.61.0: "hooks" in ~/.gemini/settings.json and .gemini/settings.json (project hooks
 // only in a trusted folder). It replaces $GEMINI_PROJECT_DIR in a hook command with the project.
-function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
+function locate(scope: Scope, { home, projectDir }: LocateInput): Place {
   if (scope === "user") {
     return {
-      client: "gemini",
       scope,
       file: join(home, ".gemini", "settings.json"),
-      shape: "settings",
     };
   }
   const dir = join(projectDir, ".gemini");
   return {
-    client: "gemini",
     scope,
     file: join(dir, "settings.json"),
-    shape: "settings",
     // Unquoted on purpose: Gemini puts the folder in already shell-quoted (shell-quote).
     wrapper: projectWrapper(dir, "$GEMINI_PROJECT_DIR/.gemini"),
   };
@@ -53,6 +49,7 @@ export const gemini = defineClient({
   verified: "0.61.0",
   scopes: ["user", "project"],
   configDir: ({ home }) => join(home, ".gemini"),
+  shape: "settings",
   locate,
   events,
   timeoutUnit: "milliseconds",

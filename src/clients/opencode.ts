@@ -1,20 +1,18 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { canonicalName, compact, defineClient } from "./adapter.js";
 
 // OpenCode 1.18.33 loads every plugin file in ~/.config/opencode/plugins and .opencode/plugins
 // (plugin/ too); it has no command hooks, so hook-notify keeps a plugin file of its own there.
-function locate(scope: Scope, input: LocateInput): Target {
+function locate(scope: Scope, input: LocateInput): Place {
   if (scope === "user") {
     const file = join(configDir(input), "plugins", "hook-notify.js");
-    return { client: "opencode", scope, file, shape: "opencode" };
+    return { scope, file };
   }
   const dir = join(input.projectDir, ".opencode");
   return {
-    client: "opencode",
     scope,
     file: join(dir, "plugins", "hook-notify.js"),
-    shape: "opencode",
     // The plugin finds the wrapper beside itself: a path relative to the plugin file.
     wrapper: { path: join(dir, "hooks", "hook-notify.sh"), command: "../hooks/hook-notify.sh" },
   };
@@ -72,6 +70,7 @@ export const opencode = defineClient({
   verified: "1.18.33",
   scopes: ["user", "project"],
   configDir,
+  shape: "opencode",
   locate,
   events,
   timeoutUnit: "seconds",

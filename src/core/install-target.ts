@@ -20,6 +20,9 @@ export interface Target {
   wrapper?: { path: string; command: string };
 }
 
+/** Where an adapter keeps one scope's hooks: the Target without what the adapter says once. */
+export type Place = Omit<Target, "client" | "shape">;
+
 /** Everything locate needs to know about the machine, passed in as data. */
 export interface LocateInput {
   home: string;
