@@ -51,9 +51,9 @@ export const LAYERS = {
     "presence",
     "sinks",
   ],
-  service: [...BASE, "config", "http", "link", "message", "outbox", "pipeline"],
+  service: [...BASE, "clients", "config", "http", "link", "message", "outbox", "pipeline"],
   worker: [...BASE, "clients", "config", "http", "link", "outbox", "pipeline", "service", "sinks"],
-  approve: [...BASE, "config", "http", "message", "pipeline", "presence", "sinks"],
+  approve: [...BASE, "clients", "config", "http", "message", "pipeline", "presence", "sinks"],
   init: [...BASE, "clients", "settings", "sinks"],
   doctor: [
     ...BASE,

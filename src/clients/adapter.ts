@@ -20,6 +20,8 @@ export interface ClientAdapter {
   readonly id: Client;
   /** How people name the client in reports and doctor output. */
   readonly name: string;
+  /** How install's sentences name it, when not by `name` (droid writes itself lowercase). */
+  readonly nameInSentences?: string;
   /** How a notification names the agent ("Claude is waiting for your input"). */
   readonly agent: string;
   /** The client version whose hooks and payloads were read and tested. */
@@ -54,6 +56,13 @@ export interface ClientAdapter {
   readonly projectNeedsTrust?: boolean;
   /** True when `hook-notify approve` can answer its permission requests (install --approve). */
   readonly answersPermissions?: boolean;
+  /** Why install --approve writes nothing for it, when there is more to say than "not built". */
+  readonly noApprove?: string;
+  /** On Windows, the user-scope command: "exec" (program and arguments, no shell) or "cmd" (a
+   * cmd.exe line starting with "@"); without it, the plain quoted line. */
+  readonly windowsCommand?: "exec" | "cmd";
+  /** True when the configured service knows its sessions, so its notifications get their titles. */
+  readonly enrichedByService?: boolean;
   /** Said after install when the client needs a step of its own before the hooks run. */
   readonly afterInstall?: string;
   /** How a run tells this client apart from the others (pipeline's detection). */

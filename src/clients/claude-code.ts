@@ -43,6 +43,7 @@ export const claudeCode = defineClient({
   jsoncReason: "Claude Code rejects comments, trailing commas and a byte-order mark",
   imports: [],
   answersPermissions: true,
+  windowsCommand: "exec",
   recognises: { transcriptDirs: ["/.claude/"], env: ["CLAUDE_PROJECT_DIR", "CLAUDECODE"] },
   env: ["CLAUDE_CONFIG_DIR"],
   output:

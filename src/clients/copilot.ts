@@ -59,7 +59,7 @@ export const copilot = defineClient({
   verified: "1.0.102",
   scopes: ["user", "project"],
   configDir: copilotHome,
-  shape: "copilot",
+  shape: "flat",
   locate,
   events,
   namesEventInArgs: true,

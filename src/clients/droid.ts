@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { defineClient, projectWrapper } from "./adapter.js";
-import { claudeHookEvents } from "./claude-code.js";
+import { claudeCode, claudeHookEvents } from "./claude-code.js";
 
 // Droid 0.215.0 reads ~/.factory/hooks.json and .factory/hooks.json (bare map); local did not fire.
 function locate(scope: Scope, { home, projectDir }: LocateInput): Place {
@@ -19,6 +19,7 @@ function locate(scope: Scope, { home, projectDir }: LocateInput): Place {
 export const droid = defineClient({
   id: "droid",
   name: "Droid",
+  nameInSentences: "droid",
   agent: "Droid",
   verified: "0.215.0",
   scopes: ["user", "project"],
@@ -34,7 +35,11 @@ export const droid = defineClient({
   acceptsJsonc: false,
   jsoncReason:
     "droid silently ignores a hooks file that is not strict JSON, so none of its hooks run",
-  imports: ["claude-code"],
+  imports: [claudeCode.id],
+  noApprove:
+    "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.",
+  windowsCommand: "cmd",
+  enrichedByService: true,
   recognises: { transcriptDirs: ["/.factory/"], env: ["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR"] },
   env: [],
   output: "Claude Code's rules: JSON on stdout or exit 2 from Stop keeps the agent working",

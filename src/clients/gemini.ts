@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { canonicalName, compact, defineClient, projectWrapper } from "./adapter.js";
+import { claudeCode } from "./claude-code.js";
 
 // Gemini CLI 0.61.0: "hooks" in ~/.gemini/settings.json and .gemini/settings.json (project hooks
 // only in a trusted folder). It replaces $GEMINI_PROJECT_DIR in a hook command with the project.
@@ -55,7 +56,7 @@ export const gemini = defineClient({
   timeoutUnit: "milliseconds",
   acceptsJsonc: true,
   jsoncReason: "",
-  imports: ["claude-code"],
+  imports: [claudeCode.id],
   projectNeedsTrust: true,
   recognises: {
     // AfterAgent is Gemini's own name for the end of a turn.

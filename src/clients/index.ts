@@ -25,6 +25,21 @@ export function isClient(value: unknown): value is Client {
   return (CLIENT_IDS as readonly unknown[]).includes(value);
 }
 
+// The adapter of an id from outside (a record, a flag), if hook-notify knows that client.
+export function findAdapter(id: unknown): ClientAdapter | undefined {
+  return clients.find((adapter) => adapter.id === id);
+}
+
+// The one client whose permission requests `hook-notify approve` answers.
+export function approvingClient(): ClientAdapter | undefined {
+  return clients.find((adapter) => adapter.answersPermissions === true);
+}
+
+// How install's sentences name a client.
+export function sentenceName(adapter: ClientAdapter): string {
+  return adapter.nameInSentences ?? adapter.name;
+}
+
 // The adapter of one client; every Client has one.
 export function adapterFor(id: Client): ClientAdapter {
   const found = clients.find((adapter) => adapter.id === id);

@@ -70,7 +70,7 @@ export const opencode = defineClient({
   verified: "1.18.33",
   scopes: ["user", "project"],
   configDir,
-  shape: "opencode",
+  shape: "plugin",
   locate,
   events,
   timeoutUnit: "seconds",

@@ -114,7 +114,7 @@ function refuse(current: string, shown: string): OwnFileStep {
 
 // Copilot CLI's shape: a file of hook-notify's own, flat entries per event, written per platform.
 export const copilotShape = defineShape({
-  id: "copilot",
+  id: "flat",
   read: readJsonLeniently,
   eventMap: copilotEventMap,
   comments: "client",

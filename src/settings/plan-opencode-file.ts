@@ -240,7 +240,7 @@ function refuse(current: string, shown: string): OwnFileStep {
 
 // OpenCode's shape: a plugin of hook-notify's own, whose entries are read back from its text.
 export const opencodeShape = defineShape({
-  id: "opencode",
+  id: "plugin",
   read: readPluginEntries,
   eventMap: opencodeEventMap,
   comments: "code",
