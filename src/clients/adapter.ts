@@ -26,6 +26,9 @@ export interface ClientAdapter {
   readonly agent: string;
   /** The client version whose hooks and payloads were read and tested. */
   readonly verified: string;
+  /** Its program, for doctor's version line: the command on PATH, and the npm package whose
+   * package.json holds the version (read instead of running `<command> --version` when found). */
+  readonly program: { readonly command: string; readonly package?: string };
   /** The scopes whose hook files the client runs. */
   readonly scopes: readonly Scope[];
   /** The folder whose presence means the client is set up on this machine. */

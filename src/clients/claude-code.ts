@@ -29,6 +29,7 @@ export const claudeCode = defineClient({
   name: "Claude Code",
   agent: "Claude",
   verified: "2.1.197",
+  program: { command: "claude", package: "@anthropic-ai/claude-code" },
   scopes: ["user", "project", "local"],
   configDir: ({ home, env }) => env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude"),
   shape: "settings",

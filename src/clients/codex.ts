@@ -65,6 +65,7 @@ export const codex = defineClient({
   name: "Codex",
   agent: "Codex",
   verified: "0.169.0",
+  program: { command: "codex", package: "@openai/codex" },
   scopes: ["user", "project"],
   configDir: codexHome,
   shape: "settings",

@@ -57,6 +57,7 @@ export const copilot = defineClient({
   name: "Copilot CLI",
   agent: "Copilot",
   verified: "1.0.102",
+  program: { command: "copilot", package: "@github/copilot" },
   scopes: ["user", "project"],
   configDir: copilotHome,
   shape: "flat",

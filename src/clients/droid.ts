@@ -22,6 +22,7 @@ export const droid = defineClient({
   nameInSentences: "droid",
   agent: "Droid",
   verified: "0.215.0",
+  program: { command: "droid", package: "droid" },
   scopes: ["user", "project"],
   noScope: {
     local:

@@ -48,6 +48,7 @@ export const gemini = defineClient({
   name: "Gemini CLI",
   agent: "Gemini",
   verified: "0.61.0",
+  program: { command: "gemini", package: "@google/gemini-cli" },
   scopes: ["user", "project"],
   configDir: ({ home }) => join(home, ".gemini"),
   shape: "settings",

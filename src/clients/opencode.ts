@@ -68,6 +68,7 @@ export const opencode = defineClient({
   name: "OpenCode",
   agent: "OpenCode",
   verified: "1.18.33",
+  program: { command: "opencode", package: "opencode-ai" },
   scopes: ["user", "project"],
   configDir,
   shape: "plugin",
