@@ -83,7 +83,7 @@ async function filesWithOurs(adapter: ClientAdapter, input: LocateInput): Promis
   return files;
 }
 
-// The newest hook run of each client in the log's lines (a sample from `hook-notify test` is not one).
+// The newest hook run of each client in the log's lines (`hook-notify test`'s samples are none).
 export function lastRunPerClient(lines: readonly string[]): Map<string, number> {
   const last = new Map<string, number>();
   for (const line of lines) {

@@ -18,7 +18,8 @@ type DoctorDeps = Pick<
   "env" | "homedir" | "platform" | "cwd" | "now" | "arch" | "osRelease" | "ppid"
 >;
 
-// node → config → each sink → usable sinks → installed hooks → each client → outbox → worker → log.
+// node → config → each sink → usable sinks → installed hooks → each client → outbox → worker
+// → log.
 export async function runDoctor(
   deps: DoctorDeps,
   options: { configPath: string | undefined; nodeVersion: string },

@@ -1,7 +1,7 @@
 // The hook's environment variables that the pipeline reads, which a hook handing its event to the
 // worker stores in the event entry (inbox.ts) so that the worker runs it as the hook would: paths,
-// each client's variables (its adapter's `env` and `recognises.env`), the display and session bus, tmux, SSH, WSL, hook-notify's own
-// knobs. Never a secret: a config's ${NAME} values stay in the environment (the worker's own,
+// each client's variables (its adapter's `env` and `recognises.env`), the display and session
+// bus, tmux, SSH, WSL, hook-notify's own knobs. Never a secret: a config's ${NAME} values stay in the environment (the worker's own,
 // checked against the hook's by fingerprint, see link/stamp.ts), and so do proxies (they may hold
 // a password; the worker sends with its own, as it does for every queued delivery).
 // test/link/hook-env.test.ts checks that every variable src/ reads is here or named as not.

@@ -1,5 +1,5 @@
-// One client's knowledge lives in its adapter: no file of src/ but clients/<id>.ts writes a client's
-// id as a string ("droid", 'gemini', `codex`), so adding a client is its adapter, its template,
+// One client's knowledge lives in its adapter: no file of src/ but clients/<id>.ts writes a
+// client's id as a string ("droid", 'gemini', `codex`), so adding a client is its adapter, its template,
 // its tests and one line in clients/index.ts, and never a hunt for special cases elsewhere.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
