@@ -41,7 +41,7 @@ export const LAYERS = {
   outbox: [...BASE, "config", "escalation", "message", "presence"],
   // The link between a hook and the worker (link/PROTOCOL.md): the hand-over, the stdin reader,
   // the offer and its stamp, the door, the worker's spawn and lock.
-  link: [...BASE, "config", "outbox", "presence"],
+  link: [...BASE, "clients", "config", "outbox", "presence"],
   pipeline: [
     ...BASE,
     "clients",
@@ -53,10 +53,10 @@ export const LAYERS = {
     "presence",
     "sinks",
   ],
-  service: [...BASE, "config", "http", "link", "message", "outbox", "pipeline"],
-  worker: [...BASE, "config", "http", "link", "outbox", "pipeline", "service", "sinks"],
-  approve: [...BASE, "config", "http", "message", "pipeline", "presence", "sinks"],
-  init: [...BASE, "settings", "sinks"],
+  service: [...BASE, "clients", "config", "http", "link", "message", "outbox", "pipeline"],
+  worker: [...BASE, "clients", "config", "http", "link", "outbox", "pipeline", "service", "sinks"],
+  approve: [...BASE, "clients", "config", "http", "message", "pipeline", "presence", "sinks"],
+  init: [...BASE, "clients", "settings", "sinks"],
   doctor: [
     ...BASE,
     "approve",
@@ -91,7 +91,7 @@ export const LAYERS = {
     "sinks",
     "worker",
   ],
-  "cli-yargs.ts": [...BASE, "commands"],
+  "cli-yargs.ts": [...BASE, "clients", "commands"],
   "cli.ts": [...BASE, "commands", "cli-yargs.ts"],
   // The hook's fast path: the flags, the paths and the link; nothing that loads zod.
   "fast-hook.ts": [...BASE, "commands", "config", "link", "outbox", "pipeline"],

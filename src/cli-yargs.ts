@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { runCommand } from "./commands/run.js";
 import { version } from "./version.js";
+import { clientNames } from "./clients/index.js";
 import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
 
 const runModule: CommandModule = {
@@ -57,7 +58,7 @@ export async function runYargs(given: string[]): Promise<void> {
   const parser: Argv = yargs(argv)
     .scriptName("hook-notify")
     .usage(
-      "$0 [command]\n\nTells you when your coding agent (Droid, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode) needs you.\nhook-notify help <command> (or <command> --help) shows a command's options.",
+      `$0 [command]\n\nTells you when your coding agent (${clientNames(",")}) needs you.\nhook-notify help <command> (or <command> --help) shows a command's options.`,
     )
     .version(version)
     .command(runModule)

@@ -1,5 +1,6 @@
 // The log line of one approve run: a RunRecord (so `hook-notify log` lists it with the hook runs)
 // plus what was asked, where it went, and who answered what and when. Never the key or the topic.
+import { approvingClient } from "../clients/index.js";
 import type { RunRecord } from "../pipeline/record.js";
 import type { Decision, AnswerVerdict } from "./answer.js";
 import type { PresenceReading } from "./gate.js";
@@ -36,7 +37,7 @@ export function startApproveRecord(now: number): ApproveRecord {
   return {
     time: new Date(now).toISOString(),
     ms: 0,
-    client: "claude-code",
+    client: approvingClient()?.id,
     event: "PermissionRequest",
     outcomes: [],
     skipped: [],

@@ -1,25 +1,44 @@
 import { join } from "node:path";
 import type { Client, EventName } from "../core/hook-event.js";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { FileShape, LocateInput, Place, Scope } from "../core/install-target.js";
 
 /** hook-notify's own event names, which every client's events are mapped onto. */
 export type CanonicalEvent = EventName;
+
+/** What tells a client apart when no --client names it. */
+export interface Recognition {
+  /** True for a payload only this client sends (an event piped in by hand). */
+  readonly payload?: (raw: Record<string, unknown>) => boolean;
+  /** Folders its transcripts live in, as they appear in transcript_path ("/.claude/"). */
+  readonly transcriptDirs?: readonly string[];
+  /** Variables it sets in its hooks' environment (an empty value counts as unset). */
+  readonly env?: readonly string[];
+}
 
 /** Everything hook-notify knows about one agent client, in one shape for all of them. */
 export interface ClientAdapter {
   readonly id: Client;
   /** How people name the client in reports and doctor output. */
   readonly name: string;
+  /** How install's sentences name it, when not by `name` (droid writes itself lowercase). */
+  readonly nameInSentences?: string;
   /** How a notification names the agent ("Claude is waiting for your input"). */
   readonly agent: string;
   /** The client version whose hooks and payloads were read and tested. */
   readonly verified: string;
+  /** Its program, for doctor's version line: the command on PATH, and the npm package whose
+   * package.json holds the version (read instead of running `<command> --version` when found). */
+  readonly program: { readonly command: string; readonly package?: string };
   /** The scopes whose hook files the client runs. */
   readonly scopes: readonly Scope[];
   /** The folder whose presence means the client is set up on this machine. */
   configDir(input: LocateInput): string;
-  /** The hook file (and wrapper) for one scope. */
-  locate(scope: Scope, input: LocateInput): Target;
+  /** Why a scope it does not have is refused, when there is more to say than "no such scope". */
+  readonly noScope?: Partial<Record<Scope, string>>;
+  /** How its hooks sit in its hook files (settings/shapes.ts), and in its template. */
+  readonly shape: FileShape;
+  /** The hook file (and wrapper) for one of its scopes. */
+  locate(scope: Scope, input: LocateInput): Place;
   /** Client event → the hook-notify event it notifies as (needs-you, done, ...). */
   readonly events: Readonly<Record<string, CanonicalEvent>>;
   /** The unit of the "timeout" field in its hook entries: clients differ. */
@@ -36,8 +55,23 @@ export interface ClientAdapter {
   readonly namesEventInArgs?: boolean;
   /** True when a plugin of ours runs hook-notify with an argument array, not a shell line. */
   readonly runsArgv?: boolean;
+  /** True when it runs a project's hooks only once the person trusts the project. */
+  readonly projectNeedsTrust?: boolean;
+  /** True when `hook-notify approve` can answer its permission requests (install --approve). */
+  readonly answersPermissions?: boolean;
+  /** Why install --approve writes nothing for it, when there is more to say than "not built". */
+  readonly noApprove?: string;
+  /** On Windows, the user-scope command: "exec" (program and arguments, no shell) or "cmd" (a
+   * cmd.exe line starting with "@"); without it, the plain quoted line. */
+  readonly windowsCommand?: "exec" | "cmd";
+  /** True when the configured service knows its sessions, so its notifications get their titles. */
+  readonly enrichedByService?: boolean;
   /** Said after install when the client needs a step of its own before the hooks run. */
   readonly afterInstall?: string;
+  /** How a run tells this client apart from the others (pipeline's detection). */
+  readonly recognises: Recognition;
+  /** Variables the adapter reads (its folders): a hook hands them to the worker with the event. */
+  readonly env: readonly string[];
   /** The client's payload in hook-notify's names (hook_event_name, last_assistant_message, ...). */
   toCanonical(raw: Record<string, unknown>): Record<string, unknown>;
 }
@@ -57,8 +91,13 @@ export function fromClientTimeout(adapter: ClientAdapter, value: number): number
 
 // The project scope's wrapper script in <dir>/hooks, and the hook command that reaches it from the
 // client's side (`prefix` is how the client names <dir>: a variable, or git for Codex).
-export function projectWrapper(dir: string, prefix: string): NonNullable<Target["wrapper"]> {
+export function projectWrapper(dir: string, prefix: string): NonNullable<Place["wrapper"]> {
   return { path: join(dir, "hooks", "hook-notify.sh"), command: `${prefix}/hooks/hook-notify.sh` };
+}
+
+// The client's event name as hook-notify's (its own when the adapter maps none onto ours).
+export function canonicalName(adapter: Pick<ClientAdapter, "events">, name: string): string {
+  return Object.hasOwn(adapter.events, name) ? (adapter.events[name] as string) : name;
 }
 
 // A copy without the keys whose value is undefined: a field a client does not send stays out.

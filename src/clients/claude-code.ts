@@ -1,16 +1,16 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { defineClient, projectWrapper } from "./adapter.js";
 
 // Claude Code: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), .claude/settings(.local).json.
-function locate(scope: Scope, { home, projectDir, env }: LocateInput): Target {
+function locate(scope: Scope, { home, projectDir, env }: LocateInput): Place {
   if (scope === "user") {
     const dir = env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude");
-    return { client: "claude-code", scope, file: join(dir, "settings.json"), shape: "settings" };
+    return { scope, file: join(dir, "settings.json") };
   }
   const dir = join(projectDir, ".claude");
   const name = scope === "project" ? "settings.json" : "settings.local.json";
-  const target: Target = { client: "claude-code", scope, file: join(dir, name), shape: "settings" };
+  const target: Place = { scope, file: join(dir, name) };
   if (scope === "project") target.wrapper = projectWrapper(dir, '"$CLAUDE_PROJECT_DIR"/.claude');
   return target;
 }
@@ -29,8 +29,10 @@ export const claudeCode = defineClient({
   name: "Claude Code",
   agent: "Claude",
   verified: "2.1.197",
+  program: { command: "claude", package: "@anthropic-ai/claude-code" },
   scopes: ["user", "project", "local"],
   configDir: ({ home, env }) => env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude"),
+  shape: "settings",
   locate,
   events: {
     ...claudeHookEvents,
@@ -41,6 +43,10 @@ export const claudeCode = defineClient({
   acceptsJsonc: false,
   jsoncReason: "Claude Code rejects comments, trailing commas and a byte-order mark",
   imports: [],
+  answersPermissions: true,
+  windowsCommand: "exec",
+  recognises: { transcriptDirs: ["/.claude/"], env: ["CLAUDE_PROJECT_DIR", "CLAUDECODE"] },
+  env: ["CLAUDE_CONFIG_DIR"],
   output:
     "JSON on stdout or exit 2 from Stop and SubagentStop keeps the agent working; SessionEnd gets about 1.5 s unless the entry sets a timeout",
   toCanonical: (raw) => raw,

@@ -1,25 +1,21 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { compact, defineClient, projectWrapper } from "./adapter.js";
 
 // Codex 0.169.0 runs hooks from hooks.json beside each config layer: $CODEX_HOME (~/.codex) and
 // <repo>/.codex (only in a trusted project). It sets no project variable, so the project
 // wrapper is found through git.
-function locate(scope: Scope, input: LocateInput): Target {
+function locate(scope: Scope, input: LocateInput): Place {
   if (scope === "user") {
     return {
-      client: "codex",
       scope,
       file: join(codexHome(input), "hooks.json"),
-      shape: "settings",
     };
   }
   const dir = join(input.projectDir, ".codex");
   return {
-    client: "codex",
     scope,
     file: join(dir, "hooks.json"),
-    shape: "settings",
     wrapper: projectWrapper(dir, '"$(git rev-parse --show-toplevel)"/.codex'),
   };
 }
@@ -69,8 +65,10 @@ export const codex = defineClient({
   name: "Codex",
   agent: "Codex",
   verified: "0.169.0",
+  program: { command: "codex", package: "@openai/codex" },
   scopes: ["user", "project"],
   configDir: codexHome,
+  shape: "settings",
   locate,
   events: {
     PermissionRequest: "Notification",
@@ -82,6 +80,10 @@ export const codex = defineClient({
   acceptsJsonc: false,
   jsoncReason: "Codex reads hooks.json as strict JSON",
   imports: [],
+  projectNeedsTrust: true,
+  // Its legacy `notify` program's argument: {"type": "agent-turn-complete", ...}.
+  recognises: { payload: (raw) => raw["type"] === "agent-turn-complete" },
+  env: ["CODEX_HOME"],
   output:
     "stdout is parsed as hook JSON (a Stop decision can continue the turn) and exit 2 blocks; matching hooks run concurrently",
   afterInstall:

@@ -17,9 +17,39 @@ export const clients: readonly ClientAdapter[] = [
   opencode,
 ];
 
+/** Every client id, in the registry's order (--client's choices). */
+export const CLIENT_IDS: readonly Client[] = clients.map((adapter) => adapter.id);
+
+// True for a --client value hook-notify knows.
+export function isClient(value: unknown): value is Client {
+  return (CLIENT_IDS as readonly unknown[]).includes(value);
+}
+
+// The adapter of an id from outside (a record, a flag), if hook-notify knows that client.
+export function findAdapter(id: unknown): ClientAdapter | undefined {
+  return clients.find((adapter) => adapter.id === id);
+}
+
+// The one client whose permission requests `hook-notify approve` answers.
+export function approvingClient(): ClientAdapter | undefined {
+  return clients.find((adapter) => adapter.answersPermissions === true);
+}
+
+// How install's sentences name a client.
+export function sentenceName(adapter: ClientAdapter): string {
+  return adapter.nameInSentences ?? adapter.name;
+}
+
 // The adapter of one client; every Client has one.
 export function adapterFor(id: Client): ClientAdapter {
   const found = clients.find((adapter) => adapter.id === id);
   if (found === undefined) throw new Error(`no adapter for ${id}`);
   return found;
+}
+
+// The clients' names for help texts, in the registry's order: "A, B and C" ("or"), or "A, B, C".
+export function clientNames(last: "and" | "or" | ","): string {
+  const names = clients.map((adapter) => adapter.name);
+  if (last === "," || names.length < 2) return names.join(", ");
+  return `${names.slice(0, -1).join(", ")} ${last} ${names.at(-1) ?? ""}`;
 }

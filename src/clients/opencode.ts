@@ -1,20 +1,18 @@
 import { join } from "node:path";
-import type { LocateInput, Scope, Target } from "../core/install-target.js";
-import { compact, defineClient } from "./adapter.js";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
+import { canonicalName, compact, defineClient } from "./adapter.js";
 
 // OpenCode 1.18.33 loads every plugin file in ~/.config/opencode/plugins and .opencode/plugins
 // (plugin/ too); it has no command hooks, so hook-notify keeps a plugin file of its own there.
-function locate(scope: Scope, input: LocateInput): Target {
+function locate(scope: Scope, input: LocateInput): Place {
   if (scope === "user") {
     const file = join(configDir(input), "plugins", "hook-notify.js");
-    return { client: "opencode", scope, file, shape: "opencode" };
+    return { scope, file };
   }
   const dir = join(input.projectDir, ".opencode");
   return {
-    client: "opencode",
     scope,
     file: join(dir, "plugins", "hook-notify.js"),
-    shape: "opencode",
     // The plugin finds the wrapper beside itself: a path relative to the plugin file.
     wrapper: { path: join(dir, "hooks", "hook-notify.sh"), command: "../hooks/hook-notify.sh" },
   };
@@ -25,11 +23,11 @@ function configDir({ home, env }: LocateInput): string {
   return join(env["XDG_CONFIG_HOME"] ?? join(home, ".config"), "opencode");
 }
 
-const NAMES: Readonly<Record<string, string>> = {
+const events = {
   "session.idle": "Stop",
   "permission.asked": "Notification",
   "session.error": "StopFailure",
-};
+} as const;
 
 // What the plugin pipes in: OpenCode's event ({type, properties}) plus the plugin's `directory`
 // and the session's last assistant text (followed from message.part.updated by the plugin).
@@ -38,7 +36,9 @@ function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
   const props = record(raw["properties"]);
   const out: Record<string, unknown> = {
     ...raw,
-    hook_event_name: NAMES[type] ?? raw["hook_event_name"] ?? type,
+    hook_event_name: Object.hasOwn(events, type)
+      ? canonicalName({ events }, type)
+      : (raw["hook_event_name"] ?? type),
     session_id: props["sessionID"],
     cwd: raw["directory"],
   };
@@ -68,19 +68,25 @@ export const opencode = defineClient({
   name: "OpenCode",
   agent: "OpenCode",
   verified: "1.18.33",
+  program: { command: "opencode", package: "opencode-ai" },
   scopes: ["user", "project"],
   configDir,
+  shape: "plugin",
   locate,
-  events: {
-    "session.idle": "Stop",
-    "permission.asked": "Notification",
-    "session.error": "StopFailure",
-  },
+  events,
   timeoutUnit: "seconds",
   acceptsJsonc: false,
   jsoncReason: "the plugin file is hook-notify's own",
   imports: [],
   runsArgv: true,
+  recognises: {
+    // Its bus events ({type: "session.idle", properties}) as its plugin pipes them.
+    payload: (raw) =>
+      typeof raw["type"] === "string" &&
+      raw["properties"] !== undefined &&
+      raw["type"].includes("."),
+  },
+  env: ["XDG_CONFIG_HOME"],
   afterInstall:
     "OpenCode loads plugins when it starts: restart OpenCode to pick up hook-notify's plugin.",
   output:

@@ -1,12 +1,14 @@
 // `hook-notify install`: writes hook-notify's hook entries into each agent client's hook files.
 import type { Argv, CommandModule } from "yargs";
 import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-config.js";
-import { CLIENT_IDS, type Client } from "../core/hook-event.js";
+import { CLIENT_IDS, clientNames, clients } from "../clients/index.js";
+import type { Client } from "../core/hook-event.js";
 import type { SettingsArgs } from "../settings/settings-command.js";
 
 /** The flags install and uninstall share, as yargs parses them. */
 export interface SettingsFlags {
-  client: Client | "all" | undefined;
+  /** A client id, or "all". */
+  client: Client | undefined;
   scope: "user" | "project" | "local";
   events: string[] | undefined;
   timeout: number | undefined;
@@ -35,8 +37,7 @@ export function withSettingsFlags(
     .option("scope", {
       choices: ["user", "project", "local"] as const,
       default: "user" as const,
-      describe:
-        "user: all your projects; project: committed with the project (Codex and Gemini: trusted projects only); local: Claude Code only, not committed",
+      describe: scopeHelp(),
     })
     .option("events", {
       type: "string",
@@ -162,10 +163,45 @@ async function finishApprove(plan: ApprovePlan, dryRun: boolean): Promise<void> 
   if (!dryRun) console.log("Next: hook-notify test --approve (answer the sample on your phone).");
 }
 
+// --scope's help: which clients want a trusted project, which have a local scope.
+function scopeHelp(): string {
+  const agents = (list: typeof clients) => list.map((adapter) => adapter.agent).join(" and ");
+  const names = (list: typeof clients) => list.map((adapter) => adapter.name).join(" and ");
+  const trusting = clients.filter((adapter) => adapter.projectNeedsTrust === true);
+  const local = clients.filter((adapter) => adapter.scopes.includes("local"));
+  return `user: all your projects; project: committed with the project (${agents(trusting)}: trusted projects only); local: ${names(local)} only, not committed`;
+}
+
+type Example = [command: string, description: string];
+
+// The registry's first client, and the file a user-scope install of it changes.
+function dryRunExample(): Example {
+  const [first] = clients;
+  if (first === undefined) return ["$0 install --dry-run", "show what would change"];
+  const file = first.locate("user", { home: "~", projectDir: ".", env: {} }).file;
+  return [`$0 install --client ${first.id} --dry-run`, `show what would change in ${file}`];
+}
+
+// A client with a local scope has a project scope too: its wrapper is the team's to commit.
+function projectExample(): Example {
+  const client = clients.find((adapter) => adapter.scopes.includes("local")) ?? clients[0];
+  return [
+    `$0 install --client ${client?.id ?? "<client>"} --scope project`,
+    "a wrapper the whole team can commit",
+  ];
+}
+
+function approveExample(): Example {
+  const client = clients.find((adapter) => adapter.answersPermissions === true);
+  return [
+    `$0 install --client ${client?.id ?? "<client>"} --approve`,
+    "approve or deny from the phone",
+  ];
+}
+
 export const installCommand: CommandModule<object, SettingsFlags> = {
   command: "install",
-  describe:
-    "Add hook-notify to the hooks of Droid, Claude Code, Codex, Gemini CLI, Copilot CLI and OpenCode (safe to run again)",
+  describe: `Add hook-notify to the hooks of ${clientNames("and")} (safe to run again)`,
   builder: (yargs) =>
     withSettingsFlags(yargs)
       .option("approve", {
@@ -175,16 +211,10 @@ export const installCommand: CommandModule<object, SettingsFlags> = {
           "Claude Code only: also answer permission requests from your phone (ntfy Allow/Deny) when you are away",
       })
       .example("$0 install", "every client found in your home, all projects")
-      .example(
-        "$0 install --client droid --dry-run",
-        "show what would change in ~/.factory/hooks.json",
-      )
-      .example(
-        "$0 install --client claude-code --scope project",
-        "a wrapper the whole team can commit",
-      )
+      .example(...dryRunExample())
+      .example(...projectExample())
       .example("$0 install --events Stop,SessionEnd --timeout 20", "fewer events, a longer budget")
-      .example("$0 install --client claude-code --approve", "approve or deny from the phone"),
+      .example(...approveExample()),
   handler: async (flags) => {
     await runSettingsHandler("install", flags);
   },

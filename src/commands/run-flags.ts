@@ -1,6 +1,6 @@
 // The hook command's flags, once, as plain data: hook-argv.ts reads the hook's argv by them (no
 // yargs, no zod), cli-yargs.ts feeds them to yargs for `run --help`. Both read values here.
-import { CLIENT_IDS, isClient } from "../core/hook-event.js";
+import { CLIENT_IDS, isClient } from "../clients/index.js";
 import { configOption } from "./config-option.js";
 import type { RunArgs } from "./run.js";
 

@@ -34,22 +34,8 @@ export const NOTICE_EVENTS = [...KNOWN_EVENTS, ...WATCH_EVENTS] as const;
 
 export type NoticeEvent = EventName | WatchEventName;
 
-/** Every agent client hook-notify has an adapter for (src/clients/). */
-export const CLIENT_IDS = [
-  "droid",
-  "claude-code",
-  "codex",
-  "gemini",
-  "copilot",
-  "opencode",
-] as const;
-
-export type Client = (typeof CLIENT_IDS)[number];
-
-// True for a --client value hook-notify knows.
-export function isClient(value: unknown): value is Client {
-  return (CLIENT_IDS as readonly unknown[]).includes(value);
-}
+/** An agent client's id: one adapter of the registry (src/clients/index.ts) has it. */
+export type Client = string;
 
 export interface HookEvent {
   name: EventName;

@@ -3,10 +3,10 @@ import type { Client } from "./hook-event.js";
 
 export type Scope = "user" | "project" | "local";
 
-/** How hooks sit in a file: under a "hooks" key (settings.json), as the bare event map (Droid
- * hooks.json), as Copilot CLI's flat entries in a file of hook-notify's own, or as the entries of
- * OpenCode's plugin file of hook-notify's own. */
-export type FileShape = "settings" | "bare" | "copilot" | "opencode";
+/** How hooks sit in a file (settings/shapes.ts): under a "hooks" key (settings.json), as the bare
+ * event map (Droid's hooks.json), as flat entries in a JSON file of hook-notify's own (Copilot
+ * CLI's), or as the entries of a plugin file of hook-notify's own (OpenCode's). */
+export type FileShape = "settings" | "bare" | "flat" | "plugin";
 
 /** Where one client's hooks go for one scope, and what else install must look at. */
 export interface Target {
@@ -19,6 +19,9 @@ export interface Target {
   /** Project scope: the wrapper script the command runs, and the command's prefix. */
   wrapper?: { path: string; command: string };
 }
+
+/** Where an adapter keeps one scope's hooks: the Target without what the adapter says once. */
+export type Place = Omit<Target, "client" | "shape">;
 
 /** Everything locate needs to know about the machine, passed in as data. */
 export interface LocateInput {

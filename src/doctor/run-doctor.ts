@@ -8,6 +8,7 @@ import { checkConfig } from "./config-checks.js";
 import { checkOutbox } from "./outbox-checks.js";
 import { checkPresence } from "./presence-checks.js";
 import { checkSettings } from "./settings-checks.js";
+import { checkClients } from "./client-checks.js";
 import { checkWorker } from "./worker-checks.js";
 import { checkLog, checkNode, checkSsh } from "./system-checks.js";
 import { findSink, isLocalSink } from "../sinks/index.js";
@@ -17,7 +18,8 @@ type DoctorDeps = Pick<
   "env" | "homedir" | "platform" | "cwd" | "now" | "arch" | "osRelease" | "ppid"
 >;
 
-// node → config → each sink → usable sinks → installed hooks → outbox → worker → log.
+// node → config → each sink → usable sinks → installed hooks → each client → outbox → worker
+// → log.
 export async function runDoctor(
   deps: DoctorDeps,
   options: { configPath: string | undefined; nodeVersion: string },
@@ -42,6 +44,7 @@ export async function runDoctor(
   results.push(...(await checkApprove(config.loaded.value, deps)));
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
+    ...(await checkClients(deps)),
   );
   const away = entries.filter((entry) => entry.when === "away").map((entry) => entry.name);
   results.push(...(await checkPresence(deps, away)));

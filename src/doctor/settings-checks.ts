@@ -2,17 +2,17 @@
 // client would reject. Reads with the same code install uses; writes nothing.
 import { existsSync } from "node:fs";
 import type { Client } from "../core/hook-event.js";
-import { adapterFor } from "../clients/index.js";
+import { adapterFor, clientNames } from "../clients/index.js";
 import { fromClientTimeout } from "../clients/adapter.js";
 import { programPaths } from "../settings/hook-command.js";
 import { checkText } from "../settings/jsonc-policy.js";
 import { findDoubleRuns, type Installed } from "../settings/double-runs.js";
 import { findOurs } from "../settings/jsonc-edit.js";
 import { isRecord } from "../settings/hook-schema.js";
-import { readPluginEntries } from "../settings/plan-opencode-file.js";
+import { shapeOf } from "../settings/shapes.js";
 import { allLocations, displayPath } from "../settings/locate.js";
 import { type FileShape, type LocateInput } from "../core/install-target.js";
-import { parseSettings, readText } from "../settings/read.js";
+import { readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/file-shape.js";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
 import { checkLauncher, isLauncher, oldStyleEntry } from "./launcher-checks.js";
@@ -30,18 +30,17 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     seen.add(location.file);
     const shown = displayPath(location.file, input.home);
     const check = `${adapterFor(location.client).name} (${location.scope})`;
-    const isLegacy = location.client === "droid" && location.shape === "settings";
+    const isLegacy = location.isLegacy === true;
+    const shape = shapeOf(location.shape);
     let root: unknown;
     try {
       const text = await readText(location.file, shown);
       if (text === undefined) continue;
-      if (location.shape === "opencode") {
-        // OpenCode's plugin file is JavaScript: only one of ours has entries to read.
-        root = readPluginEntries(text);
-      } else {
-        root = parseSettings(text, shown).value;
+      // A JSON file must be one its client reads; a plugin of ours is code, read for its entries.
+      if (shape.comments === "client") {
         checkText(text, location.client, shown, isLegacy ? "keep" : "refuse");
       }
+      root = shape.read(text);
     } catch (error) {
       const message = (error as Error).message;
       results.push(
@@ -63,7 +62,7 @@ export async function checkSettings(input: LocateInput): Promise<CheckResult[]> 
     results.push(
       warn(
         "hooks",
-        "hook-notify is not in any hooks file of Droid, Claude Code, Codex, Gemini CLI, Copilot CLI or OpenCode",
+        `hook-notify is not in any hooks file of ${clientNames("or")}`,
         "hook-notify install",
       ),
     );

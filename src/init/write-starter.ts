@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Style } from "../style.js";
 import { findPackageRoot } from "../settings/load-template.js";
+import { clientNames } from "../clients/index.js";
 import {
   buildStarterConfig,
   DEFAULT_CHOICES,
@@ -95,10 +96,7 @@ function nextSteps(io: StarterIo, sinks: readonly SinkChoice[], answers: Starter
   lines.push(
     step("doctor", "checks the setup"),
     step("test", "sends a sample notification"),
-    step(
-      "install",
-      "adds hook-notify to Claude Code, Droid, Codex, Gemini CLI, Copilot CLI and OpenCode",
-    ),
+    step("install", `adds hook-notify to ${clientNames("and")}`),
   );
   return `${lines.join("\n")}\n`;
 }

@@ -1,10 +1,11 @@
 // The hook's environment variables that the pipeline reads, which a hook handing its event to the
 // worker stores in the event entry (inbox.ts) so that the worker runs it as the hook would: paths,
-// the client's project folder, the display and session bus, tmux, SSH, WSL, hook-notify's own
-// knobs. Never a secret: a config's ${NAME} values stay in the environment (the worker's own,
+// each client's variables (its adapter's `env` and `recognises.env`), the display and session
+// bus, tmux, SSH, WSL, hook-notify's own knobs. Never a secret: a config's ${NAME} values stay in the environment (the worker's own,
 // checked against the hook's by fingerprint, see link/stamp.ts), and so do proxies (they may hold
 // a password; the worker sends with its own, as it does for every queued delivery).
 // test/link/hook-env.test.ts checks that every variable src/ reads is here or named as not.
+import { clients } from "../clients/index.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 
 /** What notify-send, osascript, PowerShell and the players need from the hook's environment. */
@@ -61,14 +62,7 @@ export const HOOK_ENV_KEYS: readonly string[] = [
     "XDG_CONFIG_HOME",
     "XDG_STATE_HOME",
     "XDG_CACHE_HOME",
-    "CLAUDECODE",
-    "CLAUDE_CONFIG_DIR",
-    "CLAUDE_PROJECT_DIR",
-    "CODEX_HOME",
-    "COPILOT_HOME",
-    "DROID_PROJECT_DIR",
-    "FACTORY_PROJECT_DIR",
-    "GEMINI_SESSION_ID",
+    ...clients.flatMap((adapter) => [...(adapter.recognises.env ?? []), ...adapter.env]),
     "HOOK_NOTIFY_CONFIG",
     "HOOK_NOTIFY_DEBUG",
     "HOOK_NOTIFY_FAST",

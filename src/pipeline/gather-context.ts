@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Deps } from "../deps.js";
 import type { Client, HookEvent } from "../core/hook-event.js";
+import { clientOfRun } from "../clients/detect.js";
 import { readTranscriptFacts } from "./transcript.js";
 import type { EventContext } from "../core/event-context.js";
 
@@ -42,18 +43,12 @@ export function findGitRoot(start: string): string | undefined {
   return undefined;
 }
 
-// The transcript's home tells the client apart; the hook's environment is the fallback.
+// The client of a run no --client named, from what the adapters recognise (clients/detect.ts).
 export function detectClient(
   event: HookEvent,
   env: Readonly<Record<string, string | undefined>>,
 ): Client | undefined {
-  const path = event.transcriptPath?.replaceAll("\\", "/") ?? "";
-  if (path.includes("/.factory/")) return "droid";
-  if (path.includes("/.gemini/") || env.GEMINI_SESSION_ID) return "gemini";
-  if (path.includes("/.claude/")) return "claude-code";
-  if (env.FACTORY_PROJECT_DIR || env.DROID_PROJECT_DIR) return "droid";
-  if (env.CLAUDE_PROJECT_DIR || env.CLAUDECODE) return "claude-code";
-  return undefined;
+  return clientOfRun(event.transcriptPath, env);
 }
 
 // A missing or unreadable transcript only means less context.

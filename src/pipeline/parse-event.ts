@@ -2,6 +2,7 @@ import * as z from "../zod.js";
 import { once } from "../once.js";
 import { HookNotifyError } from "../errors.js";
 import { adapterFor } from "../clients/index.js";
+import { clientOfPayload } from "../clients/detect.js";
 import {
   KNOWN_EVENTS,
   type Client,
@@ -101,8 +102,8 @@ export function parseEvent(
   const dropped: string[] = [];
   const parsed = parseJsonObject(input);
   const received = pruneDeep(parsed, MAX_EVENT_DEPTH, "", dropped) as Record<string, unknown>;
-  const client = clientHint ?? clientOf(received);
-  // Copilot CLI sends no event name: its entry passes it with --event.
+  const client = clientHint ?? clientOfPayload(received);
+  // A client that sends no event name has its entries pass it with --event.
   const named =
     eventHint !== undefined && received["hook_event_name"] === undefined
       ? { ...received, hook_event_name: eventHint }
@@ -157,20 +158,6 @@ function pruneDeep(value: unknown, depth: number, path: string, dropped: string[
     out[key] = pruneDeep(item, depth - 1, path ? `${path}.${key}` : key, dropped);
   }
   return out;
-}
-
-// A payload only one client sends, for an event piped in by hand without --client.
-function clientOf(raw: Record<string, unknown>): Client | undefined {
-  if (raw["type"] === "agent-turn-complete") return "codex";
-  // OpenCode's bus events ({type: "session.idle", properties}) as its plugin pipes them.
-  if (
-    typeof raw["type"] === "string" &&
-    raw["properties"] !== undefined &&
-    raw["type"].includes(".")
-  )
-    return "opencode";
-  if (raw["hook_event_name"] === "AfterAgent") return "gemini";
-  return undefined;
 }
 
 function parseJsonObject(input: string): Record<string, unknown> {

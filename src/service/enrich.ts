@@ -1,6 +1,7 @@
 // Enrichment: before the background worker sends a Droid notification, it asks the service for
 // the session's title and token usage and renders the notification again with them. Bounded in
 // time; on any failure the notification goes out exactly as the hook rendered it.
+import { findAdapter } from "../clients/index.js";
 import { deadline } from "../abort.js";
 import type { Config, ServiceConfig } from "../core/config.js";
 import { toHookNotifyError } from "../errors.js";
@@ -41,7 +42,7 @@ export function wantsEnrichment(notification: Notification, config: Config): boo
   const service = config.service;
   return (
     service?.enrich === true &&
-    notification.client === "droid" &&
+    findAdapter(notification.client)?.enrichedByService === true &&
     typeof notification.sessionId === "string" &&
     notification.sessionId !== "" &&
     notification.tokenUsage === undefined

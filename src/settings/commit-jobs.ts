@@ -9,6 +9,7 @@ import { withFileLock, writeAtomic } from "./write-file.js";
 import { diffLines } from "./report-diff.js";
 import { mayReplaceBackup, type FileJob, type Step } from "./plan-jobs.js";
 import { readSettingsFile, readText } from "./read.js";
+import { shapeOf } from "./shapes.js";
 
 /** What one file looked like, what we planned, and (after commit) where its backup went. */
 export interface FileReport {
@@ -138,8 +139,9 @@ function toReport(
   backup: string | undefined,
 ): FileReport {
   const changed = step.next !== current;
-  // The wrapper and OpenCode's plugin are files of our own code: their summary says enough.
-  const isCode = job.isWrapper === true || job.shape === "opencode";
+  // The wrapper and a plugin are files of our own code: their summary says enough.
+  const isCode =
+    job.isWrapper === true || (job.shape !== undefined && shapeOf(job.shape).comments === "code");
   const diff = changed && !isCode ? diffLines(current ?? "", step.next ?? "", job.shown) : "";
   const summary =
     step.next === undefined && current !== undefined

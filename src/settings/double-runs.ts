@@ -3,7 +3,7 @@ import { adapterFor } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
 import { findOurs } from "./jsonc-edit.js";
 import { isRecord } from "./hook-schema.js";
-import { readPluginEntries } from "./plan-opencode-file.js";
+import { shapeOf } from "./shapes.js";
 import type { FileShape, Scope } from "../core/install-target.js";
 import { eventMapOf } from "./file-shape.js";
 
@@ -19,16 +19,18 @@ export interface Installed {
 // Events of one file that run hook-notify; a file we cannot parse counts as none.
 export function eventsWithOurs(text: string | undefined, shape: FileShape): string[] {
   if (text === undefined) return [];
-  if (shape === "opencode") return Object.keys(readPluginEntries(text) ?? {});
-  let root: unknown;
-  try {
-    root = parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
-  } catch {
-    return []; // nested too deeply for the parser: that file's own install refuses it
-  }
-  const map = eventMapOf(root, shape);
+  const map = eventMapOf(shapeOf(shape).read(text), shape);
   if (!isRecord(map)) return [];
   return Object.keys(map).filter((event) => findOurs(map[event]).length > 0);
+}
+
+// A JSON or JSONC file's data as its client would read it, or undefined when it cannot be parsed.
+export function readJsonLeniently(text: string): unknown {
+  try {
+    return parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
+  } catch {
+    return undefined; // nested too deeply for the parser: that file's own install refuses it
+  }
 }
 
 // Warns when one event would run hook-notify twice, and says which copy to remove.

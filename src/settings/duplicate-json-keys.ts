@@ -1,5 +1,6 @@
 import { parseTree, type Node } from "jsonc-parser";
 import type { FileShape } from "../core/install-target.js";
+import { mapPathOf } from "./file-shape.js";
 
 // Clients read settings with JSON.parse, which keeps the last of two equal keys, while a text edit
 // lands on the first: with a duplicate on the way to our entries, install would edit the copy the
@@ -11,10 +12,11 @@ export function findDuplicateKeys(text: string, shape: FileShape, shown: string)
   const check = (node: Node, where: string): void => {
     for (const key of duplicatesIn(node)) found.push(`${where}"${key}"`);
   };
-  if (shape === "settings" && duplicatesIn(root).includes("hooks")) found.push('"hooks"');
-  const maps = shape === "bare" ? [root] : valuesOf(root, "hooks");
+  const [key] = mapPathOf(shape);
+  if (key !== undefined && duplicatesIn(root).includes(key)) found.push(`"${key}"`);
+  const maps = key === undefined ? [root] : valuesOf(root, key);
   for (const map of maps) {
-    const mapWhere = shape === "bare" ? "" : "hooks.";
+    const mapWhere = key === undefined ? "" : `${key}.`;
     check(map, mapWhere); // in hooks.json this is the root
     for (const property of map.children ?? []) {
       const event = String(property.children?.[0]?.value);

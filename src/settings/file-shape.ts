@@ -1,18 +1,17 @@
 import { isDeepStrictEqual } from "node:util";
-import { copilotEventMap } from "./plan-copilot-file.js";
 import { isOurHandler } from "./jsonc-edit.js";
-import { opencodeEventMap } from "./plan-opencode-file.js";
 import { isRecord } from "./hook-schema.js";
 import type { FileShape } from "../core/install-target.js";
+import { shapeOf } from "./shapes.js";
 
-// The event map inside a parsed file: root["hooks"] in settings.json, the root in hooks.json.
+// The event map inside a parsed file, as its shape reads it (settings/shapes.ts).
 export function eventMapOf(root: unknown, shape: FileShape): unknown {
-  if (shape === "bare") return root;
-  if (shape === "copilot") return copilotEventMap(root);
-  if (shape === "opencode") return opencodeEventMap(root);
-  // Only a missing "hooks" means none yet; "hooks": null is a value we cannot add events to.
-  if (!isRecord(root)) return undefined;
-  return root["hooks"] === undefined ? {} : root["hooks"];
+  return shapeOf(shape).eventMap(root);
+}
+
+// The keys from a file's root down to its event map: [] when the root is the map.
+export function mapPathOf(shape: FileShape): readonly string[] {
+  return shapeOf(shape).mapPath ?? [];
 }
 
 // Says what is wrong with the parts install would touch, so it refuses before writing anything.
@@ -23,18 +22,15 @@ export function findShapeConflicts(
   shown: string,
 ): string[] {
   if (!isRecord(root)) return [`${shown}: the file is not a JSON object. Fix it, then run again.`];
-  if (shape === "bare" && isRecord(root["hooks"])) {
-    return [
-      `${shown}: the events are wrapped in {"hooks": ...}; droid ignores a wrapped hooks.json. Move the events to the top level, then run again.`,
-    ];
-  }
+  const unfit = shapeOf(shape).conflicts?.(root, shown) ?? [];
+  if (unfit.length > 0) return unfit;
   const map = eventMapOf(root, shape);
   if (!isRecord(map)) return [`${shown}: "hooks" is not an object. Fix it, then run again.`];
   const conflicts: string[] = [];
   for (const event of events) {
     const groups = map[event];
     if (groups === undefined) continue;
-    const where = shape === "bare" ? event : `hooks.${event}`;
+    const where = [...mapPathOf(shape), event].join(".");
     if (!Array.isArray(groups)) {
       conflicts.push(`${shown}: ${where} is not a list of matcher groups. Fix it, then run again.`);
       continue;
@@ -73,10 +69,10 @@ function withoutOurs(root: unknown, shape: FileShape): unknown {
     const kept = Array.isArray(value) ? cleanGroups(value) : value;
     if (!Array.isArray(kept) || kept.length > 0) cleaned[key] = kept;
   }
-  if (shape === "bare") return cleaned;
-  const rest = { ...root };
-  delete rest["hooks"];
-  return Object.keys(cleaned).length > 0 ? { ...rest, hooks: cleaned } : rest;
+  const [key] = mapPathOf(shape);
+  if (key === undefined) return cleaned;
+  const rest = Object.fromEntries(Object.entries(root).filter(([name]) => name !== key));
+  return Object.keys(cleaned).length > 0 ? { ...rest, [key]: cleaned } : rest;
 }
 
 // Matcher groups minus our handlers; groups left with no handler go too.

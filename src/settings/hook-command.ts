@@ -1,3 +1,4 @@
+import { adapterFor } from "../clients/index.js";
 import { basename } from "node:path";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
@@ -145,8 +146,9 @@ export function absoluteProgram(
   client?: Client,
 ): CommandBase {
   const program = `${quoteForShell(nodePath, platform)} ${quoteForShell(scriptPath, platform)}`;
-  if (platform !== "win32" || (client !== "claude-code" && client !== "droid")) return { program };
-  if (client === "claude-code") {
+  const form = client === undefined ? undefined : adapterFor(client).windowsCommand;
+  if (platform !== "win32" || form === undefined) return { program };
+  if (form === "exec") {
     return { program, exec: { command: nodePath, args: [scriptPath] } };
   }
   const expanded = [nodePath, scriptPath].find((path) => path.includes("%"));

@@ -5,10 +5,9 @@ import { fileURLToPath } from "node:url";
 import { fromClientTimeout } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
-import { copilotEventMap } from "./plan-copilot-file.js";
-import { opencodeEventMap } from "./plan-opencode-file.js";
+import { shapeOf } from "./shapes.js";
 import type { Client } from "../core/hook-event.js";
-import { claudeSettingsSchema, eventMapSchema, type EventMap } from "./hook-schema.js";
+import { eventMapSchema, type EventMap } from "./hook-schema.js";
 
 /** Per-event defaults read from hooks-templates/: client event → timeout in seconds, in order. */
 export type EventDefaults = ReadonlyMap<string, number>;
@@ -33,15 +32,9 @@ export function findPackageRoot(fromUrl: string = import.meta.url): string {
 export async function loadTemplate(client: Client, packageRoot: string): Promise<EventDefaults> {
   const file = join(packageRoot, "hooks-templates", `${client}.json`);
   const json: unknown = JSON.parse(await readFile(file, "utf8"));
-  const map: EventMap =
-    client === "droid"
-      ? eventMapSchema.parse(json)
-      : client === "copilot"
-        ? eventMapSchema.parse(copilotEventMap(json))
-        : client === "opencode"
-          ? eventMapSchema.parse(opencodeEventMap(json))
-          : claudeSettingsSchema.parse(json).hooks;
   const adapter = adapterFor(client);
+  // A template is the client's hooks file as JSON (a plugin's template: its entries).
+  const map: EventMap = eventMapSchema.parse(shapeOf(adapter.shape).eventMap(json));
   const defaults = new Map<string, number>();
   for (const [event, groups] of Object.entries(map)) {
     const timeout = groups[0]?.hooks[0]?.timeout;

@@ -11,13 +11,13 @@ import { readText } from "./read.js";
 export function locateTarget(client: Client, scope: Scope, input: LocateInput): Target {
   const adapter = adapterFor(client);
   if (!adapter.scopes.includes(scope)) {
-    if (client === "droid") return adapter.locate(scope, input); // says why local never fires
     throw new HookNotifyError(
       "USAGE",
-      `${adapter.name} has no ${scope} scope; use --scope ${adapter.scopes.join(" or ")}.`,
+      adapter.noScope?.[scope] ??
+        `${adapter.name} has no ${scope} scope; use --scope ${adapter.scopes.join(" or ")}.`,
     );
   }
-  return adapter.locate(scope, input);
+  return { client, shape: adapter.shape, ...adapter.locate(scope, input) };
 }
 
 // Shows a path the way a person thinks of it: ~ for the home folder.
@@ -26,11 +26,13 @@ export function displayPath(file: string, home: string): string {
 }
 
 /** Every file a client reads hooks from, for each scope it has. */
-interface Location {
+export interface Location {
   client: Client;
   scope: Scope;
   file: string;
   shape: FileShape;
+  /** An older file the client still reads (Droid's settings.json), which install only empties. */
+  isLegacy?: boolean;
 }
 
 // All hook files of every client; Droid's legacy settings.json counts, since it fires too.
@@ -41,7 +43,7 @@ export function allLocations(input: LocateInput): Location[] {
       const target = locateTarget(client, scope, input);
       out.push({ client, scope, file: target.file, shape: target.shape });
       if (target.legacyFile !== undefined) {
-        out.push({ client, scope, file: target.legacyFile, shape: "settings" });
+        out.push({ client, scope, file: target.legacyFile, shape: "settings", isLegacy: true });
       }
     }
   }

@@ -2,6 +2,9 @@
 // there (hook-notify.json) instead of editing anyone's: the whole file is ours, or it is not.
 import { isHookNotifyCommand } from "./hook-command.js";
 import type { Desired } from "./plan.js";
+import { readJsonLeniently } from "./double-runs.js";
+import { defineShape } from "./hooks-file-shape.js";
+import { ownFileJob } from "./plan-jobs.js";
 import { isRecord } from "./hook-schema.js";
 
 /** One planned step on our own file, in the shape FileJob expects. */
@@ -108,3 +111,17 @@ function refuse(current: string, shown: string): OwnFileStep {
   const why = `${shown}: a file hook-notify did not write has this name. Rename it, then run again.`;
   return { next: current, summary: [], conflicts: [why], warnings: [] };
 }
+
+// Copilot CLI's shape: a file of hook-notify's own, flat entries per event, written per platform.
+export const copilotShape = defineShape({
+  id: "flat",
+  read: readJsonLeniently,
+  eventMap: copilotEventMap,
+  comments: "client",
+  installJob: (input, desired) => {
+    const next = renderCopilotFile(desired, input.platform ?? "linux");
+    return ownFileJob(input, (current, shown) => planCopilotInstall(current, next, shown));
+  },
+  uninstallJob: (input, events) =>
+    ownFileJob(input, (current, shown) => planCopilotUninstall(current, events, shown)),
+});

@@ -1,6 +1,7 @@
 import { parse } from "jsonc-parser";
 import type { Client } from "../core/hook-event.js";
 import { checkText } from "./jsonc-policy.js";
+import { parseSettings } from "./read.js";
 import { eventsWithOurs } from "./double-runs.js";
 import type { FileShape, Target } from "../core/install-target.js";
 import {
@@ -11,16 +12,7 @@ import {
   type SettingsPlan,
 } from "./plan.js";
 import { planWrapperInstall, planWrapperUninstall } from "./plan-wrapper.js";
-import {
-  planCopilotInstall,
-  planCopilotUninstall,
-  renderCopilotFile,
-} from "./plan-copilot-file.js";
-import {
-  planOpencodeInstall,
-  planOpencodeUninstall,
-  renderOpencodePlugin,
-} from "./plan-opencode-file.js";
+import { shapeOf } from "./shapes.js";
 
 /** One planned step on one file: the wanted text, what it means, and why it cannot go ahead. */
 export interface Step {
@@ -71,22 +63,27 @@ export function installJobs(input: JobInput, desired: Desired, wrapper: string):
   if (target.legacyFile !== undefined) {
     jobs.push(legacyJob(input, target.legacyFile, [...desired.keys()], "moved to hooks.json"));
   }
-  if (target.shape === "copilot") {
-    const next = renderCopilotFile(desired, input.platform ?? "linux");
-    jobs.push(ownFileJob(input, (current, shown) => planCopilotInstall(current, next, shown)));
-    return jobs;
-  }
-  if (target.shape === "opencode") {
-    const next = renderOpencodePlugin(desired);
-    jobs.push(ownFileJob(input, (current, shown) => planOpencodeInstall(current, next, shown)));
-    return jobs;
-  }
-  jobs.push(
-    hooksFileJob(input, (text, shown) =>
-      planInstall(text, desired, { shape: target.shape, shown, mayDelete: false }),
-    ),
-  );
+  jobs.push(shapeOf(target.shape).installJob(input, desired));
   return jobs;
+}
+
+// Install on a JSON hooks file edited where it stands (the settings and bare shapes).
+export function editedInstallJob(input: JobInput, desired: Desired): FileJob {
+  const { shape } = input.target;
+  return hooksFileJob(input, (text, shown) =>
+    planInstall(text, desired, { shape, shown, mayDelete: false }),
+  );
+}
+
+// Uninstall on a JSON hooks file edited where it stands: only our entries go.
+export function editedUninstallJob(
+  input: JobInput,
+  events: readonly string[] | undefined,
+): FileJob {
+  const { shape } = input.target;
+  return hooksFileJob(input, (text, shown, before) =>
+    planUninstall(text, events, { shape, shown, mayDelete: true }, before),
+  );
 }
 
 // The client's hooks file: its text checked for the client (JSON, JSONC, shape), then planned.
@@ -117,17 +114,7 @@ function hooksFileJob(
 export function uninstallJobs(input: JobInput, events: readonly string[] | undefined): FileJob[] {
   const { target } = input;
   const jobs: FileJob[] = [];
-  if (target.shape === "copilot") {
-    jobs.push(ownFileJob(input, (current, shown) => planCopilotUninstall(current, events, shown)));
-  } else if (target.shape === "opencode") {
-    jobs.push(ownFileJob(input, (current, shown) => planOpencodeUninstall(current, events, shown)));
-  } else {
-    jobs.push(
-      hooksFileJob(input, (text, shown, before) =>
-        planUninstall(text, events, { shape: target.shape, shown, mayDelete: true }, before),
-      ),
-    );
-  }
+  jobs.push(shapeOf(target.shape).uninstallJob(input, events));
   if (target.legacyFile !== undefined) {
     jobs.push(legacyJob(input, target.legacyFile, events, "removed"));
   }
@@ -194,10 +181,10 @@ export function mayReplaceBackup(
   return eventsWithOurs(current, shape).length === 0 || beforeInstall(backup, shape) === undefined;
 }
 
-// Droid's settings.json is not ours to police: if it does not even parse, we stay out of it.
+// A legacy settings.json is not ours to police: if it does not even parse, we stay out of it.
 function isParsable(text: string | undefined): boolean {
   try {
-    checkText(text, "droid", "", "keep");
+    if (text !== undefined) parseSettings(text, "");
     return true;
   } catch {
     return false;
@@ -219,8 +206,8 @@ function fromWrapper(plan: ReturnType<typeof planWrapperInstall>): Step {
   };
 }
 
-// Copilot CLI's hooks file and OpenCode's plugin: files of hook-notify's own, ours or refused whole.
-function ownFileJob(
+// A file of hook-notify's own (Copilot CLI's hooks file, OpenCode's plugin): ours or refused whole.
+export function ownFileJob(
   input: JobInput,
   plan: (current: string | undefined, shown: string) => Step,
 ): FileJob {

@@ -5,6 +5,8 @@ import { findProgram, isHookNotifyHandler } from "./hook-command.js";
 import { isRecord } from "./hook-schema.js";
 import type { OwnFileStep } from "./plan-copilot-file.js";
 import type { Desired } from "./plan.js";
+import { defineShape } from "./hooks-file-shape.js";
+import { ownFileJob } from "./plan-jobs.js";
 
 /** One plugin entry: the program and its arguments, and the seconds it may take. */
 export interface PluginEntry {
@@ -235,3 +237,17 @@ function refuse(current: string, shown: string): OwnFileStep {
   const why = `${shown}: a plugin hook-notify did not write has this name. Rename it, then run again.`;
   return { next: current, summary: [], conflicts: [why], warnings: [] };
 }
+
+// OpenCode's shape: a plugin of hook-notify's own, whose entries are read back from its text.
+export const opencodeShape = defineShape({
+  id: "plugin",
+  read: readPluginEntries,
+  eventMap: opencodeEventMap,
+  comments: "code",
+  installJob: (input, desired) => {
+    const next = renderOpencodePlugin(desired);
+    return ownFileJob(input, (current, shown) => planOpencodeInstall(current, next, shown));
+  },
+  uninstallJob: (input, events) =>
+    ownFileJob(input, (current, shown) => planOpencodeUninstall(current, events, shown)),
+});

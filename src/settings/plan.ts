@@ -15,7 +15,7 @@ import {
 } from "./jsonc-edit.js";
 import type { FileShape } from "../core/install-target.js";
 import { findDuplicateKeys } from "./duplicate-json-keys.js";
-import { eventMapOf, findDroppedContent, findShapeConflicts } from "./file-shape.js";
+import { eventMapOf, findDroppedContent, findShapeConflicts, mapPathOf } from "./file-shape.js";
 
 /** What happened to one event in one file. */
 export interface Change {
@@ -97,8 +97,8 @@ export function planUninstall(
       for (const one of removable) doc = removeHandler(doc, path, one, had(path));
       if (removable.length > 0) changes.push({ event, action: "removed" });
     }
-    if (file.shape === "settings" && changes.length > 0 && !had(["hooks"]))
-      doc = dropEmptyHooks(doc);
+    const [key] = mapPathOf(file.shape);
+    if (key !== undefined && changes.length > 0 && !had([key])) doc = dropEmptyMap(doc, key);
     return withNotes(finish(text, doc, parsed, changes, file, before), notes);
   });
 }
@@ -135,7 +135,7 @@ function startDoc(text: string | undefined): Doc {
 }
 
 function eventPath(shape: FileShape, event: string): JSONPath {
-  return shape === "bare" ? [event] : ["hooks", event];
+  return [...mapPathOf(shape), event];
 }
 
 /** Where installEvent reports: the event, the changes list and the notes for the person. */
@@ -202,11 +202,9 @@ function withNotes(plan: SettingsPlan, notes: readonly string[]): SettingsPlan {
 }
 
 // settings.json: a "hooks" object we emptied goes too.
-function dropEmptyHooks(doc: Doc): Doc {
-  const hooks = valueAt(doc, ["hooks"]);
-  return isRecord(hooks) && Object.keys(hooks).length === 0
-    ? setValue(doc, ["hooks"], undefined)
-    : doc;
+function dropEmptyMap(doc: Doc, key: string): Doc {
+  const hooks = valueAt(doc, [key]);
+  return isRecord(hooks) && Object.keys(hooks).length === 0 ? setValue(doc, [key], undefined) : doc;
 }
 
 // Final checks: nothing foreign lost, a new file ends with a newline, an emptied file goes away.

@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
-import { adapterFor } from "../clients/index.js";
+import { adapterFor, approvingClient, sentenceName } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import {
@@ -154,12 +154,12 @@ function targetsFor(
   const targets: Target[] = [];
   for (const client of request.clients) {
     const adapter = adapterFor(client);
-    if (request.approve !== undefined && client !== "claude-code") {
-      warnings.push(noApproveFor(client, adapter.name));
+    if (request.approve !== undefined && adapter.answersPermissions !== true) {
+      warnings.push(noApproveFor(adapter));
       continue;
     }
     if (!adapter.scopes.includes(request.scope) && request.clients.length > 1) {
-      const name = client === "droid" ? "droid" : adapter.name;
+      const name = sentenceName(adapter);
       warnings.push(
         `${name} has no ${request.scope} scope that runs hooks; skipped ${name}. Use --scope ${adapter.scopes.join(" or ")} for ${name}.`,
       );
@@ -168,17 +168,17 @@ function targetsFor(
     targets.push(locateTarget(client, request.scope, machine));
   }
   if (targets.length === 0 && request.approve !== undefined) {
-    throw new HookNotifyError("USAGE", `${warnings.join(" ")} Use --client claude-code.`);
+    const approving = approvingClient()?.id ?? "";
+    throw new HookNotifyError("USAGE", `${warnings.join(" ")} Use --client ${approving}.`);
   }
   return { targets, warnings };
 }
 
-// install --approve writes the PermissionRequest entry for Claude Code only.
-function noApproveFor(client: Client, name: string): string {
-  if (client === "droid") {
-    return "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.";
-  }
-  return `approving from the phone is built for Claude Code's PermissionRequest only; nothing was written for ${name}.`;
+// install --approve writes the PermissionRequest entry for the approving client only.
+function noApproveFor(adapter: ClientAdapter): string {
+  if (adapter.noApprove !== undefined) return adapter.noApprove;
+  const approving = approvingClient()?.name ?? "";
+  return `approving from the phone is built for ${approving}'s PermissionRequest only; nothing was written for ${adapter.name}.`;
 }
 
 // One handler per event: template timeout unless --timeout, and a command for this scope.
@@ -205,7 +205,7 @@ async function desiredHandlers(
       timeout: toClientTimeout(adapter, timeout),
     });
   }
-  if (request.approve !== undefined && target.client === "claude-code") {
+  if (request.approve !== undefined && adapter.answersPermissions === true) {
     const { timeout } = request.approve;
     desired.set("PermissionRequest", {
       type: "command",
@@ -265,8 +265,7 @@ export function clientEvents(
 // Creating .factory/hooks.json would silence hooks that droid now runs from .factory/settings.json.
 function guardDroidLegacy(previews: Prepared["previews"], targets: readonly Target[]): void {
   for (const target of targets) {
-    if (target.client !== "droid" || target.scope !== "project" || target.legacyFile === undefined)
-      continue;
+    if (target.scope !== "project" || target.legacyFile === undefined) continue;
     const hooksFile = previews.find((p) => p.job.file === target.file);
     const legacy = previews.find((p) => p.job.file === target.legacyFile);
     if (hooksFile?.current !== undefined || legacy?.step.next === undefined) continue;

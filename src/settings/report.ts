@@ -1,4 +1,4 @@
-import { adapterFor } from "../clients/index.js";
+import { adapterFor, sentenceName } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
 import type { FileReport } from "./commit-jobs.js";
 
@@ -75,7 +75,7 @@ function tilde(file: string, home: string): string {
   return file.startsWith(home) ? "~" + file.slice(home.length) : file;
 }
 
-// Droid's own lowercase spelling is kept in these sentences; the others as they name themselves.
+// Each client as it names itself (an adapter's nameInSentences: droid writes itself lowercase).
 function clientName(client: Client): string {
-  return client === "droid" ? "droid" : adapterFor(client).name;
+  return sentenceName(adapterFor(client));
 }

@@ -12,7 +12,8 @@ import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } 
 
 /** The parsed flags of install and uninstall. */
 export interface SettingsArgs {
-  client: Client | "all" | undefined;
+  /** A client id, or "all". */
+  client: Client | undefined;
   scope: Scope;
   events: readonly string[] | undefined;
   timeout: number | undefined;

@@ -1,4 +1,5 @@
 // One attempt at one outbox entry: re-read the config, find the sink, send under a deadline.
+import { findAdapter } from "../clients/index.js";
 import { deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
@@ -93,7 +94,8 @@ async function enriched(
   ctx: { signal: AbortSignal; secrets: string[] },
 ): Promise<OutboxEntry["notification"]> {
   const { notification } = entry;
-  if (!config.service?.enrich || notification.client !== "droid" || !notification.sessionId) {
+  const client = findAdapter(notification.client);
+  if (!config.service?.enrich || client?.enrichedByService !== true || !notification.sessionId) {
     return notification;
   }
   const { enrichForDelivery } = await import("./enrich-entry.js");

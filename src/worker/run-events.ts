@@ -17,7 +17,7 @@ import { startRecord } from "../pipeline/record.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { MAX_EVENT_BYTES } from "../core/defaults.js";
-import { isClient } from "../core/hook-event.js";
+import { isClient } from "../clients/index.js";
 
 /** What a run taught the worker that its offer must know (link/offer.ts). */
 export type OnRun = (run: HookRun) => void;

@@ -3,13 +3,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { fromClientTimeout } from "../../src/clients/adapter.js";
-import { clients } from "../../src/clients/index.js";
-import { CLIENT_IDS, KNOWN_EVENTS } from "../../src/core/hook-event.js";
+import { CLIENT_IDS, clients } from "../../src/clients/index.js";
+import { KNOWN_EVENTS } from "../../src/core/hook-event.js";
 import { buildCommand, isHookNotifyCommand } from "../../src/settings/hook-command.js";
 import { copilotEventMap } from "../../src/settings/plan-copilot-file.js";
 import { opencodeEventMap } from "../../src/settings/plan-opencode-file.js";
 import { parseSettings } from "../../src/settings/read.js";
 import { findPackageRoot, loadTemplate } from "../../src/settings/load-template.js";
+import { locateTarget } from "../../src/settings/locate.js";
 
 const root = findPackageRoot();
 const handler = z.strictObject({
@@ -71,7 +72,7 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
     it("locates a hook file for every scope it has, the user's inside its config folder", () => {
       const input = { home: "/h", projectDir: "/p", env: {} };
       for (const scope of adapter.scopes) {
-        const target = adapter.locate(scope, input);
+        const target = locateTarget(id, scope, input);
         expect(target.client).toBe(id);
         if (scope === "user") expect(target.file.startsWith(adapter.configDir(input))).toBe(true);
         else expect(target.file.startsWith("/p/")).toBe(true);
