@@ -13,6 +13,7 @@
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -98,6 +99,53 @@ const lazyZod = {
   },
 };
 
+// The hook's fast path needs two facts of the client registry: the client ids (a --client it
+// does not know is dropped) and the variables a worker must get from the hook (link/hook-env.ts).
+// Bundling src/clients/index.ts for them would put every adapter (install paths, templates,
+// detection) into dist/hook.cjs, ~9 KB V8 parses on every hook run (~2 M instructions). The
+// registry is evaluated here once instead, and dist/hook.cjs gets those facts as data; esbuild
+// refuses the build if the hook imports anything else from the registry.
+async function registryFacts() {
+  const built = await build({
+    entryPoints: ["src/clients/index.ts"],
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    write: false,
+    logLevel: "warning",
+    define: { "import.meta.url": '"file:///registry-facts"' },
+  });
+  const module = { exports: {} };
+  new Function("module", "exports", "require", built.outputFiles[0].text)(
+    module,
+    module.exports,
+    createRequire(import.meta.url),
+  );
+  return module.exports.clients.map((adapter) => ({
+    id: adapter.id,
+    recognises: { env: adapter.recognises.env ?? [] },
+    env: adapter.env,
+  }));
+}
+
+const registryAsData = (facts) => ({
+  name: "registry-as-data",
+  setup(build) {
+    build.onResolve({ filter: /[\\/]clients[\\/]index\.js$/ }, () => ({
+      path: "clients-registry-facts",
+      namespace: "registry-facts",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "registry-facts" }, () => ({
+      contents: [
+        `export const clients = ${JSON.stringify(facts)};`,
+        `export const CLIENT_IDS = clients.map((adapter) => adapter.id);`,
+        `export function isClient(value) { return typeof value === "string" && CLIENT_IDS.includes(value); }`,
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+});
+
 const BUILD_ID_PLACEHOLDER = "0".repeat(16);
 const common = {
   plugins: [commandsApart],
@@ -125,8 +173,14 @@ await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 try {
   await build({
     ...common,
-    entryPoints: { cli: "src/cli.ts", hook: "src/fast-hook.ts" },
+    entryPoints: { cli: "src/cli.ts" },
     plugins: [commandsApart, checksApart, lazyBuiltins, lazyZod],
+    supported: { "dynamic-import": false },
+  });
+  await build({
+    ...common,
+    entryPoints: { hook: "src/fast-hook.ts" },
+    plugins: [registryAsData(await registryFacts())],
     supported: { "dynamic-import": false },
   });
   await build({
