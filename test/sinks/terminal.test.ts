@@ -1,7 +1,7 @@
 // The terminal sink against real pseudo-terminals: an "agent" runs on a pty made by python3's pty
 // module, the sink is told its pid (or a hook shell's below it) as the hook's parent, and the
 // test reads the bytes that arrived at the terminal's side of the pty.
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,9 +44,12 @@ interface Agent {
 }
 
 // Starts an agent on a fresh pty; "hook-shell" gives the pid of a child whose fds are /dev/null.
-async function startAgent(mode: "agent" | "hook-shell"): Promise<Agent> {
+async function startAgent(mode: "agent" | "hook-shell", command: string[] = []): Promise<Agent> {
   const capture = join(tempDir("pty"), "received");
-  const child = spawn("python3", [AGENT, capture, mode], { stdio: "ignore" });
+  const child = spawn("python3", [AGENT, capture, mode, ...command], {
+    stdio: "ignore",
+    env: { ...process.env, TERM: "xterm-256color" },
+  });
   onTestFinished(() => {
     child.kill("SIGKILL");
     const pid = readPid(capture);
@@ -221,6 +224,38 @@ describe.runIf(hasPython && hasTmux)("terminal sink inside a real tmux", () => {
     tmux.tmux("set", "-g", "allow-passthrough", "on");
     const on = await send(plain, env, panePid);
     expect((on as { via: string }).via).toMatch(/osc9 \(tmux passthrough\), bell$/);
+  });
+
+  it("reaches the terminal outside tmux: the attached client's pty receives the bare OSC 9", async () => {
+    const dir = tempDir("tmux");
+    const socket = join(dir, "socket");
+    const tmux = (...args: string[]): string =>
+      execFileSync("tmux", ["-S", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
+    tmux("new-session", "-d", "-s", "agent", "-x", "80", "-y", "24");
+    onTestFinished(() => {
+      spawnSync("tmux", ["-S", socket, "kill-server"]);
+    });
+    tmux("set", "-g", "allow-passthrough", "on");
+    const outside = await startAgent("agent", ["tmux", "-S", socket, "attach", "-t", "agent"]);
+    await expect
+      .poll(() => tmux("list-clients", "-F", "#{client_pid}").trim(), { timeout: 15_000 })
+      .not.toBe("");
+    const pane = tmux("display-message", "-p", "-t", "agent", "#{pane_id}").trim();
+    const panePid = Number(tmux("display-message", "-p", "-t", pane, "#{pane_pid}").trim());
+    const serverPid = tmux("display-message", "-p", "#{pid}").trim();
+    const env = {
+      TMUX: `${socket},${serverPid},0`,
+      TMUX_PANE: pane,
+      TERM: "tmux-256color",
+      LC_TERMINAL: "iTerm2",
+      PATH: process.env.PATH ?? "",
+    };
+    await send(plain, env, panePid);
+    const banner = utf8(
+      `${ESC}]9;shop-api · Waiting for you: Claude needs your permission to use Bash${BEL}`,
+    );
+    await expect.poll(() => outside.received().includes(banner), { timeout: 10_000 }).toBe(true);
+    expect(outside.received()).not.toContain("Ptmux;");
   });
 });
 
