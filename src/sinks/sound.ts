@@ -194,6 +194,7 @@ async function play(
   // Absolute, so that the key for its arguments is never one of spawn's own options ("env").
   const path = resolve(player.path);
   const { default: playSound } = await import("play-sound");
+  // Its types name only its own default players; it takes any program (a name or a path).
   const engine = playSound({ players: players as never, player: path as never });
   const spawnWith = { ...spawnOptions(run), [path]: argv.slice(0, -1) };
   let child: ReturnType<typeof engine.play>;
