@@ -97,8 +97,9 @@ export function bannerSequence(banner: Banner, notification: Notification): stri
     case "osc99": {
       // kitty's id: letters, digits and a few marks only; ours is a ULID.
       const id = notification.id.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 32) || "hook-notify";
-      const head = `${ESC}]99;i=${id}:d=0;${title}${ST}`;
-      return body ? `${head}${ESC}]99;i=${id}:d=1:p=body;${body}${ST}` : head;
+      // d=0: more of this notification follows (the body); d=1: it is complete, show it.
+      if (!body) return `${ESC}]99;i=${id}:d=1;${title}${ST}`;
+      return `${ESC}]99;i=${id}:d=0;${title}${ST}${ESC}]99;i=${id}:d=1:p=body;${body}${ST}`;
     }
   }
 }

@@ -102,6 +102,11 @@ describe("terminal sequences (pure)", () => {
     expect(detectTerminal(env)).toMatchObject({ name, banner });
   });
 
+  it("completes a kitty notification that has no body in its one chunk (d=1)", () => {
+    const titleOnly = sampleNotification({ id: "n1", title: "Done", body: "" });
+    expect(bannerSequence("osc99", titleOnly)).toBe(`${ESC}]99;i=n1:d=1;Done${ST}`);
+  });
+
   it("sends only the bell to a terminal not known for a title or a banner", () => {
     const write = terminalWrite(
       plain,
