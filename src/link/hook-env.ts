@@ -36,6 +36,16 @@ export const LOCAL_ENV_KEYS = [
   "WT_SESSION",
   "HOOK_NOTIFY_LOCAL_SINKS",
   "HOOK_NOTIFY_SETTLE_MS",
+  // The terminal sink: which terminal the agent runs in (sinks/terminal-sequence.ts).
+  "TERM",
+  "TERM_PROGRAM",
+  "LC_TERMINAL",
+  "KITTY_WINDOW_ID",
+  "WEZTERM_PANE",
+  "VTE_VERSION",
+  "WT_SESSION",
+  "TMUX",
+  "TMUX_PANE",
 ] as const;
 
 // The variables of `keys` that `env` sets.

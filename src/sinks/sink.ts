@@ -63,6 +63,8 @@ export interface Starter {
   readonly secret?: { readonly name: string; readonly what: string };
   /** Other variables the entry reads besides the secret (the webhook's URL). */
   readonly vars?: readonly string[];
+  /** A local sink's starter that init writes only when chosen, not by default (the terminal). */
+  readonly chosenOnly?: boolean;
   /** The config entry; `secretRef` is the secret's "${VAR}", `smtp` init's e-mail answers. */
   entry(secretRef: string, smtp: StarterSmtp): Record<string, unknown>;
 }
