@@ -19,20 +19,7 @@ export async function deliverEntry(
   deps: Deps,
   ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
 ): Promise<{ messageId?: string }> {
-  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
-  let config = ctx.cache.get(key);
-  if (!config) {
-    try {
-      config = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
-    } catch (error) {
-      throw new HookNotifyError(
-        "CONFIG_UNREADABLE",
-        `${entry.sinkName}: the config could not be read; will retry.`,
-        { sink: entry.sinkName, retryable: true, cause: error },
-      );
-    }
-    ctx.cache.set(key, config);
-  }
+  const config = configOf(entry, deps, ctx.cache);
   ctx.secrets.push(...config.secrets);
   if (config.error) {
     const message = `${entry.sinkName}: ${config.error.message} The notification stays in the outbox.`;
@@ -82,6 +69,25 @@ export async function deliverEntry(
   } finally {
     timeout.clear();
   }
+}
+
+// The config the entry's hook used, loaded once per drain. Throws (retryable) when unreadable.
+export function configOf(entry: OutboxEntry, deps: Deps, cache: ConfigCache): LoadedConfig {
+  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
+  let config = cache.get(key);
+  if (!config) {
+    try {
+      config = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
+    } catch (error) {
+      throw new HookNotifyError(
+        "CONFIG_UNREADABLE",
+        `${entry.sinkName}: the config could not be read; will retry.`,
+        { sink: entry.sinkName, retryable: true, cause: error },
+      );
+    }
+    cache.set(key, config);
+  }
+  return config;
 }
 
 // With `service` configured, a Droid notification first gets the session's title from the
