@@ -42,6 +42,8 @@ export function parseLog(text: string): ParsedLog {
   const runs: LoggedRun[] = [];
   // Notification id → the runs it stands for (one, or the parts of a coalesced notification).
   const byId = new Map<string, LoggedRun[]>();
+  // Receipts a local sink reported while the hook ran come before the run's own line.
+  const early = new Map<string, { line: string; journal: JournalLine & { sink: string } }[]>();
   let corrupt = 0;
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
@@ -54,10 +56,12 @@ export function parseLog(text: string): ParsedLog {
       const of = typeof journal.of === "string" ? journal.of : undefined;
       const parts = journal.outbox === "coalesced" ? stringsOf(journal.parts) : [of ?? id];
       const joined = parts.flatMap((part) => byId.get(part) ?? []);
+      if (journal.outbox === "receipt" && joined.length === 0)
+        early.set(id, [...(early.get(id) ?? []), { line, journal: { ...journal, sink } }]);
       for (const run of new Set(joined)) {
         run.lines.push(line);
         if (journal.outbox === "receipt") {
-          run.receipts.set(sink, [...(run.receipts.get(sink) ?? []), journal]);
+          addReceipt(run, sink, journal);
           continue;
         }
         run.journal.set(journalKey(sink, journal, of), journal);
@@ -75,9 +79,17 @@ export function parseLog(text: string): ParsedLog {
       };
       runs.push(run);
       if (record.id) byId.set(record.id, [run]);
+      for (const { line: earlier, journal } of early.get(record.id ?? "") ?? []) {
+        run.lines.push(earlier);
+        addReceipt(run, journal.sink, journal);
+      }
     } else corrupt++;
   }
   return { runs, corrupt };
+}
+
+function addReceipt(run: LoggedRun, sink: string, journal: JournalLine): void {
+  run.receipts.set(sink, [...(run.receipts.get(sink) ?? []), journal]);
 }
 
 /** Where a sink's follow-up (escalation) journal line is kept in LoggedRun.journal. */

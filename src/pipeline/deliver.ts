@@ -6,6 +6,7 @@ import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { PresenceBrief } from "../outbox/gate.js";
 import type { QueuedDelivery } from "../outbox/store.js";
+import { receiptRecorder } from "../outbox/receipts.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
 import { DEFAULT_MAX_BODY_LENGTH, DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
@@ -273,11 +274,21 @@ async function deliverOne(
   };
   const timeout = deadline(entry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS, budget);
   const { signal } = timeout;
-  const ctx = { signal, deps: options.deps, sinkName: entry.name, wait: options.wait };
+  // What the sink learns later (the banner's id, a click, its close) goes to the log as receipts.
+  const target = { sink: entry.name, id: notification.id };
+  const receipts = receiptRecorder(options.deps, target, options.secrets);
+  const ctx = {
+    signal,
+    deps: options.deps,
+    sinkName: entry.name,
+    wait: options.wait,
+    receipt: receipts.report,
+  };
   try {
     const report = await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
     if (report?.started) outcome.started = true;
     if (report?.via) outcome.via = scrub(report.via, options.secrets);
+    await receipts.settled();
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;

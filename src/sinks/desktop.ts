@@ -82,6 +82,8 @@ export function notifySendArgs(notification: Notification, opts: DesktopOptions)
       ? "normal"
       : "low";
   const args = [
+    // The daemon's id for the banner, on stdout: the log's receipt that it was shown.
+    "--print-id",
     `--app-name=${opts.appName}`,
     `--urgency=${urgency}`,
     `--icon=${opts.icon ?? ICONS[notification.level]}`,
@@ -196,6 +198,10 @@ async function notifySend(
     sinkName: ctx.sinkName,
     settleMs: settleMs("desktop", env),
     fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
+    onOutput: (text) => {
+      const id = /^\s*(\d+)\s*$/m.exec(text)?.[1];
+      if (id !== undefined) ctx.receipt?.({ state: "shown", id });
+    },
   });
   return result === "running" ? { started: true } : undefined;
 }

@@ -5,6 +5,7 @@ import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import { findSink } from "../sinks/index.js";
 import type { OutboxEntry } from "../outbox/store.js";
+import { receiptRecorder } from "../outbox/receipts.js";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
 
 type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
@@ -58,13 +59,17 @@ export async function deliverEntry(
   const notification = await enriched(entry, config.value, deps, ctx);
   const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const timeout = deadline(timeoutMs, ctx.signal);
+  const target = { sink: entry.sinkName, id: entry.notification.id };
+  const receipts = receiptRecorder(deps, target, ctx.secrets);
   try {
     const report = await sink.send(notification, parsed.data, {
       signal: timeout.signal,
       deps,
       sinkName: entry.sinkName,
       wait: true,
+      receipt: receipts.report,
     });
+    await receipts.settled();
     return report?.messageId === undefined ? {} : { messageId: report.messageId };
   } finally {
     timeout.clear();

@@ -1,8 +1,14 @@
 // Issue 27 on the BUILT binary: a Discord webhook that is gone (404) with "fallback": ["mail"]
 // and a mail sink that only stands in ("events": []); the worker delivers by e-mail exactly once
-// and `hook-notify log` says what became of the notification at each sink.
+// and `hook-notify log` says what became of the notification at each sink; a real notify-send's
+// banner id comes back as a receipt.
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer } from "../helpers/http-server.js";
+import {
+  isNotificationDaemonAvailable,
+  startNotificationDaemon,
+} from "../helpers/notification-daemon.js";
 import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
 import { startSmtpServer } from "../helpers/smtp-server.js";
 
@@ -79,5 +85,29 @@ describe("fallback and receipts, end to end", () => {
     const failed = await runBin(["log", "--failed"], { env: home.env });
     expect(failed.stdout).toMatch(/^No failed runs among the 1 logged/);
     expect(json.stdout + table.stdout).not.toContain(TOKEN);
+  });
+});
+
+describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", () => {
+  it("a real notify-send on a private D-Bus: log shows the id the daemon returned", async () => {
+    const daemon = await startNotificationDaemon();
+    const home = tempHome({
+      ...daemon.env,
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    });
+    home.writeConfig({ sinks: { banner: { type: "desktop" } } });
+    const hook = await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+    expect(hook).toMatchObject({ code: 0, stdout: "" });
+    await daemon.waitForCalls(1, 20_000);
+    await waitFor(() => home.logLines().some((l) => l.outbox === "receipt"));
+    const run = home.logLines().find((l) => Array.isArray(l.outcomes));
+    expect(home.logLines().find((l) => l.outbox === "receipt")).toMatchObject({
+      sink: "banner",
+      id: run?.id,
+      state: "shown",
+      messageId: "1",
+    });
+    const table = await runBin(["log"], { env: home.env });
+    expect(table.stdout.trimEnd().split("\n")[1]).toContain("ok banner (shown #1)");
   });
 });
