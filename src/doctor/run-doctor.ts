@@ -20,7 +20,7 @@ type DoctorDeps = Pick<
 // node → config → each sink → usable sinks → installed hooks → outbox → worker → log.
 export async function runDoctor(
   deps: DoctorDeps,
-  options: { configPath: string | undefined; nodeVersion: string },
+  options: { configPath: string | undefined; nodeVersion: string; deep?: boolean | undefined },
 ): Promise<CheckResult[]> {
   const results = [checkNode(options.nodeVersion)];
   const config = checkConfig(deps, options.configPath);
@@ -34,6 +34,8 @@ export async function runDoctor(
   // Desktop and sound that the ssh or container rule skips deliver nothing here, working or not.
   const skipped = ssh?.status === "warn" ? localSkipped(entries, config.loaded) : [];
   results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded, skipped));
+  // --deep: a real banner, read back from the notification daemon (it shows on the screen).
+  if (options.deep) results.push(await (await import("./deep-banner.js")).checkBannerDeep(deps));
   results.push(...(await checkApprove(config.loaded.value, deps)));
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
