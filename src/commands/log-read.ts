@@ -114,13 +114,13 @@ export function hasFailed(run: LoggedRun): boolean {
   if (run.record.error || run.record.issues.length > 0) return true;
   return run.record.outcomes.some((o) => {
     const later = run.journal.get(o.sink);
-    return (!o.ok || later?.outbox === "failed") && !rescuedBy(run, later);
+    return (!o.ok || later?.outbox === "failed") && !rescuedBy(run, later?.fallback ?? o.fallback);
   });
 }
 
-// The fallback that delivered what this sink gave up on, if one did.
-export function rescuedBy(run: LoggedRun, failed: JournalLine | undefined): string | undefined {
-  return stringsOf(failed?.fallback).find(
+// The fallback (of those the failed sink handed the notification to) that delivered it, if one did.
+export function rescuedBy(run: LoggedRun, fallback: unknown): string | undefined {
+  return stringsOf(fallback).find(
     (sink) => run.journal.get(fallbackKey(sink))?.outbox === "delivered",
   );
 }

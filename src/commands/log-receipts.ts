@@ -23,8 +23,8 @@ function describeReceipt(line: JournalLine): string {
 }
 
 // " → mail" after a sink that gave up, naming the fallbacks it handed the notification to.
-export function fallbackNote(later: JournalLine | undefined): string {
-  const targets = Array.isArray(later?.fallback) ? later.fallback.filter(isString) : [];
+export function fallbackNote(fallback: unknown): string {
+  const targets = Array.isArray(fallback) ? (fallback as unknown[]).filter(isString) : [];
   return targets.length === 0 ? "" : ` → ${targets.join(", ")}`;
 }
 
@@ -46,8 +46,8 @@ export function fallbackCells(run: LoggedRun, style: Style): string[] {
 }
 
 // True when a failed sink's notification reached a person through a fallback after all.
-export function isRescued(run: LoggedRun, later: JournalLine | undefined): boolean {
-  return rescuedBy(run, later) !== undefined;
+export function isRescued(run: LoggedRun, fallback: unknown): boolean {
+  return rescuedBy(run, fallback) !== undefined;
 }
 
 function shortText(text: string): string {

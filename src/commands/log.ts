@@ -130,8 +130,9 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}${away}${receipt}`);
     const code = later?.code ?? outcome.code ?? "";
     const failed = `${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd();
-    const cell = `${failed}${fallbackNote(later)}`;
-    return isRescued(run, later) ? style.warn(cell) : style.fail(cell);
+    const fallback = later?.fallback ?? outcome.fallback;
+    const cell = `${failed}${fallbackNote(fallback)}`;
+    return isRescued(run, fallback) ? style.warn(cell) : style.fail(cell);
   });
   // A sink with "events": [] is a fallback only: not being routed to is not news.
   const skips = run.record.skipped.filter(({ reason }) => reason !== FALLBACK_ONLY);

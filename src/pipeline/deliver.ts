@@ -7,6 +7,7 @@ import type { PlannedEscalation } from "../escalation/plan.js";
 import type { PresenceBrief } from "../outbox/gate.js";
 import type { QueuedDelivery } from "../outbox/store.js";
 import { receiptRecorder } from "../outbox/receipts.js";
+import { queueLocalFallbacks } from "./local-fallback.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
 import { DEFAULT_MAX_BODY_LENGTH, DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
@@ -39,6 +40,8 @@ export interface Outcome {
   outboxError?: string | undefined;
   /** Attempts made here when sent directly (one: retries belong to the outbox). */
   attempts?: number | undefined;
+  /** Failed here: the sinks its `fallback` names, queued to get the notification instead. */
+  fallback?: string[] | undefined;
 }
 
 export interface DeliverOptions {
@@ -83,11 +86,13 @@ export async function deliver(
   ]).finally(() => {
     budgetDeadline.clear();
   });
-  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated) {
+  const withFallbacks = await queueLocalFallbacks(sent.map(withoutRetryable), deliveries, options);
+  const fellBack = withFallbacks.some((o) => o.fallback);
+  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated || fellBack) {
     const { startWorker } = await import("../link/spawn.js");
     await startWorker(options.deps);
   }
-  return [...sent.map(withoutRetryable), ...queued, ...held];
+  return [...withFallbacks, ...queued, ...held];
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker

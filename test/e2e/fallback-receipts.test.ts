@@ -88,6 +88,36 @@ describe("fallback and receipts, end to end", () => {
   });
 });
 
+describe("fallback for a local sink, end to end", () => {
+  it("a desktop sink that cannot show a banner hands the notification to mail", async () => {
+    const smtp = await startSmtpServer();
+    // No session bus: notify-send (or its absence) fails for good in the worker's run of the hook.
+    const home = tempHome({ DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" });
+    home.writeConfig({
+      sinks: {
+        banner: { type: "desktop", fallback: ["mail"] },
+        mail: {
+          type: "email",
+          events: [],
+          from: "agent@example.com",
+          to: ["dev@example.com"],
+          smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
+        },
+      },
+    });
+    await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+    await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+    expect(smtp.messages).toHaveLength(1);
+    expect(home.logLines().find((l) => Array.isArray(l.outcomes))).toMatchObject({
+      outcomes: [{ sink: "banner", ok: false, fallback: ["mail"] }],
+    });
+    const table = await runBin(["log"], { env: home.env });
+    expect(table.stdout.trimEnd().split("\n")[1]).toMatch(
+      /failed banner SINK_\w+ → mail, ok mail \(fallback for banner\)/,
+    );
+  });
+});
+
 describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", () => {
   it("a real notify-send on a private D-Bus: log shows the id the daemon returned", async () => {
     const daemon = await startNotificationDaemon();
