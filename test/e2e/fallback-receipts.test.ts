@@ -9,7 +9,10 @@ import {
   isNotificationDaemonAvailable,
   startNotificationDaemon,
 } from "../helpers/notification-daemon.js";
+import { enqueue } from "../../src/outbox/store.js";
+import { outboxEnv } from "../helpers/outbox-env.js";
 import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
+import { sampleNotification } from "../helpers/sample-notification.js";
 import { startSmtpServer } from "../helpers/smtp-server.js";
 
 const TOKEN = "DISCORDTOKEN-do-not-leak-77";
@@ -85,6 +88,36 @@ describe("fallback and receipts, end to end", () => {
     const failed = await runBin(["log", "--failed"], { env: home.env });
     expect(failed.stdout).toMatch(/^No failed runs among the 1 logged/);
     expect(json.stdout + table.stdout).not.toContain(TOKEN);
+  });
+});
+
+describe("flush and fallback", () => {
+  it("a flush sends the fallback it queued in the same run, and says so", async () => {
+    const discord = await startHttpServer([{ status: 404, body: "{}" }]);
+    const smtp = await startSmtpServer();
+    const box = await outboxEnv({
+      team: {
+        type: "chat",
+        service: "discord",
+        url: `${discord.url}/api/webhooks/1/${TOKEN}`,
+        fallback: ["mail"],
+      },
+      mail: {
+        type: "email",
+        events: [],
+        from: "agent@example.com",
+        to: ["dev@example.com"],
+        smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
+      },
+    });
+    const notification = sampleNotification();
+    await enqueue(box.deps, { notification, sinkName: "team" });
+    const flush = await runBin(["flush"], { env: { ...box.env, PATH: process.env.PATH } });
+    expect(flush.stdout).toContain(`✗ team ${notification.id} failed: `);
+    expect(flush.stdout).toContain(" → mail\n");
+    expect(flush.stdout).toContain(`✓ mail ${notification.id} delivered (fallback for team)`);
+    expect(flush.stdout).toContain("Outbox: 1 delivered, 1 failed.");
+    expect(smtp.messages).toHaveLength(1);
   });
 });
 
