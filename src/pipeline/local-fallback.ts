@@ -18,7 +18,9 @@ export async function queueLocalFallbacks(
       const delivery = entryOf(outcome.sink);
       if (outcome.ok || !delivery?.entry.fallback) return outcome;
       const queued: string[] = [];
-      for (const sinkName of delivery.entry.fallback) {
+      // A sink this run sends the notification to anyway (`test` sends to every sink) gets it once.
+      const others = delivery.entry.fallback.filter((name) => !entryOf(name));
+      for (const sinkName of others) {
         const stored = { notification: delivery.notification, sinkName, fallbackOf: outcome.sink };
         const written = await enqueue(options.deps, {
           ...stored,
