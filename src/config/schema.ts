@@ -71,7 +71,6 @@ export const commonEntryShape = once(() => ({
     z
       .array(z.enum(NOTICE_EVENTS))
       .check(
-        z.minLength(1),
         about(
           "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd and StopFailure, and every watch event.",
           [...DEFAULT_EVENTS],
@@ -106,6 +105,16 @@ export const commonEntryShape = once(() => ({
         "When this sink delivered an event that needs you (a permission or idle prompt, a failure) and you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
       ),
     ),
+  ),
+  fallback: z.optional(
+    z
+      .array(z.string().check(z.minLength(1)))
+      .check(
+        z.minLength(1),
+        about(
+          'Sinks that get a notification this sink gave up on (a permanent error, or its retries ran out), once each, marked as a fallback, e.g. ["mail"]. A sink with "events": [] serves only as a fallback. A cycle is refused.',
+        ),
+      ),
   ),
   enabled: z.optional(
     z.boolean().check(about("false turns this sink off without deleting it.", true)),

@@ -11,6 +11,8 @@ export interface RunProgramOptions {
   settleMs: number;
   /** What to do when the program fails, appended to the error (one sentence). */
   fix?: string | undefined;
+  /** Reads the program's stdout (bounded) while it is watched; otherwise stdout is ignored. */
+  onOutput?: ((text: string) => void) | undefined;
 }
 
 /** "exited": ended with code 0; "running": still running when the hook had to go on (started). */
@@ -30,7 +32,7 @@ export async function runProgram(
   const child = spawn(path, args, {
     ...spawnOptions(options),
     // Detached, nothing of the child may hang on this process's pipes after it exits.
-    stdio: options.wait ? ["ignore", "ignore", "pipe"] : "ignore",
+    stdio: ["ignore", options.onOutput ? "pipe" : "ignore", options.wait ? "pipe" : "ignore"],
   });
   return watchProgram(child, path, options);
 }
@@ -66,6 +68,12 @@ export function watchProgram(
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       if (stderr.length < 2000) stderr += chunk;
     });
+    let stdout = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      if (stdout.length < 2000) stdout += chunk;
+    });
+    // Said once the program closed its stdout (or exited), with what it wrote.
+    child.stdout?.on("end", () => options.onOutput?.(stdout));
     let stopWatching = (): void => undefined;
     child.on("error", (error: NodeJS.ErrnoException) => {
       stopWatching();
@@ -96,6 +104,8 @@ function watchDetached(
     clearTimeout(timer);
     options.signal.removeEventListener("abort", leave);
     child.removeListener("exit", onExit);
+    // A program left running must not hold this process by its stdout pipe.
+    if (child.exitCode === null && child.signalCode === null) child.stdout?.destroy();
     child.unref();
   };
   const leave = (): void => {
