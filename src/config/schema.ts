@@ -450,7 +450,7 @@ const topLevelBuilders = {
       z
         .int()
         .check(
-          z.gte(10),
+          z.gte(8),
           z.lte(570),
           about(
             "How long `hook-notify approve` waits for Allow or Deny from the phone before the terminal dialog appears. install --approve gives the hook entry 30 s more than this.",
