@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { chooseRoute, presenceUnavailable } from "../../src/approve/gate.js";
 import { parsePermissionRequest } from "../../src/approve/read-request.js";
 import { resolveSetup } from "../../src/approve/setup.js";
-import { summarizeRequest } from "../../src/approve/summary.js";
+import { headline, inOrder, summarizeRequest } from "../../src/approve/summary.js";
 import { validateConfig } from "../../src/config/validate-config.js";
 import { FIXTURES } from "../helpers/run-bin.js";
 
@@ -25,6 +25,31 @@ describe("summarizeRequest", () => {
     expect(summary.text.startsWith("ls ⏎ �[2Jrm -rf ~ x")).toBe(true);
     expect(summary.text).toMatch(/… \[118 more characters not shown: check at the terminal\]$/);
     expect(summary).toMatchObject({ isCut: true, length: 616, hidden: 1 });
+  });
+});
+
+describe("right-to-left text in a command keeps the order that runs", () => {
+  const LRM = "\u200E";
+
+  it("ends every right-to-left run with a left-to-right mark, and adds nothing else", () => {
+    const command = 'mv "אב" "גד" && echo مرحبا بالعالم > out';
+    const shown = inOrder(command);
+    expect(shown).toBe(`mv "אב${LRM}" "גד${LRM}" && echo مرحبا${LRM} بالعالم${LRM} > out`);
+    expect(shown.replaceAll(LRM, "")).toBe(command);
+    expect(inOrder("ls -la /tmp")).toBe("ls -la /tmp");
+  });
+
+  it("the phone's headline carries the marks; the log's summary and the count do not", () => {
+    const summary = summarizeRequest("Bash", { command: 'rm "אב" "גד"' });
+    expect(headline(summary)).toBe(`command (12 characters): rm "אב${LRM}" "גד${LRM}"`);
+    expect(summary.text).toBe('rm "אב" "גד"');
+    expect(summary.hidden).toBe(0);
+  });
+
+  it("a mark the agent put in the command is still shown as hidden, not trusted", () => {
+    const summary = summarizeRequest("Bash", { command: `echo ${LRM}אב` });
+    expect(summary.hidden).toBe(1);
+    expect(headline(summary)).toContain(`echo \uFFFDאב${LRM}`);
   });
 });
 
