@@ -37,7 +37,11 @@ export function planApproveInstall(
   }
   const placeholder = loaded.value.approveReplyTopic ?? "hn-reply-placeholder-0000000000";
   const setup = resolveSetup({ ...loaded.value, approveReplyTopic: placeholder });
-  if ("problem" in setup) throw new HookNotifyError("USAGE", `${loaded.path}: ${setup.problem}`);
+  if ("problem" in setup) {
+    // A sink the config left out (a Telegram entry without its bot token) is the likely cause.
+    const leftOut = loaded.issues.length > 0 ? ` (left out: ${loaded.issues.join("; ")})` : "";
+    throw new HookNotifyError("USAGE", `${loaded.path}: ${setup.problem}${leftOut}`);
+  }
   return {
     configPath: loaded.path,
     timeout: setup.seconds + ENTRY_MARGIN_SECONDS,

@@ -1,6 +1,7 @@
 // `hook-notify approve` in doctor: the setup resolves, the key is private, and the reply topic can
 // be read with the sink's token (a poll of its latest message; nothing is published), and the
 // request topic cannot be read without it: its buttons carry the token and the signed answers.
+import { existsSync } from "node:fs";
 import { readSecret, secretPath } from "../approve/secret.js";
 import {
   isTelegramSetup,
@@ -20,12 +21,17 @@ import { fail, ok, type CheckResult } from "../check-result.js";
 const CHECK = "approve (phone)";
 const POLL_TIMEOUT_MS = 5_000;
 
-// Nothing to check until install --approve wrote a reply topic (or the config names a sink).
+// Nothing to check until install --approve ran (a reply topic for ntfy, the key for Telegram) or
+// the config names a sink.
 export async function checkApprove(
   config: Config,
   deps: Pick<Deps, "env" | "homedir" | "platform">,
 ): Promise<CheckResult[]> {
-  if (config.approveReplyTopic === undefined && config.approveSink === undefined) return [];
+  const installed =
+    config.approveReplyTopic !== undefined ||
+    config.approveSink !== undefined ||
+    existsSync(secretPath(deps));
+  if (!installed) return [];
   const setup = resolveSetup(config);
   if ("problem" in setup) return [fail(CHECK, setup.problem, "hook-notify install --approve")];
   const path = secretPath(deps);

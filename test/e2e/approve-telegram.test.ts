@@ -189,6 +189,47 @@ describe("hook-notify approve through Telegram (built binary, local Bot API)", (
   }, 60_000);
 });
 
+describe("test --approve and doctor with a Telegram sink", () => {
+  it("test --approve prints the verified answer of a press", async () => {
+    const bot = await startFakeTelegram({ token: TOKEN });
+    const home = setUp(bot);
+    const running = runBin(["test", "--approve"], { env: home.env, killAfterMs: 60_000 });
+    const message = await bot.waitForMessage();
+    expect(message.text).toMatch(/^hook-notify test: allow Bash\?/);
+    bot.press(message, "Allow");
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/through phone \(telegram\)/);
+    expect(result.stdout).toMatch(/Verified answer: allowed from the phone/);
+  }, 60_000);
+
+  it("doctor: passes with the bot answering, fails naming the fix when a webhook is set", async () => {
+    const bot = await startFakeTelegram({ token: TOKEN });
+    const home = setUp(bot);
+    const approveCheck = async () => {
+      const result = await runBin(["doctor", "--json"], { env: home.env, killAfterMs: 40_000 });
+      const checks = JSON.parse(result.stdout) as {
+        check: string;
+        status: string;
+        detail: string;
+        fix?: string;
+      }[];
+      return checks.find((c) => c.check === "approve (phone)");
+    };
+    expect(await approveCheck()).toMatchObject({
+      status: "ok",
+      detail: expect.stringMatching(/no webhook; presses count from chat 424242 only/) as unknown,
+    });
+    bot.webhook = "https://example.invalid/hook";
+    expect(await approveCheck()).toMatchObject({
+      status: "fail",
+      fix: expect.stringMatching(/deleteWebhook/) as unknown,
+    });
+    // doctor reads the webhook; it never takes the bot's updates.
+    expect(bot.calls.filter((c) => c.method === "getUpdates")).toHaveLength(0);
+  }, 60_000);
+});
+
 type Mode = { updates: FakeTelegram["updatesMode"] } | { send: FakeTelegram["sendMode"] };
 
 const MODES: [string, Mode][] = [
