@@ -72,6 +72,16 @@ export function releasePollLock(inbox: Inbox): void {
   }
 }
 
+// True while poll.lock names this process. Two processes that found the same stale lock may both
+// believe they took it; the one whose name is not in the file has lost it.
+export function holdsPollLock(inbox: Inbox): boolean {
+  try {
+    return readFileSync(join(inbox.dir, "poll.lock"), "utf8").trim() === String(process.pid);
+  } catch {
+    return false;
+  }
+}
+
 function isStale(path: string, now: number): boolean {
   try {
     if (now - statSync(path).mtimeMs > LOCK_STALE_MS) return true;

@@ -9,6 +9,7 @@ import { answerPress, editOutcome, getPresses, type BotCall, type Press } from "
 import { readCallback } from "./telegram-callback.js";
 import {
   deliverPress,
+  holdsPollLock,
   isUsed,
   markUsed,
   readOffset,
@@ -76,7 +77,15 @@ export async function waitForPress(input: TelegramWaitInput): Promise<TelegramWa
       }
       const left = Math.floor((input.endsAt - input.now()) / 1000) - 1;
       const waitSeconds = Math.max(0, Math.min(MAX_POLL_SECONDS, left));
-      const updates = await pollOnce(input.call, offset, waitSeconds, failures++);
+      const updates = await pollOnce(input.call, offset, waitSeconds, failures++).catch(
+        (error: unknown) => {
+          // 409 from a poller of ours that took the lock at the same time: let it poll, read the inbox.
+          if (toHookNotifyError(error).status !== 409 || holdsPollLock(input.inbox)) throw error;
+          holding = false;
+          return undefined;
+        },
+      );
+      if (updates === undefined) continue;
       failures = 0;
       let found: TelegramWaitResult | undefined;
       // Every update is routed before the offset moves past it: none is lost to another request.

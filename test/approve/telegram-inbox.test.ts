@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   deliverPress,
+  holdsPollLock,
   isUsed,
   markUsed,
   openInbox,
@@ -46,8 +47,14 @@ describe("the Telegram inbox", () => {
     writeFileSync(lock, String(goneProcess()));
     expect(takePollLock(box, Date.now())).toBe(true);
     expect(takePollLock(box, Date.now())).toBe(false);
+    expect(holdsPollLock(box)).toBe(true);
     releasePollLock(box);
     expect(takePollLock(box, Date.now())).toBe(true);
+    // Another process that took it at the same moment wrote its name last: this one lost it.
+    writeFileSync(lock, String(process.ppid));
+    expect(holdsPollLock(box)).toBe(false);
+    releasePollLock(box);
+    expect(takePollLock(box, Date.now())).toBe(false);
   });
 
   it("a press handed to a request is taken once, by that request; the offset carries over", () => {
