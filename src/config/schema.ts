@@ -470,7 +470,7 @@ const topLevelBuilders = {
       z
         .int()
         .check(
-          z.gte(10),
+          z.gte(8),
           z.lte(570),
           about(
             "How long `hook-notify approve` waits for Allow or Deny from the phone before the terminal dialog appears. install --approve gives the hook entry 30 s more than this.",
@@ -488,7 +488,7 @@ const topLevelBuilders = {
         z.meta({
           secret: true,
           description:
-            "Written by install --approve: the random ntfy topic the phone's Allow and Deny buttons post to. Secret: never printed or logged.",
+            "Written by install --approve for an ntfy sink: the random topic the phone's Allow and Deny buttons post to (Telegram needs none). Secret: never printed or logged.",
         }),
       ),
     ),
@@ -499,7 +499,7 @@ const topLevelBuilders = {
         .check(
           z.minLength(1),
           about(
-            "The chat sink (service ntfy) that carries permission requests to the phone. Default: the only enabled ntfy sink.",
+            "The chat sink (service ntfy or telegram) that carries permission requests to the phone. Default: the only enabled ntfy sink, else the only enabled telegram sink.",
           ),
         ),
     ),
