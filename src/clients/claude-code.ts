@@ -36,6 +36,7 @@ export const claudeCode = defineClient({
     ...claudeHookEvents,
     StopFailure: "StopFailure",
     PermissionRequest: "PermissionRequest",
+    PermissionDenied: "PermissionDenied",
   },
   timeoutUnit: "seconds",
   acceptsJsonc: false,
