@@ -28,7 +28,7 @@ export const claudeCode = defineClient({
   id: "claude-code",
   name: "Claude Code",
   agent: "Claude",
-  verified: "2.1.197",
+  verified: "2.1.332",
   scopes: ["user", "project", "local"],
   configDir: ({ home, env }) => env["CLAUDE_CONFIG_DIR"] ?? join(home, ".claude"),
   locate,
