@@ -122,7 +122,12 @@ const moved = latest
       .filter((client) => client.version !== client.pinned)
       .map((c) => `${c.id} ${c.pinned} → ${c.version}`)
   : [];
-const verdict = lines.length === 0 ? "all passed" : `${String(lines.length)} failed`;
+const verdict =
+  clients.length === 0
+    ? "nothing to run"
+    : lines.length === 0
+      ? "all passed"
+      : `${String(lines.length)} failed`;
 const newer = moved.length > 0 ? ` (newer than pinned: ${moved.join(", ")})` : "";
 lines.unshift(`real clients (${label}): ${String(runnable.length)} run, ${verdict}${newer}`);
 say(lines.join("\n"));
