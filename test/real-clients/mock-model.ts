@@ -12,9 +12,10 @@ export interface MockModel {
 
 /** What the model does: answer with text; answer and ask to run a command that needs permission
  * (PERMISSION_COMMAND); ask to run one a permission check blocks (DENIED_COMMAND, Anthropic only);
+ * start a subagent in the background for BACKGROUND_PROMPT, which answers later (Anthropic only);
  * refuse every request (a failed turn); or (Chat Completions) answer 200 with an error as the
  * stream's only event, which clients do not retry. */
-export type Behaviour = "text" | "permission" | "denied" | "error" | "stream-error";
+export type Behaviour = "text" | "permission" | "denied" | "background" | "error" | "stream-error";
 
 /** The command the "permission" model asks to run; the client must ask before running it. */
 export const PERMISSION_COMMAND = "touch hn-probe.txt";
@@ -22,6 +23,10 @@ export const PERMISSION_COMMAND = "touch hn-probe.txt";
 /** The command the "denied" model asks to run: a force push, which Claude Code's auto mode sends
  * to its check (the mock's answer to the check is no verdict, so the action is blocked). */
 export const DENIED_COMMAND = "git push --force origin main; touch hn-probe.txt";
+
+/** The prompt the "background" model answers with a background subagent, and that subagent's. */
+export const BACKGROUND_PROMPT = "start the background probe";
+export const SUBAGENT_PROMPT = "probe quietly in the background";
 
 export const ANSWER = "All done: the mock model answered.";
 const USAGE_OPENAI = { input_tokens: 5, output_tokens: 7, total_tokens: 12 };

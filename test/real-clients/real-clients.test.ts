@@ -9,7 +9,13 @@ import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { BIN, removeHome, ROOT } from "../helpers/run-bin.js";
-import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
+import {
+  ANSWER,
+  BACKGROUND_PROMPT,
+  startMockModel,
+  type Behaviour,
+  type MockModel,
+} from "./mock-model.js";
 
 /** The client versions this test and .ci/run use: the ones the adapters were verified against,
  * unless HOOK_NOTIFY_CLIENT_VERSIONS (`npm run test:clients -- --latest`) names others by id. */
@@ -213,6 +219,18 @@ const TURNS: Record<Id, Turn[]> = {
       ],
     },
     {
+      // Since 2.1.3xx subagents run in the background: the first Stop lists one running, and a
+      // second turn and Stop follow when it ends. Only that one says done.
+      what: "an interactive turn in tmux that starts a background subagent: one done (when it ended), subagent done, session-end on /exit",
+      behaviour: "background",
+      interactive: true,
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+        { event: "SubagentStop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
       // StopFailure (installed for Claude Code) carries the API's error text as its last message.
       // Interactive: a print-mode session may exit before its StopFailure hook starts (2.1.332).
       what: "an interactive turn in tmux the model API refuses: failure notified (StopFailure), no done, session-end on /exit",
@@ -377,7 +395,9 @@ async function runClaudeCode(drive: Drive): Promise<Result> {
   // Auto mode's check runs on the vendor's server unless CLAUDE_CODE_AUTO_MODE_SERVER=0: here it
   // asks the loopback model, whose answer is no verdict, so the action is blocked.
   const [mode, prompt] =
-    turn.behaviour === "denied" ? ["auto", "push it"] : ["default", "make the probe file"];
+    turn.behaviour === "denied"
+      ? ["auto", "push it"]
+      : ["default", turn.behaviour === "background" ? BACKGROUND_PROMPT : "make the probe file"];
   return driveInTmux(
     drive,
     { ...env, TERM: "xterm-256color", CLAUDE_CODE_AUTO_MODE_SERVER: "0" },
