@@ -72,7 +72,7 @@ export const commonEntryShape = once(() => ({
       .array(z.enum(NOTICE_EVENTS))
       .check(
         about(
-          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd and StopFailure, and every watch event.",
+          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd, StopFailure and PermissionDenied, and every watch event.",
           [...DEFAULT_EVENTS],
         ),
       ),
