@@ -11,14 +11,7 @@ export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
 
 /** The "signal, not noise" rules, in the order they are checked. */
 export type Rule =
-  | "ssh"
-  | "container"
-  | "quiet-hours"
-  | "min-turn"
-  | "background"
-  | "dedupe"
-  | "cooldown"
-  | "dnd";
+  "ssh" | "container" | "quiet-hours" | "min-turn" | "background" | "dedupe" | "cooldown" | "dnd";
 
 /** A delivery that route() planned and a rule held back. */
 export interface Suppressed extends RoutedDelivery {

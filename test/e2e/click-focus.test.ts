@@ -62,7 +62,7 @@ describe.runIf(process.platform === "linux" && notificationDaemonTools().availab
         "the click's receipt",
       );
       expect(clicked).toMatchObject({ sink: "desktop", id: line.id, messageId: "1" });
-      expect(String(clicked.reason)).toContain(`tmux pane ${String(tmux.env.TMUX_PANE)}`);
+      expect(String(clicked.reason)).toContain(`tmux pane ${tmux.env.TMUX_PANE}`);
       expect(
         home.logLines().find((entry) => entry.outbox === "receipt" && entry.state === "shown"),
       ).toMatchObject({ sink: "desktop", messageId: "1" });
