@@ -216,19 +216,24 @@ function nonBlockingReader(
   }
   const handle = own;
   return {
-    readNow: (buffer) => {
-      try {
-        return readSync(handle, buffer, 0, buffer.length, null);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EAGAIN") return undefined;
-        throw error;
-      }
-    },
+    readNow: readNowOf(handle),
     close: () => {
       if (own === undefined) return;
       own = undefined;
       closeSync(handle);
     },
+  };
+}
+
+// A read of a non-blocking fd: the bytes read, 0 at the end, undefined when nothing is there yet.
+function readNowOf(fd: number): NonBlocking["readNow"] {
+  return (buffer) => {
+    try {
+      return readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EAGAIN") return undefined;
+      throw error;
+    }
   };
 }
 
@@ -249,17 +254,7 @@ function socketReader(fd: number): NonBlocking | undefined {
   } catch {
     return undefined;
   }
-  return {
-    readNow: (buffer) => {
-      try {
-        return readSync(fd, buffer, 0, buffer.length, null);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EAGAIN") return undefined;
-        throw error;
-      }
-    },
-    close: () => undefined,
-  };
+  return { readNow: readNowOf(fd), close: () => undefined };
 }
 
 /** The part of node's pipe_wrap binding socketReader uses. */
