@@ -5,7 +5,9 @@ import { codex } from "./codex.js";
 import { copilot } from "./copilot.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
+import { kilo } from "./kilo.js";
 import { opencode } from "./opencode.js";
+import { qwenCode } from "./qwen-code.js";
 
 // THE registry: adding a client = one adapter file, one line here, one template, its tests.
 export const clients: readonly ClientAdapter[] = [
@@ -15,6 +17,8 @@ export const clients: readonly ClientAdapter[] = [
   gemini,
   copilot,
   opencode,
+  qwenCode,
+  kilo,
 ];
 
 // The adapter of one client; every Client has one.

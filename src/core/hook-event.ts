@@ -42,6 +42,8 @@ export const CLIENT_IDS = [
   "gemini",
   "copilot",
   "opencode",
+  "qwen-code",
+  "kilo",
 ] as const;
 
 export type Client = (typeof CLIENT_IDS)[number];

@@ -38,7 +38,7 @@ export async function loadTemplate(client: Client, packageRoot: string): Promise
       ? eventMapSchema.parse(json)
       : client === "copilot"
         ? eventMapSchema.parse(copilotEventMap(json))
-        : client === "opencode"
+        : client === "opencode" || client === "kilo"
           ? eventMapSchema.parse(opencodeEventMap(json))
           : claudeSettingsSchema.parse(json).hooks;
   const adapter = adapterFor(client);

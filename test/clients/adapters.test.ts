@@ -40,12 +40,13 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
       const text = await readFile(join(root, "hooks-templates", `${id}.json`), "utf8");
       expect(parseSettings(text, id).isJsonc).toBe(false);
       const json = JSON.parse(text) as Record<string, unknown>;
+      const { shape } = adapter.locate("user", { home: "/h", projectDir: "/p", env: {} });
       const events =
-        id === "copilot"
+        shape === "copilot"
           ? map.parse(copilotEventMap(json))
-          : id === "opencode"
+          : shape === "opencode"
             ? map.parse(opencodeEventMap(json))
-            : map.parse(id === "droid" ? json : json["hooks"]);
+            : map.parse(shape === "bare" ? json : json["hooks"]);
       const defaults = await loadTemplate(id, root);
       for (const [event, [group]] of Object.entries(events)) {
         // Every entry notifies on one of the adapter's events, except UserPromptSubmit, which only
@@ -63,9 +64,10 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
       }
       // Every client that has a "done" event gets it, and a session end has its own short budget.
       expect(Object.values(adapter.events)).toContain("Stop");
-      // OpenCode has no session-end event.
+      // OpenCode and the clients built on it have no session-end event.
       const sessionEnd = Object.keys(events).find((e) => adapter.events[e] === "SessionEnd");
-      if (id !== "opencode") expect(defaults.get(sessionEnd!)).toBeLessThan(10);
+      if (sessionEnd !== undefined) expect(defaults.get(sessionEnd)).toBeLessThan(10);
+      else expect(shape).toBe("opencode");
     });
 
     it("locates a hook file for every scope it has, the user's inside its config folder", () => {
