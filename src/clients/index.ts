@@ -1,5 +1,6 @@
 import type { Client } from "../core/hook-event.js";
 import type { ClientAdapter } from "./adapter.js";
+import { auggie } from "./auggie.js";
 import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";
 import { copilot } from "./copilot.js";
@@ -19,6 +20,7 @@ export const clients: readonly ClientAdapter[] = [
   opencode,
   qwenCode,
   kilo,
+  auggie,
 ];
 
 // The adapter of one client; every Client has one.

@@ -44,6 +44,7 @@ export const CLIENT_IDS = [
   "opencode",
   "qwen-code",
   "kilo",
+  "auggie",
 ] as const;
 
 export type Client = (typeof CLIENT_IDS)[number];

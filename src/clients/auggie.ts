@@ -1,0 +1,76 @@
+import { join } from "node:path";
+import type { LocateInput, Scope, Target } from "../core/install-target.js";
+import { compact, defineClient, projectWrapper } from "./adapter.js";
+
+// Read from Auggie 0.36.0's own bundle (@augmentcode/auggie, augment.mjs); not run: Auggie talks
+// only to Augment's backend after a login, so it cannot be pointed at a loopback model.
+// - hooks: "hooks" in ~/.augment/settings.json, <workspace>/.augment/settings.json and
+//   .augment/settings.local.json (and /etc/augment/settings.json), read with a JSON5 parser;
+//   Claude Code's matcher groups; a command's timeout is in milliseconds (default 60000).
+// - events: PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd, Notification, PromptSubmit;
+//   nothing in 0.36.0 fires Notification, so there is no needs-you; an API error fires no hook.
+// - payload: hook_event_name, conversation_id, workspace_roots; Stop adds agent_stop_cause
+//   (end_turn, interrupted, max_iterations, empty_completion) and, when the entry's metadata asks
+//   for it (includeConversationData), conversation.agentTextResponse.
+// - a command with shell syntax ($, |, ...) runs under bash -c with AUGMENT_PROJECT_DIR (the
+//   first workspace root), AUGMENT_CONVERSATION_ID and AUGMENT_HOOK_EVENT set.
+function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
+  if (scope === "user") {
+    return {
+      client: "auggie",
+      scope,
+      file: join(home, ".augment", "settings.json"),
+      shape: "settings",
+    };
+  }
+  const dir = join(projectDir, ".augment");
+  const name = scope === "project" ? "settings.json" : "settings.local.json";
+  const target: Target = { client: "auggie", scope, file: join(dir, name), shape: "settings" };
+  if (scope === "project") target.wrapper = projectWrapper(dir, '"$AUGMENT_PROJECT_DIR"/.augment');
+  return target;
+}
+
+// A turn that stopped at its iteration limit or with an empty answer did not finish the task.
+const FAILED_CAUSES = new Set(["max_iterations", "empty_completion"]);
+
+// Auggie's names onto hook-notify's: the conversation is the session, the first workspace root
+// the folder. An interrupted turn is the person's own doing: nothing to tell them.
+function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
+  const name = raw["hook_event_name"];
+  const cause = raw["agent_stop_cause"];
+  if (name === "Stop" && cause === "interrupted") return { hook_event_name: "Stop (interrupted)" };
+  const roots = raw["workspace_roots"];
+  const out: Record<string, unknown> = {
+    ...raw,
+    session_id: raw["conversation_id"],
+    cwd: Array.isArray(roots) ? roots[0] : undefined,
+  };
+  const conversation = raw["conversation"];
+  if (typeof conversation === "object" && conversation !== null) {
+    out["last_assistant_message"] = (conversation as Record<string, unknown>)["agentTextResponse"];
+  }
+  if (name === "Stop" && typeof cause === "string" && FAILED_CAUSES.has(cause)) {
+    out["hook_event_name"] = "StopFailure";
+    out["error"] = cause;
+  }
+  return compact(out);
+}
+
+// Augment Code's CLI (auggie): Claude Code's hook shape in .augment/settings.json; milliseconds.
+export const auggie = defineClient({
+  id: "auggie",
+  name: "Auggie",
+  agent: "Auggie",
+  verified: "0.36.0",
+  scopes: ["user", "project", "local"],
+  configDir: ({ home }) => join(home, ".augment"),
+  locate,
+  events: { Stop: "Stop", SessionEnd: "SessionEnd" },
+  timeoutUnit: "milliseconds",
+  acceptsJsonc: true,
+  jsoncReason: "",
+  imports: [],
+  output:
+    "stdout is parsed as hook JSON (a hook can answer the agent), so hook-notify prints nothing",
+  toCanonical,
+});
