@@ -50,6 +50,8 @@ export function detectClient(
   const path = event.transcriptPath?.replaceAll("\\", "/") ?? "";
   if (path.includes("/.factory/")) return "droid";
   if (path.includes("/.gemini/") || env.GEMINI_SESSION_ID) return "gemini";
+  // Qwen Code also sets CLAUDE_PROJECT_DIR for its hooks.
+  if (path.includes("/.qwen/") || env.QWEN_PROJECT_DIR) return "qwen-code";
   if (path.includes("/.claude/")) return "claude-code";
   if (env.FACTORY_PROJECT_DIR || env.DROID_PROJECT_DIR) return "droid";
   if (env.CLAUDE_PROJECT_DIR || env.CLAUDECODE) return "claude-code";

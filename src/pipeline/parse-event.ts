@@ -170,6 +170,12 @@ function clientOf(raw: Record<string, unknown>): Client | undefined {
   )
     return "opencode";
   if (raw["hook_event_name"] === "AfterAgent") return "gemini";
+  // Claude Code's shape, told apart by Qwen Code's own transcript folder.
+  const transcript = raw["transcript_path"];
+  if (typeof transcript === "string" && transcript.replaceAll("\\", "/").includes("/.qwen/"))
+    return "qwen-code";
+  if (typeof raw["conversation_id"] === "string" && Array.isArray(raw["workspace_roots"]))
+    return "auggie";
   return undefined;
 }
 

@@ -134,4 +134,13 @@ describe("the added clients' payloads, read by their adapters", () => {
     expect(isFailure(parsed)).toBe(expected.failure);
     expect(parsed.raw).toEqual(JSON.parse(text));
   });
+
+  // A hand-written entry without --client: the payload alone names the client.
+  it.each(NAMES)("%s without --client", (name) => {
+    const text = readFileSync(join(DIR, name), "utf8");
+    const event = parseEvent(text);
+    const { client, event: expected } = EXPECTED[name]!;
+    if ("ignored" in expected) expect(event).toEqual(expected);
+    else expect((event as HookEvent).client).toBe(client);
+  });
 });
