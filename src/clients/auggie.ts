@@ -2,16 +2,19 @@ import { join } from "node:path";
 import type { LocateInput, Scope, Target } from "../core/install-target.js";
 import { compact, defineClient, projectWrapper } from "./adapter.js";
 
-// Read from Auggie 0.36.0's own bundle (@augmentcode/auggie, augment.mjs); not run: Auggie talks
-// only to Augment's backend after a login, so it cannot be pointed at a loopback model.
-// - hooks: "hooks" in ~/.augment/settings.json, <workspace>/.augment/settings.json and
+// Verified against Auggie 0.36.0 (@augmentcode/auggie), its bundle (augment.mjs) read and run for
+// real against a loopback stand-in of Augment's API (AUGMENT_SESSION_AUTH's tenantURL):
+// - hooks run only when the backend's feature flags say enable_hooks (Augment's own service
+//   decides); "hooks" in ~/.augment/settings.json, <workspace>/.augment/settings.json and
 //   .augment/settings.local.json (and /etc/augment/settings.json), read with a JSON5 parser;
 //   Claude Code's matcher groups; a command's timeout is in milliseconds (default 60000).
 // - events: PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd, Notification, PromptSubmit;
-//   nothing in 0.36.0 fires Notification, so there is no needs-you; an API error fires no hook.
+//   nothing in 0.36.0 fires Notification, so there is no needs-you; a refused model call fires
+//   no Stop, only SessionEnd (which has no reason).
 // - payload: hook_event_name, conversation_id, workspace_roots; Stop adds agent_stop_cause
-//   (end_turn, interrupted, max_iterations, empty_completion) and, when the entry's metadata asks
-//   for it (includeConversationData), conversation.agentTextResponse.
+//   (end_turn, interrupted, max_iterations, empty_completion) and _exchange (exchange
+//   .request_message, .response_text, ...); with the entry's metadata.includeConversationData,
+//   conversation.agentTextResponse too.
 // - a command with shell syntax ($, |, ...) runs under bash -c with AUGMENT_PROJECT_DIR (the
 //   first workspace root), AUGMENT_CONVERSATION_ID and AUGMENT_HOOK_EVENT set.
 function locate(scope: Scope, { home, projectDir }: LocateInput): Target {
@@ -45,15 +48,20 @@ function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
     session_id: raw["conversation_id"],
     cwd: Array.isArray(roots) ? roots[0] : undefined,
   };
-  const conversation = raw["conversation"];
-  if (typeof conversation === "object" && conversation !== null) {
-    out["last_assistant_message"] = (conversation as Record<string, unknown>)["agentTextResponse"];
-  }
+  out["last_assistant_message"] =
+    record(raw["conversation"])["agentTextResponse"] ??
+    record(record(raw["_exchange"])["exchange"])["response_text"];
   if (name === "Stop" && typeof cause === "string" && FAILED_CAUSES.has(cause)) {
     out["hook_event_name"] = "StopFailure";
     out["error"] = cause;
   }
   return compact(out);
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 // Augment Code's CLI (auggie): Claude Code's hook shape in .augment/settings.json; milliseconds.

@@ -1,5 +1,6 @@
 // The payloads of the clients added after the first six, as their adapters read them: Qwen Code's
-// captured from the real client, Auggie's written from its bundle (see each folder's README).
+// and Auggie's captured from the real clients; the Auggie stop causes a run does not produce are
+// written from its bundle (see each folder's README).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -72,16 +73,24 @@ const EXPECTED: Record<string, { client: Client; event: Expected }> = {
       fields: { cwd: QWEN, reason: "prompt_input_exit" },
     },
   },
-  "auggie-documented/Stop-end_turn.json": {
+  "auggie/Stop-end_turn.json": {
     client: "auggie",
     event: {
       name: "Stop",
       failure: false,
       fields: {
-        sessionId: AUGGIE_SESSION,
-        cwd: AUGGIE,
+        sessionId: "e06d7ee6-652d-484c-bcb7-f2892140c673",
+        cwd: "/tmp/ag/proj",
         lastAssistantMessage: "All done: the mock model answered.",
       },
+    },
+  },
+  "auggie/SessionEnd.json": {
+    client: "auggie",
+    event: {
+      name: "SessionEnd",
+      failure: false,
+      fields: { sessionId: "e06d7ee6-652d-484c-bcb7-f2892140c673", cwd: "/tmp/ag/proj" },
     },
   },
   "auggie-documented/Stop-max_iterations.json": {
@@ -95,14 +104,6 @@ const EXPECTED: Record<string, { client: Client; event: Expected }> = {
   "auggie-documented/Stop-interrupted.json": {
     client: "auggie",
     event: { ignored: "Stop (interrupted)" },
-  },
-  "auggie-documented/SessionEnd.json": {
-    client: "auggie",
-    event: {
-      name: "SessionEnd",
-      failure: false,
-      fields: { sessionId: AUGGIE_SESSION, cwd: AUGGIE },
-    },
   },
 };
 

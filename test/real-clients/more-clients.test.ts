@@ -19,9 +19,10 @@ import {
   type Result,
   type Turn,
 } from "./harness.js";
-import { ANSWER, startMockModel } from "./mock-model.js";
+import { startMockAugment } from "./mock-augment.js";
+import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
 
-type Id = "qwen-code" | "kilo";
+type Id = "qwen-code" | "kilo" | "auggie";
 const pinned = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
   Id,
   { package: string; version: string; bin: string }
@@ -97,9 +98,34 @@ const TURNS: Record<Id, Turn[]> = {
       sent: [{ event: "StopFailure", failure: true }],
     },
   ],
+  // Auggie against a stand-in of Augment's API. A refused model call fires no Stop, only a
+  // SessionEnd without a reason: nothing says it failed.
+  auggie: [
+    {
+      what: "a print-mode turn: done with the last message, session-end",
+      behaviour: "text",
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+      exit: 0,
+    },
+    {
+      what: "a print-mode turn the API refuses: session-end only, no done",
+      behaviour: "error",
+      sent: [{ event: "SessionEnd", failure: false }],
+    },
+  ],
 };
 
 const CLIENT_TIMEOUT = 240_000;
+
+// The model API each client calls: Auggie talks to Augment's API, the others to a model API.
+const MOCKS: Record<Id, (behaviour: Behaviour) => Promise<MockModel>> = {
+  "qwen-code": startMockModel,
+  kilo: startMockModel,
+  auggie: startMockAugment,
+};
 
 describe.each(Object.keys(TURNS) as Id[])("real %s", (id) => {
   const { package: name, version } = pinned[id];
@@ -112,7 +138,7 @@ describe.each(Object.keys(TURNS) as Id[])("real %s", (id) => {
     `${name}@${version}: install, %s`,
     async (_what, turn) => {
       const webhook = await startHttpServer([{ status: 200 }]);
-      const model = await startMockModel(turn.behaviour);
+      const model = await MOCKS[id](turn.behaviour);
       const box = await makeBox(webhook);
       await install(box, id);
       const result = await RUNNERS[id]({ box, bin, model, turn, webhook });
@@ -216,7 +242,15 @@ async function quitAfterFailure(
   return { code: 0, stdout: screen.stdout, stderr: "" };
 }
 
+// Auggie: logged in through AUGMENT_SESSION_AUTH, whose tenant URL is the mock of Augment's API.
+async function runAuggie({ box, bin, model }: Drive): Promise<Result> {
+  const session = { accessToken: "test-token", tenantURL: `${model.url}/`, scopes: ["email"] };
+  const env = { ...box.env, AUGMENT_SESSION_AUTH: JSON.stringify(session) };
+  return run(bin, ["--print", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+}
+
 const RUNNERS: Record<Id, (drive: Drive) => Promise<Result>> = {
   "qwen-code": runQwen,
   kilo: runKilo,
+  auggie: runAuggie,
 };
