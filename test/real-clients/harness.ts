@@ -1,6 +1,6 @@
 // The sandbox, process and tmux helpers the real-client tests share (more-clients.test.ts): a
 // fresh HOME with hook-notify behind a tracer, install, delivered notifications, tmux driving.
-// Shared by real-clients.test.ts and more-clients.test.ts.
+// The same helpers as real-clients.test.ts, which keeps its own copies while it is reworked.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
