@@ -18,7 +18,15 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // Loaded lazily with import(), only by the commands and sinks that need them; never bundled.
-const external = ["node-notifier", "nodemailer", "undici", "yargs", "yargs/*", "jsonc-parser"];
+const external = [
+  "node-notifier",
+  "nodemailer",
+  "play-sound",
+  "undici",
+  "yargs",
+  "yargs/*",
+  "jsonc-parser",
+];
 
 // cli.ts imports ./cli-yargs.js only for non-hook commands: that import loads dist/commands.cjs, so
 // the hook's bundle does not carry (and V8 does not parse) the installer and the other commands.

@@ -106,7 +106,11 @@ describe("the approval summary (issue 25: the phone shows what runs)", () => {
       fc.property(hostile, (command) => {
         const summary = summarizeRequest("Bash", { command });
         const line = headline(summary);
-        expect(offenders(line, [])).toEqual([]);
+        // The one such character the headline may hold is ours: an LRM right after a
+        // right-to-left letter (summary.ts, inOrder), never one from the command.
+        const ours =
+          /(?<=[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}\p{Script=Old_Hungarian}\p{Script=Imperial_Aramaic}\p{Script=Phoenician}\p{Script=Kharoshthi}\p{Script=Avestan}\p{Script=Yezidi}\p{Script=Mende_Kikakui}])\u200E/gu;
+        expect(offenders(line.replace(ours, ""), [])).toEqual([]);
         expect(line).not.toContain("\n");
         expect(summary.length).toBe(Array.from(command).length);
         expect(summary.isCut).toBe(false);

@@ -1,5 +1,5 @@
-// The hook-notify side of `install --approve`: a usable ntfy sink must exist; the config gets a
-// random reply topic (once, kept on later runs) and the state folder a 0600 key. Neither the
+// The hook-notify side of `install --approve`: a usable ntfy or Telegram sink must exist (ntfy with
+// a token, Telegram with a bot token and a numeric chat id); for ntfy the config gets a random reply topic (once, kept on later runs) and the state folder a 0600 key. Neither the
 // topic nor the key is ever printed.
 import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import { ensureSecret, makePrivate, secretPath } from "./secret.js";
-import { resolveSetup } from "./setup.js";
+import { isTelegramSetup, resolveSetup } from "./setup.js";
 
 /** What install --approve will do to the config and the key, checked before anything is written. */
 export interface ApproveInstallPlan {
@@ -37,11 +37,16 @@ export function planApproveInstall(
   }
   const placeholder = loaded.value.approveReplyTopic ?? "hn-reply-placeholder-0000000000";
   const setup = resolveSetup({ ...loaded.value, approveReplyTopic: placeholder });
-  if ("problem" in setup) throw new HookNotifyError("USAGE", `${loaded.path}: ${setup.problem}`);
+  if ("problem" in setup) {
+    // A sink the config left out (a Telegram entry without its bot token) is the likely cause.
+    const leftOut = loaded.issues.length > 0 ? ` (left out: ${loaded.issues.join("; ")})` : "";
+    throw new HookNotifyError("USAGE", `${loaded.path}: ${setup.problem}${leftOut}`);
+  }
   return {
     configPath: loaded.path,
     timeout: setup.seconds + ENTRY_MARGIN_SECONDS,
-    addTopic: loaded.value.approveReplyTopic === undefined,
+    // Telegram needs no reply topic: the presses come back to the bot.
+    addTopic: !isTelegramSetup(setup) && loaded.value.approveReplyTopic === undefined,
     keyPath: secretPath(deps),
   };
 }

@@ -4,6 +4,7 @@ import { approvingClient } from "../clients/index.js";
 import type { RunRecord } from "../pipeline/record.js";
 import type { Decision, AnswerVerdict } from "./answer.js";
 import type { PresenceReading } from "./gate.js";
+import type { TelegramRejected } from "./telegram-wait.js";
 
 /** What happened to one permission request. */
 export interface ApprovalLog {
@@ -24,8 +25,13 @@ export interface ApprovalLog {
   waitedMs?: number | undefined;
   /** Why no answer came: timeout, stream-closed, error. */
   fallback?: string | undefined;
-  /** Messages on the reply topic that were not accepted. */
-  rejected: { reason: Extract<AnswerVerdict, { ok: false }>["reason"]; message: string }[];
+  /** Messages on the reply topic (ntfy) or presses (Telegram) that were not accepted. */
+  rejected: {
+    reason: Extract<AnswerVerdict, { ok: false }>["reason"] | TelegramRejected["reason"];
+    message: string;
+  }[];
+  /** false when Telegram did not take the answer to the press or the edit of the message. */
+  told?: false | undefined;
   /** True for `hook-notify test --approve`. */
   sample?: boolean | undefined;
 }

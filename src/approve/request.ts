@@ -1,7 +1,7 @@
 // The ntfy message that asks the phone: publish-as-JSON with two `http` actions, Allow and Deny,
 // each posting its fixed, signed answer to the reply topic (ntfy docs: publish.md "Action buttons").
 import { answerBody, type Decision } from "./answer.js";
-import type { ApproveSetup } from "./setup.js";
+import type { NtfySetup } from "./setup.js";
 import { inertText } from "../shown-text.js";
 import { headline, type RequestSummary } from "./summary.js";
 
@@ -22,7 +22,7 @@ export interface PublishRequest {
 
 // The request message; `secret` signs the two answers, which travel as the buttons' bodies.
 export function buildPublish(
-  setup: ApproveSetup,
+  setup: NtfySetup,
   requestId: string,
   summary: RequestSummary,
   origin: RequestOrigin,
@@ -37,6 +37,32 @@ export function buildPublish(
     body: answerBody(secret, requestId, decision),
     clear: true,
   });
+  const payload = {
+    topic: setup.requestTopic,
+    title: requestTitle(summary, origin),
+    message: requestText(summary, origin, setup.seconds, requestId),
+    priority: 4,
+    tags: ["lock"],
+    actions: [button("Allow", "allow"), button("Deny", "deny")],
+  };
+  const headers = { "content-type": "application/json", authorization: `Bearer ${setup.token}` };
+  return { url: setup.root, headers, body: JSON.stringify(payload) };
+}
+
+// The question's title, on every channel.
+export function requestTitle(summary: RequestSummary, origin: RequestOrigin): string {
+  return origin.kind === "sample"
+    ? `hook-notify test: allow ${summary.tool}?`
+    : `Claude Code asks to use ${summary.tool}`;
+}
+
+// The question's lines: what runs, where it comes from, how long the phone has.
+export function requestText(
+  summary: RequestSummary,
+  origin: RequestOrigin,
+  seconds: number,
+  requestId: string,
+): string {
   const where = [origin.project, origin.session && `session ${origin.session.slice(0, 8)}`]
     .filter((part): part is string => typeof part === "string" && part !== "")
     .map((part) => inertText(part, "line"))
@@ -44,19 +70,7 @@ export function buildPublish(
   const lines = [
     headline(summary),
     where,
-    `Allow or Deny within ${setup.seconds} s; otherwise the terminal asks. Request ${requestId.slice(0, 8)}.`,
+    `Allow or Deny within ${seconds} s; otherwise the terminal asks. Request ${requestId.slice(0, 8)}.`,
   ];
-  const payload = {
-    topic: setup.requestTopic,
-    title:
-      origin.kind === "sample"
-        ? `hook-notify test: allow ${summary.tool}?`
-        : `Claude Code asks to use ${summary.tool}`,
-    message: lines.filter((line) => line !== "").join("\n"),
-    priority: 4,
-    tags: ["lock"],
-    actions: [button("Allow", "allow"), button("Deny", "deny")],
-  };
-  const headers = { "content-type": "application/json", authorization: `Bearer ${setup.token}` };
-  return { url: setup.root, headers, body: JSON.stringify(payload) };
+  return lines.filter((line) => line !== "").join("\n");
 }

@@ -11,22 +11,23 @@ import { redactUrl } from "../redact.js";
 import { decisionJson } from "./decision.js";
 import { probePresence } from "../presence/probe.js";
 import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
-import {
-  APPROVE_PRESENCE_TIMEOUT_MS,
-  APPROVE_PUBLISH_TIMEOUT_MS,
-  AWAY_IDLE_SECONDS,
-} from "../core/defaults.js";
+import { APPROVE_PRESENCE_TIMEOUT_MS, AWAY_IDLE_SECONDS } from "../core/defaults.js";
+import { askTelegram } from "./ask-telegram.js";
+import { sendQuestion, TIME_UP, type PhoneResult } from "./send.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";
 import { readSecret, secretPath } from "./secret.js";
-import { resolveSetup, waitBudget, type ApproveSetup } from "./setup.js";
+import {
+  isTelegramSetup,
+  resolveSetup,
+  waitBudget,
+  type ApproveSetup,
+  type NtfySetup,
+} from "./setup.js";
 import { openStream } from "./stream.js";
 import { logSummary, summarizeRequest, type RequestSummary } from "./summary.js";
 import { waitForAnswer } from "./wait.js";
-
-const TIME_UP =
-  "time was up before ntfy answered (the wait ends at approveSeconds, or --timeout less 5 s): the terminal asks";
 
 export interface ApproveOptions {
   configPath?: string | undefined;
@@ -114,7 +115,8 @@ async function readRequestAndSetup(
 }
 
 /** One ask of the phone, under the run's deadline (`signal`, ending at `endsAt`). */
-interface PhoneAsk extends AskedRequest {
+interface PhoneAsk<Setup extends ApproveSetup = ApproveSetup> extends AskedRequest {
+  setup: Setup;
   deps: Deps;
   options: ApproveOptions;
   run: ApproveRun;
@@ -122,12 +124,33 @@ interface PhoneAsk extends AskedRequest {
   endsAt: number;
 }
 
-// Subscribes to the reply topic, publishes the request, waits for the one verified answer.
+// Asks through the configured channel; the answer (or why none) goes in the record.
 async function askPhone(ask: PhoneAsk): Promise<void> {
-  const { deps, setup, signal, run } = ask;
+  const { deps, setup, run } = ask;
   const { record } = run;
   record.approval.route = "phone";
   const secret = readSecret(secretPath(deps), deps.platform);
+  const { result, sentAt } = isTelegramSetup(setup)
+    ? await askTelegram(
+        { ...ask, setup, record, sample: ask.options.sample !== undefined },
+        secret,
+        (seconds) => ask.options.onSent?.(setup, seconds),
+      )
+    : await askNtfy({ ...ask, setup }, secret);
+  if ("answer" in result) {
+    recordAnswer(record, result.answer, result.at, sentAt);
+    run.output = decisionJson(result.answer);
+    return;
+  }
+  record.approval.waitedMs = deps.now() - sentAt;
+  record.approval.fallback = result.none;
+  if (result.error) throw result.error;
+}
+
+// ntfy: subscribes to the reply topic, publishes the request, waits for the one verified answer.
+async function askNtfy(ask: PhoneAsk<NtfySetup>, secret: Buffer): Promise<PhoneResult> {
+  const { deps, setup, signal, run } = ask;
+  const { record } = run;
   const requestId = randomBytes(16).toString("base64url");
   record.id = requestId;
   record.approval.request = requestId;
@@ -144,7 +167,15 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
     { ...ask.request, kind },
     secret,
   );
-  const sentAt = await publish(setup, message, deps, record, signal);
+  const { sentAt } = await sendQuestion(
+    { setup, target: redactUrl(message.url), record },
+    deps,
+    signal,
+    async (timer) => {
+      const response = await postRequest(message, { signal: timer, env: deps.env, sinkName });
+      assertSuccess(response, { sinkName, service: "ntfy" });
+    },
+  );
   ask.options.onSent?.(setup, seconds);
   const result = await waitForAnswer({
     setup,
@@ -157,14 +188,11 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
     now: deps.now,
     onRejected: (r) => record.approval.rejected.push(r),
   });
-  if ("answer" in result) {
-    recordAnswer(record, result.answer, result.at, sentAt);
-    run.output = decisionJson(result.answer);
-    return;
-  }
-  record.approval.waitedMs = deps.now() - sentAt;
-  record.approval.fallback = result.none;
-  if (result.none === "error") throw result.error;
+  if ("answer" in result) return { result, sentAt };
+  return {
+    result: { none: result.none, ...("error" in result ? { error: result.error } : {}) },
+    sentAt,
+  };
 }
 
 // Presence first; the reading and the route go in the record. True when the phone is asked.
@@ -207,41 +235,4 @@ async function readPresence(
   if (found === undefined) return presenceUnavailable();
   const { state, probe, detail, idleSeconds } = found;
   return { state, probe, detail, idleSeconds };
-}
-
-// Publishes the request; the outcome goes in the record. Returns when it was accepted.
-async function publish(
-  setup: ApproveSetup,
-  request: ReturnType<typeof buildPublish>,
-  deps: Deps,
-  record: ApproveRecord,
-  signal: AbortSignal,
-): Promise<number> {
-  const started = deps.now();
-  const timer = deadline(APPROVE_PUBLISH_TIMEOUT_MS, signal);
-  const outcome = {
-    sink: setup.sinkName,
-    type: "chat",
-    target: redactUrl(request.url),
-    ok: false,
-    ms: 0,
-  };
-  record.outcomes.push(outcome);
-  try {
-    const response = await postRequest(request, {
-      signal: timer.signal,
-      env: deps.env,
-      sinkName: setup.sinkName,
-    });
-    assertSuccess(response, { sinkName: setup.sinkName, service: "ntfy" });
-    outcome.ok = true;
-    return deps.now();
-  } catch (error) {
-    const known = toHookNotifyError(error);
-    Object.assign(outcome, { code: known.code, error: signal.aborted ? TIME_UP : known.message });
-    throw known;
-  } finally {
-    timer.clear();
-    outcome.ms = deps.now() - started;
-  }
 }

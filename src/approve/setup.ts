@@ -1,14 +1,23 @@
-// Which ntfy server, topics and token `hook-notify approve` uses: all from the user's config.
+// Which channel `hook-notify approve` asks through (an ntfy topic pair, or a Telegram bot and
+// chat), with its secrets: all from the user's config.
 import { APPROVE_EXIT_MARGIN_MS } from "../core/defaults.js";
-import type { Config } from "../core/config.js";
+import type { Config, SinkEntry } from "../core/config.js";
 import { isNtfyEntry, resolveNtfy, type NtfyOptions } from "../sinks/chat/ntfy.js";
+import { telegram, telegramTarget, type TelegramOptions } from "../sinks/chat/telegram.js";
 import { HookNotifyError } from "../errors.js";
 import { splitTopicUrl } from "../sinks/chat/format-ntfy.js";
 
-/** Everything one permission round trip needs from the config. */
-export interface ApproveSetup {
+/** What every channel's setup has. */
+interface SetupCommon {
   /** The chat sink's name in the config (for the log). */
   sinkName: string;
+  seconds: number;
+  when: "away" | "always";
+}
+
+/** One permission round trip through ntfy: a request topic and a secret reply topic. */
+export interface NtfySetup extends SetupCommon {
+  service: "ntfy";
   /** The ntfy server root, ending in "/": JSON is published here. */
   root: string;
   /** Where the request goes: the sink's topic, which the phone subscribes to. */
@@ -17,20 +26,37 @@ export interface ApproveSetup {
   replyTopic: string;
   /** The ntfy access token (required): sent on the publish, the subscribe and in the buttons. */
   token: string;
-  seconds: number;
-  when: "away" | "always";
 }
+
+/** One permission round trip through a Telegram bot: inline buttons, presses by getUpdates. */
+export interface TelegramSetup extends SetupCommon {
+  service: "telegram";
+  /** The Bot API server without a trailing "/". */
+  api: string;
+  /** Secret: it is the bot. */
+  botToken: string;
+  /** The one chat whose presses count (a number, as text). */
+  chatId: string;
+  threadId?: number | undefined;
+}
+
+/** Everything one permission round trip needs from the config. */
+export type ApproveSetup = NtfySetup | TelegramSetup;
 
 /** Why approve cannot ask the phone, as a sentence with the next step. */
 export interface SetupProblem {
   problem: string;
 }
 
-// The ntfy chat sink approve publishes through: approveSink, else the only enabled one.
+// The chat sink approve asks through: approveSink, else the only enabled ntfy sink, else the only
+// enabled Telegram sink.
 export function resolveSetup(config: Config): ApproveSetup | SetupProblem {
   const sink = pickSink(config);
   if ("problem" in sink) return sink;
-  const options = resolveNtfy(sink.options);
+  const common = { sinkName: sink.name, seconds: config.approveSeconds, when: config.approveWhen };
+  if (isTelegramEntry(sink))
+    return telegramSetup(sink.name, sink.options as TelegramOptions, common);
+  const options = resolveNtfy(sink.options as NtfyOptions);
   let split: { root: string; topic: string };
   try {
     split = splitTopicUrl(options.url);
@@ -53,40 +79,74 @@ export function resolveSetup(config: Config): ApproveSetup | SetupProblem {
     };
   }
   return {
-    sinkName: sink.name,
+    service: "ntfy",
+    ...common,
     root: split.root,
     requestTopic: split.topic,
     replyTopic,
     token: options.token,
-    seconds: config.approveSeconds,
-    when: config.approveWhen,
   };
 }
 
-function pickSink(config: Config): { name: string; options: NtfyOptions } | SetupProblem {
-  const isNtfy = isNtfyEntry;
+// A Telegram sink answers only with a bot token and a numeric chat id: the presses are read with
+// the token, and only a press from that chat counts.
+function telegramSetup(
+  name: string,
+  options: TelegramOptions,
+  common: SetupCommon,
+): TelegramSetup | SetupProblem {
+  const { botToken, chatId, threadId, api } = telegramTarget(options);
+  if (botToken === "") {
+    return {
+      problem: `sinks.${name}: approving from Telegram needs the bot's token ("botToken": "123456:ABC…" from @BotFather): the presses are read with it. Add it, then run: hook-notify install --approve`,
+    };
+  }
+  if (!/^-?\d+$/.test(String(chatId))) {
+    return {
+      problem: `sinks.${name}: approving from Telegram needs the numeric chat id ("chatId": 123456789, or -100… for a group), not a @name: only presses from that chat count.`,
+    };
+  }
+  return { service: telegram.id, ...common, api, botToken, chatId: String(chatId), threadId };
+}
+
+function isTelegramEntry(entry: Pick<SinkEntry, "type" | "options">): boolean {
+  return entry.type === "chat" && (entry.options as { service?: unknown }).service === telegram.id;
+}
+
+// True for a setup that asks through a Telegram bot (else through ntfy).
+export function isTelegramSetup(setup: ApproveSetup): setup is TelegramSetup {
+  return setup.service === telegram.id;
+}
+
+function isChannel(entry: SinkEntry): boolean {
+  return isNtfyEntry(entry) || isTelegramEntry(entry);
+}
+
+function pickSink(config: Config): SinkEntry | SetupProblem {
   if (config.approveSink !== undefined) {
     const entry = config.sinks[config.approveSink];
-    if (entry === undefined || !isNtfy(entry) || !entry.enabled) {
+    if (entry === undefined || !isChannel(entry) || !entry.enabled) {
       return {
-        problem: `approveSink "${config.approveSink}" is not an enabled chat sink with "service": "ntfy".`,
+        problem: `approveSink "${config.approveSink}" is not an enabled chat sink with "service": "ntfy" or "telegram".`,
       };
     }
-    return { name: entry.name, options: entry.options as NtfyOptions };
+    return entry;
   }
-  const found = Object.values(config.sinks).filter((entry) => entry.enabled && isNtfy(entry));
+  const enabled = Object.values(config.sinks).filter((entry) => entry.enabled);
+  const ntfys = enabled.filter((entry) => isNtfyEntry(entry));
+  const found = ntfys.length > 0 ? ntfys : enabled.filter((entry) => isTelegramEntry(entry));
   const [only, ...others] = found;
   if (only === undefined) {
     return {
       problem:
-        'approving from the phone needs a chat sink with "service": "ntfy" (a private topic with a token). Add one, then run: hook-notify install --approve',
+        'approving from the phone needs a chat sink with "service": "ntfy" (a private topic with a token) or "telegram" (a bot token and chat id). Add one, then run: hook-notify install --approve',
     };
   }
   if (others.length > 0) {
     const names = found.map((entry) => entry.name).join(", ");
-    return { problem: `several ntfy sinks (${names}): set "approveSink" to the one to use.` };
+    return { problem: `several such sinks (${names}): set "approveSink" to the one to use.` };
   }
-  return { name: only.name, options: only.options as NtfyOptions };
+  return only;
 }
 
 // approveSeconds, or less when the hook entry's --timeout is shorter (it keeps a margin to exit).

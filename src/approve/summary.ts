@@ -57,7 +57,21 @@ export function headline(summary: RequestSummary): string {
     summary.hidden === 0
       ? ""
       : `; ${count(summary.hidden, summary.hidden === 1 ? "hidden character" : "hidden characters")} shown as ${INERT_MARK}`;
-  return `${summary.label} (${count(summary.length, "characters")}${hidden}): ${summary.text}`;
+  return `${summary.label} (${count(summary.length, "characters")}${hidden}): ${inOrder(summary.text)}`;
+}
+
+// Right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko and the other RTL scripts).
+const RTL_RUN =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}\p{Script=Old_Hungarian}\p{Script=Imperial_Aramaic}\p{Script=Phoenician}\p{Script=Kharoshthi}\p{Script=Avestan}\p{Script=Yezidi}\p{Script=Mende_Kikakui}]+/gu;
+const LRM = "\u200E";
+
+// Shown in the order it runs. The Unicode bidi algorithm lays neighbouring right-to-left words
+// out right to left even with no control character in the text: `rm "אב" "גד"` would read
+// `rm "גד" "אב"`, the arguments swapped. A left-to-right mark after each right-to-left run ends
+// it there, so on a left-to-right line (the summary starts with its Latin label) every run
+// stands where it is in the command; a word still reads right to left inside itself.
+export function inOrder(text: string): string {
+  return text.replace(RTL_RUN, (run) => `${run}${LRM}`);
 }
 
 // The few words the log keeps: tool and the start of its text.

@@ -3,7 +3,7 @@
 import type { HookNotifyError } from "../errors.js";
 import { toHookNotifyError } from "../errors.js";
 import { verifyAnswer, type Decision, type AnswerVerdict } from "./answer.js";
-import type { ApproveSetup } from "./setup.js";
+import type { NtfySetup } from "./setup.js";
 import { openStream, type NtfyEvent } from "./stream.js";
 
 /** A message on the reply topic that was not accepted, and why. */
@@ -19,7 +19,7 @@ export type WaitResult =
 
 /** What the wait needs: the stream already open, and how to open it again. */
 export interface WaitInput {
-  setup: ApproveSetup;
+  setup: NtfySetup;
   requestId: string;
   secret: Buffer;
   stream: AsyncIterable<NtfyEvent>;
@@ -72,7 +72,8 @@ function hasEnded(signal: AbortSignal): boolean {
   return signal.aborted;
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+// Resolves after `ms`, or at once when the signal aborts.
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);

@@ -94,7 +94,7 @@ function installSafetyNet(run: ApproveRun, finish: () => void, timeout: number |
 export const approveCommand: CommandModule<object, ApproveArgs> = {
   command: "approve",
   describe:
-    "Claude Code PermissionRequest hook: ask the phone (ntfy Allow/Deny) when you are away; prints only your answer",
+    "Claude Code PermissionRequest hook: ask the phone (ntfy or Telegram Allow/Deny) when you are away; prints only your answer",
   builder: (yargs) =>
     yargs
       .option("config", { type: "string", describe: "Config file (default: the user config)" })

@@ -4,6 +4,7 @@ import { configOption } from "./config-option.js";
 
 interface DoctorArgs {
   json: boolean;
+  deep: boolean;
   config: string | undefined;
 }
 
@@ -18,9 +19,16 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
         default: false,
         describe: "Print an array of {check, status, detail, fix}",
       })
+      .option("deep", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Linux: also send a real test banner and read it back from the notification daemon",
+      })
       .option("config", configOption)
       .example("$0 doctor", "check everything; exit 1 when notifications cannot work")
       .example("$0 doctor --json", "the same checks as JSON, for scripts and bug reports")
+      .example("$0 doctor --deep", "also show a real banner and check the daemon took it")
       .example("$0 doctor --config ./config.json", "check another config file"),
   handler: async (argv) => {
     const [
@@ -47,6 +55,7 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
     const results = await runDoctor(deps, {
       configPath: argv.config,
       nodeVersion: process.versions.node,
+      deep: argv.deep,
     });
     const style = createStyle(process.stdout, deps.env);
     process.stdout.write(argv.json ? renderJson(results) : renderResults(results, style));

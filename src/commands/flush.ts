@@ -68,20 +68,32 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
         console.log(`Retrying ${await requeueFailed(paths, deps.now())} failed deliveries.`);
       await releaseHeld(deps, { force: true }); // with the lock: also what a dead worker claimed
       const hours = argv["max-age-hours"];
-      const summary = await drain(deps, {
-        force: true,
-        ...(hours && hours > 0 ? { maxAgeMs: hours * 3_600_000 } : {}),
-        onResult: (r) => {
-          const mark = { delivered: "✓", retry: "↻", failed: "✗", skipped: "-", cancelled: "-" }[
-            r.outcome
-          ];
-          const detail =
-            r.outcome === "delivered"
-              ? "delivered"
-              : `${r.outcome === "retry" ? "will retry" : r.outcome}: ${r.message ?? r.code ?? ""}`;
-          console.log(`${mark} ${r.sink} ${r.id} ${detail}`);
-        },
-      });
+      const handedOn = { any: false };
+      const pass = () =>
+        drain(deps, {
+          force: true,
+          ...(hours && hours > 0 ? { maxAgeMs: hours * 3_600_000 } : {}),
+          onResult: (r) => {
+            const mark = { delivered: "✓", retry: "↻", failed: "✗", skipped: "-", cancelled: "-" }[
+              r.outcome
+            ];
+            const detail =
+              r.outcome === "delivered"
+                ? `delivered${r.fallbackOf ? ` (fallback for ${r.fallbackOf})` : ""}`
+                : `${r.outcome === "retry" ? "will retry" : r.outcome}: ${r.message ?? r.code ?? ""}`;
+            const handed = r.fallback ? ` → ${r.fallback.join(", ")}` : "";
+            if (handed) handedOn.any = true;
+            console.log(`${mark} ${r.sink} ${r.id} ${detail}${handed}`);
+          },
+        });
+      let summary = await pass();
+      // What was given up on in this pass went to its fallbacks: send those now too.
+      for (let extra = 0; handedOn.any && extra < 3; extra++) {
+        handedOn.any = false;
+        const more = await pass();
+        const delivered = summary.delivered + more.delivered;
+        summary = { ...more, delivered, failed: summary.failed + more.failed };
+      }
       const pending = summary.remaining > 0 ? `, ${summary.remaining} still pending` : "";
       const quarantined =
         summary.quarantined > 0

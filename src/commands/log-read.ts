@@ -10,8 +10,10 @@ export interface LoggedRun {
   record: RunRecord;
   /** The run's own line and its journal lines, as written. */
   lines: string[];
-  /** The last journal line per sink name. */
+  /** The last journal line per sink name (a fallback's under fallbackKey, a follow-up's under followUpKey). */
   journal: Map<string, JournalLine>;
+  /** What the sinks reported after sending (shown, clicked, closed, acknowledged), per sink, in order. */
+  receipts: Map<string, JournalLine[]>;
   /** Per sink: how many SubagentStop runs the coalesced notification it went into stands for. */
   merged: Map<string, number>;
 }
@@ -40,6 +42,8 @@ export function parseLog(text: string): ParsedLog {
   const runs: LoggedRun[] = [];
   // Notification id → the runs it stands for (one, or the parts of a coalesced notification).
   const byId = new Map<string, LoggedRun[]>();
+  // Receipts a local sink reported while the hook ran come before the run's own line.
+  const early = new Map<string, { line: string; journal: JournalLine & { sink: string } }[]>();
   let corrupt = 0;
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
@@ -52,20 +56,40 @@ export function parseLog(text: string): ParsedLog {
       const of = typeof journal.of === "string" ? journal.of : undefined;
       const parts = journal.outbox === "coalesced" ? stringsOf(journal.parts) : [of ?? id];
       const joined = parts.flatMap((part) => byId.get(part) ?? []);
+      if (journal.outbox === "receipt" && joined.length === 0)
+        early.set(id, [...(early.get(id) ?? []), { line, journal: { ...journal, sink } }]);
       for (const run of new Set(joined)) {
         run.lines.push(line);
-        run.journal.set(of ? followUpKey(sink) : sink, journal);
+        if (journal.outbox === "receipt") {
+          addReceipt(run, sink, journal);
+          continue;
+        }
+        run.journal.set(journalKey(sink, journal, of), journal);
         if (journal.outbox === "coalesced") run.merged.set(sink, parts.length);
       }
       if (journal.outbox === "coalesced") byId.set(id, [...(byId.get(id) ?? []), ...joined]);
     } else if (value && typeof value.time === "string" && Array.isArray(value.outcomes)) {
       const record = toRecord(value);
-      const run: LoggedRun = { record, lines: [line], journal: new Map(), merged: new Map() };
+      const run: LoggedRun = {
+        record,
+        lines: [line],
+        journal: new Map(),
+        receipts: new Map(),
+        merged: new Map(),
+      };
       runs.push(run);
       if (record.id) byId.set(record.id, [run]);
+      for (const { line: earlier, journal } of early.get(record.id ?? "") ?? []) {
+        run.lines.push(earlier);
+        addReceipt(run, journal.sink, journal);
+      }
     } else corrupt++;
   }
   return { runs, corrupt };
+}
+
+function addReceipt(run: LoggedRun, sink: string, journal: JournalLine): void {
+  run.receipts.set(sink, [...(run.receipts.get(sink) ?? []), journal]);
 }
 
 /** Where a sink's follow-up (escalation) journal line is kept in LoggedRun.journal. */
@@ -73,11 +97,32 @@ export function followUpKey(sink: string): string {
   return `${sink} (follow-up)`;
 }
 
-// True when a sink failed (now or later in the worker) or the run itself hit an error.
+/** Where a sink's fallback delivery (it stood in for another sink) is kept in LoggedRun.journal. */
+export function fallbackKey(sink: string): string {
+  return `${sink} (fallback)`;
+}
+
+function journalKey(sink: string, journal: JournalLine, of: string | undefined): string {
+  if (of) return followUpKey(sink);
+  return typeof journal.fallbackOf === "string" ? fallbackKey(sink) : sink;
+}
+
+// True when a sink failed (now or later in the worker) and no fallback delivered the
+// notification in its place, or the run itself hit an error: what nobody received.
 export function hasFailed(run: LoggedRun): boolean {
   // A sink left out of the config (an unset ${VAR}, a broken entry) failed to notify as well.
   if (run.record.error || run.record.issues.length > 0) return true;
-  return run.record.outcomes.some((o) => !o.ok || run.journal.get(o.sink)?.outbox === "failed");
+  return run.record.outcomes.some((o) => {
+    const later = run.journal.get(o.sink);
+    return (!o.ok || later?.outbox === "failed") && !rescuedBy(run, later?.fallback ?? o.fallback);
+  });
+}
+
+// The fallback (of those the failed sink handed the notification to) that delivered it, if one did.
+export function rescuedBy(run: LoggedRun, fallback: unknown): string | undefined {
+  return stringsOf(fallback).find(
+    (sink) => run.journal.get(fallbackKey(sink))?.outbox === "delivered",
+  );
 }
 
 // --failed first, then the last `tail` runs.

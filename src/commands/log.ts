@@ -4,6 +4,8 @@ import type { ApprovalLog } from "../approve/record.js";
 import type { JournalLine } from "../outbox/journal.js";
 import { approvalCell } from "./log-approval.js";
 import { followUpKey, type LoggedRun } from "./log-read.js";
+import { fallbackCells, fallbackNote, isRescued, receiptNote } from "./log-receipts.js";
+import { FALLBACK_ONLY } from "../core/defaults.js";
 import { formatTable, type Style } from "../style.js";
 
 interface LogArgs {
@@ -27,7 +29,8 @@ export const logCommand: CommandModule<object, LogArgs> = {
       .option("failed", {
         type: "boolean",
         default: false,
-        describe: "Only runs where a sink failed or the run hit an error",
+        describe:
+          "Only what nobody received: runs where a sink failed (and no fallback delivered it) or the run hit an error",
       })
       .option("json", {
         type: "boolean",
@@ -120,16 +123,23 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     if (later?.outbox === "skipped")
       return style.dim(`skipped ${outcome.sink}: ${presenceOf(later)}`);
     const away = later?.presence ? ` (${presenceOf(later).replace(" (", ": ").slice(0, -1)})` : "";
+    const receipt = receiptNote(run, outcome.sink, later);
     // "started": the program was still running when the hook went on; nothing failed while watched.
-    if (ok && outcome.started) return style.ok(`${style.okMark} ${outcome.sink} (started)`);
-    if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}${away}`);
+    if (ok && outcome.started)
+      return style.ok(`${style.okMark} ${outcome.sink} (started)${receipt}`);
+    if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}${away}${receipt}`);
     const code = later?.code ?? outcome.code ?? "";
-    return style.fail(`${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd());
+    const failed = `${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd();
+    const fallback = later?.fallback ?? outcome.fallback;
+    const cell = `${failed}${fallbackNote(fallback)}`;
+    return isRescued(run, fallback) ? style.warn(cell) : style.fail(cell);
   });
-  const skipped = groupSkips(run.record.skipped).map(({ sinks, reason }) =>
+  // A sink with "events": [] is a fallback only: not being routed to is not news.
+  const skips = run.record.skipped.filter(({ reason }) => reason !== FALLBACK_ONLY);
+  const skipped = groupSkips(skips).map(({ sinks, reason }) =>
     style.dim(`skipped ${sinks.join(", ")}: ${reason}`),
   );
-  return [...cells, ...skipped, ...followUpCells(run, style)];
+  return [...cells, ...fallbackCells(run, style), ...skipped, ...followUpCells(run, style)];
 }
 
 // Sinks skipped for the same reason share one cell: a long container reason is said once.

@@ -29,7 +29,7 @@ export async function runApproveTest(configPath: string | undefined): Promise<nu
       startedAt: performance.timeOrigin,
       onSent: (setup, seconds) => {
         console.log(
-          `Sent a sample permission request through ${setup.sinkName} (ntfy). Press Allow or Deny on your phone within ${seconds} s…`,
+          `Sent a sample permission request through ${setup.sinkName} (${setup.service}). Press Allow or Deny on your phone within ${seconds} s…`,
         );
       },
     },

@@ -71,9 +71,8 @@ export const commonEntryShape = once(() => ({
     z
       .array(z.enum(NOTICE_EVENTS))
       .check(
-        z.minLength(1),
         about(
-          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd and StopFailure, and every watch event.",
+          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd, StopFailure and PermissionDenied, and every watch event.",
           [...DEFAULT_EVENTS],
         ),
       ),
@@ -106,6 +105,16 @@ export const commonEntryShape = once(() => ({
         "When this sink delivered an event that needs you (a permission or idle prompt, a failure) and you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
       ),
     ),
+  ),
+  fallback: z.optional(
+    z
+      .array(z.string().check(z.minLength(1)))
+      .check(
+        z.minLength(1),
+        about(
+          'Sinks that get a notification this sink gave up on (a permanent error, or its retries ran out), once each, marked as a fallback, e.g. ["mail"]. A sink with "events": [] serves only as a fallback. A cycle is refused.',
+        ),
+      ),
   ),
   enabled: z.optional(
     z.boolean().check(about("false turns this sink off without deleting it.", true)),
@@ -461,7 +470,7 @@ const topLevelBuilders = {
       z
         .int()
         .check(
-          z.gte(10),
+          z.gte(8),
           z.lte(570),
           about(
             "How long `hook-notify approve` waits for Allow or Deny from the phone before the terminal dialog appears. install --approve gives the hook entry 30 s more than this.",
@@ -479,7 +488,7 @@ const topLevelBuilders = {
         z.meta({
           secret: true,
           description:
-            "Written by install --approve: the random ntfy topic the phone's Allow and Deny buttons post to. Secret: never printed or logged.",
+            "Written by install --approve for an ntfy sink: the random topic the phone's Allow and Deny buttons post to (Telegram needs none). Secret: never printed or logged.",
         }),
       ),
     ),
@@ -490,7 +499,7 @@ const topLevelBuilders = {
         .check(
           z.minLength(1),
           about(
-            "The chat sink (service ntfy) that carries permission requests to the phone. Default: the only enabled ntfy sink.",
+            "The chat sink (service ntfy or telegram) that carries permission requests to the phone. Default: the only enabled ntfy sink, else the only enabled telegram sink.",
           ),
         ),
     ),

@@ -4,6 +4,7 @@ import { DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
 import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
+import { checkFallbacks } from "./fallback-check.js";
 import type { topLevelShape } from "./schema.js";
 import { entrySchemaFor, optionShapesOf, TOP_LEVEL_KEYS, topLevelShapeOf } from "./schema.js";
 import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
@@ -42,6 +43,7 @@ const COMMON_KEYS = new Set([
   "when",
   "idleSeconds",
   "escalate",
+  "fallback",
   "enabled",
   "timeoutSeconds",
   ...POLICY_KEYS,
@@ -95,6 +97,7 @@ export function validateConfig(
   issues.push(...unknownEscalationTargets(data.escalate, sinks, "escalate"));
   for (const entry of Object.values(sinks))
     issues.push(...unknownEscalationTargets(entry.escalate, sinks, `sinks.${entry.name}.escalate`));
+  issues.push(...checkFallbacks(sinks));
   const service = serviceOf(data.service, expanded.missing, issues);
   return {
     value: {
@@ -206,6 +209,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     when?: "always" | "failure" | "away";
     idleSeconds?: number;
     escalate?: Escalate;
+    fallback?: string[];
     enabled?: boolean;
     timeoutSeconds?: number;
   } & Pick<SinkEntry, (typeof POLICY_KEYS)[number]>;
@@ -217,6 +221,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     when: data.when ?? "always",
     ...(data.idleSeconds === undefined ? {} : { idleSeconds: data.idleSeconds }),
     ...(data.escalate ? { escalate: data.escalate } : {}),
+    ...(data.fallback ? { fallback: [...new Set(data.fallback)] } : {}),
     enabled: data.enabled ?? true,
     timeoutMs: data.timeoutSeconds === undefined ? undefined : data.timeoutSeconds * 1000,
     ...Object.fromEntries(

@@ -19,6 +19,8 @@ export interface SinkEntry {
   /** With when: "away": idle this long counts as away (default DEFAULT_IDLE_SECONDS). */
   idleSeconds?: number | undefined;
   escalate?: Escalate | undefined;
+  /** Sinks that get what this one gave up on, once each (validated: known, no cycle). */
+  fallback?: string[] | undefined;
   enabled: boolean;
   timeoutMs?: number | undefined;
   quietHours?: string | undefined;

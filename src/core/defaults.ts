@@ -96,3 +96,6 @@ export const MAX_PAGES = 50;
 
 /** `hook-notify watch`: failed polls back off exponentially up to this. */
 export const MAX_BACKOFF_MS = 15 * 60_000;
+
+/** The skip reason of a sink with "events": [], which only stands in for others (`fallback`). */
+export const FALLBACK_ONLY = "a fallback only (events: [])";

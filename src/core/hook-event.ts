@@ -1,12 +1,14 @@
 // The domain type every later step works on: one hook event, camelCase, client-neutral.
 
-/** The events hook-notify notifies on by default: needs-you, done, session end and failure. */
+/** The events hook-notify notifies on by default: needs-you, done, session end, failure, and an
+ * action the client's permission check blocked (Claude Code's auto mode). */
 export const DEFAULT_EVENTS = [
   "Notification",
   "Stop",
   "SubagentStop",
   "SessionEnd",
   "StopFailure",
+  "PermissionDenied",
 ] as const;
 
 /** The events `hook-notify test` can send: the default ones; StopFailure is `--event Stop --failure`. */
@@ -59,7 +61,7 @@ export interface HookEvent {
   /** StopFailure error type (rate_limit, overloaded, ...). */
   error?: string | undefined;
   errorDetails?: string | undefined;
-  /** PermissionRequest tool. */
+  /** PermissionRequest and PermissionDenied tool. */
   toolName?: string | undefined;
   sessionDurationMs?: number | undefined;
   messageCount?: number | undefined;

@@ -1,8 +1,15 @@
 // `hook-notify approve` in doctor: the setup resolves, the key is private, and the reply topic can
 // be read with the sink's token (a poll of its latest message; nothing is published), and the
 // request topic cannot be read without it: its buttons carry the token and the signed answers.
+import { existsSync } from "node:fs";
 import { readSecret, secretPath } from "../approve/secret.js";
-import { resolveSetup, type ApproveSetup } from "../approve/setup.js";
+import {
+  isTelegramSetup,
+  resolveSetup,
+  type NtfySetup,
+  type TelegramSetup,
+} from "../approve/setup.js";
+import { callBot } from "../approve/telegram-bot.js";
 import { openStream } from "../approve/stream.js";
 import type { Config } from "../core/config.js";
 import { withDeadline } from "../abort.js";
@@ -14,12 +21,17 @@ import { fail, ok, type CheckResult } from "../check-result.js";
 const CHECK = "approve (phone)";
 const POLL_TIMEOUT_MS = 5_000;
 
-// Nothing to check until install --approve wrote a reply topic (or the config names a sink).
+// Nothing to check until install --approve ran (a reply topic for ntfy, the key for Telegram) or
+// the config names a sink.
 export async function checkApprove(
   config: Config,
   deps: Pick<Deps, "env" | "homedir" | "platform">,
 ): Promise<CheckResult[]> {
-  if (config.approveReplyTopic === undefined && config.approveSink === undefined) return [];
+  const installed =
+    config.approveReplyTopic !== undefined ||
+    config.approveSink !== undefined ||
+    existsSync(secretPath(deps));
+  if (!installed) return [];
   const setup = resolveSetup(config);
   if ("problem" in setup) return [fail(CHECK, setup.problem, "hook-notify install --approve")];
   const path = secretPath(deps);
@@ -28,6 +40,7 @@ export async function checkApprove(
   } catch (error) {
     return [fail(CHECK, toHookNotifyError(error).message, "hook-notify install --approve")];
   }
+  if (isTelegramSetup(setup)) return [await checkTelegram(setup, deps)];
   const where = redactUrl(setup.root);
   let cached = 0;
   try {
@@ -67,9 +80,40 @@ export async function checkApprove(
   ];
 }
 
+// Telegram: the bot answers with its token, and no webhook takes its updates (getUpdates would
+// answer 409 Conflict). getWebhookInfo reads without consuming anything.
+async function checkTelegram(setup: TelegramSetup, deps: Pick<Deps, "env">): Promise<CheckResult> {
+  const where = new URL(setup.api).origin;
+  try {
+    const info = await withDeadline(POLL_TIMEOUT_MS, (signal) =>
+      callBot({ setup, signal, env: deps.env }, "getWebhookInfo", {}),
+    );
+    if (
+      typeof (info as { url?: unknown } | null)?.url === "string" &&
+      (info as { url: string }).url !== ""
+    ) {
+      return fail(
+        CHECK,
+        `sinks.${setup.sinkName}: the bot has a webhook set, so approve cannot read its button presses (getUpdates answers 409 Conflict)`,
+        "Give approve a bot of its own, or delete the webhook (Bot API deleteWebhook).",
+      );
+    }
+  } catch (error) {
+    return fail(
+      CHECK,
+      `Telegram on ${where}: ${toHookNotifyError(error).message}`,
+      "Check the bot token with @BotFather.",
+    );
+  }
+  return ok(
+    CHECK,
+    `Telegram bot on ${where} answers, no webhook; presses count from chat ${setup.chatId} only; key private; approveWhen "${setup.when}", ${setup.seconds} s`,
+  );
+}
+
 // A poll of the request topic without the token: "open" when the server answers it.
 async function anonymousPoll(
-  setup: ApproveSetup,
+  setup: NtfySetup,
   deps: Pick<Deps, "env">,
 ): Promise<"open" | "closed" | "unknown"> {
   try {

@@ -22,7 +22,7 @@ type DoctorDeps = Pick<
 // → log.
 export async function runDoctor(
   deps: DoctorDeps,
-  options: { configPath: string | undefined; nodeVersion: string },
+  options: { configPath: string | undefined; nodeVersion: string; deep?: boolean | undefined },
 ): Promise<CheckResult[]> {
   const results = [checkNode(options.nodeVersion)];
   const config = checkConfig(deps, options.configPath);
@@ -41,6 +41,8 @@ export async function runDoctor(
     results.push(await checkDnd(deps, config.loaded.value.dnd));
     if (entries.some((entry) => entry.type === "desktop")) results.push(checkFocus(deps));
   }
+  // --deep: a real banner, read back from the notification daemon (it shows on the screen).
+  if (options.deep) results.push(await (await import("./deep-banner.js")).checkBannerDeep(deps));
   results.push(...(await checkApprove(config.loaded.value, deps)));
   results.push(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),

@@ -3,8 +3,16 @@ import type { Config, Escalate } from "../core/config.js";
 import type { Notification } from "../core/notification.js";
 import type { NoticeEvent } from "../core/hook-event.js";
 
-/** Notification types that wait for the person (Claude Code's notification_type). */
-const WAITING_TYPES = new Set(["permission_prompt", "idle_prompt", "elicitation_dialog"]);
+/** Notification types that wait for the person (Claude Code's notification_type; the last three
+ * since 2.1.3xx: a subagent's permission prompt, a URL to open, a choice the agent needs). */
+const WAITING_TYPES = new Set([
+  "permission_prompt",
+  "idle_prompt",
+  "elicitation_dialog",
+  "worker_permission_prompt",
+  "elicitation_url_dialog",
+  "agent_needs_input",
+]);
 
 /** One follow-up to send unless the session is answered first. */
 export interface PlannedEscalation {

@@ -5,6 +5,7 @@
 // program raise a window. Every argument is a checked pane id, socket path or number.
 import { ancestorsOf, type ParentOf } from "../presence/ancestors.js";
 import type { FocusPlace } from "./place.js";
+import { withDeadline } from "../abort.js";
 
 /** Runs one program (argv, no shell, bounded) and says how it went. */
 export type RunFocusProgram = (
@@ -123,6 +124,6 @@ export async function focusClicked(
     import("../presence/ancestors.js"),
   ]);
   const run: RunFocusProgram = (file, args) =>
-    runProbeProgram(file, args, { env, signal: AbortSignal.timeout(10_000), timeoutMs: 5000 });
+    withDeadline(10_000, (signal) => runProbeProgram(file, args, { env, signal, timeoutMs: 5000 }));
   return focusLinux(place, run, procParent);
 }

@@ -12,7 +12,8 @@ export type SinkChoice = string;
 /** Written when nobody chooses: the sinks that fire on this machine (desktop, sound). */
 export const DEFAULT_CHOICES: readonly string[] = sinks
   .filter((sink) => !sink.remote)
-  .flatMap((sink) => sink.starters.map((starter) => starter.choice));
+  .flatMap((sink) => sink.starters.filter((starter) => !starter.chosenOnly))
+  .map((starter) => starter.choice);
 
 /** The environment variable that holds each choice's secret, and what that secret is. */
 export const SECRET_VARS: Readonly<Record<SinkChoice, { name: string; what: string }>> =

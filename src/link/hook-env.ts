@@ -36,6 +36,13 @@ export const LOCAL_ENV_KEYS = [
   "WT_SESSION",
   "HOOK_NOTIFY_LOCAL_SINKS",
   "HOOK_NOTIFY_SETTLE_MS",
+  // The terminal sink: which terminal the agent runs in (sinks/terminal-sequence.ts); with
+  // TERM_PROGRAM and WT_SESSION above, and TMUX, TMUX_PANE from the presence keys.
+  "TERM",
+  "LC_TERMINAL",
+  "KITTY_WINDOW_ID",
+  "WEZTERM_PANE",
+  "VTE_VERSION",
 ] as const;
 
 // The variables of `keys` that `env` sets.

@@ -2,6 +2,7 @@ import { adapterFor } from "../clients/index.js";
 import { isFailure, type HookEvent } from "../core/hook-event.js";
 import type { EventContext } from "../core/event-context.js";
 import type { Level, Notification, TokenUsage } from "../core/notification.js";
+import { deniedAction } from "./denied-action.js";
 import { fillTemplate, type TemplateValues } from "./template.js";
 import { formatDuration, oneLine, stripControl, truncate } from "./text.js";
 import type { Templates } from "../core/config.js";
@@ -65,7 +66,8 @@ export function formatNotification(
 
 function levelOf(event: HookEvent, failure: boolean): Level {
   if (failure) return "failure";
-  return event.name === "Notification" || event.name === "PermissionRequest" ? "attention" : "done";
+  const waits = ["Notification", "PermissionRequest", "PermissionDenied"].includes(event.name);
+  return waits ? "attention" : "done";
 }
 
 function templateValues(event: HookEvent, context: EventContext): TemplateValues {
@@ -90,6 +92,7 @@ function templateValues(event: HookEvent, context: EventContext): TemplateValues
     agent_type: event.agentType,
     error: [event.error, event.errorDetails].filter(Boolean).join(": "),
     tool: event.toolName,
+    denied: deniedAction(event),
     duration:
       event.sessionDurationMs === undefined ? undefined : formatDuration(event.sessionDurationMs),
     message_count: event.messageCount === undefined ? undefined : String(event.messageCount),
@@ -135,6 +138,14 @@ function defaultTemplate(event: HookEvent, failure: boolean): { title: string; b
       };
     case "PermissionRequest":
       return { title: "{project} · {agent} asks to use {tool}", body: "{session_line}" };
+    case "PermissionDenied":
+      // The agent was blocked (auto mode's check said no): say what, and why.
+      return {
+        title: event.toolName
+          ? "{project} · {agent} was blocked: {tool} denied"
+          : "{project} · {agent} was blocked: permission denied",
+        body: "{denied}\n{reason}\n{session_line}",
+      };
     case "Stop":
       return { title: "{project} · {agent} finished", body: "{last_message}\n{session_line}" };
     case "SubagentStop":
@@ -173,7 +184,12 @@ function whichSession(event: HookEvent): string {
 }
 
 function isPermission(event: HookEvent): boolean {
-  return event.notificationType === "permission_prompt" || /permission/i.test(event.message ?? "");
+  const type = event.notificationType;
+  return (
+    type === "permission_prompt" ||
+    type === "worker_permission_prompt" ||
+    /permission/i.test(event.message ?? "")
+  );
 }
 
 function dropUndefined<T extends object>(value: T): T {

@@ -21,6 +21,7 @@ export const TEMPLATE_PLACEHOLDERS = [
   "agent_type",
   "error",
   "tool",
+  "denied",
   "duration",
   "message_count",
   "cwd",

@@ -15,7 +15,8 @@ export interface JournalLine {
     | "worker"
     | "coalesced"
     | "skipped"
-    | "cancelled";
+    | "cancelled"
+    | "receipt";
   sink?: string;
   id?: string;
   key?: string;

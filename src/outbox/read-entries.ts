@@ -19,6 +19,7 @@ const entryShape = once(() =>
     attempts: z.number(),
     notBefore: z.number(),
     env: z.optional(z.record(z.string(), z.string())),
+    fallbackOf: z.optional(z.string()),
   }),
 );
 
@@ -37,7 +38,7 @@ export type EntryCache = Map<string, { version: string; entry: OutboxEntry }>;
 // make removing it unlink a file elsewhere, a copy under another name that would be sent again
 // and again) is quarantined, never delivered.
 function misnamed(name: string, entry: OutboxEntry): string | undefined {
-  if (entry.key !== entryKey(entry.notification.id, entry.sinkName))
+  if (entry.key !== entryKey(entry.notification.id, entry.sinkName, entry.fallbackOf))
     return "its key does not match its notification and sink";
   if (name.replace(/^\d{15}\./, "") !== `${entry.key}.json`) return "its file name is not its key";
   return undefined;

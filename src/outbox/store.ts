@@ -28,6 +28,10 @@ export interface OutboxEntry {
   presence?: PresenceGate;
   /** An escalation's follow-up: due at notBefore, cancelled if the session was answered since. */
   escalation?: EscalationWait;
+  /** A fallback: the sink that gave up on this notification first (config: `fallback`). */
+  fallbackOf?: string;
+  /** The fallbacks this sink handed the notification to when it gave up (each gets it once). */
+  fallbackSent?: string[];
   /** Set when the entry was moved to failed/. */
   failure?: { at: number; reason: string };
 }
@@ -51,6 +55,8 @@ export interface QueuedDelivery {
   escalation?: EscalationWait | undefined;
   /** Not before this time (an escalation's window); default now. */
   notBefore?: number | undefined;
+  /** Sent because this sink gave up on the notification (config: `fallback`). */
+  fallbackOf?: string | undefined;
 }
 
 // Writes one delivery to outbox/pending and returns its key; durable before it returns.
@@ -66,7 +72,7 @@ export async function enqueue(deps: Deps, delivery: QueuedDelivery): Promise<str
 export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
   return {
     version: 1,
-    key: entryKey(delivery.notification.id, delivery.sinkName),
+    key: entryKey(delivery.notification.id, delivery.sinkName, delivery.fallbackOf),
     sinkName: delivery.sinkName,
     ...(delivery.configPath ? { configPath: delivery.configPath } : {}),
     ...(delivery.projectDir ? { projectDir: delivery.projectDir } : {}),
@@ -76,13 +82,16 @@ export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
     notBefore: delivery.notBefore ?? now,
     ...(delivery.presence ? { presence: delivery.presence } : {}),
     ...(delivery.escalation ? { escalation: delivery.escalation } : {}),
+    ...(delivery.fallbackOf ? { fallbackOf: delivery.fallbackOf } : {}),
   };
 }
 
-// Stable, file-name-safe and unique per (notification, sink): re-enqueueing overwrites.
-export function entryKey(notificationId: string, sinkName: string): string {
+// Stable, file-name-safe and unique per (notification, sink): re-enqueueing overwrites. A
+// fallback has its own key, so it never replaces the sink's own delivery of the notification.
+export function entryKey(notificationId: string, sinkName: string, fallbackOf?: string): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60);
-  const hash = fnv1a64(`${notificationId}\0${sinkName}`).slice(0, 10);
+  const of = fallbackOf === undefined ? "" : `\0fallback\0${fallbackOf}`;
+  const hash = fnv1a64(`${notificationId}\0${sinkName}${of}`).slice(0, 10);
   return `${safe(notificationId)}.${safe(sinkName)}.${hash}`;
 }
 

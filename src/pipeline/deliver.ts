@@ -6,6 +6,8 @@ import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { PresenceBrief } from "../outbox/gate.js";
 import type { QueuedDelivery } from "../outbox/store.js";
+import { receiptRecorder } from "../outbox/receipts.js";
+import { queueLocalFallbacks } from "./local-fallback.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
 import { DEFAULT_MAX_BODY_LENGTH, DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
@@ -40,6 +42,8 @@ export interface Outcome {
   outboxError?: string | undefined;
   /** Attempts made here when sent directly (one: retries belong to the outbox). */
   attempts?: number | undefined;
+  /** Failed here: the sinks its `fallback` names, queued to get the notification instead. */
+  fallback?: string[] | undefined;
 }
 
 export interface DeliverOptions {
@@ -84,11 +88,13 @@ export async function deliver(
   ]).finally(() => {
     budgetDeadline.clear();
   });
-  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated) {
+  const withFallbacks = await queueLocalFallbacks(sent.map(withoutRetryable), deliveries, options);
+  const fellBack = withFallbacks.some((o) => o.fallback);
+  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated || fellBack) {
     const { startWorker } = await import("../link/spawn.js");
     await startWorker(options.deps);
   }
-  return [...sent.map(withoutRetryable), ...queued, ...held];
+  return [...withFallbacks, ...queued, ...held];
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker
@@ -275,12 +281,22 @@ async function deliverOne(
   };
   const timeout = deadline(entry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS, budget);
   const { signal } = timeout;
-  const ctx = { signal, deps: options.deps, sinkName: entry.name, wait: options.wait };
+  // What the sink learns later (the banner's id, a click, its close) goes to the log as receipts.
+  const target = { sink: entry.name, id: notification.id };
+  const receipts = receiptRecorder(options.deps, target, options.secrets);
+  const ctx = {
+    signal,
+    deps: options.deps,
+    sinkName: entry.name,
+    wait: options.wait,
+    receipt: receipts.report,
+  };
   try {
     const report = await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
     if (report?.started) outcome.started = true;
     if (report?.via) outcome.via = scrub(report.via, options.secrets);
     if (report?.action) outcome.action = scrub(report.action, options.secrets);
+    await receipts.settled();
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;

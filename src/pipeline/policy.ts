@@ -10,7 +10,8 @@ import { DEFAULT_COOLDOWNS, MAX_HOLD_MS } from "../core/defaults.js";
 export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
 
 /** The "signal, not noise" rules, in the order they are checked. */
-export type Rule = "ssh" | "container" | "quiet-hours" | "min-turn" | "dedupe" | "cooldown" | "dnd";
+export type Rule =
+  "ssh" | "container" | "quiet-hours" | "min-turn" | "background" | "dedupe" | "cooldown" | "dnd";
 
 /** A delivery that route() planned and a rule held back. */
 export interface Suppressed extends RoutedDelivery {
@@ -50,8 +51,8 @@ const SALIENT_MAX = 256;
 // Holds back the deliveries that would be noise (each suppressed one says which rule and why),
 // and sets aside a SubagentStop that passed every rule for coalescing (`held`). Pure but for
 // `facts.claim`, which is asked only once a delivery passed every other rule.
-// The order matters, and is, per delivery: 1. ssh, 2. container, 3. quiet-hours, 4. min-turn
-// (facts only, no I/O; the first that applies names the rule), 5. dedupe (claims one marker per
+// The order matters, and is, per delivery: 1. ssh, 2. container, 3. quiet-hours, 4. min-turn,
+// background (facts only, no I/O; the first that applies names the rule), 5. dedupe (claims one marker per
 // event, only for a delivery that passed 1-4, so a held-back delivery never opens the window),
 // 6. cooldown (claims its own marker, again only if nothing above applied), 7. coalescing: a
 // SubagentStop that passed everything is held to merge with the session's next ones.
@@ -114,7 +115,27 @@ function localRule(
     const took = Math.round((facts.turnMs ?? 0) / 1000);
     return { rule: "min-turn", reason: `the turn took ${took} s, under minTurnSeconds ${minTurn}` };
   }
-  return undefined;
+  return backgroundRule(event);
+}
+
+// Claude Code ends a turn while its background tasks (subagents, shells) still run, and starts
+// another turn, with its own Stop, when they end: "done" waits for that Stop.
+function backgroundRule(event: PolicyEvent): RuleVerdict {
+  if (event.name !== "Stop") return undefined;
+  const tasks = event.raw["background_tasks"];
+  if (!Array.isArray(tasks)) return undefined;
+  const running = tasks.filter(
+    (task: unknown) =>
+      task !== null &&
+      typeof task === "object" &&
+      (task as { status?: unknown }).status === "running",
+  ).length;
+  if (running === 0) return undefined;
+  const what = running === 1 ? "1 background task is" : `${String(running)} background tasks are`;
+  return {
+    rule: "background",
+    reason: `${what} still running: the Stop of the turn that ends them says done`,
+  };
 }
 
 function dedupeVerdict(seconds: number): RuleVerdict {

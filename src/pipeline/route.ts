@@ -1,4 +1,5 @@
 import type { Config, SinkEntry } from "../core/config.js";
+import { FALLBACK_ONLY } from "../core/defaults.js";
 import type { Notification } from "../core/notification.js";
 import { findSink } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
@@ -43,6 +44,7 @@ function skipReason(
 ): string | undefined {
   const off = switchedOff(entry, config);
   if (off) return off;
+  if (entry.events.length === 0) return FALLBACK_ONLY;
   if (!entry.events.includes(notification.event))
     return `${notification.event} is not in its events`;
   if (entry.when === "failure" && !notification.failure) return "not a failure (when: failure)";

@@ -107,6 +107,8 @@ export function notifySendArgs(
       ? "normal"
       : "low";
   const args = [
+    // The daemon's id for the banner, on stdout: the log's receipt that it was shown.
+    "--print-id",
     `--app-name=${opts.appName}`,
     `--urgency=${urgency}`,
     `--icon=${opts.icon ?? ICONS[notification.level]}`,
@@ -114,7 +116,7 @@ export function notifySendArgs(
   ];
   if (opts.expireSeconds !== undefined)
     args.push(`--expire-time=${Math.round(opts.expireSeconds * 1000)}`);
-  if (action) args.push("--print-id", "--action=default=Focus");
+  if (action) args.push("--action=default=Focus");
   args.push("--", notification.title, escapeBody(notification.body));
   return args;
 }
@@ -224,11 +226,14 @@ async function notifySend(
   if ("place" in click) {
     const { notifySendWithAction } = await import("./desktop-click.js");
     try {
-      return await notifySendWithAction(path, notifySendArgs(notification, opts, true), ctx, {
-        ...click,
-        seconds: opts.focusSeconds,
-        settleMs: settleMs("desktop", env),
-      });
+      const report = await notifySendWithAction(
+        path,
+        notifySendArgs(notification, opts, true),
+        ctx,
+        { ...click, seconds: opts.focusSeconds, settleMs: settleMs("desktop", env) },
+      );
+      receiptsOfBanner(report, ctx);
+      return report;
     } catch (error) {
       // libnotify 0.7's notify-send has no --action: the banner goes without one.
       if (!/Unknown option/i.test(toHookNotifyError(error).message)) throw error;
@@ -242,9 +247,28 @@ async function notifySend(
     sinkName: ctx.sinkName,
     settleMs: settleMs("desktop", env),
     fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
+    onOutput: (text) => {
+      const id = /^\s*(\d+)\s*$/m.exec(text)?.[1];
+      if (id !== undefined) ctx.receipt?.({ state: "shown", id });
+    },
   });
   const action = `none: ${why}`;
   return result === "running" ? { started: true, action } : { action };
+}
+
+// The log's receipts of a banner with an action: shown (the daemon's id), then clicked (what the
+// click brought back) or closed, as the worker's listener learns it (desktop-click.ts).
+function receiptsOfBanner(report: SendReport, ctx: SendContext): void {
+  if (report.messageId !== undefined) ctx.receipt?.({ state: "shown", id: report.messageId });
+  void report.closed?.then((end) => {
+    const id = end.id ?? report.messageId;
+    if (end.action === "default") {
+      const reason = end.focused?.length ? end.focused.join(", ") : "nothing to bring back";
+      ctx.receipt?.({ state: "clicked", id, reason });
+    } else if (end.ended === "closed") ctx.receipt?.({ state: "closed", id });
+    else if (end.ended === "bound")
+      ctx.receipt?.({ state: "closed", id, reason: "no click while the worker listened" });
+  });
 }
 
 // What a click on the banner can bring back here, or why the banner goes without an action.

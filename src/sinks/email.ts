@@ -270,7 +270,12 @@ export const email = defineSink<EmailOptions>({
     const { createTransport } = await import("nodemailer");
     const transport = createTransport(transportOptions(options.smtp));
     try {
-      await transport.sendMail({ ...emailMessage(notification, options), signal: ctx.signal });
+      // The Message-ID the server accepted, for the log's receipt (find the mail by it).
+      const info = await transport.sendMail({
+        ...emailMessage(notification, options),
+        signal: ctx.signal,
+      });
+      return typeof info.messageId === "string" ? { messageId: info.messageId } : undefined;
     } catch (error) {
       throw toEmailError(error, options, ctx.sinkName, ctx.signal.aborted);
     } finally {

@@ -3,12 +3,14 @@ import { desktop } from "./desktop.js";
 import { email } from "./email.js";
 import type { Sink } from "./sink.js";
 import { sound } from "./sound.js";
+import { terminal } from "./terminal.js";
 import { webhook } from "./webhook.js";
 
 /** THE registry: adding a sink = one module, one line here, one test file. */
 export const sinks: readonly Sink<never>[] = [
   desktop,
   sound,
+  terminal,
   chat,
   email,
   webhook,
@@ -22,7 +24,7 @@ export function findSink(type: string): Sink<unknown> | undefined {
 /** The `type` values a config entry may use, for messages. */
 export const sinkTypes = (): string[] => sinks.map((sink) => sink.type);
 
-// Desktop and sound: sinks that fire on this machine (`remote: false`), as each says of itself.
+// Desktop, sound and terminal: sinks that fire on this machine (`remote: false`), as each says of itself.
 export function isLocalSink(type: string): boolean {
   return findSink(type)?.remote === false;
 }

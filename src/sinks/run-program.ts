@@ -11,6 +11,8 @@ export interface RunProgramOptions {
   settleMs: number;
   /** What to do when the program fails, appended to the error (one sentence). */
   fix?: string | undefined;
+  /** Reads the program's stdout (bounded) while it is watched; otherwise stdout is ignored. */
+  onOutput?: ((text: string) => void) | undefined;
 }
 
 /** "exited": ended with code 0; "running": still running when the hook had to go on (started). */
@@ -27,19 +29,51 @@ export async function runProgram(
 ): Promise<ProgramResult> {
   // Loaded here, not at the top: --dry-run and remote-only runs never pay for it.
   const { spawn } = await import("node:child_process");
+  const child = spawn(path, args, {
+    ...spawnOptions(options),
+    // Detached, nothing of the child may hang on this process's pipes after it exits.
+    stdio: ["ignore", options.onOutput ? "pipe" : "ignore", options.wait ? "pipe" : "ignore"],
+  });
+  return watchProgram(child, path, options);
+}
+
+// The options every program start takes (runProgram's spawn, play-sound's): no shell ever,
+// detached on the hook path, killed by the deadline's signal when the caller waits.
+export function spawnOptions(options: RunProgramOptions): {
+  env: RunProgramOptions["env"];
+  detached: boolean;
+  signal: AbortSignal | undefined;
+  windowsHide: true;
+  shell: false;
+} {
+  return {
+    env: options.env,
+    detached: !options.wait,
+    signal: options.wait ? options.signal : undefined,
+    windowsHide: true,
+    shell: false,
+  };
+}
+
+// Reports a program someone started with spawnOptions(options): "exited" on exit 0, a
+// HookNotifyError for a start that failed, an exit code or a signal; on the hook path "running"
+// once it has been watched for `settleMs` (then it is left to play on, unref'd).
+export function watchProgram(
+  child: ChildProcess,
+  path: string,
+  options: RunProgramOptions,
+): Promise<ProgramResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, {
-      env: options.env,
-      // Detached, nothing of the child may hang on this process's pipes after it exits.
-      stdio: options.wait ? ["ignore", "ignore", "pipe"] : "ignore",
-      detached: !options.wait,
-      signal: options.wait ? options.signal : undefined,
-      windowsHide: true,
-    });
     let stderr = "";
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       if (stderr.length < 2000) stderr += chunk;
     });
+    let stdout = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      if (stdout.length < 2000) stdout += chunk;
+    });
+    // Said once the program closed its stdout (or exited), with what it wrote.
+    child.stdout?.on("end", () => options.onOutput?.(stdout));
     let stopWatching = (): void => undefined;
     child.on("error", (error: NodeJS.ErrnoException) => {
       stopWatching();
@@ -70,6 +104,8 @@ function watchDetached(
     clearTimeout(timer);
     options.signal.removeEventListener("abort", leave);
     child.removeListener("exit", onExit);
+    // A program left running must not hold this process by its stdout pipe.
+    if (child.exitCode === null && child.signalCode === null) child.stdout?.destroy();
     child.unref();
   };
   const leave = (): void => {

@@ -4,6 +4,7 @@ import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Notification } from "../core/notification.js";
+import type { ReceiptEvent } from "../core/receipt.js";
 
 /** What a sink gets besides the notification: the deadline signal and the process deps. */
 export interface SendContext {
@@ -17,6 +18,12 @@ export interface SendContext {
    * path, where a local sink may start its program and return without waiting for it.
    */
   wait: boolean;
+  /**
+   * Reports what became of the notification at this sink, during or after `send`: the banner
+   * shown (with the id the notification daemon returned), clicked, closed (with the reason),
+   * acknowledged. Best effort and never throws; absent where nobody records (dry runs).
+   */
+  receipt?: ((event: ReceiptEvent) => void) | undefined;
 }
 
 /** What a local sink saw of its program, for the log: still running, and which program ran. */
@@ -63,6 +70,8 @@ export interface Starter {
   readonly secret?: { readonly name: string; readonly what: string };
   /** Other variables the entry reads besides the secret (the webhook's URL). */
   readonly vars?: readonly string[];
+  /** A local sink's starter that init writes only when chosen, not by default (the terminal). */
+  readonly chosenOnly?: boolean;
   /** The config entry; `secretRef` is the secret's "${VAR}", `smtp` init's e-mail answers. */
   entry(secretRef: string, smtp: StarterSmtp): Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
@@ -6,7 +6,12 @@ import type { Level } from "../core/notification.js";
 import { assetsDir } from "./assets.js";
 import { findFirstProgram, findProgram } from "./find-program.js";
 import { findPowerShell, isWsl, powerShellArgs, settleMs, windowsEnv } from "./platform.js";
-import { runProgram } from "./run-program.js";
+import {
+  spawnOptions,
+  watchProgram,
+  type ProgramResult,
+  type RunProgramOptions,
+} from "./run-program.js";
 import { defineSink, type SendContext } from "./sink.js";
 
 function optionsSchema() {
@@ -63,13 +68,26 @@ const UNIX_PLAYERS: PlayerTable = {
   },
 };
 
+/** hook-notify's ordered player list per platform, handed to play-sound as its `players`. */
+export function platformPlayers(deps: PlayerDeps): readonly string[] {
+  if (deps.platform === "darwin") return ["afplay"];
+  if (deps.platform === "win32" || isWsl(deps)) return ["powershell.exe", ...UNIX_PLAYERS.names];
+  return UNIX_PLAYERS.names;
+}
+
 /** Windows PowerShell plays the file named in HOOK_NOTIFY_SOUND: no script file, no quoting. */
 export const SOUND_SCRIPT =
   "(New-Object System.Media.SoundPlayer $env:HOOK_NOTIFY_SOUND).PlaySync()";
 
 // The shipped (or configured) sound for a level: attention, done or failure.
+// A configured relative name is made absolute (from the folder the player would start in), so
+// that no file name can reach a player as one of its options ("-x").
 export function soundFile(level: Level, opts: SoundOptions): string {
-  return opts.files?.[level] ?? join(assetsDir(), "sounds", `${level}.wav`);
+  const configured = opts.files?.[level];
+  if (configured === "") return "";
+  return configured === undefined
+    ? join(assetsDir(), "sounds", `${level}.wav`)
+    : resolve(configured);
 }
 
 /** A player: argv ones get the file as the last argument; PowerShell gets it in its environment. */
@@ -107,7 +125,7 @@ export function choosePlayer(opts: SoundOptions, deps: PlayerDeps): Player | und
     };
   }
   if (deps.platform === "win32") return undefined;
-  const found = findFirstProgram(UNIX_PLAYERS.names, deps.env, deps.platform);
+  const found = findFirstProgram(platformPlayers(deps), deps.env, deps.platform);
   if (!found) return undefined;
   return { ...found, args: opts.playerArgs ?? UNIX_PLAYERS.args[found.name] ?? [] };
 }
@@ -141,18 +159,57 @@ export const sound = defineSink({
     const env = player.powershell
       ? await powerShellEnv(file, player.powershell.wsl, ctx)
       : ctx.deps.env;
-    const args = player.powershell ? player.args : [...player.args, file];
-    const result = await runProgram(player.path, args, {
-      env,
-      signal: ctx.signal,
-      wait: ctx.wait,
-      sinkName: ctx.sinkName,
-      settleMs: settleMs("sound", ctx.deps.env),
-      fix: `Check that ${player.name} can play ${file} (run hook-notify test --sink ${ctx.sinkName}).`,
-    });
+    const result = await play(
+      player,
+      file,
+      {
+        env,
+        signal: ctx.signal,
+        wait: ctx.wait,
+        sinkName: ctx.sinkName,
+        settleMs: settleMs("sound", ctx.deps.env),
+        fix: `Check that ${player.name} can play ${file} (run hook-notify test --sink ${ctx.sinkName}).`,
+      },
+      platformPlayers(ctx.deps),
+    );
     return result === "running" ? { started: true } : undefined;
   },
 });
+
+// Starts the chosen player through play-sound and watches it. play-sound gets the player's path
+// (so it never runs find-exec, which asks a shell `command -v`), our options for node's spawn
+// (argument array, no shell, detached on the hook path, the deadline's signal when we wait) and
+// the arguments keyed by that path; it appends its `what` as the last argument: the sound file,
+// or for PowerShell the encoded fixed script (the file is then in HOOK_NOTIFY_SOUND). Its own
+// callback reports an exit code as the error and a killed player as success, and it listens for
+// no 'error' event: watchProgram reads the child itself.
+async function play(
+  player: Player,
+  file: string,
+  run: RunProgramOptions,
+  players: readonly string[],
+): Promise<ProgramResult> {
+  const argv = player.powershell ? player.args : [...player.args, file];
+  const what = argv.at(-1) ?? file;
+  // Absolute, so that the key for its arguments is never one of spawn's own options ("env").
+  const path = resolve(player.path);
+  const { default: playSound } = await import("play-sound");
+  // Its types name only its own default players; it takes any program (a name or a path).
+  const engine = playSound({ players: players as never, player: path as never });
+  const spawnWith = { ...spawnOptions(run), [path]: argv.slice(0, -1) };
+  let child: ReturnType<typeof engine.play>;
+  try {
+    child = engine.play(what, spawnWith as never);
+  } catch (error) {
+    // spawn throws for arguments node refuses (a NUL byte in a configured path, a .cmd on Windows).
+    throw new HookNotifyError(
+      "SINK_UNAVAILABLE",
+      `${run.sinkName}: could not start ${path} (${(error as Error).message.split("\n")[0] ?? ""}). ${run.fix ?? ""}`.trim(),
+      { sink: run.sinkName, cause: error, retryable: false },
+    );
+  }
+  return watchProgram(child, path, run);
+}
 
 function unavailable(opts: SoundOptions, ctx: SendContext): HookNotifyError {
   const { platform } = ctx.deps;

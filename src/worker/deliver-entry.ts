@@ -6,6 +6,7 @@ import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import { findSink } from "../sinks/index.js";
 import type { OutboxEntry } from "../outbox/store.js";
+import { receiptRecorder } from "../outbox/receipts.js";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
 
 type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
@@ -20,20 +21,7 @@ export async function deliverEntry(
   deps: Deps,
   ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
 ): Promise<{ messageId?: string }> {
-  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
-  let config = ctx.cache.get(key);
-  if (!config) {
-    try {
-      config = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
-    } catch (error) {
-      throw new HookNotifyError(
-        "CONFIG_UNREADABLE",
-        `${entry.sinkName}: the config could not be read; will retry.`,
-        { sink: entry.sinkName, retryable: true, cause: error },
-      );
-    }
-    ctx.cache.set(key, config);
-  }
+  const config = configOf(entry, deps, ctx.cache);
   ctx.secrets.push(...config.secrets);
   if (config.error) {
     const message = `${entry.sinkName}: ${config.error.message} The notification stays in the outbox.`;
@@ -72,17 +60,40 @@ export async function deliverEntry(
   const notification = await enriched(entry, config.value, deps, ctx);
   const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const timeout = deadline(timeoutMs, ctx.signal);
+  const target = { sink: entry.sinkName, id: entry.notification.id };
+  const receipts = receiptRecorder(deps, target, ctx.secrets);
   try {
     const report = await sink.send(notification, parsed.data, {
       signal: timeout.signal,
       deps,
       sinkName: entry.sinkName,
       wait: true,
+      receipt: receipts.report,
     });
+    await receipts.settled();
     return report?.messageId === undefined ? {} : { messageId: report.messageId };
   } finally {
     timeout.clear();
   }
+}
+
+// The config the entry's hook used, loaded once per drain. Throws (retryable) when unreadable.
+export function configOf(entry: OutboxEntry, deps: Deps, cache: ConfigCache): LoadedConfig {
+  const key = `${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
+  let config = cache.get(key);
+  if (!config) {
+    try {
+      config = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
+    } catch (error) {
+      throw new HookNotifyError(
+        "CONFIG_UNREADABLE",
+        `${entry.sinkName}: the config could not be read; will retry.`,
+        { sink: entry.sinkName, retryable: true, cause: error },
+      );
+    }
+    cache.set(key, config);
+  }
+  return config;
 }
 
 // With `service` configured, a Droid notification first gets the session's title from the

@@ -5,6 +5,7 @@ import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
+import { queueFallbacks } from "./fallback.js";
 import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
 import { writeJournal } from "../outbox/journal.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
@@ -50,6 +51,10 @@ export interface DeliveryResult {
   message?: string;
   notBefore?: number;
   presence?: PresenceBrief;
+  /** A fallback: the sink that gave up on this notification first. */
+  fallbackOf?: string;
+  /** Given up: the fallbacks the notification was handed to now. */
+  fallback?: string[];
 }
 
 export interface DrainSummary {
@@ -172,6 +177,7 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
     sink: entry.sinkName,
     id: entry.notification.id,
     attempts: entry.attempts,
+    ...(entry.fallbackOf === undefined ? {} : { fallbackOf: entry.fallbackOf }),
   };
   const secrets: string[] = [];
   if (deps.now() - entry.createdAt > policy.maxAgeMs) {
@@ -189,7 +195,7 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
   if (!verdict.send) {
     await removeEntry(paths, entry.key);
     const { outcome, rule, message } = verdict;
-    const line = { sink: entry.sinkName, id: base.id, key: entry.key, rule, message };
+    const line = { ...journalOf(base), rule, message };
     await writeJournal(deps, { outbox: outcome, ...line, ...presence, ...followUp });
     return { ...base, outcome, message, ...presence };
   }
@@ -208,10 +214,7 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
     };
     await writeJournal(deps, {
       outbox: "delivered",
-      sink: entry.sinkName,
-      id: base.id,
-      key: entry.key,
-      attempts: result.attempts,
+      ...journalOf(result),
       ...receipt,
       ...presence,
       ...followUp,
@@ -264,20 +267,33 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
   }
 }
 
+// Given up for good: the entry goes to failed/ and its fallbacks (if any) get the notification.
 async function fail(
   run: AttemptRun,
   entry: OutboxEntry,
   result: DeliveryResult,
   secrets: string[],
-) {
-  await moveToFailed(run.paths, entry, result.message ?? "failed", run.deps.now());
-  await writeJournal(run.deps, { outbox: "failed", ...journalOf(result) }, secrets);
-  return result;
+): Promise<DeliveryResult> {
+  const handOff = await queueFallbacks(entry, run.deps, run.cache);
+  const kept = handOff.sent.length > 0 ? { ...entry, fallbackSent: handOff.sent } : entry;
+  await moveToFailed(run.paths, kept, result.message ?? "failed", run.deps.now());
+  const withFallback = handOff.queued.length > 0 ? { ...result, fallback: handOff.queued } : result;
+  await writeJournal(run.deps, { outbox: "failed", ...journalOf(withFallback) }, secrets);
+  return withFallback;
 }
 
-function journalOf(result: DeliveryResult) {
-  const { sink, id, key, code, message, attempts } = result;
-  return { sink, id, key, attempts, ...(code ? { code } : {}), ...(message ? { message } : {}) };
+function journalOf(result: Omit<DeliveryResult, "outcome">) {
+  const { sink, id, key, code, message, attempts, fallbackOf, fallback } = result;
+  return {
+    sink,
+    id,
+    key,
+    attempts,
+    ...(code ? { code } : {}),
+    ...(message ? { message } : {}),
+    ...(fallbackOf === undefined ? {} : { fallbackOf }),
+    ...(fallback === undefined ? {} : { fallback }),
+  };
 }
 
 // Runs `work` over items with at most `limit` in flight.

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { chooseRoute, presenceUnavailable } from "../../src/approve/gate.js";
 import { parsePermissionRequest } from "../../src/approve/read-request.js";
 import { resolveSetup } from "../../src/approve/setup.js";
-import { summarizeRequest } from "../../src/approve/summary.js";
+import { headline, inOrder, summarizeRequest } from "../../src/approve/summary.js";
 import { validateConfig } from "../../src/config/validate-config.js";
 import { FIXTURES } from "../helpers/run-bin.js";
 
@@ -25,6 +25,31 @@ describe("summarizeRequest", () => {
     expect(summary.text.startsWith("ls ⏎ �[2Jrm -rf ~ x")).toBe(true);
     expect(summary.text).toMatch(/… \[118 more characters not shown: check at the terminal\]$/);
     expect(summary).toMatchObject({ isCut: true, length: 616, hidden: 1 });
+  });
+});
+
+describe("right-to-left text in a command keeps the order that runs", () => {
+  const LRM = "\u200E";
+
+  it("ends every right-to-left run with a left-to-right mark, and adds nothing else", () => {
+    const command = 'mv "אב" "גד" && echo مرحبا بالعالم > out';
+    const shown = inOrder(command);
+    expect(shown).toBe(`mv "אב${LRM}" "גד${LRM}" && echo مرحبا${LRM} بالعالم${LRM} > out`);
+    expect(shown.replaceAll(LRM, "")).toBe(command);
+    expect(inOrder("ls -la /tmp")).toBe("ls -la /tmp");
+  });
+
+  it("the phone's headline carries the marks; the log's summary and the count do not", () => {
+    const summary = summarizeRequest("Bash", { command: 'rm "אב" "גד"' });
+    expect(headline(summary)).toBe(`command (12 characters): rm "אב${LRM}" "גד${LRM}"`);
+    expect(summary.text).toBe('rm "אב" "גד"');
+    expect(summary.hidden).toBe(0);
+  });
+
+  it("a mark the agent put in the command is still shown as hidden, not trusted", () => {
+    const summary = summarizeRequest("Bash", { command: `echo ${LRM}אב` });
+    expect(summary.hidden).toBe(1);
+    expect(headline(summary)).toContain(`echo \uFFFDאב${LRM}`);
   });
 });
 
@@ -82,6 +107,7 @@ describe("resolveSetup", () => {
       approveReplyTopic: "hn-reply-abcdefghijklmnopqrstuv",
     });
     expect(setup).toEqual({
+      service: "ntfy",
       sinkName: "phone",
       root: "https://ntfy.example/base/",
       requestTopic: "req",
@@ -126,6 +152,56 @@ describe("resolveSetup", () => {
       /^sinks\.phone: approving from the phone needs an ntfy access token .*hook-notify install --approve$/,
     );
     expect("problem" in setup && setup.problem.includes("\n")).toBe(false);
+  });
+
+  const telegram = (extra: object = {}) => ({
+    type: "chat",
+    service: "telegram",
+    botToken: "123456:ABC-def",
+    chatId: 4242,
+    ...extra,
+  });
+
+  it("takes a Telegram sink's bot token and numeric chat id (no reply topic needed)", () => {
+    expect(setupOf({ sinks: { tg: telegram({ threadId: 7 }) } })).toEqual({
+      service: "telegram",
+      sinkName: "tg",
+      api: "https://api.telegram.org",
+      botToken: "123456:ABC-def",
+      chatId: "4242",
+      threadId: 7,
+      seconds: 120,
+      when: "away",
+    });
+  });
+
+  it("an ntfy sink is the default over a Telegram one; approveSink picks Telegram", () => {
+    const sinks = { tg: telegram(), phone: ntfy("https://ntfy.sh/req") };
+    const topic = "hn-reply-abcdefghijklmnopqrstuv";
+    expect(setupOf({ sinks, approveReplyTopic: topic })).toMatchObject({ service: "ntfy" });
+    expect(setupOf({ sinks, approveSink: "tg" })).toMatchObject({ service: "telegram" });
+  });
+
+  it("refuses a Telegram sink without a bot token, naming the sink and the fix on one line", () => {
+    // The schema already drops such an entry; this is the check behind it (an empty token).
+    const config = validateConfig({ sinks: { tg: telegram() } }, {}).value;
+    const tg = config.sinks.tg!;
+    const tokenless = { ...tg, options: { ...(tg.options as object), botToken: "" } };
+    const setup = resolveSetup({ ...config, sinks: { tg: tokenless } });
+    expect("problem" in setup && setup.problem).toMatch(
+      /^sinks\.tg: approving from Telegram needs the bot's token .*hook-notify install --approve$/,
+    );
+    const dropped = setupOf({ sinks: { tg: telegram({ botToken: undefined }) } });
+    expect("problem" in dropped && dropped.problem).toMatch(
+      /needs a chat sink with "service": "ntfy" .* or "telegram"/,
+    );
+  });
+
+  it("refuses a Telegram @channel name: only presses from one numeric chat count", () => {
+    const setup = setupOf({ sinks: { tg: telegram({ chatId: "@mychannel" }) } });
+    expect("problem" in setup && setup.problem).toMatch(
+      /^sinks\.tg: approving from Telegram needs the numeric chat id/,
+    );
   });
 
   it("the reply topic is a secret of the config (masked in logs)", () => {

@@ -34,6 +34,37 @@ describe("parseLog", () => {
     expect(runs.map(hasFailed)).toEqual([true, false]);
   });
 
+  it("joins receipts to their run, those written before the run's own line too", () => {
+    const receipt = (state: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ time: "t", outbox: "receipt", sink: "desktop", id: "a", state, ...extra });
+    const text = [
+      receipt("shown", { messageId: "7" }),
+      run("a", [sent]),
+      receipt("closed", { messageId: "7", reason: "dismissed by the user" }),
+    ].join("\n");
+    const { runs, corrupt } = parseLog(text);
+    expect(corrupt).toBe(0);
+    expect(runs[0]?.lines).toHaveLength(3);
+    expect(runs[0]?.receipts.get("desktop")?.map((line) => line.state)).toEqual([
+      "shown",
+      "closed",
+    ]);
+    expect(runs[0]?.journal.size).toBe(0);
+  });
+
+  it("a sink that failed counts as received when its fallback delivered", () => {
+    const failedHook = (fallback: string[]) =>
+      JSON.stringify({ time: "t", outbox: "failed", sink: "hook", id: "a", fallback });
+    const byMail = (outbox: string) =>
+      JSON.stringify({ time: "t", outbox, sink: "mail", id: "a", fallbackOf: "hook" });
+    const rescued = parseLog(
+      [run("a", [queued]), failedHook(["mail"]), byMail("delivered")].join("\n"),
+    );
+    expect(rescued.runs.map(hasFailed)).toEqual([false]);
+    const lost = parseLog([run("a", [queued]), failedHook(["mail"]), byMail("failed")].join("\n"));
+    expect(lost.runs.map(hasFailed)).toEqual([true]);
+  });
+
   it("keeps only object items in a hand-edited record's lists", () => {
     const { runs } = parseLog(run("a", [null, 3, sent]));
     expect(runs[0]?.record.outcomes).toEqual([sent]);

@@ -71,7 +71,7 @@ const on = (type: string, events: string[] = ALL, when = "always") => ({
 });
 
 describe("loadConfig: which file", () => {
-  it("uses the built-in default (desktop + sound, the default events with StopFailure) when there is no file", async () => {
+  it("uses the built-in default (desktop + sound, the default events with StopFailure and PermissionDenied) when there is no file", async () => {
     const home = await makeHome();
     const loaded = loadConfig(home.deps, {});
     expect(loaded).toEqual<LoadedConfig>({
@@ -81,7 +81,14 @@ describe("loadConfig: which file", () => {
           desktop: {
             name: "desktop",
             type: "desktop",
-            events: ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"],
+            events: [
+              "Notification",
+              "Stop",
+              "SubagentStop",
+              "SessionEnd",
+              "StopFailure",
+              "PermissionDenied",
+            ],
             when: "always",
             enabled: true,
             timeoutMs: undefined,
@@ -90,7 +97,14 @@ describe("loadConfig: which file", () => {
           sound: {
             name: "sound",
             type: "sound",
-            events: ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"],
+            events: [
+              "Notification",
+              "Stop",
+              "SubagentStop",
+              "SessionEnd",
+              "StopFailure",
+              "PermissionDenied",
+            ],
             when: "always",
             enabled: true,
             timeoutMs: undefined,
@@ -246,7 +260,7 @@ describe("loadConfig: entries", () => {
     });
     expect(loaded.issues).toEqual([
       `${home.configFile}: sinks.team.url: Invalid URL`,
-      `${home.configFile}: sinks.pager.type: unknown sink type "pager" (use one of: desktop, sound, chat, email, webhook)`,
+      `${home.configFile}: sinks.pager.type: unknown sink type "pager" (use one of: desktop, sound, terminal, chat, email, webhook)`,
       expect.stringMatching(new RegExp(`^${escape(home.configFile)}: sinks\\.typo.*evnets`)),
     ]);
     expect(loaded.error).toBeUndefined();

@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { claudeCode } from "../../src/clients/claude-code.js";
 import { checkClients, lastRunPerClient } from "../../src/doctor/client-checks.js";
 import { compareVersions, findClientVersion } from "../../src/doctor/client-version.js";
 import { tempDir } from "../helpers/sink-harness.js";
@@ -114,7 +115,7 @@ describe.runIf(POSIX)("checkClients", () => {
 
   it("says the version, the file with hook-notify's entries and the last run of an installed client", async () => {
     const { home, bin, env, deps } = machine();
-    program(bin, "claude", 'echo "2.1.332 (Claude Code)"');
+    program(bin, "claude", 'echo "9.1.332 (Claude Code)"');
     write(join(home, ".claude", "settings.json"), ours("Stop"));
     const run = { time: new Date(now - 3 * 3600_000).toISOString(), client: "claude-code" };
     write(join(env.XDG_STATE_HOME, "hook-notify", "log.ndjson"), `${JSON.stringify(run)}\n`);
@@ -123,8 +124,7 @@ describe.runIf(POSIX)("checkClients", () => {
       {
         check: "Claude Code client",
         status: "ok",
-        detail:
-          "2.1.332 (hook-notify verified 2.1.197); hook-notify in ~/.claude/settings.json; last hook 3 h ago",
+        detail: `9.1.332 (hook-notify verified ${claudeCode.verified}); hook-notify in ~/.claude/settings.json; last hook 3 h ago`,
         fix: "",
       },
     ]);
@@ -140,7 +140,7 @@ describe.runIf(POSIX)("checkClients", () => {
       [
         "Claude Code client",
         "warn",
-        "Update Claude Code to 2.1.197 or later: an older one may not read these hooks.",
+        `Update Claude Code to ${claudeCode.verified} or later: an older one may not read these hooks.`,
       ],
       ["Gemini CLI client", "warn", "hook-notify install --client gemini"],
     ]);

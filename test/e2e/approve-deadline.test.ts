@@ -1,6 +1,7 @@
 // `approve` and `test --approve` end when they promised (issue 25, item 1): the built binary
 // against a local ntfy that never answers, trickles a byte at a time, or hangs up, on the
-// subscription and on the publish. The wait is approveSeconds (at most --timeout less 5 s); the
+// subscription and on the publish, with approveSeconds 8 (the lowest it takes). The wait is
+// approveSeconds (at most --timeout less 5 s); the
 // run ends within 2 s of it, through its own deadline (the log says "timeout"), never through the
 // safety net (HOOK_DEADLINE) and never later.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import { startFakeNtfy, type FakeNtfy } from "../helpers/ntfy-server.js";
 
 const TOKEN = "tk_deadlinetesttoken012345678";
 const REPLY = "hn-reply-deadline-0123456789abcd";
-const SECONDS = 10;
+const SECONDS = 8;
 const SLACK_MS = 2_000;
 
 type Mode = { subscribe: FakeNtfy["subscribeMode"] } | { publish: FakeNtfy["publishMode"] };

@@ -127,6 +127,40 @@ describe("install --approve", () => {
     expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(false);
   });
 
+  // Issue 25: the presses are read with the bot token; without one there is no bot to ask.
+  it("a Telegram sink without a bot token: exit 1, one line, writes nothing", async () => {
+    const h = home({
+      sinks: { phone: { type: "chat", service: "telegram", chatId: 424242 } },
+    });
+    const config = join(h.dir, "config", "hook-notify", "config.json");
+    const before = readFileSync(config, "utf8");
+    const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/sinks\.phone.*botToken/);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(() => settings(h)).toThrow();
+    expect(readFileSync(config, "utf8")).toBe(before);
+    expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(false);
+  });
+
+  it("a Telegram sink with its bot token: the entry and the key, no reply topic", async () => {
+    const h = home({
+      sinks: {
+        phone: { type: "chat", service: "telegram", url: "tgram://123456:ABC-def/424242" },
+      },
+    });
+    const config = join(h.dir, "config", "hook-notify", "config.json");
+    const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+      env: h.env,
+    });
+    expect(result.code).toBe(0);
+    expect(readFileSync(config, "utf8")).not.toContain("approveReplyTopic");
+    expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(true);
+    expect(JSON.stringify(settings(h))).toMatch(/"PermissionRequest".*approve --timeout 150/);
+  });
+
   it("the config that holds the token and the key end up 0600, whatever they were", async () => {
     const h = home(NTFY);
     const config = join(h.dir, "config", "hook-notify", "config.json");

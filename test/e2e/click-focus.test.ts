@@ -54,6 +54,18 @@ describe.runIf(process.platform === "linux" && notificationDaemonTools().availab
       await daemon.invokeAction(1, "default");
       await until(() => (active() === "1" ? true : undefined), "the pane's window selected");
       expect(active()).toBe("1");
+
+      // The log's receipts: shown with the daemon's id, then the click and what it brought back.
+      const clicked = await until(
+        () =>
+          home.logLines().find((entry) => entry.outbox === "receipt" && entry.state === "clicked"),
+        "the click's receipt",
+      );
+      expect(clicked).toMatchObject({ sink: "desktop", id: line.id, messageId: "1" });
+      expect(String(clicked.reason)).toContain(`tmux pane ${tmux.env.TMUX_PANE}`);
+      expect(
+        home.logLines().find((entry) => entry.outbox === "receipt" && entry.state === "shown"),
+      ).toMatchObject({ sink: "desktop", messageId: "1" });
     }, 150_000);
   },
 );

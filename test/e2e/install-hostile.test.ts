@@ -10,13 +10,15 @@ import { BIN } from "../helpers/run-bin.js";
 // sudo with HOME kept, and another program writing the same settings file while install runs.
 
 // UserPromptSubmit: the light entry that records when the person answered (escalation);
-// StopFailure: a turn that ended on an API error (installed since it became a default event).
+// StopFailure: a turn that ended on an API error; PermissionDenied: an action auto mode blocked
+// (each installed since it became a default event).
 const EVENTS = [
   "Notification",
   "Stop",
   "SubagentStop",
   "SessionEnd",
   "StopFailure",
+  "PermissionDenied",
   "UserPromptSubmit",
 ];
 const USER = { uid: 1000, gid: 1000 };

@@ -14,6 +14,18 @@ describe("needsPerson", () => {
     [{ event: "Notification", raw: { notification_type: "permission_prompt" } }, undefined, true],
     [{ event: "Notification", raw: { notification_type: "idle_prompt" } }, undefined, true],
     [{ event: "Notification", raw: { notification_type: "auth_success" } }, undefined, false],
+    // Claude Code 2.1.3xx: a subagent's prompt, a URL to open, auto mode asking for a choice.
+    [
+      { event: "Notification", raw: { notification_type: "worker_permission_prompt" } },
+      undefined,
+      true,
+    ],
+    [
+      { event: "Notification", raw: { notification_type: "elicitation_url_dialog" } },
+      undefined,
+      true,
+    ],
+    [{ event: "Notification", raw: { notification_type: "agent_needs_input" } }, undefined, true],
     [{ event: "Notification", raw: {} }, undefined, true],
     [{ event: "StopFailure", failure: true, raw: {} }, undefined, true],
     [{ event: "Stop", raw: {} }, undefined, false],

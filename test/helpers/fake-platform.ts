@@ -49,8 +49,9 @@ export function vendoredPath(packageDir: string): string {
   return join(packageDir, "node_modules", "node-notifier", "vendor", "mac.noindex", ...app);
 }
 
-// A copy of the built package (bin/, dist/, assets/, templates) whose node_modules holds only a
-// node-notifier with the fake terminal-notifier in its vendor folder. Returns bin/hook-notify.js.
+// A copy of the built package (bin/, dist/, assets/, templates) whose node_modules holds a
+// node-notifier with the fake terminal-notifier in its vendor folder, and the real play-sound
+// (linked: it resolves its own find-exec from the project). Returns bin/hook-notify.js.
 export function packageCopy(notifier: VendoredNotifier = "fake"): { bin: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-pkg-"));
   onTestFinished(() => {
@@ -62,6 +63,7 @@ export function packageCopy(notifier: VendoredNotifier = "fake"): { bin: string;
   for (const name of ["assets", "hooks-templates"]) symlinkSync(join(ROOT, name), join(dir, name));
   const notifierDir = join(dir, "node_modules", "node-notifier");
   mkdirSync(notifierDir, { recursive: true });
+  symlinkSync(join(ROOT, "node_modules", "play-sound"), join(dir, "node_modules", "play-sound"));
   writeFileSync(
     join(notifierDir, "package.json"),
     '{ "name": "node-notifier", "version": "10.0.1" }',

@@ -25,8 +25,8 @@ const groups = z
   .array(z.strictObject({ matcher: z.string().optional(), hooks: z.array(handler).length(1) }))
   .length(1);
 const BASE = ["Notification", "Stop", "SubagentStop", "SessionEnd", "UserPromptSubmit"] as const;
-const eventMap = z.record(z.enum([...BASE, "StopFailure"]), groups);
-// Droid has no StopFailure hook event; Claude Code does.
+const eventMap = z.record(z.enum([...BASE, "StopFailure", "PermissionDenied"]), groups);
+// Droid has no StopFailure or PermissionDenied hook event; Claude Code does.
 const SHAPES = {
   "claude-code": z.strictObject({ hooks: eventMap }),
   droid: z.record(z.enum(BASE), groups),
@@ -46,10 +46,12 @@ describe.each(["claude-code", "droid"] as const)("hooks-templates/%s.json", (cli
   it("has every default event the client sends, each with an explicit timeout in seconds (SessionEnd too)", async () => {
     const json = JSON.parse(await read(`${client}.json`)) as Record<string, unknown>;
     const map = (client === "droid" ? json : json["hooks"]) as z.infer<typeof eventMap>;
-    // Droid has no StopFailure hook event; Claude Code fires StopFailure instead of Stop when a
-    // turn ends on an API error, so without that entry the person is told nothing until SessionEnd.
+    // Droid has neither; Claude Code fires StopFailure instead of Stop when a turn ends on an API
+    // error, so without that entry the person is told nothing until SessionEnd, and
+    // PermissionDenied when auto mode blocked an action (the agent goes on without it, unasked).
     const sent = DEFAULT_EVENTS.filter(
-      (event) => client === "claude-code" || event !== "StopFailure",
+      (event) =>
+        client === "claude-code" || (event !== "StopFailure" && event !== "PermissionDenied"),
     );
     // UserPromptSubmit only records when the person answered the session (escalation).
     expect(Object.keys(map)).toEqual([...sent, "UserPromptSubmit"]);
@@ -59,7 +61,7 @@ describe.each(["claude-code", "droid"] as const)("hooks-templates/%s.json", (cli
       Stop: 10,
       SubagentStop: 10,
       SessionEnd: 5,
-      ...(client === "claude-code" ? { StopFailure: 10 } : {}),
+      ...(client === "claude-code" ? { StopFailure: 10, PermissionDenied: 10 } : {}),
       UserPromptSubmit: 5,
     });
     for (const [event, groups] of Object.entries(map)) {

@@ -198,6 +198,42 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
     failure: false,
     to: SENT,
   },
+  "claude-code/Notification-agent_needs_input.json": {
+    title: "shop-api · Claude needs your input",
+    body: "Auto mode can't check actions in this session and needs your choice",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  "claude-code/PermissionDenied.json": {
+    title: "shop-api · Claude was blocked: Bash denied",
+    body: "Bash: git push --force origin main\nAuto mode could not evaluate this action and is blocking it for safety — run with --debug for details",
+    level: "attention",
+    failure: false,
+    to: SENT,
+  },
+  // Routed like any Stop; the policy holds the first one while its subagent runs.
+  "claude-code/Stop-background_tasks.json": {
+    title: "shop-api · Claude finished",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "claude-code/Stop-background_done.json": {
+    title: "shop-api · Claude finished",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
+  "claude-code/SubagentStop-background.json": {
+    title: "shop-api · Subagent finished (general-purpose)",
+    body: "All done: the mock model answered.",
+    level: "done",
+    failure: false,
+    to: SENT,
+  },
   "claude-code/PermissionRequest.json": {
     title: "shop-api · Claude asks to use Bash",
     body: "Session 4cf0a0c5 in /home/dev/projects/shop-api",

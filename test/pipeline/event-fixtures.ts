@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "../../src/core/hook-event.js";
 
-/** The captured hook payloads: Claude Code 2.1.197, droid 0.215.0, Codex 0.169.0, Gemini CLI
+/** The captured hook payloads: Claude Code 2.1.197 and 2.1.332, droid 0.215.0, Codex 0.169.0, Gemini CLI
  * 0.61.0, and Droid's documented ones. */
 export const EVENTS_DIR = join(import.meta.dirname, "..", "fixtures", "events");
 

@@ -24,6 +24,12 @@ const claude = {
   transcriptPath: claudeTranscript(CLAUDE_SESSION),
   cwd: CWD,
 };
+const background = {
+  sessionId: "e270f92d-957b-478d-89fa-28de91e5b514",
+  transcriptPath: claudeTranscript("e270f92d-957b-478d-89fa-28de91e5b514"),
+  cwd: CWD,
+  permissionMode: "default",
+};
 const droid = {
   sessionId: DROID_SESSION,
   transcriptPath: droidTranscript(DROID_SESSION),
@@ -251,6 +257,64 @@ const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boo
       ...claude,
       message: "Claude needs your permission",
       notificationType: "permission_prompt",
+    },
+    failure: false,
+  },
+  // Claude Code 2.1.332 (captured for real): auto mode's choice, an action it blocked, and a
+  // turn that ends while its background subagent runs (a second turn and Stop follow).
+  "claude-code/Notification-agent_needs_input.json": {
+    event: {
+      name: "Notification",
+      sessionId: "485d01a5-9c89-41e1-b5bd-d83916756d86",
+      transcriptPath: claudeTranscript("485d01a5-9c89-41e1-b5bd-d83916756d86"),
+      cwd: CWD,
+      message: "Auto mode can't check actions in this session and needs your choice",
+      notificationType: "agent_needs_input",
+    },
+    failure: false,
+  },
+  "claude-code/PermissionDenied.json": {
+    event: {
+      name: "PermissionDenied",
+      sessionId: "2175b33e-5201-4929-8699-3a7f06df9992",
+      transcriptPath: claudeTranscript("2175b33e-5201-4929-8699-3a7f06df9992"),
+      cwd: CWD,
+      permissionMode: "auto",
+      toolName: "Bash",
+      reason:
+        "Auto mode could not evaluate this action and is blocking it for safety — run with --debug for details",
+    },
+    failure: false,
+  },
+  "claude-code/Stop-background_tasks.json": {
+    event: {
+      name: "Stop",
+      ...background,
+      stopHookActive: false,
+      lastAssistantMessage: "All done: the mock model answered.",
+    },
+    failure: false,
+  },
+  "claude-code/Stop-background_done.json": {
+    event: {
+      name: "Stop",
+      ...background,
+      stopHookActive: false,
+      lastAssistantMessage: "All done: the mock model answered.",
+    },
+    failure: false,
+  },
+  "claude-code/SubagentStop-background.json": {
+    event: {
+      name: "SubagentStop",
+      ...background,
+      agentId: "a01abbc5ab3dd941b",
+      agentType: "general-purpose",
+      agentTranscriptPath: claudeTranscript(
+        "e270f92d-957b-478d-89fa-28de91e5b514/subagents/agent-a01abbc5ab3dd941b",
+      ),
+      stopHookActive: false,
+      lastAssistantMessage: "All done: the mock model answered.",
     },
     failure: false,
   },

@@ -377,6 +377,37 @@ describe("minimum turn length", () => {
   });
 });
 
+// Claude Code 2.1.332's Stop while a background subagent runs (a second turn and Stop follow).
+describe("background tasks still running", () => {
+  const task = (status: string) => ({ id: "a1", type: "subagent", status, description: "probe" });
+  it.each<[string, unknown, boolean]>([
+    ["a running subagent holds the Stop back", [task("running")], false],
+    ["tasks that ended do not", [task("completed")], true],
+    ["an empty list does not", [], true],
+    ["a list of the wrong shape does not", "running", true],
+  ])("%s", (_case, tasks, notifies) => {
+    const plan = decide(event("Stop", { raw: { background_tasks: tasks } }), config());
+    expect(sent(plan)).toEqual(notifies ? ["desktop", "sound", "hook"] : []);
+    if (!notifies) {
+      expect(held(plan)).toEqual([
+        ["desktop", "background"],
+        ["sound", "background"],
+        ["hook", "background"],
+      ]);
+      expect(plan.suppressed[0]?.reason).toBe(
+        "1 background task is still running: the Stop of the turn that ends them says done",
+      );
+    }
+  });
+
+  it("only Stop: a SubagentStop that lists itself as running still notifies", () => {
+    const raw = { background_tasks: [task("running"), task("running")] };
+    const cfg = config({}, { events: ["SubagentStop"] });
+    const plan = decide(event("SubagentStop", { raw }), { ...cfg, coalesceSeconds: 0 });
+    expect(plan.suppressed).toEqual([]);
+  });
+});
+
 describe("a container without a display", () => {
   const docker = (path: string) => path === "/.dockerenv";
   const none = () => false;

@@ -1,16 +1,40 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ANSWER, PERMISSION_COMMAND, type Behaviour } from "./mock-model.js";
+import {
+  ANSWER,
+  BACKGROUND_PROMPT,
+  DENIED_COMMAND,
+  PERMISSION_COMMAND,
+  SUBAGENT_PROMPT,
+  type Behaviour,
+} from "./mock-model.js";
 
 interface MessagesRequest {
   model?: string;
   stream?: boolean;
-  tools?: unknown[];
+  tools?: { name?: string }[];
   messages?: unknown[];
 }
 
+interface ToolUse {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+const REFUSAL = {
+  type: "error",
+  error: { type: "permission_error", message: "mock: this request is refused" },
+};
+
+/** How long the "background" subagent's one request takes: its session's first turn ends before. */
+const SUBAGENT_MS = 8000;
+
 // Anthropic Messages (POST /v1/messages, Claude Code and Droid's BYOK "anthropic" provider):
-// a streamed text answer, or with "permission" a Bash tool call first (until a tool result comes
-// back). Returns false for requests that are not Messages calls.
+// a streamed text answer, or a tool call first (until a tool result comes back): with
+// "permission" and "denied" a Bash call, with "background" a background subagent whose own request
+// is answered SUBAGENT_MS later; "error" is refused with a 403. Returns false for requests that
+// are not Messages calls.
 export function answerAnthropic(
   req: IncomingMessage,
   body: string,
@@ -24,13 +48,50 @@ export function answerAnthropic(
     res.end(JSON.stringify({ input_tokens: 5 }));
     return true;
   }
+  if (behaviour === "error") {
+    // A refusal both the pinned and the newest Claude Code end the turn on (StopFailure); the
+    // newest retries a 400 with fewer tools and fires none.
+    res.writeHead(403, { "content-type": "application/json" });
+    res.end(JSON.stringify(REFUSAL));
+    return true;
+  }
   const parsed = JSON.parse(body || "{}") as MessagesRequest;
-  const hasResult = JSON.stringify(parsed.messages ?? []).includes('"tool_result"');
-  const asks = behaviour === "permission" && (parsed.tools ?? []).length > 0 && !hasResult;
-  const block = asks
-    ? { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: PERMISSION_COMMAND } }
-    : { type: "text", text: ANSWER };
-  const stop = asks ? "tool_use" : "end_turn";
+  const first = JSON.stringify(parsed.messages?.[0] ?? "");
+  const isSubagent = behaviour === "background" && first.includes(SUBAGENT_PROMPT);
+  const reply = () => {
+    sendMessage(res, parsed, toolCall(parsed, behaviour, first));
+  };
+  if (isSubagent) setTimeout(reply, SUBAGENT_MS);
+  else reply();
+  return true;
+}
+
+// The tool call this request gets, if any. Auto mode's check is a request without tools: it gets
+// the text answer, which is no verdict.
+function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) {
+  const tools = (parsed.tools ?? []).map((tool) => tool.name);
+  if (tools.length === 0 || JSON.stringify(parsed.messages ?? []).includes('"tool_result"'))
+    return undefined;
+  if (behaviour === "permission" || behaviour === "denied") {
+    const command = behaviour === "denied" ? DENIED_COMMAND : PERMISSION_COMMAND;
+    return { type: "tool_use", id: "toolu_1", name: "Bash", input: { command } } as ToolUse;
+  }
+  if (behaviour === "background" && tools.includes("Agent") && first.includes(BACKGROUND_PROMPT)) {
+    const input = {
+      description: "probe",
+      prompt: SUBAGENT_PROMPT,
+      subagent_type: "general-purpose",
+      run_in_background: true,
+    };
+    return { type: "tool_use", id: "toolu_2", name: "Agent", input } as ToolUse;
+  }
+  return undefined;
+}
+
+function sendMessage(res: ServerResponse, parsed: MessagesRequest, call: ToolUse | undefined) {
+  if (res.destroyed) return;
+  const block = call ?? { type: "text", text: ANSWER };
+  const stop = call ? "tool_use" : "end_turn";
   const message = {
     id: "msg_mock",
     type: "message",
@@ -42,13 +103,13 @@ export function answerAnthropic(
   if (parsed.stream !== true) {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ ...message, content: [block], stop_reason: stop }));
-    return true;
+    return;
   }
   const event = (type: string, data: object): string =>
     `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-  const start = asks ? { ...block, input: {} } : { type: "text", text: "" };
-  const delta = asks
-    ? { type: "input_json_delta", partial_json: JSON.stringify({ command: PERMISSION_COMMAND }) }
+  const start = call ? { ...call, input: {} } : { type: "text", text: "" };
+  const delta = call
+    ? { type: "input_json_delta", partial_json: JSON.stringify(call.input) }
     : { type: "text_delta", text: ANSWER };
   res.writeHead(200, { "content-type": "text/event-stream" });
   res.end(
@@ -59,5 +120,4 @@ export function answerAnthropic(
       event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: {} }) +
       event("message_stop", {}),
   );
-  return true;
 }

@@ -11,12 +11,22 @@ export interface MockModel {
 }
 
 /** What the model does: answer with text; answer and ask to run a command that needs permission
- * (PERMISSION_COMMAND); refuse every request with a 400 (a failed turn); or (Chat Completions)
- * answer 200 with an error as the stream's only event, which clients do not retry. */
-export type Behaviour = "text" | "permission" | "error" | "stream-error";
+ * (PERMISSION_COMMAND); ask to run one a permission check blocks (DENIED_COMMAND, Anthropic only);
+ * start a subagent in the background for BACKGROUND_PROMPT, which answers later (Anthropic only);
+ * refuse every request (a failed turn); or (Chat Completions) answer 200 with an error as the
+ * stream's only event, which clients do not retry. */
+export type Behaviour = "text" | "permission" | "denied" | "background" | "error" | "stream-error";
 
 /** The command the "permission" model asks to run; the client must ask before running it. */
 export const PERMISSION_COMMAND = "touch hn-probe.txt";
+
+/** The command the "denied" model asks to run: a force push, which Claude Code's auto mode sends
+ * to its check (the mock's answer to the check is no verdict, so the action is blocked). */
+export const DENIED_COMMAND = "git push --force origin main; touch hn-probe.txt";
+
+/** The prompt the "background" model answers with a background subagent, and that subagent's. */
+export const BACKGROUND_PROMPT = "start the background probe";
+export const SUBAGENT_PROMPT = "probe quietly in the background";
 
 export const ANSWER = "All done: the mock model answered.";
 const USAGE_OPENAI = { input_tokens: 5, output_tokens: 7, total_tokens: 12 };
@@ -31,13 +41,13 @@ export async function startMockModel(behaviour: Behaviour = "text"): Promise<Moc
     req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
       requests.push(`${req.method ?? ""} ${req.url ?? ""}`);
+      if (answerAnthropic(req, body, res, behaviour)) return;
       if (behaviour === "error" && req.method === "POST") {
         res.writeHead(400, { "content-type": "application/json" });
         res.end(JSON.stringify(REFUSAL));
         return;
       }
       if (behaviour === "stream-error" && streamError(req, body, res)) return;
-      if (answerAnthropic(req, body, res, behaviour)) return;
       if (behaviour === "permission" && askPermission(req, body, res)) return;
       if (behaviour === "permission" && askGeminiPermission(req, body, res)) return;
       if (behaviour === "permission" && askCodexPermission(req, body, res)) return;

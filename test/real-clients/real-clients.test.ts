@@ -9,14 +9,37 @@ import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { BIN, removeHome, ROOT } from "../helpers/run-bin.js";
-import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
+import {
+  ANSWER,
+  BACKGROUND_PROMPT,
+  startMockModel,
+  type Behaviour,
+  type MockModel,
+} from "./mock-model.js";
 
-/** The client versions this test and .ci/run use: the ones the adapters were verified against. */
-const pinned = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
-  "claude-code" | "droid" | "codex" | "gemini" | "copilot" | "opencode",
-  { package: string; version: string; bin: string }
->;
-type Id = keyof typeof pinned;
+/** The client versions this test and .ci/run use: the ones the adapters were verified against,
+ * unless HOOK_NOTIFY_CLIENT_VERSIONS (`npm run test:clients -- --latest`) names others by id. */
+const pinned = withVersions(
+  JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<Id, Pinned>,
+  process.env["HOOK_NOTIFY_CLIENT_VERSIONS"],
+);
+type Id = "claude-code" | "droid" | "codex" | "gemini" | "copilot" | "opencode";
+interface Pinned {
+  package: string;
+  version: string;
+  bin: string;
+}
+
+// {"claude-code": "2.1.332"}: those clients at those versions, the others as pinned.
+function withVersions(list: Record<Id, Pinned>, versions: string | undefined): Record<Id, Pinned> {
+  if (versions === undefined || versions === "") return list;
+  const wanted = JSON.parse(versions) as Partial<Record<Id, string>>;
+  const entries = Object.entries(list).map(([id, c]) => [
+    id,
+    { ...c, version: wanted[id as Id] ?? c.version },
+  ]);
+  return Object.fromEntries(entries) as Record<Id, Pinned>;
+}
 const CLIENTS_DIR = process.env["HOOK_NOTIFY_CLIENTS"] ?? join(ROOT, ".cache", "clients");
 
 // <dir>/<id>-<version>/node_modules/.bin/<bin>, as `npm install --prefix` lays it out.
@@ -71,7 +94,14 @@ async function makeBox(webhook: TestHttpServer): Promise<Box> {
   await run("git", ["init", "-q", project], { env });
   const config = join(home, ".config", "hook-notify", "config.json");
   await mkdir(dirname(config), { recursive: true });
-  const events = ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"];
+  const events = [
+    "Notification",
+    "Stop",
+    "SubagentStop",
+    "SessionEnd",
+    "StopFailure",
+    "PermissionDenied",
+  ];
   const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
   await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));
   return { root, home, project, env, trace };
@@ -168,7 +198,8 @@ const TURNS: Record<Id, Turn[]> = {
   "claude-code": [
     { ...DONE_AND_OTHER_END, what: "a print-mode turn: done and session-end (reason other)" },
     {
-      what: "an interactive turn in tmux whose Bash call waits for permission: needs-you, done after it is granted, session-end on /exit",
+      // In the prompting mode: since 2.1.283 an interactive session starts in auto mode.
+      what: "an interactive turn in tmux (permission mode default) whose Bash call waits for permission: needs-you, done after it is granted, session-end on /exit",
       behaviour: "permission",
       interactive: true,
       sent: [
@@ -178,15 +209,39 @@ const TURNS: Record<Id, Turn[]> = {
       ],
     },
     {
-      // StopFailure (installed for Claude Code) carries the API's error text as its last message.
-      what: "a print-mode turn the model API refuses: failure notified (StopFailure, session end), no done",
-      behaviour: "error",
+      what: "an interactive turn in tmux (auto mode) whose force push auto mode blocks: blocked notified (PermissionDenied), done, session-end on /exit",
+      behaviour: "denied",
+      interactive: true,
       sent: [
-        { event: "SessionEnd", failure: true },
+        { event: "PermissionDenied", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
+      // Since 2.1.3xx subagents run in the background: the first Stop lists one running, and a
+      // second turn and Stop follow when it ends. Only that one says done.
+      what: "an interactive turn in tmux that starts a background subagent: one done (when it ended), subagent done, session-end on /exit",
+      behaviour: "background",
+      interactive: true,
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+        { event: "SubagentStop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
+      // StopFailure (installed for Claude Code) carries the API's error text as its last message.
+      // Interactive: a print-mode session may exit before its StopFailure hook starts (2.1.332).
+      what: "an interactive turn in tmux the model API refuses: failure notified (StopFailure), no done, session-end on /exit",
+      behaviour: "error",
+      interactive: true,
+      sent: [
+        { event: "SessionEnd", failure: false },
         {
           event: "StopFailure",
           failure: true,
-          lastMessage: "API Error: 400 mock: this request is refused",
+          lastMessage: "Please run /login · API Error: 403 mock: this request is refused",
         },
       ],
     },
@@ -338,17 +393,24 @@ async function runClaudeCode(drive: Drive): Promise<Result> {
     projects: { [box.project]: { hasTrustDialogAccepted: true } },
   };
   await writeFile(join(box.home, ".claude.json"), JSON.stringify(state));
+  // Auto mode's check runs on the vendor's server unless CLAUDE_CODE_AUTO_MODE_SERVER=0: here it
+  // asks the loopback model, whose answer is no verdict, so the action is blocked.
+  const [mode, prompt] =
+    turn.behaviour === "denied"
+      ? ["auto", "push it"]
+      : ["default", turn.behaviour === "background" ? BACKGROUND_PROMPT : "make the probe file"];
   return driveInTmux(
     drive,
-    { ...env, TERM: "xterm-256color" },
-    `${shq(bin)} 'make the probe file'`,
+    { ...env, TERM: "xterm-256color", CLAUDE_CODE_AUTO_MODE_SERVER: "0" },
+    `${shq(bin)} --permission-mode ${mode} ${shq(prompt)}`,
   );
 }
 
 // The permission prompt is answered (Enter: "Yes") once its Notification arrived, and the session
-// ends with /exit once the turn is done.
+// ends with /exit once every notification but the session end came. The probe file exists only
+// where a permission was granted.
 async function driveInTmux(
-  { box, webhook }: Drive,
+  { box, webhook, turn }: Drive,
   env: Record<string, string>,
   command: string,
   quit = "/exit",
@@ -366,11 +428,11 @@ async function driveInTmux(
   // then answer; an Enter that came too early is sent again (on an idle prompt it does nothing).
   await paneSettled(tmux);
   const answeredBy = Date.now() + 120_000;
-  for (;;) {
+  const beforeExit = turn.sent.length - 1;
+  while (webhook.requests.length < beforeExit) {
     await tmux("send-keys", "-t", "agent", "Enter");
     try {
-      await webhook.waitForRequests(2, 15_000);
-      break;
+      await webhook.waitForRequests(beforeExit, 15_000);
     } catch (error) {
       if (Date.now() > answeredBy) throw error;
     }
@@ -379,8 +441,8 @@ async function driveInTmux(
   await tmux("send-keys", "-t", "agent", quit);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await tmux("send-keys", "-t", "agent", "Enter");
-  await webhook.waitForRequests(3, 120_000);
-  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(true);
+  await webhook.waitForRequests(turn.sent.length, 120_000);
+  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(turn.behaviour === "permission");
   return { code: 0, stdout: screen.stdout, stderr: "" };
 }
 

@@ -299,7 +299,7 @@ describe("file-system situations", () => {
     expect((await attempt("install", box, "claude-code")).error).toBeUndefined();
     expect((await lstat(link)).isSymbolicLink()).toBe(true);
     expect(await readlink(link)).toBe("../../dotfiles/claude.json");
-    expect(oursPerEvent(clientParse(await readFile(target, "utf8")), "claude-code").size).toBe(6); // five default events + UserPromptSubmit
+    expect(oursPerEvent(clientParse(await readFile(target, "utf8")), "claude-code").size).toBe(7); // six default events + UserPromptSubmit
     expect(await readFile(`${target}.bak`, "utf8")).toBe(FOREIGN_TEXT);
     await expectNoStrays(link);
     await expectNoStrays(target);
@@ -348,7 +348,7 @@ describe("file-system situations", () => {
     box.machine.env = { CLAUDE_CONFIG_DIR: join(box.root, "a/b/c") };
     expect((await attempt("install", box, "claude-code")).error).toBeUndefined();
     const text = await readFile(join(box.root, "a/b/c/settings.json"), "utf8");
-    expect(oursPerEvent(clientParse(text), "claude-code").size).toBe(6); // five default events + UserPromptSubmit
+    expect(oursPerEvent(clientParse(text), "claude-code").size).toBe(7); // six default events + UserPromptSubmit
   });
 });
 

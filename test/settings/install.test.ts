@@ -71,13 +71,14 @@ describe.each(CASES)("%s, %s scope", (client, scope, path) => {
     expect(first.code).toBe(0);
     expect(first.out).toContain("Next: open /hooks");
     const text = await readMaybe(join(box.root, path));
-    // Claude Code fires StopFailure instead of Stop when a turn ends on an API error; Droid has none.
+    // Claude Code fires StopFailure instead of Stop when a turn ends on an API error, and
+    // PermissionDenied when auto mode blocks an action; Droid has neither.
     expect(Object.keys(eventsOf(text) as object)).toEqual([
       "Notification",
       "Stop",
       "SubagentStop",
       "SessionEnd",
-      ...(client === "claude-code" ? ["StopFailure"] : []),
+      ...(client === "claude-code" ? ["StopFailure", "PermissionDenied"] : []),
       "UserPromptSubmit",
     ]);
     expect(text).toContain('"timeout": 5');
@@ -294,7 +295,7 @@ describe("double notifications", () => {
     await run(box, "install", { scope: "user" });
     const result = await run(box, "install", { scope: "project" });
     expect(result.out).toMatch(
-      /Warning: Notification, Stop, SubagentStop, SessionEnd, StopFailure, UserPromptSubmit: hook-notify also runs from ~\/\.claude\/settings\.json/,
+      /Warning: Notification, Stop, SubagentStop, SessionEnd, StopFailure, PermissionDenied, UserPromptSubmit: hook-notify also runs from ~\/\.claude\/settings\.json/,
     );
     expect(result.out).toContain("hook-notify uninstall --client claude-code --scope user");
   });

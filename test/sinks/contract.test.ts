@@ -67,6 +67,7 @@ describe("doctor", () => {
     const entries: Record<string, Record<string, unknown>> = {
       desktop: { type: "desktop", backend: "notify-send" },
       sound: { type: "sound" },
+      terminal: { type: "terminal" },
       chat: { type: "chat", service: "slack", url: `${http.url}/hook` },
       email: {
         type: "email",

@@ -190,6 +190,7 @@ describe.runIf(isLinux)("desktop sink with a fake notify-send", () => {
     const bin = fakeBin(["notify-send"]);
     await send(notification, { ...bin.env, ...bus });
     const expected = [
+      "--print-id",
       "--app-name=hook-notify",
       ...flags,
       "--",
@@ -212,6 +213,7 @@ describe.runIf(isLinux)("desktop sink with a fake notify-send", () => {
       { appName: "bots", icon: "x.png", expireSeconds: 1.5 },
     );
     expect(bin.calls()[0]?.args).toEqual([
+      "--print-id",
       "--app-name=bots",
       "--urgency=low",
       "--icon=x.png",

@@ -15,7 +15,7 @@ import { formatNotification } from "../../src/message/format.js";
 import type { Level, Notification } from "../../src/core/notification.js";
 import { parseEvent } from "../../src/pipeline/parse-event.js";
 import { findProgram } from "../../src/sinks/find-program.js";
-import { SOUND_SCRIPT, sound } from "../../src/sinks/sound.js";
+import { platformPlayers, SOUND_SCRIPT, sound } from "../../src/sinks/sound.js";
 import { bundle } from "../helpers/bundle.js";
 import { fakeBin, type FakeBin, type FakeProgram } from "../helpers/fake-bin.js";
 import { ROOT } from "../helpers/run-bin.js";
@@ -191,6 +191,18 @@ describe.runIf(isLinux)("sound sink with recording fake players", () => {
       });
     },
   );
+
+  it("hands a configured relative file to the player as an absolute path, never as an option", async () => {
+    const bin = fakeBin(["paplay"]);
+    await send(done, bin.env, { files: { done: "-x.wav" } });
+    expect(bin.calls()).toMatchObject([{ args: [join(process.cwd(), "-x.wav")] }]);
+  });
+
+  it("lists hook-notify's own players per platform for play-sound, in the order tried", () => {
+    expect(platformPlayers(testDeps({}))).toEqual(LINUX_PLAYERS.map(([name]) => name));
+    expect(platformPlayers({ ...testDeps({}), platform: "darwin" })).toEqual(["afplay"]);
+    expect(platformPlayers({ ...testDeps({}), platform: "win32" })[0]).toBe("powershell.exe");
+  });
 
   it("uses a configured player by name over the first one found, with that player's args", async () => {
     const bin = fakeBin(["paplay", "mpv"]);

@@ -51,13 +51,15 @@ function parseApprise(value: string): Partial<TelegramOptions> | undefined {
   return { botToken, chatId, ...(thread ? { threadId: Number(thread) } : {}) };
 }
 
-// The token, chat and thread whichever way they were written (url first, options override).
-function target(options: TelegramOptions) {
+// The token, chat and thread whichever way they were written (url first, options override), and
+// the Bot API server without a trailing "/" (approve calls the bot's other methods there).
+export function telegramTarget(options: TelegramOptions) {
   const fromUrl = options.url !== undefined ? parseApprise(options.url) : undefined;
   return {
     botToken: options.botToken ?? fromUrl?.botToken ?? "",
     chatId: options.chatId ?? fromUrl?.chatId ?? "",
     threadId: options.threadId ?? fromUrl?.threadId,
+    api: (options.apiUrl ?? TELEGRAM_API).replace(/\/+$/, ""),
   };
 }
 
@@ -78,7 +80,7 @@ function messageText(notification: Notification, html: boolean): string {
 // sendMessage with every field from the docs we use: no link preview (agent text may carry a
 // URL), silent for "done", into a forum topic when a thread is given.
 function build(notification: Notification, options: TelegramOptions): ChatRequest {
-  const { botToken, chatId, threadId } = target(options);
+  const { botToken, chatId, threadId, api } = telegramTarget(options);
   const html = options.format === "html";
   const body: Record<string, unknown> = {
     chat_id: chatId,
@@ -90,7 +92,6 @@ function build(notification: Notification, options: TelegramOptions): ChatReques
   if (notification.level === "done" && options.silentWhenDone !== false) {
     body.disable_notification = true;
   }
-  const api = (options.apiUrl ?? TELEGRAM_API).replace(/\/+$/, "");
   return {
     url: `${api}/bot${botToken}/sendMessage`,
     headers: { "content-type": "application/json" },
@@ -98,9 +99,9 @@ function build(notification: Notification, options: TelegramOptions): ChatReques
   };
 }
 
-// `{"ok":true,"result":{"message_id":…}}`, or `{"ok":false,"error_code","description",
+// `{"ok":true,"result":{"message_id":…}}` (sendMessage; approve's calls too), or `{"ok":false,"error_code","description",
 // "parameters":{"retry_after"|"migrate_to_chat_id"}}`.
-function read(response: HttpResponse, sinkName: string) {
+export function readTelegram(response: HttpResponse, sinkName: string) {
   const json = parseJson(response.text);
   const { status } = response;
   if (status >= 200 && status < 300 && json?.ok === true) {
@@ -221,14 +222,14 @@ export const telegram = defineChatService<TelegramOptions>({
       : { path: "url", message: `expected ${APPRISE.form}, or botToken and chatId` },
   apprise: APPRISE,
   build,
-  read,
+  read: readTelegram,
   escape: escapeMarkdownV2,
   describe: (options) => {
-    const { chatId, threadId } = target(options);
+    const { chatId, threadId } = telegramTarget(options);
     const where = new URL(options.apiUrl ?? TELEGRAM_API).origin;
     return `telegram chat ${String(chatId)}${threadId === undefined ? "" : ` topic ${threadId}`} via ${where}`;
   },
-  secretParts: (options) => [target(options).botToken],
+  secretParts: (options) => [telegramTarget(options).botToken],
   example: "tgram://123456:ABC-def/-100123",
   starter: { name: "TELEGRAM_URL", what: "tgram://BOT_TOKEN/CHAT_ID (token from @BotFather)" },
 });

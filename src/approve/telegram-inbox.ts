@@ -1,0 +1,186 @@
+// How approvals waiting at the same time share one bot. Telegram lets one getUpdates run per bot
+// (a second one ends the first with 409 Conflict), and getUpdates confirms every update below its
+// offset, whoever it was for. So one waiting approve at a time is the poller (it holds poll.lock),
+// and it routes every press it reads before it confirms it: a press for another waiting request
+// goes into that request's file in inbox/, which its approve reads. The next offset is kept in a
+// file, so the next poller goes on where this one stopped. A request's first accepted press
+// creates used/<request> (O_EXCL): a second press of it is a replay, whoever reads it.
+// Folder: <state>/telegram/<bot id>/ (the bot id is the token's public part), mode 0700.
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import type { Press } from "./telegram-bot.js";
+
+/** A lock older than the longest possible wait (approveSeconds ≤ 570) belongs to nobody. */
+const LOCK_STALE_MS = 10 * 60_000;
+/** Inbox files and used marks older than this are removed by the poller. */
+const KEEP_MS = 24 * 60 * 60_000;
+
+/** The shared folder of one bot on this machine. */
+export interface Inbox {
+  dir: string;
+}
+
+// <state>/telegram/<bot id>; created 0700 on first use.
+export function openInbox(stateDir: string, botToken: string): Inbox {
+  const botId = /^\d+/.exec(botToken)?.[0] ?? "bot";
+  const dir = join(stateDir, "telegram", botId);
+  for (const sub of ["inbox", "used"]) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
+  return { dir };
+}
+
+// Takes poll.lock when free (or left by a process that is gone). True when this process holds it.
+export function takePollLock(inbox: Inbox, now: number): boolean {
+  const { pid } = process;
+  const path = join(inbox.dir, "poll.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, "wx", 0o600);
+      try {
+        writeSync(fd, String(pid));
+      } finally {
+        closeSync(fd);
+      }
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+      if (!isStale(path, now)) return false;
+      rmSync(path, { force: true });
+    }
+  }
+  return false;
+}
+
+// Gives poll.lock back, if it is still ours.
+export function releasePollLock(inbox: Inbox): void {
+  const { pid } = process;
+  const path = join(inbox.dir, "poll.lock");
+  try {
+    if (readFileSync(path, "utf8").trim() === String(pid)) rmSync(path, { force: true });
+  } catch {
+    // Gone already.
+  }
+}
+
+// True while poll.lock names this process. Two processes that found the same stale lock may both
+// believe they took it; the one whose name is not in the file has lost it.
+export function holdsPollLock(inbox: Inbox): boolean {
+  try {
+    return readFileSync(join(inbox.dir, "poll.lock"), "utf8").trim() === String(process.pid);
+  } catch {
+    return false;
+  }
+}
+
+function isStale(path: string, now: number): boolean {
+  try {
+    if (now - statSync(path).mtimeMs > LOCK_STALE_MS) return true;
+    const pid = Number(readFileSync(path, "utf8").trim());
+    if (!Number.isInteger(pid) || pid <= 0) return true;
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // ESRCH: no such process; EPERM: it lives (someone else's): not stale.
+    return (error as NodeJS.ErrnoException).code !== "EPERM";
+  }
+}
+
+// The offset the last poller stopped at (every update below it is confirmed).
+export function readOffset(inbox: Inbox): number | undefined {
+  try {
+    const value = Number(readFileSync(join(inbox.dir, "offset"), "utf8").trim());
+    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeOffset(inbox: Inbox, offset: number): void {
+  writeAtomic(join(inbox.dir, "offset"), String(offset));
+}
+
+// Hands a press to the approve waiting for `request` (appended: a double press keeps both).
+export function deliverPress(inbox: Inbox, request: string, press: Press): void {
+  const path = join(inbox.dir, "inbox", `${request}.json`);
+  const presses = [...readPresses(path), press];
+  writeAtomic(path, JSON.stringify(presses));
+}
+
+// The presses routed to `request`, taken out of the inbox.
+export function takePresses(inbox: Inbox, request: string): Press[] {
+  const path = join(inbox.dir, "inbox", `${request}.json`);
+  const taken = `${path}.${process.pid}.taken`;
+  try {
+    renameSync(path, taken);
+  } catch {
+    return [];
+  }
+  const presses = readPresses(taken);
+  rmSync(taken, { force: true });
+  return presses;
+}
+
+function readPresses(path: string): Press[] {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return Array.isArray(value) ? (value as Press[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+// Marks the request answered. False when it was already: this press is a replay.
+export function markUsed(inbox: Inbox, request: string): boolean {
+  try {
+    closeSync(openSync(join(inbox.dir, "used", request), "wx", 0o600));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isUsed(inbox: Inbox, request: string): boolean {
+  try {
+    statSync(join(inbox.dir, "used", request));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Removes inbox files and used marks older than a day (Telegram keeps updates 24 hours).
+export function sweep(inbox: Inbox, now: number): void {
+  for (const sub of ["inbox", "used"]) {
+    const dir = join(inbox.dir, sub);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      try {
+        if (now - statSync(path).mtimeMs > KEEP_MS) rmSync(path, { force: true });
+      } catch {
+        // Taken meanwhile.
+      }
+    }
+  }
+}
+
+function writeAtomic(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, text, { mode: 0o600 });
+  renameSync(temp, path);
+}

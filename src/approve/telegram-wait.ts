@@ -1,0 +1,198 @@
+// Waits for the one press that answers this request on Telegram, under the run's deadline: as the
+// poller (long polling getUpdates, routing every press; telegram-inbox.ts says how approvals share
+// the bot) or, while another approve polls, by reading this request's inbox file. A press counts
+// only from the configured chat, with a valid MAC, for this request, before its expiry, once.
+// Anything else is logged (and a late or repeated press told so on the phone); nothing else.
+import { toHookNotifyError, type HookNotifyError } from "../errors.js";
+import type { Decision } from "./answer.js";
+import { answerPress, editOutcome, getPresses, type BotCall, type Press } from "./telegram-bot.js";
+import { readCallback } from "./telegram-callback.js";
+import {
+  deliverPress,
+  holdsPollLock,
+  isUsed,
+  markUsed,
+  readOffset,
+  releasePollLock,
+  sweep,
+  takePollLock,
+  takePresses,
+  writeOffset,
+  type Inbox,
+} from "./telegram-inbox.js";
+import { pause } from "./wait.js";
+
+/** A press that was not taken as this request's answer, and why. */
+export interface TelegramRejected {
+  reason: "malformed" | "forged" | "other-chat" | "other-request" | "replay" | "expired";
+  message: string;
+}
+
+export type TelegramWaitResult =
+  | { answer: Decision; press: Press; at: number }
+  | { none: "timeout" }
+  | { none: "error"; error: HookNotifyError };
+
+export interface TelegramWaitInput {
+  call: BotCall;
+  inbox: Inbox;
+  secret: Buffer;
+  requestId: string;
+  /** When the run's deadline strikes (epoch ms): the long poll never asks for longer. */
+  endsAt: number;
+  now: () => number;
+  onRejected: (rejected: TelegramRejected) => void;
+}
+
+/** How often a waiting approve that is not the poller looks at its inbox file. */
+const INBOX_PAUSE_MS = 200;
+/** The longest single long poll; then the loop looks at its inbox and the clock again. */
+const MAX_POLL_SECONDS = 25;
+/** Dropped connections in a row tried again before the wait gives up (the terminal asks). */
+const NETWORK_RETRIES = 3;
+const RETRY_PAUSE_MS = 500;
+
+// Resolves at the first accepted press, at the deadline, or when the bot cannot be polled.
+export async function waitForPress(input: TelegramWaitInput): Promise<TelegramWaitResult> {
+  const { signal } = input.call;
+  let holding = false;
+  let offset: number | undefined;
+  let failures = 0;
+  try {
+    while (!hasEnded(signal)) {
+      for (const press of takePresses(input.inbox, input.requestId)) {
+        const found = await judge(input, press);
+        if (found) return found;
+      }
+      if (!holding) {
+        holding = takePollLock(input.inbox, input.now());
+        if (holding) {
+          offset = readOffset(input.inbox);
+          sweep(input.inbox, input.now());
+        }
+      }
+      if (!holding) {
+        await pause(INBOX_PAUSE_MS, signal);
+        continue;
+      }
+      const left = Math.floor((input.endsAt - input.now()) / 1000) - 1;
+      const waitSeconds = Math.max(0, Math.min(MAX_POLL_SECONDS, left));
+      const updates = await pollOnce(input.call, offset, waitSeconds, failures++).catch(
+        (error: unknown) => {
+          // 409 from a poller of ours that took the lock at the same time: let it poll, read the inbox.
+          if (toHookNotifyError(error).status !== 409 || holdsPollLock(input.inbox)) throw error;
+          holding = false;
+          return undefined;
+        },
+      );
+      if (updates === undefined) continue;
+      failures = 0;
+      let found: TelegramWaitResult | undefined;
+      // Every update is routed before the offset moves past it: none is lost to another request.
+      for (const update of updates) {
+        offset = Math.max(offset ?? 0, update.updateId + 1);
+        if (update.press === undefined) continue;
+        const result = await judge(input, update.press, found === undefined);
+        found ??= result;
+      }
+      if (offset !== undefined) writeOffset(input.inbox, offset);
+      if (found) return found;
+      if (updates.length === 0 && waitSeconds === 0) await pause(INBOX_PAUSE_MS, signal);
+    }
+    return { none: "timeout" };
+  } catch (error) {
+    if (hasEnded(signal)) return { none: "timeout" };
+    return { none: "error", error: toHookNotifyError(error) };
+  } finally {
+    if (holding) releasePollLock(input.inbox);
+  }
+}
+
+// One getUpdates. A dropped connection is tried again (a long poll meets proxies and flaky
+// networks) after a pause, a few times; an answer of the Bot API (409, 401, …) is not.
+async function pollOnce(
+  call: BotCall,
+  offset: number | undefined,
+  waitSeconds: number,
+  failures: number,
+): Promise<Awaited<ReturnType<typeof getPresses>>> {
+  try {
+    return await getPresses(call, offset, waitSeconds);
+  } catch (error) {
+    const { code } = toHookNotifyError(error);
+    if (hasEnded(call.signal) || code !== "SINK_NETWORK" || failures >= NETWORK_RETRIES) {
+      throw error;
+    }
+    await pause(RETRY_PAUSE_MS, call.signal);
+    return [];
+  }
+}
+
+// One press: this request's answer (returned), or routed or refused, and logged.
+async function judge(
+  input: TelegramWaitInput,
+  press: Press,
+  mayAnswer = true,
+): Promise<TelegramWaitResult | undefined> {
+  const found = await classify(input, press, mayAnswer);
+  if (typeof found !== "string") return found;
+  input.onRejected({ reason: found, message: `callback ${press.id}` });
+  return undefined;
+}
+
+// Only a press from the configured chat, signed with our key, for this request, before its
+// expiry, and the first one counts. A press for another live request goes to its inbox file.
+async function classify(
+  input: TelegramWaitInput,
+  press: Press,
+  mayAnswer: boolean,
+): Promise<TelegramWaitResult | TelegramRejected["reason"]> {
+  if (press.chatId !== input.call.setup.chatId) return "other-chat";
+  const verdict = readCallback(input.secret, input.call.setup.chatId, press.data);
+  if (!verdict.ok) return verdict.reason;
+  const expired = verdict.expiresAt * 1000 <= input.now();
+  if (verdict.request !== input.requestId && !expired && !isUsed(input.inbox, verdict.request)) {
+    deliverPress(input.inbox, verdict.request, press);
+    return "other-request";
+  }
+  if (expired) {
+    await tell(
+      input.call,
+      press,
+      "This request has expired: the terminal asked instead.",
+      "⌛ Expired: no answer in time, the terminal asked.",
+    );
+    return "expired";
+  }
+  if (!mayAnswer || !markUsed(input.inbox, verdict.request)) {
+    await tell(input.call, press, "This request was already answered.");
+    return "replay";
+  }
+  return { answer: verdict.decision, press, at: input.now() };
+}
+
+// Best effort: stops the phone's spinner with `text`, and puts `outcome` on top of the message
+// (its buttons go). False when Telegram did not take either call.
+export async function tell(
+  call: BotCall,
+  press: Press,
+  text: string,
+  outcome?: string,
+): Promise<boolean> {
+  const answered = await answerPress(call, press, text).then(
+    () => true,
+    () => false,
+  );
+  if (outcome === undefined || press.messageId === undefined) return answered;
+  const after = press.text === undefined ? "" : `\n\n${press.text}`;
+  const edited = await editOutcome(call, press.messageId, `${outcome}${after}`).then(
+    () => true,
+    () => false,
+  );
+  return answered && edited;
+}
+
+// A function, not a property read: the signal changes while we await, which narrowing cannot see.
+function hasEnded(signal: AbortSignal): boolean {
+  return signal.aborted;
+}

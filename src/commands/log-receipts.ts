@@ -1,0 +1,60 @@
+// The receipt parts of a `hook-notify log` row: the service's message id, what a sink reported
+// after sending (shown, clicked, closed), and the fallbacks that stood in for a sink that gave up.
+import type { JournalLine } from "../outbox/journal.js";
+import { inertText } from "../shown-text.js";
+import type { Style } from "../style.js";
+import { fallbackKey, rescuedBy, type LoggedRun } from "./log-read.js";
+
+// " (id 1234; shown #7, closed: dismissed)" after a sink that delivered; "" when nothing is known.
+export function receiptNote(run: LoggedRun, sink: string, later: JournalLine | undefined): string {
+  const parts = [
+    ...(typeof later?.messageId === "string" ? [`id ${shortText(later.messageId)}`] : []),
+    ...(run.receipts.get(sink) ?? []).map(describeReceipt),
+  ];
+  return parts.length === 0 ? "" : ` (${parts.join("; ")})`;
+}
+
+// "shown #7", "closed: dismissed", "clicked", "acknowledged"
+function describeReceipt(line: JournalLine): string {
+  const state = typeof line.state === "string" ? line.state : "reported";
+  const id = typeof line.messageId === "string" ? ` #${shortText(line.messageId)}` : "";
+  const reason = typeof line.reason === "string" ? `: ${shortText(line.reason)}` : "";
+  return `${shortText(state)}${id}${reason}`;
+}
+
+// " → mail" after a sink that gave up, naming the fallbacks it handed the notification to.
+export function fallbackNote(fallback: unknown): string {
+  const targets = Array.isArray(fallback) ? (fallback as unknown[]).filter(isString) : [];
+  return targets.length === 0 ? "" : ` → ${targets.join(", ")}`;
+}
+
+// One cell per fallback delivery: "✓ mail (fallback for discord)", "queued mail (fallback …)".
+export function fallbackCells(run: LoggedRun, style: Style): string[] {
+  const cells: string[] = [];
+  for (const [key, line] of run.journal) {
+    const of = typeof line.fallbackOf === "string" ? line.fallbackOf : undefined;
+    if (!of || !line.sink || key !== fallbackKey(line.sink)) continue;
+    const what = `${line.sink} (fallback for ${of})`;
+    if (line.outbox === "delivered")
+      cells.push(style.ok(`${style.okMark} ${what}${receiptNote(run, key, line)}`));
+    else if (line.outbox === "failed")
+      cells.push(style.fail(`${style.failMark} ${what} ${line.code ?? ""}`.trimEnd()));
+    else if (line.outbox === "retry") cells.push(style.warn(`queued ${what}`));
+    else cells.push(style.dim(`${line.outbox} ${what}`));
+  }
+  return cells;
+}
+
+// True when a failed sink's notification reached a person through a fallback after all.
+export function isRescued(run: LoggedRun, fallback: unknown): boolean {
+  return rescuedBy(run, fallback) !== undefined;
+}
+
+function shortText(text: string): string {
+  const line = inertText(text, "line");
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}

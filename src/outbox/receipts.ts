@@ -1,0 +1,38 @@
+// Receipts: what a sink reported about a notification after handing it over (shown with the
+// daemon's id, clicked, closed and why, acknowledged), one journal line each in log.ndjson,
+// where `hook-notify log` joins them to the notification's run by its id.
+import type { Deps } from "../deps.js";
+import type { ReceiptEvent } from "../core/receipt.js";
+import { writeJournal } from "./journal.js";
+
+/** Pending journal writes of one recorder, so a caller can wait for them before it exits. */
+export interface ReceiptRecorder {
+  report: (event: ReceiptEvent) => void;
+  /** Resolves when every reported event is written (or failed to be: logging is best effort). */
+  settled: () => Promise<void>;
+}
+
+// A sink's `ctx.receipt` for one notification at one sink; secrets are scrubbed from each line.
+export function receiptRecorder(
+  deps: Deps,
+  target: { sink: string; id: string },
+  secrets: readonly string[],
+): ReceiptRecorder {
+  const writes: Promise<void>[] = [];
+  return {
+    report: (event) => {
+      const line = {
+        outbox: "receipt" as const,
+        sink: target.sink,
+        id: target.id,
+        state: event.state,
+        ...(event.id === undefined ? {} : { messageId: event.id }),
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
+      };
+      writes.push(writeJournal(deps, line, secrets));
+    },
+    settled: async () => {
+      await Promise.all(writes);
+    },
+  };
+}

@@ -1,0 +1,176 @@
+// Issue 27 on the BUILT binary: a Discord webhook that is gone (404) with "fallback": ["mail"]
+// and a mail sink that only stands in ("events": []); the worker delivers by e-mail exactly once
+// and `hook-notify log` says what became of the notification at each sink; a real notify-send's
+// banner id comes back as a receipt.
+import { dirname } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startHttpServer } from "../helpers/http-server.js";
+import {
+  isNotificationDaemonAvailable,
+  startNotificationDaemon,
+} from "../helpers/notification-daemon.js";
+import { enqueue } from "../../src/outbox/store.js";
+import { outboxEnv } from "../helpers/outbox-env.js";
+import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
+import { sampleNotification } from "../helpers/sample-notification.js";
+import { startSmtpServer } from "../helpers/smtp-server.js";
+
+const TOKEN = "DISCORDTOKEN-do-not-leak-77";
+
+async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; !check();) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("fallback and receipts, end to end", () => {
+  it("Discord 404 → the same notification by e-mail once; log and log --json say so", async () => {
+    const discord = await startHttpServer([
+      { status: 404, body: '{"message": "Unknown Webhook", "code": 10015}' },
+    ]);
+    const smtp = await startSmtpServer();
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    home.writeConfig({
+      sinks: {
+        team: {
+          type: "chat",
+          service: "discord",
+          url: `${discord.url}/api/webhooks/1/${TOKEN}`,
+          fallback: ["mail"],
+        },
+        mail: {
+          type: "email",
+          events: [],
+          from: "agent@example.com",
+          to: ["dev@example.com"],
+          smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
+        },
+      },
+    });
+    const hook = await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+    expect(hook).toMatchObject({ code: 0, stdout: "" });
+    await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+    expect(discord.requests).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(1);
+
+    const json = await runBin(["log", "--json"], { env: home.env });
+    const lines = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const id = lines[0]?.id;
+    expect(lines).toEqual([
+      expect.objectContaining({ event: "Stop", id }),
+      expect.objectContaining({
+        outbox: "failed",
+        sink: "team",
+        id,
+        code: "SINK_HTTP_STATUS",
+        message: expect.stringContaining("404") as string,
+        fallback: ["mail"],
+      }),
+      expect.objectContaining({
+        outbox: "delivered",
+        sink: "mail",
+        id,
+        fallbackOf: "team",
+        // the receipt: the Message-ID the SMTP server accepted
+        messageId: expect.stringMatching(/^<.+@example\.com>$/) as string,
+      }),
+    ]);
+
+    const table = await runBin(["log"], { env: home.env });
+    const row = table.stdout.trimEnd().split("\n")[1] ?? "";
+    expect(row).toContain("failed team SINK_HTTP_STATUS → mail, ok mail (fallback for team) (id <");
+    expect(row).not.toContain("skipped mail");
+    // Delivered by a fallback: somebody received it, so --failed does not list it.
+    const failed = await runBin(["log", "--failed"], { env: home.env });
+    expect(failed.stdout).toMatch(/^No failed runs among the 1 logged/);
+    expect(json.stdout + table.stdout).not.toContain(TOKEN);
+  });
+});
+
+describe("flush and fallback", () => {
+  it("a flush sends the fallback it queued in the same run, and says so", async () => {
+    const discord = await startHttpServer([{ status: 404, body: "{}" }]);
+    const smtp = await startSmtpServer();
+    const box = await outboxEnv({
+      team: {
+        type: "chat",
+        service: "discord",
+        url: `${discord.url}/api/webhooks/1/${TOKEN}`,
+        fallback: ["mail"],
+      },
+      mail: {
+        type: "email",
+        events: [],
+        from: "agent@example.com",
+        to: ["dev@example.com"],
+        smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
+      },
+    });
+    const notification = sampleNotification();
+    await enqueue(box.deps, { notification, sinkName: "team" });
+    const flush = await runBin(["flush"], { env: { ...box.env, PATH: process.env.PATH } });
+    expect(flush.stdout).toContain(`✗ team ${notification.id} failed: `);
+    expect(flush.stdout).toContain(" → mail\n");
+    expect(flush.stdout).toContain(`✓ mail ${notification.id} delivered (fallback for team)`);
+    expect(flush.stdout).toContain("Outbox: 1 delivered, 1 failed.");
+    expect(smtp.messages).toHaveLength(1);
+  });
+});
+
+describe("fallback for a local sink, end to end", () => {
+  it("a desktop sink that cannot show a banner hands the notification to mail", async () => {
+    const smtp = await startSmtpServer();
+    // No session bus: notify-send (or its absence) fails for good in the worker's run of the hook.
+    const home = tempHome({ DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" });
+    home.writeConfig({
+      sinks: {
+        banner: { type: "desktop", fallback: ["mail"] },
+        mail: {
+          type: "email",
+          events: [],
+          from: "agent@example.com",
+          to: ["dev@example.com"],
+          smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
+        },
+      },
+    });
+    await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+    await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+    expect(smtp.messages).toHaveLength(1);
+    expect(home.logLines().find((l) => Array.isArray(l.outcomes))).toMatchObject({
+      outcomes: [{ sink: "banner", ok: false, fallback: ["mail"] }],
+    });
+    const table = await runBin(["log"], { env: home.env });
+    expect(table.stdout.trimEnd().split("\n")[1]).toMatch(
+      /failed banner SINK_\w+ → mail, ok mail \(fallback for banner\)/,
+    );
+  });
+});
+
+describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", () => {
+  it("a real notify-send on a private D-Bus: log shows the id the daemon returned", async () => {
+    const daemon = await startNotificationDaemon();
+    const home = tempHome({
+      ...daemon.env,
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    });
+    home.writeConfig({ sinks: { banner: { type: "desktop" } } });
+    const hook = await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+    expect(hook).toMatchObject({ code: 0, stdout: "" });
+    await daemon.waitForCalls(1, 20_000);
+    await waitFor(() => home.logLines().some((l) => l.outbox === "receipt"));
+    const run = home.logLines().find((l) => Array.isArray(l.outcomes));
+    expect(home.logLines().find((l) => l.outbox === "receipt")).toMatchObject({
+      sink: "banner",
+      id: run?.id,
+      state: "shown",
+      messageId: "1",
+    });
+    const table = await runBin(["log"], { env: home.env });
+    expect(table.stdout.trimEnd().split("\n")[1]).toContain("ok banner (shown #1)");
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { validateConfig } from "../../src/config/validate-config.js";
+import { queueLocalFallbacks } from "../../src/pipeline/local-fallback.js";
+import type { Outcome } from "../../src/pipeline/deliver.js";
+import { route } from "../../src/pipeline/route.js";
+import { outboxEnv } from "../helpers/outbox-env.js";
+import { sampleNotification } from "../helpers/sample-notification.js";
+
+const hook = (extra: Record<string, unknown> = {}) => ({
+  type: "webhook",
+  url: "https://example.test/in",
+  ...extra,
+});
+
+describe("queueLocalFallbacks", () => {
+  it("queues each fallback once, marked fallbackOf, but not one this run sends to anyway", async () => {
+    const sinks = {
+      banner: { type: "desktop", fallback: ["mail", "team"] },
+      team: hook(),
+      mail: hook({ events: [] }),
+    };
+    const box = await outboxEnv(sinks);
+    const notification = sampleNotification();
+    const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);
+    const failed: Outcome = {
+      sink: "banner",
+      type: "desktop",
+      target: "desktop",
+      ok: false,
+      ms: 1,
+    };
+    const sent: Outcome = { sink: "team", type: "webhook", target: "x", ok: true, ms: 1 };
+    const outcomes = await queueLocalFallbacks([failed, sent], deliveries, {
+      ...box,
+      budgetMs: 1000,
+      wait: false,
+      secrets: [],
+    });
+    expect(outcomes).toEqual([{ ...failed, fallback: ["mail"] }, sent]);
+    expect(await box.files("pending")).toMatchObject([
+      { sinkName: "mail", fallbackOf: "banner", notification: { id: notification.id } },
+    ]);
+  });
+});
