@@ -13,6 +13,9 @@ export interface Recognition {
   readonly transcriptDirs?: readonly string[];
   /** Variables it sets in its hooks' environment (an empty value counts as unset). */
   readonly env?: readonly string[];
+  /** Clients whose variables it sets for its hooks too (Qwen Code sets CLAUDE_PROJECT_DIR): when
+   * theirs and its own are set, it is the one running. */
+  readonly alsoSets?: readonly Client[];
 }
 
 /** Everything hook-notify knows about one agent client, in one shape for all of them. */

@@ -10,8 +10,9 @@ export function clientOfPayload(raw: Record<string, unknown>): Client | undefine
 }
 
 // The transcript's home tells the client apart; the hook's environment is the fallback. When the
-// variables of several clients are set, a client that runs another's hooks (`imports`) sets that
-// client's variables too (Gemini sets CLAUDE_PROJECT_DIR), so it is the one running.
+// variables of several clients are set, a client that runs another's hooks (`imports`) or says it
+// sets that client's variables (`alsoSets`) sets them too (Gemini and Qwen Code set
+// CLAUDE_PROJECT_DIR), so it is the one running.
 export function clientOfRun(
   transcriptPath: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
@@ -24,9 +25,14 @@ export function clientOfRun(
   const set = clients.filter((adapter) =>
     (adapter.recognises.env ?? []).some((name) => Boolean(env[name])),
   );
-  return (set.find((adapter) => !isImportedBy(adapter, set)) ?? set[0])?.id;
+  return (set.find((adapter) => !isSetBy(adapter, set)) ?? set[0])?.id;
 }
 
-function isImportedBy(adapter: ClientAdapter, others: readonly ClientAdapter[]): boolean {
-  return others.some((other) => other !== adapter && other.imports.includes(adapter.id));
+function isSetBy(adapter: ClientAdapter, others: readonly ClientAdapter[]): boolean {
+  return others.some(
+    (other) =>
+      other !== adapter &&
+      (other.imports.includes(adapter.id) ||
+        (other.recognises.alsoSets ?? []).includes(adapter.id)),
+  );
 }

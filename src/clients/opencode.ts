@@ -23,7 +23,8 @@ function configDir({ home, env }: LocateInput): string {
   return join(env["XDG_CONFIG_HOME"] ?? join(home, ".config"), "opencode");
 }
 
-const events = {
+/** The bus events the plugin forwards: done, needs-you, failed. */
+export const busEvents = {
   "session.idle": "Stop",
   "permission.asked": "Notification",
   "session.error": "StopFailure",
@@ -31,29 +32,32 @@ const events = {
 
 // What the plugin pipes in: OpenCode's event ({type, properties}) plus the plugin's `directory`
 // and the session's last assistant text (followed from message.part.updated by the plugin).
-function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
-  const type = typeof raw["type"] === "string" ? raw["type"] : "";
-  const props = record(raw["properties"]);
-  const out: Record<string, unknown> = {
-    ...raw,
-    hook_event_name: Object.hasOwn(events, type)
-      ? canonicalName({ events }, type)
-      : (raw["hook_event_name"] ?? type),
-    session_id: props["sessionID"],
-    cwd: raw["directory"],
+// Shared with the clients built on OpenCode (Kilo Code CLI); `agent` names the client.
+export function busEventToCanonical(agent: string) {
+  return (raw: Record<string, unknown>): Record<string, unknown> => {
+    const type = typeof raw["type"] === "string" ? raw["type"] : "";
+    const props = record(raw["properties"]);
+    const out: Record<string, unknown> = {
+      ...raw,
+      hook_event_name: Object.hasOwn(busEvents, type)
+        ? canonicalName({ events: busEvents }, type)
+        : (raw["hook_event_name"] ?? type),
+      session_id: props["sessionID"],
+      cwd: raw["directory"],
+    };
+    if (type === "permission.asked") {
+      const what = typeof props["permission"] === "string" ? props["permission"] : undefined;
+      out["notification_type"] = "permission_prompt";
+      out["tool_name"] = what;
+      out["message"] = what ? `${agent} needs your permission to use ${what}` : undefined;
+    }
+    if (type === "session.error") {
+      const error = record(props["error"]);
+      out["error"] = typeof error["name"] === "string" ? error["name"] : "error";
+      out["error_details"] = record(error["data"])["message"];
+    }
+    return compact(out);
   };
-  if (type === "permission.asked") {
-    const what = typeof props["permission"] === "string" ? props["permission"] : undefined;
-    out["notification_type"] = "permission_prompt";
-    out["tool_name"] = what;
-    out["message"] = what ? `OpenCode needs your permission to use ${what}` : undefined;
-  }
-  if (type === "session.error") {
-    const error = record(props["error"]);
-    out["error"] = typeof error["name"] === "string" ? error["name"] : "error";
-    out["error_details"] = record(error["data"])["message"];
-  }
-  return compact(out);
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -73,7 +77,7 @@ export const opencode = defineClient({
   configDir,
   shape: "plugin",
   locate,
-  events,
+  events: busEvents,
   timeoutUnit: "seconds",
   acceptsJsonc: false,
   jsoncReason: "the plugin file is hook-notify's own",
@@ -91,5 +95,5 @@ export const opencode = defineClient({
     "OpenCode loads plugins when it starts: restart OpenCode to pick up hook-notify's plugin.",
   output:
     "a plugin, not a hook: OpenCode reads nothing from hook-notify; the plugin ignores its output and exit code and stops it at the entry's timeout",
-  toCanonical,
+  toCanonical: busEventToCanonical("OpenCode"),
 });

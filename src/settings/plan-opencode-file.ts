@@ -57,6 +57,8 @@ function runEntry(entry, payload) {
 
 // What the plugin remembers lives as long as OpenCode: each set keeps its newest entries only.
 const REMEMBERED = 1000;
+// The text parts kept per session: the newest one still there is the answer.
+const PARTS = 8;
 
 function remember(collection, key, value) {
   collection.delete(key);
@@ -78,16 +80,24 @@ export const HookNotify = async ({ directory }) => {
           remember(assistant, props.info.id);
         }
         if (event.type === "message.part.updated" && props.part?.type === "text") {
-          if (assistant.has(props.part.messageID)) remember(lastText, session, props.part.text);
+          if (assistant.has(props.part.messageID)) {
+            const parts = lastText.get(session) ?? new Map();
+            remember(parts, props.part.id ?? props.part.messageID, props.part.text);
+            while (parts.size > PARTS) parts.delete(parts.keys().next().value);
+            remember(lastText, session, parts);
+          }
         }
+        // A part taken back (Kilo's "Initializing snapshot" progress text) is not the answer.
+        if (event.type === "message.part.removed") lastText.get(session)?.delete(props.partID);
         if (event.type === "session.status" && props.status?.type === "busy") failed.delete(session);
         if (event.type === "session.error") remember(failed, session);
         if (event.type === "session.idle" && failed.has(session)) return;
         const entry = HOOKS[event.type];
         if (entry === undefined) return;
         const payload = { ...event, directory };
-        if (event.type === "session.idle" && typeof lastText.get(session) === "string") {
-          payload.last_assistant_message = lastText.get(session);
+        const said = [...(lastText.get(session)?.values() ?? [])].at(-1);
+        if (event.type === "session.idle" && typeof said === "string") {
+          payload.last_assistant_message = said;
         }
         await runEntry(entry, payload);
       } catch {

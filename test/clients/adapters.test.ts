@@ -6,9 +6,8 @@ import { fromClientTimeout } from "../../src/clients/adapter.js";
 import { CLIENT_IDS, clients } from "../../src/clients/index.js";
 import { KNOWN_EVENTS } from "../../src/core/hook-event.js";
 import { buildCommand, isHookNotifyCommand } from "../../src/settings/hook-command.js";
-import { copilotEventMap } from "../../src/settings/plan-copilot-file.js";
-import { opencodeEventMap } from "../../src/settings/plan-opencode-file.js";
 import { parseSettings } from "../../src/settings/read.js";
+import { shapeOf } from "../../src/settings/shapes.js";
 import { findPackageRoot, loadTemplate } from "../../src/settings/load-template.js";
 import { locateTarget } from "../../src/settings/locate.js";
 
@@ -41,12 +40,7 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
       const text = await readFile(join(root, "hooks-templates", `${id}.json`), "utf8");
       expect(parseSettings(text, id).isJsonc).toBe(false);
       const json = JSON.parse(text) as Record<string, unknown>;
-      const events =
-        id === "copilot"
-          ? map.parse(copilotEventMap(json))
-          : id === "opencode"
-            ? map.parse(opencodeEventMap(json))
-            : map.parse(id === "droid" ? json : json["hooks"]);
+      const events = map.parse(shapeOf(adapter.shape).eventMap(json));
       const defaults = await loadTemplate(id, root);
       for (const [event, [group]] of Object.entries(events)) {
         // Every entry notifies on one of the adapter's events, except UserPromptSubmit, which only
@@ -64,9 +58,10 @@ describe.each(clients.map((adapter) => [adapter.id, adapter] as const))(
       }
       // Every client that has a "done" event gets it, and a session end has its own short budget.
       expect(Object.values(adapter.events)).toContain("Stop");
-      // OpenCode has no session-end event.
+      // OpenCode and the clients built on it have no session-end event.
       const sessionEnd = Object.keys(events).find((e) => adapter.events[e] === "SessionEnd");
-      if (id !== "opencode") expect(defaults.get(sessionEnd!)).toBeLessThan(10);
+      if (sessionEnd !== undefined) expect(defaults.get(sessionEnd)).toBeLessThan(10);
+      else expect(adapter.shape).toBe("plugin");
     });
 
     it("locates a hook file for every scope it has, the user's inside its config folder", () => {

@@ -6,6 +6,16 @@ describe("clientOfPayload", () => {
     ["Codex's notify argument", { type: "agent-turn-complete", "thread-id": "t" }, "codex"],
     ["OpenCode's bus event", { type: "session.idle", properties: { sessionID: "s" } }, "opencode"],
     ["Gemini's AfterAgent", { hook_event_name: "AfterAgent" }, "gemini"],
+    [
+      "Qwen Code's transcript folder",
+      { hook_event_name: "Stop", transcript_path: "/h/.qwen/projects/p/chats/s.jsonl" },
+      "qwen-code",
+    ],
+    [
+      "Auggie's conversation and workspace roots",
+      { hook_event_name: "Stop", conversation_id: "c", workspace_roots: ["/p"] },
+      "auggie",
+    ],
     ["a dotted type without properties", { type: "session.idle" }, undefined],
     ["Claude Code's Stop (several clients send it)", { hook_event_name: "Stop" }, undefined],
   ])("%s", (_case, raw, client) => {
@@ -25,6 +35,12 @@ describe("clientOfRun", () => {
       { FACTORY_PROJECT_DIR: "/p", CLAUDECODE: "1" },
       "droid",
     ],
+    [
+      "Qwen Code's own variable beside the Claude one it also sets (alsoSets)",
+      { CLAUDE_PROJECT_DIR: "/p", QWEN_PROJECT_DIR: "/p" },
+      "qwen-code",
+    ],
+    ["Kilo's KILO_PID (its plugin's child inherits it)", { KILO: "1", KILO_PID: "42" }, "kilo"],
     ["Claude Code's alone", { CLAUDE_PROJECT_DIR: "/p" }, "claude-code"],
     ["an empty value", { GEMINI_SESSION_ID: "" }, undefined],
   ])("%s", (_case, env, client) => {

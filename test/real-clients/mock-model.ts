@@ -81,11 +81,19 @@ function streamError(req: IncomingMessage, body: string, res: ServerResponse): b
 
 // Chat Completions: the text answer and a shell tool call in one message, for the request that
 // offers tools and has no tool result yet (OpenCode asks, `opencode run` rejects, the turn ends).
+// The call names the shell tool the client offers: bash (OpenCode, Kilo), run_shell_command (Qwen).
+const SHELL_TOOLS = ["bash", "run_shell_command"];
+
 function askPermission(req: IncomingMessage, body: string, res: ServerResponse): boolean {
   if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/chat/completions")) return false;
-  const parsed = JSON.parse(body || "{}") as { tools?: unknown[]; messages?: { role: string }[] };
+  const parsed = JSON.parse(body || "{}") as {
+    tools?: { function?: { name?: string } }[];
+    messages?: { role: string }[];
+  };
   const hasTool = (parsed.tools ?? []).length > 0;
   if (!hasTool || (parsed.messages ?? []).some((m) => m.role === "tool")) return false;
+  const offered = (parsed.tools ?? []).map((tool) => tool.function?.name);
+  const shell = SHELL_TOOLS.find((name) => offered.includes(name)) ?? "bash";
   const base = { id: "chatcmpl-2", object: "chat.completion.chunk", created: 1, model: "mock" };
   const chunk = (delta: object, finish: string | null): string =>
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -94,7 +102,7 @@ function askPermission(req: IncomingMessage, body: string, res: ServerResponse):
     index: 0,
     id: "call_1",
     type: "function",
-    function: { name: "bash", arguments: args },
+    function: { name: shell, arguments: args },
   };
   res.writeHead(200, { "content-type": "text/event-stream" });
   res.end(

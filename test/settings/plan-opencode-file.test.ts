@@ -151,6 +151,29 @@ describe("OpenCode plugin (as written by install, run as OpenCode runs it)", () 
     expect(said).toEqual([undefined, undefined, "the newest is kept"]);
   });
 
+  // Kilo shows "Initializing snapshot…" as a text part of the answer while its snapshot is slow
+  // (more often on a loaded machine), then removes that part: the answer is what remains.
+  it("takes the newest text part still there: one removed again is not the answer", async () => {
+    const { hooks, log } = await loadPlugin((dir) => join(dir, "hooks", "record.sh"));
+    const part = (id: string, body: string) => ({
+      type: "message.part.updated",
+      properties: { sessionID: S, part: { id, type: "text", messageID: "msg_a", text: body } },
+    });
+    await hooks.event({ event: assistant });
+    await hooks.event({ event: part("prt_answer", "All") });
+    await hooks.event({ event: part("prt_progress", "⠋ Initializing snapshot…") });
+    await hooks.event({ event: part("prt_answer", "All done.") });
+    await hooks.event({ event: part("prt_progress", "⠙ Initializing snapshot…") });
+    await hooks.event({
+      event: {
+        type: "message.part.removed",
+        properties: { sessionID: S, messageID: "msg_a", partID: "prt_progress" },
+      },
+    });
+    await hooks.event({ event: idle });
+    expect((await calls(log)).map((c) => c.stdin["last_assistant_message"])).toEqual(["All done."]);
+  });
+
   it("never throws into OpenCode, even when the program is missing", async () => {
     const { hooks } = await loadPlugin((dir) => join(dir, "missing", "hook-notify"));
     await expect(hooks.event({ event: idle })).resolves.toBeUndefined();

@@ -1,0 +1,147 @@
+// The payloads of the clients added after the first six, as their adapters read them: Qwen Code's
+// and Auggie's captured from the real clients; the Auggie stop causes a run does not produce are
+// written from its bundle (see each folder's README).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isFailure, type Client, type HookEvent } from "../../src/core/hook-event.js";
+import { parseEvent } from "../../src/pipeline/parse-event.js";
+
+const DIR = join(import.meta.dirname, "..", "fixtures", "payloads");
+
+type Expected = { ignored: string } | { name: string; failure: boolean; fields: object };
+
+const QWEN = "/tmp/qw/proj";
+const AUGGIE = "/home/dev/projects/shop-api";
+const AUGGIE_SESSION = "c0f3b7a2-1d4e-4f5a-9b8c-7e6d5c4b3a21";
+
+const EXPECTED: Record<string, { client: Client; event: Expected }> = {
+  "qwen-code/Notification-auth_success.json": {
+    client: "qwen-code",
+    event: { ignored: "Notification (auth_success)" },
+  },
+  "qwen-code/Notification-permission_prompt.json": {
+    client: "qwen-code",
+    event: {
+      name: "Notification",
+      failure: false,
+      fields: {
+        cwd: QWEN,
+        notificationType: "permission_prompt",
+        message: "Qwen Code needs your permission to use run_shell_command",
+      },
+    },
+  },
+  "qwen-code/Notification-idle_prompt.json": {
+    client: "qwen-code",
+    event: {
+      name: "Notification",
+      failure: false,
+      fields: { cwd: QWEN, notificationType: "idle_prompt" },
+    },
+  },
+  // Installed for no event: the permission prompt's Notification says it once.
+  "qwen-code/PermissionRequest.json": {
+    client: "qwen-code",
+    event: { name: "PermissionRequest", failure: false, fields: { cwd: QWEN } },
+  },
+  "qwen-code/Stop.json": {
+    client: "qwen-code",
+    event: {
+      name: "Stop",
+      failure: false,
+      fields: { cwd: QWEN, lastAssistantMessage: "All done: the mock model answered." },
+    },
+  },
+  "qwen-code/StopFailure.json": {
+    client: "qwen-code",
+    event: {
+      name: "StopFailure",
+      failure: true,
+      fields: {
+        cwd: QWEN,
+        error: "invalid_request",
+        lastAssistantMessage: "[API Error: 400 mock: this request is refused]",
+      },
+    },
+  },
+  "qwen-code/SessionEnd-prompt_input_exit.json": {
+    client: "qwen-code",
+    event: {
+      name: "SessionEnd",
+      failure: false,
+      fields: { cwd: QWEN, reason: "prompt_input_exit" },
+    },
+  },
+  "auggie/Stop-end_turn.json": {
+    client: "auggie",
+    event: {
+      name: "Stop",
+      failure: false,
+      fields: {
+        sessionId: "e06d7ee6-652d-484c-bcb7-f2892140c673",
+        cwd: "/tmp/ag/proj",
+        lastAssistantMessage: "All done: the mock model answered.",
+      },
+    },
+  },
+  "auggie/SessionEnd.json": {
+    client: "auggie",
+    event: {
+      name: "SessionEnd",
+      failure: false,
+      fields: { sessionId: "e06d7ee6-652d-484c-bcb7-f2892140c673", cwd: "/tmp/ag/proj" },
+    },
+  },
+  "auggie-documented/Stop-max_iterations.json": {
+    client: "auggie",
+    event: {
+      name: "StopFailure",
+      failure: true,
+      fields: { sessionId: AUGGIE_SESSION, cwd: AUGGIE, error: "max_iterations" },
+    },
+  },
+  "auggie-documented/Stop-interrupted.json": {
+    client: "auggie",
+    event: { ignored: "Stop (interrupted)" },
+  },
+};
+
+const NAMES = readdirSync(DIR, { recursive: true })
+  .map(String)
+  .filter((name) => name.endsWith(".json"))
+  .map((name) => name.replaceAll("\\", "/"))
+  .sort();
+
+describe("the added clients' payloads, read by their adapters", () => {
+  it("has an expectation for every payload file", () => {
+    expect(NAMES).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it.each(NAMES)("%s", (name) => {
+    const { client, event: expected } = EXPECTED[name]!;
+    const text = readFileSync(join(DIR, name), "utf8");
+    const event = parseEvent(text, client);
+    if ("ignored" in expected) {
+      expect(event).toEqual(expected);
+      return;
+    }
+    const parsed = event as HookEvent;
+    expect(parsed.name).toBe(expected.name);
+    expect(parsed.client).toBe(client);
+    expect(parsed).toMatchObject(expected.fields);
+    // Their transcripts are not Claude Code's: the path is not passed on to be read.
+    expect(parsed.transcriptPath).toBeUndefined();
+    expect(isFailure(parsed)).toBe(expected.failure);
+    expect(parsed.raw).toEqual(JSON.parse(text));
+  });
+
+  // A hand-written entry without --client: the payload alone names the client.
+  it.each(NAMES)("%s without --client", (name) => {
+    const text = readFileSync(join(DIR, name), "utf8");
+    const event = parseEvent(text);
+    const { client, event: expected } = EXPECTED[name]!;
+    if ("ignored" in expected) expect(event).toEqual(expected);
+    else expect((event as HookEvent).client).toBe(client);
+  });
+});

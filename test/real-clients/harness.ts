@@ -1,0 +1,214 @@
+// The sandbox, process and tmux helpers the real-client tests share (more-clients.test.ts): a
+// fresh HOME with hook-notify behind a tracer, install, delivered notifications, tmux driving.
+// The same helpers as real-clients.test.ts, which keeps its own copies while it is reworked.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { expect, onTestFinished } from "vitest";
+import type { TestHttpServer } from "../helpers/http-server.js";
+import { BIN, removeHome } from "../helpers/run-bin.js";
+import type { Behaviour, MockModel } from "./mock-model.js";
+
+export interface Box {
+  root: string;
+  home: string;
+  project: string;
+  env: Record<string, string>;
+  trace: string;
+}
+
+// A fresh HOME, a git project whose path has a space, and hook-notify behind a tracer that
+// records each run's exit code and stdout size (the project wrapper runs $HOOK_NOTIFY_BIN).
+export async function makeBox(webhook: TestHttpServer): Promise<Box> {
+  const root = await mkdtemp(join(tmpdir(), "hook-notify-real-"));
+  onTestFinished(() => removeHome(root));
+  const home = join(root, "home");
+  const project = join(root, "my project");
+  const trace = join(root, "trace.ndjson");
+  await mkdir(join(root, "bin"), { recursive: true });
+  await mkdir(project, { recursive: true });
+  const tracer = join(root, "bin", "hook-notify");
+  await writeFile(
+    tracer,
+    [
+      "#!/bin/sh",
+      `out=$(mktemp)`,
+      `${shq(process.execPath)} ${shq(BIN)} "$@" > "$out"; code=$?`,
+      `printf '{"code":%s,"stdoutBytes":%s}\\n' "$code" "$(wc -c < "$out" | tr -d ' ')" >> ${shq(trace)}`,
+      `cat "$out"; rm -f "$out"`,
+      `exit "$code"`,
+      "",
+    ].join("\n"),
+  );
+  await chmod(tracer, 0o755);
+  const env = {
+    HOME: home,
+    PATH: [join(root, "bin"), dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(
+      ":",
+    ),
+    HOOK_NOTIFY_BIN: tracer,
+    NO_PROXY: "127.0.0.1,localhost",
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
+  };
+  await run("git", ["init", "-q", project], { env });
+  const config = join(home, ".config", "hook-notify", "config.json");
+  await mkdir(dirname(config), { recursive: true });
+  const events = ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"];
+  const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
+  await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));
+  return { root, home, project, env, trace };
+}
+
+export function shq(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+// stdin is closed (Codex exec reads a piped stdin as more prompt); output is collected.
+export function run(
+  file: string,
+  args: string[],
+  options: { env: Record<string, string>; cwd?: string; timeoutMs?: number },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const killer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    child.on("close", (code) => {
+      clearTimeout(killer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+}
+
+// The outbox worker a hook started may still be tidying up: let it finish before cleanup.
+export async function workerDone(box: Box): Promise<void> {
+  const lock = join(box.home, ".local", "state", "hook-notify", "outbox", "worker.lock");
+  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+export async function install(box: Box, client: string): Promise<void> {
+  const args = ["install", "--client", client, "--scope", "project", "--project-dir", box.project];
+  const result = await run(process.execPath, [BIN, ...args, "--yes"], { env: box.env });
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+}
+
+interface Sent {
+  data: { event: string; client: string; lastMessage?: string; failure: boolean };
+}
+
+// The notifications the turn produced, once every hook run so far has been delivered.
+export async function delivered(webhook: TestHttpServer, count: number): Promise<Sent["data"][]> {
+  await webhook.waitForRequests(count, 60_000);
+  return webhook.requests.map((r) => (JSON.parse(r.body) as Sent).data);
+}
+
+export function traced(box: Box): { code: number; stdoutBytes: number }[] {
+  if (!existsSync(box.trace)) return [];
+  return readFileSync(box.trace, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { code: number; stdoutBytes: number });
+}
+
+/** One turn a client is driven through, and the notifications it must produce. */
+export interface Turn {
+  what: string;
+  behaviour: Behaviour;
+  /** Sorted by event; lastMessage is left out where the client sends none. */
+  sent: { event: string; failure: boolean; lastMessage?: string }[];
+  /** The client's own exit code, where the turn succeeds. */
+  exit?: number;
+  /** Driven through tmux as a person would, instead of the client's one-shot mode. */
+  interactive?: boolean;
+}
+
+export async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, turn: Turn) {
+  expect(model.requests.length).toBeGreaterThan(0);
+  await delivered(webhook, turn.sent.length);
+  // Every hook run has handed its notifications to the outbox by now (the client has exited):
+  // once the worker is done, what arrived is all there is (no "done" after a failure).
+  await workerDone(box);
+  const seen = (await delivered(webhook, turn.sent.length))
+    .map((d) => ({ event: d.event, failure: d.failure, lastMessage: d.lastMessage }))
+    .sort((a, b) => a.event.localeCompare(b.event));
+  expect(seen).toEqual(turn.sent);
+  const runs = traced(box);
+  expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
+  expect(runs).toEqual(runs.map(() => ({ code: 0, stdoutBytes: 0 })));
+}
+
+/** What a runner gets: the sandbox, the client's binary, the mock model, the turn, the webhook. */
+export interface Drive {
+  box: Box;
+  bin: string;
+  model: MockModel;
+  turn: Turn;
+  webhook: TestHttpServer;
+}
+
+export type Result = Awaited<ReturnType<typeof run>>;
+
+// The permission prompt is answered (Enter: "Yes") once its Notification arrived, and the session
+// ends with /exit once the turn is done.
+export async function driveInTmux(
+  { box, webhook }: Drive,
+  env: Record<string, string>,
+  command: string,
+  quit = "/exit",
+): Promise<Result> {
+  const socket = join(box.root, "tmux.sock");
+  const tmux = (...args: string[]) =>
+    run("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env, timeoutMs: 30_000 });
+  onTestFinished(async () => {
+    await tmux("kill-server");
+  });
+  const size = ["-x", "120", "-y", "40"];
+  await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
+  await webhook.waitForRequests(1, 120_000);
+  // The needs-you hook can fire before the dialog takes keys: wait until the screen is still,
+  // then answer; an Enter that came too early is sent again (on an idle prompt it does nothing).
+  await paneSettled(tmux);
+  const answeredBy = Date.now() + 120_000;
+  for (;;) {
+    await tmux("send-keys", "-t", "agent", "Enter");
+    try {
+      await webhook.waitForRequests(2, 15_000);
+      break;
+    } catch (error) {
+      if (Date.now() > answeredBy) throw error;
+    }
+  }
+  const screen = await tmux("capture-pane", "-p", "-t", "agent");
+  await tmux("send-keys", "-t", "agent", quit);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await tmux("send-keys", "-t", "agent", "Enter");
+  await webhook.waitForRequests(3, 120_000);
+  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(true);
+  return { code: 0, stdout: screen.stdout, stderr: "" };
+}
+
+// Until the pane shows the same text twice, 500 ms apart (at most 10 s).
+export async function paneSettled(
+  tmux: (...args: string[]) => Promise<{ stdout: string }>,
+): Promise<void> {
+  const until = Date.now() + 10_000;
+  let last = "";
+  while (Date.now() < until) {
+    const now = (await tmux("capture-pane", "-p", "-t", "agent")).stdout;
+    if (now === last && now.trim() !== "") return;
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
