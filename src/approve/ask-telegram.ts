@@ -21,6 +21,8 @@ export interface TelegramAsk {
   request: PermissionInput;
   summary: RequestSummary;
   sample: boolean;
+  /** The client asking, for the title ("Codex asks to use Bash"). */
+  agent: string;
   record: ApproveRecord;
   /** The run's one deadline, and when it strikes (epoch ms). */
   signal: AbortSignal;
@@ -40,7 +42,8 @@ export async function askTelegram(
   // The phone is promised only the time really left; a press after the deadline is refused.
   const seconds = Math.max(1, Math.floor((ask.endsAt - deps.now()) / 1000));
   const expiresAt = Math.floor(ask.endsAt / 1000);
-  const origin = { ...ask.request, kind: ask.sample ? ("sample" as const) : ("agent" as const) };
+  const kind = ask.sample ? ("sample" as const) : ("agent" as const);
+  const origin = { ...ask.request, agent: ask.agent, kind };
   const text = `${requestTitle(ask.summary, origin)}\n${requestText(ask.summary, origin, seconds, requestId)}`;
   const button = (label: string, decision: "allow" | "deny") => ({
     text: label,

@@ -1,5 +1,7 @@
-// Reads Claude Code's PermissionRequest input (hooks reference: tool_name, tool_input, optional
-// permission_suggestions; no tool_use_id). Anything else means: let the terminal ask.
+// Reads a PermissionRequest input: Claude Code's (hooks reference: tool_name, tool_input, optional
+// permission_suggestions; no tool_use_id) or Codex's, which has the same fields under the same
+// names (permission-request.command.input in 0.169.0 adds turn_id, model, permission_mode).
+// Anything else means: let the terminal ask.
 import { basename } from "node:path";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";

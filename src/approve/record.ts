@@ -1,6 +1,5 @@
 // The log line of one approve run: a RunRecord (so `hook-notify log` lists it with the hook runs)
 // plus what was asked, where it went, and who answered what and when. Never the key or the topic.
-import { approvingClient } from "../clients/index.js";
 import type { RunRecord } from "../pipeline/record.js";
 import type { Decision, AnswerVerdict } from "./answer.js";
 import type { PresenceReading } from "./gate.js";
@@ -17,7 +16,7 @@ export interface ApprovalLog {
   route: "phone" | "terminal";
   why: string;
   presence?: PresenceReading | undefined;
-  /** What Claude Code was told: allow/deny from the phone, or nothing (its own dialog). */
+  /** What the client was told: allow/deny from the phone, or nothing (its own dialog). */
   result: "allowed" | "denied" | "terminal";
   answeredBy?: "phone" | undefined;
   answeredAt?: string | undefined;
@@ -38,12 +37,12 @@ export interface ApprovalLog {
 
 export type ApproveRecord = RunRecord & { approval: ApprovalLog };
 
-// A fresh record: client Claude Code, event PermissionRequest, the terminal until shown otherwise.
+// A fresh record: event PermissionRequest, the terminal until shown otherwise; the client is set
+// once --client is read.
 export function startApproveRecord(now: number): ApproveRecord {
   return {
     time: new Date(now).toISOString(),
     ms: 0,
-    client: approvingClient()?.id,
     event: "PermissionRequest",
     outcomes: [],
     skipped: [],

@@ -11,6 +11,8 @@ export interface RequestOrigin {
   session?: string | undefined;
   /** "sample" for `test --approve`. */
   kind: "agent" | "sample";
+  /** The client asking, as people name it ("Claude Code", "Codex"). */
+  agent: string;
 }
 
 /** The JSON publish request: POST `url` with `headers` and `body`. */
@@ -53,7 +55,7 @@ export function buildPublish(
 export function requestTitle(summary: RequestSummary, origin: RequestOrigin): string {
   return origin.kind === "sample"
     ? `hook-notify test: allow ${summary.tool}?`
-    : `Claude Code asks to use ${summary.tool}`;
+    : `${origin.agent} asks to use ${summary.tool}`;
 }
 
 // The question's lines: what runs, where it comes from, how long the phone has.

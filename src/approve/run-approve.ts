@@ -5,6 +5,8 @@ import { randomBytes } from "node:crypto";
 import { deadline, type Deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
+import type { ClientAdapter } from "../clients/adapter.js";
+import { approverFor, approvingClients } from "../clients/index.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import { assertSuccess, postRequest } from "../http/post.js";
 import { redactUrl } from "../redact.js";
@@ -37,6 +39,9 @@ export interface ApproveOptions {
   pid?: number | undefined;
   /** Per probe program (default: the presence module's 1 s); the whole probe gets 6 s at most. */
   presenceTimeoutMs?: number | undefined;
+  /** --client: the client whose request this is (default Claude Code); one approve cannot
+   * answer ends the run with nothing printed. */
+  client?: string | undefined;
   /** `test --approve`: this request instead of stdin, asked whatever the presence. */
   sample?: PermissionInput | undefined;
   /** When the process started (epoch ms): the wait is counted from there. Default: the record's time. */
@@ -89,6 +94,7 @@ export async function runApprove(
 
 /** The request, what the phone shows of it, and where it goes. */
 interface AskedRequest {
+  client: ClientAdapter;
   request: PermissionInput;
   summary: RequestSummary;
   setup: ApproveSetup;
@@ -101,6 +107,17 @@ async function readRequestAndSetup(
   run: ApproveRun,
 ): Promise<AskedRequest> {
   const { record } = run;
+  const client = approverFor(options.client);
+  if (client === undefined) {
+    const ids = approvingClients()
+      .map((adapter) => adapter.id)
+      .join(" or ");
+    throw new HookNotifyError(
+      "USAGE",
+      `approve --client ${String(options.client)}: approve answers the permission requests of ${ids} only; the terminal asks.`,
+    );
+  }
+  record.client = client.id;
   const request = options.sample ?? (await readPermissionRequest(deps));
   const summary = summarizeRequest(request.toolName, request.toolInput);
   Object.assign(record, { project: request.project, session: request.session });
@@ -111,7 +128,7 @@ async function readRequestAndSetup(
   if (config.error) throw config.error;
   const setup = resolveSetup(config.value);
   if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
-  return { request, summary, setup };
+  return { client, request, summary, setup };
 }
 
 /** One ask of the phone, under the run's deadline (`signal`, ending at `endsAt`). */
@@ -132,7 +149,13 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
   const secret = readSecret(secretPath(deps), deps.platform);
   const { result, sentAt } = isTelegramSetup(setup)
     ? await askTelegram(
-        { ...ask, setup, record, sample: ask.options.sample !== undefined },
+        {
+          ...ask,
+          setup,
+          record,
+          sample: ask.options.sample !== undefined,
+          agent: ask.client.name,
+        },
         secret,
         (seconds) => ask.options.onSent?.(setup, seconds),
       )
@@ -164,7 +187,7 @@ async function askNtfy(ask: PhoneAsk<NtfySetup>, secret: Buffer): Promise<PhoneR
     { ...setup, seconds },
     requestId,
     ask.summary,
-    { ...ask.request, kind },
+    { ...ask.request, agent: ask.client.name, kind },
     secret,
   );
   const { sentAt } = await sendQuestion(

@@ -81,6 +81,9 @@ export const codex = defineClient({
   jsoncReason: "Codex reads hooks.json as strict JSON",
   imports: [],
   projectNeedsTrust: true,
+  // Its PermissionRequest output schema (permission-request.command.output in the 0.169.0
+  // binary) takes Claude Code's decision JSON: behavior allow/deny, an optional message.
+  answersPermissions: true,
   // Its legacy `notify` program's argument: {"type": "agent-turn-complete", ...}.
   recognises: { payload: (raw) => raw["type"] === "agent-turn-complete" },
   env: ["CODEX_HOME"],

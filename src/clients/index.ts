@@ -36,9 +36,16 @@ export function findAdapter(id: unknown): ClientAdapter | undefined {
   return clients.find((adapter) => adapter.id === id);
 }
 
-// The one client whose permission requests `hook-notify approve` answers.
-export function approvingClient(): ClientAdapter | undefined {
-  return clients.find((adapter) => adapter.answersPermissions === true);
+// The clients whose permission requests `hook-notify approve` answers (install --approve).
+export function approvingClients(): ClientAdapter[] {
+  return clients.filter((adapter) => adapter.answersPermissions === true);
+}
+
+// The client `approve --client <id>` answers for: Claude Code when no --client is given (the
+// entries install wrote before Codex could be answered); undefined for one it cannot answer.
+export function approverFor(id: unknown): ClientAdapter | undefined {
+  const adapter = id === undefined ? claudeCode : findAdapter(id);
+  return adapter?.answersPermissions === true ? adapter : undefined;
 }
 
 // How install's sentences name a client.

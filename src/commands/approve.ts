@@ -1,7 +1,8 @@
-// `hook-notify approve`: Claude Code's PermissionRequest hook. Its own contract: it prints only a
-// decision a person made on the phone, as the JSON Claude Code expects, and exits 0. On a timeout,
-// a network failure, an unverifiable answer or anything unexpected it prints nothing and exits 0,
-// so Claude Code shows its own dialog as if hook-notify were not there.
+// `hook-notify approve`: the PermissionRequest hook of Claude Code (and of Codex, --client codex).
+// Its own contract: it prints only a decision a person made on the phone, as the JSON the client
+// expects, and exits 0. On a timeout, a network failure, an unverifiable answer or anything
+// unexpected it prints nothing and exits 0, so the client shows its own dialog as if hook-notify
+// were not there.
 import { writeSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { CommandModule } from "yargs";
@@ -9,6 +10,8 @@ import type { ApproveRun } from "../approve/run-approve.js";
 
 interface ApproveArgs {
   config: string | undefined;
+  /** The client whose request arrives (install writes it); checked by the run, never here. */
+  client?: string | undefined;
   timeout: number | undefined;
 }
 
@@ -18,13 +21,18 @@ const HARD_MARGIN_MS = 3_000;
 export function parseApproveArgs(argv: readonly string[]): ApproveArgs {
   const { values } = parseArgs({
     args: [...argv],
-    options: { config: { type: "string", short: "c" }, timeout: { type: "string" } },
+    options: {
+      config: { type: "string", short: "c" },
+      client: { type: "string" },
+      timeout: { type: "string" },
+    },
     strict: false,
     allowPositionals: true,
   });
   const timeout = Number(values.timeout);
   return {
     config: typeof values.config === "string" ? values.config : undefined,
+    client: typeof values.client === "string" ? values.client : undefined,
     timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
   };
 }
@@ -52,6 +60,7 @@ export async function runApproveCommand(args: ApproveArgs): Promise<void> {
     deps,
     {
       configPath: args.config,
+      client: args.client,
       timeout: args.timeout,
       pid: process.ppid,
       startedAt: performance.timeOrigin,
@@ -63,7 +72,7 @@ export async function runApproveCommand(args: ApproveArgs): Promise<void> {
   process.exit(0);
 }
 
-// Whatever goes wrong, nothing reaches stdout and the process exits 0 before Claude Code's timeout.
+// Whatever goes wrong, nothing reaches stdout and the process exits 0 before the client's timeout.
 function installSafetyNet(run: ApproveRun, finish: () => void, timeout: number | undefined): void {
   const bail = (code: "INTERNAL" | "HOOK_DEADLINE"): void => {
     try {
@@ -94,17 +103,22 @@ function installSafetyNet(run: ApproveRun, finish: () => void, timeout: number |
 export const approveCommand: CommandModule<object, ApproveArgs> = {
   command: "approve",
   describe:
-    "Claude Code PermissionRequest hook: ask the phone (ntfy or Telegram Allow/Deny) when you are away; prints only your answer",
+    "PermissionRequest hook of Claude Code and Codex: ask the phone (ntfy or Telegram Allow/Deny) when you are away; prints only your answer",
   builder: (yargs) =>
     yargs
       .option("config", { type: "string", describe: "Config file (default: the user config)" })
+      .option("client", {
+        type: "string",
+        describe:
+          "The client whose request this is: claude-code (default) or codex (install writes it)",
+      })
       .option("timeout", {
         type: "number",
-        describe: "Seconds Claude Code gives this hook entry (install writes it)",
+        describe: "Seconds the client gives this hook entry (install writes it)",
       })
-      .example("$0 install --approve", "set it up (Claude Code only)")
+      .example("$0 install --approve", "set it up (Claude Code and Codex)")
       .example("$0 test --approve", "send a sample request and wait for your answer"),
   handler: async (args) => {
-    await runApproveCommand({ config: args.config, timeout: args.timeout });
+    await runApproveCommand({ config: args.config, client: args.client, timeout: args.timeout });
   },
 };

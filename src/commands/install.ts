@@ -1,7 +1,7 @@
 // `hook-notify install`: writes hook-notify's hook entries into each agent client's hook files.
 import type { Argv, CommandModule } from "yargs";
 import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-config.js";
-import { CLIENT_IDS, clientNames, clients } from "../clients/index.js";
+import { approvingClients, CLIENT_IDS, clientNames, clients } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
 import type { SettingsArgs } from "../settings/settings-command.js";
 
@@ -16,7 +16,7 @@ export interface SettingsFlags {
   "dry-run": boolean;
   yes: boolean;
   "fix-jsonc": boolean;
-  /** install only: add the PermissionRequest entry of `hook-notify approve` (Claude Code). */
+  /** install only: add the PermissionRequest entry of `hook-notify approve` (Claude Code, Codex). */
   approve?: boolean | undefined;
 }
 
@@ -192,7 +192,7 @@ function projectExample(): Example {
 }
 
 function approveExample(): Example {
-  const client = clients.find((adapter) => adapter.answersPermissions === true);
+  const [client] = approvingClients();
   return [
     `$0 install --client ${client?.id ?? "<client>"} --approve`,
     "approve or deny from the phone",
@@ -208,7 +208,7 @@ export const installCommand: CommandModule<object, SettingsFlags> = {
         type: "boolean",
         default: false,
         describe:
-          "Claude Code only: also answer permission requests from your phone (ntfy Allow/Deny) when you are away",
+          "Claude Code and Codex: also answer permission requests from your phone (ntfy or Telegram Allow/Deny) when you are away",
       })
       .example("$0 install", "every client found in your home, all projects")
       .example(...dryRunExample())

@@ -117,9 +117,10 @@ export function buildCommand(
   return `${base.program} --client ${client}${named} --timeout ${timeout}`;
 }
 
-// The PermissionRequest entry of install --approve: `approve` has its own, longer budget.
-export function buildApproveCommand(base: CommandBase, timeout: number): string {
-  return `${base.program} approve --timeout ${timeout}`;
+// The PermissionRequest entry of install --approve: `approve` has its own, longer budget, and
+// names the client it answers (its payload, its title on the phone).
+export function buildApproveCommand(base: CommandBase, client: Client, timeout: number): string {
+  return `${base.program} approve --client ${client} --timeout ${timeout}`;
 }
 
 // The handler's command, and in exec form its args: what install writes.

@@ -28,6 +28,9 @@ export interface Untouchable {
 const OPERATORS = ["&&", "||", ";;", ";", "|&", "|", "&", "(", ")"];
 const REDIRECT = /^(?:\d*(?:>>|>&|<&|>\||<>|>|<)|&>>|&>)/;
 const OUR_FLAGS = new Set(["--client", "--timeout"]);
+// The default command (older installs spelled it out) and install --approve's: an entry that
+// changes between them (Codex's PermissionRequest) must not keep the other one as an argument.
+const OUR_COMMANDS = new Set(["run", "approve"]);
 
 // Finds hook-notify in a hook's command: at the start or after an operator (cd x && hook-notify),
 // behind VAR=x and launchers, or in a `sh -c` string. Undefined: the command does not run it.
@@ -75,8 +78,8 @@ function describe(
     const token = after[i];
     if (token === undefined) break;
     let last = token;
-    if (i === 0 && token.value === "run") {
-      end = token.end; // the default command, which older installs spelled out
+    if (i === 0 && OUR_COMMANDS.has(token.value)) {
+      end = token.end; // the command install writes: swapped whole, never kept as the user's
       continue;
     }
     if (token.kind === "word" && OUR_FLAGS.has(token.value.split("=", 1)[0] ?? "")) {

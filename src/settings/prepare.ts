@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
-import { adapterFor, approvingClient, sentenceName } from "../clients/index.js";
+import { adapterFor, approvingClients, sentenceName } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import {
@@ -40,7 +40,7 @@ export interface SettingsRequest {
   events: readonly string[] | undefined;
   timeout: number | undefined;
   fixJsonc: boolean;
-  /** install --approve: the PermissionRequest entry's timeout in seconds (Claude Code only). */
+  /** install --approve: the PermissionRequest entry's timeout in seconds (the clients that answer permissions). */
   approve?: { timeout: number } | undefined;
 }
 
@@ -168,17 +168,21 @@ function targetsFor(
     targets.push(locateTarget(client, request.scope, machine));
   }
   if (targets.length === 0 && request.approve !== undefined) {
-    const approving = approvingClient()?.id ?? "";
+    const approving = approvingClients()
+      .map((adapter) => adapter.id)
+      .join(" or ");
     throw new HookNotifyError("USAGE", `${warnings.join(" ")} Use --client ${approving}.`);
   }
   return { targets, warnings };
 }
 
-// install --approve writes the PermissionRequest entry for the approving client only.
+// install --approve writes the PermissionRequest entry for the approving clients only.
 function noApproveFor(adapter: ClientAdapter): string {
   if (adapter.noApprove !== undefined) return adapter.noApprove;
-  const approving = approvingClient()?.name ?? "";
-  return `approving from the phone is built for ${approving}'s PermissionRequest only; nothing was written for ${adapter.name}.`;
+  const approving = approvingClients()
+    .map((client) => `${client.name}'s`)
+    .join(" and ");
+  return `approving from the phone is built for ${approving} PermissionRequest only; nothing was written for ${adapter.name}.`;
 }
 
 // One handler per event: template timeout unless --timeout, and a command for this scope.
@@ -207,10 +211,11 @@ async function desiredHandlers(
   }
   if (request.approve !== undefined && adapter.answersPermissions === true) {
     const { timeout } = request.approve;
+    // Replaces the client's own PermissionRequest notification (Codex): the phone gets one ask.
     desired.set("PermissionRequest", {
       type: "command",
-      command: buildApproveCommand(base, timeout),
-      timeout,
+      command: buildApproveCommand(base, target.client, timeout),
+      timeout: toClientTimeout(adapter, timeout),
     });
   }
   return desired;

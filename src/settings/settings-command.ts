@@ -21,7 +21,7 @@ export interface SettingsArgs {
   dryRun: boolean;
   yes: boolean;
   fixJsonc: boolean;
-  /** install --approve: the PermissionRequest entry's timeout (Claude Code only). */
+  /** install --approve: the PermissionRequest entry's timeout (the clients that answer permissions). */
   approve?: { timeout: number } | undefined;
 }
 

@@ -46,7 +46,7 @@ describe("install --approve", () => {
     expect(result.code).toBe(0);
     const entry = settings(h).hooks.PermissionRequest![0]!.hooks[0]!;
     expect(entry.command).toMatch(
-      /launchers\/claude-code\/hook-notify\.sh" approve --timeout 150$/,
+      /launchers\/claude-code\/hook-notify\.sh" approve --client claude-code --timeout 150$/,
     );
     expect(entry.timeout).toBe(150);
     expect(Object.keys(settings(h).hooks)).toEqual(
@@ -158,7 +158,7 @@ describe("install --approve", () => {
     expect(result.code).toBe(0);
     expect(readFileSync(config, "utf8")).not.toContain("approveReplyTopic");
     expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(true);
-    expect(JSON.stringify(settings(h))).toMatch(/"PermissionRequest".*approve --timeout 150/);
+    expect(JSON.stringify(settings(h))).toMatch(/"PermissionRequest".*approve --client claude-code --timeout 150/);
   });
 
   it("the config that holds the token and the key end up 0600, whatever they were", async () => {

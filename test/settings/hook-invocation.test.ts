@@ -30,6 +30,17 @@ describe("mergeCommand: the new invocation, with what the user added around it",
     expect(mergeCommand(merged, DESIRED)).toBe(merged); // a second run changes nothing
   });
 
+  // Codex's PermissionRequest entry switches between the notification and install --approve's
+  // `approve`: the command word is ours, swapped whole, while the user's own additions stay.
+  it("swaps approve and the notification in both directions, keeping the user's --config", () => {
+    const APPROVE =
+      '"/usr/bin/node" "/opt/hn/bin/hook-notify.js" approve --client codex --timeout 150';
+    const NOTIFY = '"/usr/bin/node" "/opt/hn/bin/hook-notify.js" --client codex --timeout 10';
+    expect(mergeCommand(`${NOTIFY} --config /x.json`, APPROVE)).toBe(`${APPROVE} --config /x.json`);
+    expect(mergeCommand(`${APPROVE} --config /x.json`, NOTIFY)).toBe(`${NOTIFY} --config /x.json`);
+    expect(mergeCommand(APPROVE, APPROVE)).toBe(APPROVE);
+  });
+
   it.each([
     ["inside sh -c", `sh -c '${OLD} 2>>/tmp/x'`],
     ["with a command substitution", `/old/hook-notify --config "$(cat /x)"`],
