@@ -460,7 +460,7 @@ const topLevelBuilders = {
         .enum(["away", "always"])
         .check(
           about(
-            '`hook-notify approve` (Claude Code permission requests answered from the phone): "away" asks the phone only when the presence probe says you are away, and otherwise (present, or unknown) lets the terminal dialog appear at once; "always" asks the phone every time.',
+            '`hook-notify approve` (Claude Code and Codex permission requests answered from the phone): "away" asks the phone only when the presence probe says you are away, and otherwise (present, or unknown) lets the terminal dialog appear at once; "always" asks the phone every time.',
             "away",
           ),
         ),

@@ -8,6 +8,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
+import type { Decision } from "../../src/approve/answer.js";
+import { decisionJson } from "../../src/approve/decision.js";
+import { pressButton, startFakeNtfy, type FakeNtfy } from "../helpers/ntfy-server.js";
 import { BIN, removeHome, ROOT } from "../helpers/run-bin.js";
 import {
   ANSWER,
@@ -141,8 +144,9 @@ async function workerDone(box: Box): Promise<void> {
   for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-async function install(box: Box, client: Id): Promise<void> {
+async function install(box: Box, client: Id, approve = false): Promise<void> {
   const args = ["install", "--client", client, "--scope", "project", "--project-dir", box.project];
+  if (approve) args.push("--approve");
   const result = await run(process.execPath, [BIN, ...args, "--yes"], { env: box.env });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
@@ -176,6 +180,32 @@ interface Turn {
   exit?: number;
   /** Driven through tmux as a person would, instead of the client's one-shot mode. */
   interactive?: boolean;
+  /** install --approve: `hook-notify approve` asks the phone (a local ntfy), which answers so. */
+  approve?: Decision;
+}
+
+const PHONE_TOKEN = "tk_realclientphone0123456789";
+const PHONE_TOPIC = "phone-requests";
+
+// The user config with a phone: an ntfy sink on the local stand-in, approveWhen "always". The
+// phone carries the question only (its events are ones the turn never sends).
+async function addPhone(box: Box, phone: FakeNtfy): Promise<void> {
+  const config = join(box.home, ".config", "hook-notify", "config.json");
+  const current = JSON.parse(readFileSync(config, "utf8")) as { sinks: Record<string, unknown> };
+  const sink = {
+    type: "chat",
+    service: "ntfy",
+    url: `${phone.url}/${PHONE_TOPIC}`,
+    token: PHONE_TOKEN,
+    events: ["StopFailure"],
+  };
+  const value = {
+    ...current,
+    sinks: { ...current.sinks, phone: sink },
+    approveWhen: "always",
+    approveSeconds: 60,
+  };
+  await writeFile(config, JSON.stringify(value));
 }
 
 const DONE_AND_END: Turn = {
@@ -260,6 +290,28 @@ const TURNS: Record<Id, Turn[]> = {
         { event: "Stop", failure: false, lastMessage: ANSWER },
       ],
     },
+    {
+      // install --approve puts `approve` in place of the needs-you notification: the phone is
+      // asked, Allow is pressed there, and Codex runs the command with no prompt at the terminal.
+      what: "an interactive turn in tmux (approval on request) whose escalation approve answers from the phone (Allow): no terminal prompt, done, session-end on /exit",
+      behaviour: "permission",
+      interactive: true,
+      approve: "allow",
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
+      what: "an interactive turn in tmux (approval on request) whose escalation approve answers from the phone (Deny): the command does not run, done, session-end on /exit",
+      behaviour: "permission",
+      interactive: true,
+      approve: "deny",
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
   ],
   gemini: [
     DONE_AND_END,
@@ -329,7 +381,11 @@ async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, t
   expect(seen).toEqual(turn.sent);
   const runs = traced(box);
   expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
-  expect(runs).toEqual(runs.map(() => ({ code: 0, stdoutBytes: 0 })));
+  expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0));
+  // Only approve prints, and only the decision a person made: one run, that decision's JSON.
+  const printed = runs.filter((r) => r.stdoutBytes > 0).map((r) => r.stdoutBytes);
+  const answer = turn.approve && Buffer.byteLength(`${decisionJson(turn.approve)}\n`);
+  expect(printed).toEqual(answer === undefined ? [] : [answer]);
 }
 
 const CLIENT_TIMEOUT = 240_000;
@@ -349,8 +405,10 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
       const webhook = await startHttpServer([{ status: 200 }]);
       const model = await startMockModel(turn.behaviour);
       const box = await makeBox(webhook);
-      await install(box, id);
-      const result = await RUNNERS[id]({ box, bin, model, turn, webhook });
+      const phone = turn.approve ? await startFakeNtfy({ token: PHONE_TOKEN }) : undefined;
+      if (phone !== undefined) await addPhone(box, phone);
+      await install(box, id, phone !== undefined);
+      const result = await RUNNERS[id]({ box, bin, model, turn, webhook, phone });
       if (turn.exit !== undefined) {
         expect(result.stdout).toContain(ANSWER);
         expect(result.code).toBe(turn.exit);
@@ -368,6 +426,8 @@ interface Drive {
   model: MockModel;
   turn: Turn;
   webhook: TestHttpServer;
+  /** The local ntfy the approve turn's phone reads. */
+  phone?: FakeNtfy | undefined;
 }
 
 type Result = Awaited<ReturnType<typeof run>>;
@@ -410,7 +470,7 @@ async function runClaudeCode(drive: Drive): Promise<Result> {
 // ends with /exit once every notification but the session end came. The probe file exists only
 // where a permission was granted.
 async function driveInTmux(
-  { box, webhook, turn }: Drive,
+  { box, webhook, turn, phone }: Drive,
   env: Record<string, string>,
   command: string,
   quit = "/exit",
@@ -423,12 +483,21 @@ async function driveInTmux(
   });
   const size = ["-x", "120", "-y", "40"];
   await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
+  const beforeExit = turn.sent.length - 1;
+  if (phone !== undefined) {
+    // approve asks the phone; nothing is typed at the terminal: the phone's answer decides.
+    const question = await phone.waitForMessage(PHONE_TOPIC, 1, 120_000);
+    expect(question.title).toBe("Codex asks to use Bash");
+    expect(question.message).toContain("touch hn-probe.txt");
+    expect(await pressButton(question, turn.approve === "deny" ? "Deny" : "Allow")).toBe(200);
+    await webhook.waitForRequests(beforeExit, 120_000);
+    return quitTmux(tmux, { box, webhook, turn }, quit);
+  }
   await webhook.waitForRequests(1, 120_000);
   // The needs-you hook can fire before the dialog takes keys: wait until the screen is still,
   // then answer; an Enter that came too early is sent again (on an idle prompt it does nothing).
   await paneSettled(tmux);
   const answeredBy = Date.now() + 120_000;
-  const beforeExit = turn.sent.length - 1;
   while (webhook.requests.length < beforeExit) {
     await tmux("send-keys", "-t", "agent", "Enter");
     try {
@@ -437,12 +506,23 @@ async function driveInTmux(
       if (Date.now() > answeredBy) throw error;
     }
   }
+  return quitTmux(tmux, { box, webhook, turn }, quit);
+}
+
+// Ends the session (the quit command, then Enter) once the turn is done; the probe file exists
+// only where a permission was granted (at the terminal, or Allow on the phone).
+async function quitTmux(
+  tmux: (...args: string[]) => Promise<{ stdout: string }>,
+  { box, webhook, turn }: Pick<Drive, "box" | "webhook" | "turn">,
+  quit: string,
+): Promise<Result> {
   const screen = await tmux("capture-pane", "-p", "-t", "agent");
   await tmux("send-keys", "-t", "agent", quit);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await tmux("send-keys", "-t", "agent", "Enter");
   await webhook.waitForRequests(turn.sent.length, 120_000);
-  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(turn.behaviour === "permission");
+  const granted = turn.behaviour === "permission" && turn.approve !== "deny";
+  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(granted);
   return { code: 0, stdout: screen.stdout, stderr: "" };
 }
 
