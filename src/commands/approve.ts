@@ -7,6 +7,7 @@ import { writeSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { CommandModule } from "yargs";
 import type { ApproveRun } from "../approve/run-approve.js";
+import { approverFor, approvingClients } from "../clients/index.js";
 
 interface ApproveArgs {
   config: string | undefined;
@@ -109,8 +110,9 @@ export const approveCommand: CommandModule<object, ApproveArgs> = {
       .option("config", { type: "string", describe: "Config file (default: the user config)" })
       .option("client", {
         type: "string",
-        describe:
-          "The client whose request this is: claude-code (default) or codex (install writes it)",
+        describe: `The client whose request this is: ${approvingClients()
+          .map((adapter) => adapter.id)
+          .join(" or ")} (install writes it; default ${approverFor(undefined)?.id ?? ""})`,
       })
       .option("timeout", {
         type: "number",
