@@ -158,7 +158,9 @@ describe("install --approve", () => {
     expect(result.code).toBe(0);
     expect(readFileSync(config, "utf8")).not.toContain("approveReplyTopic");
     expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(true);
-    expect(JSON.stringify(settings(h))).toMatch(/"PermissionRequest".*approve --client claude-code --timeout 150/);
+    expect(JSON.stringify(settings(h))).toMatch(
+      /"PermissionRequest".*approve --client claude-code --timeout 150/,
+    );
   });
 
   it("the config that holds the token and the key end up 0600, whatever they were", async () => {

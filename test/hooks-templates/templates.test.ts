@@ -94,7 +94,9 @@ describe("hooks-templates/claude-code-approve.json", () => {
     expect(Object.keys(json.hooks)).toEqual(["PermissionRequest"]);
     const entry = json.hooks.PermissionRequest[0]!.hooks[0]!;
     expect(entry.timeout).toBe(DEFAULT_APPROVE_SECONDS + 30);
-    expect(entry.command).toBe(buildApproveCommand({ program: "hook-notify" }, "claude-code", entry.timeout));
+    expect(entry.command).toBe(
+      buildApproveCommand({ program: "hook-notify" }, "claude-code", entry.timeout),
+    );
     expect(isHookNotifyCommand(entry.command)).toBe(true);
   });
 });
