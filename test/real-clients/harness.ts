@@ -11,6 +11,31 @@ import type { TestHttpServer } from "../helpers/http-server.js";
 import { BIN, removeHome } from "../helpers/run-bin.js";
 import type { Behaviour, MockModel } from "./mock-model.js";
 
+/** A client as pinned.json names it. */
+export interface Pinned {
+  package: string;
+  version: string;
+  bin: string;
+}
+
+/** The client versions the real-client tests and .ci/run use: the ones the adapters were verified
+ * against, unless HOOK_NOTIFY_CLIENT_VERSIONS (`npm run test:clients -- --latest`) names others by
+ * id ({"claude-code": "2.1.332"}: those clients at those versions, the others as pinned). */
+export function pinnedClients<Id extends string>(): Record<Id, Pinned> {
+  const list = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
+    Id,
+    Pinned
+  >;
+  const versions = process.env["HOOK_NOTIFY_CLIENT_VERSIONS"];
+  if (versions === undefined || versions === "") return list;
+  const wanted = JSON.parse(versions) as Partial<Record<Id, string>>;
+  const entries = Object.entries<Pinned>(list).map(([id, c]) => [
+    id,
+    { ...c, version: wanted[id as Id] ?? c.version },
+  ]);
+  return Object.fromEntries(entries) as Record<Id, Pinned>;
+}
+
 export interface Box {
   root: string;
   home: string;
@@ -57,7 +82,14 @@ export async function makeBox(webhook: TestHttpServer): Promise<Box> {
   await run("git", ["init", "-q", project], { env });
   const config = join(home, ".config", "hook-notify", "config.json");
   await mkdir(dirname(config), { recursive: true });
-  const events = ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"];
+  const events = [
+    "Notification",
+    "Stop",
+    "SubagentStop",
+    "SessionEnd",
+    "StopFailure",
+    "PermissionDenied",
+  ];
   const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
   await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));
   return { root, home, project, env, trace };
@@ -163,7 +195,7 @@ export type Result = Awaited<ReturnType<typeof run>>;
 // The permission prompt is answered (Enter: "Yes") once its Notification arrived, and the session
 // ends with /exit once the turn is done.
 export async function driveInTmux(
-  { box, webhook }: Drive,
+  { box, webhook, turn }: Drive,
   env: Record<string, string>,
   command: string,
   quit = "/exit",
@@ -181,11 +213,11 @@ export async function driveInTmux(
   // then answer; an Enter that came too early is sent again (on an idle prompt it does nothing).
   await paneSettled(tmux);
   const answeredBy = Date.now() + 120_000;
-  for (;;) {
+  const beforeExit = turn.sent.length - 1;
+  while (webhook.requests.length < beforeExit) {
     await tmux("send-keys", "-t", "agent", "Enter");
     try {
-      await webhook.waitForRequests(2, 15_000);
-      break;
+      await webhook.waitForRequests(beforeExit, 15_000);
     } catch (error) {
       if (Date.now() > answeredBy) throw error;
     }
@@ -194,8 +226,8 @@ export async function driveInTmux(
   await tmux("send-keys", "-t", "agent", quit);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await tmux("send-keys", "-t", "agent", "Enter");
-  await webhook.waitForRequests(3, 120_000);
-  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(true);
+  await webhook.waitForRequests(turn.sent.length, 120_000);
+  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(turn.behaviour === "permission");
   return { code: 0, stdout: screen.stdout, stderr: "" };
 }
 
