@@ -1,6 +1,7 @@
 // Before the worker sends an entry: is it still wanted? An escalation whose session was answered
 // is cancelled; a "when": "away" delivery asks the presence probes and is skipped while the person
-// is at the session's terminal (unknown sends: never drop a notification on a guess).
+// is at the session's terminal (unknown sends: never drop a notification on a guess); a digest
+// sink's delivery is held for the digest while they say away.
 import { answeredAt } from "../escalation/answers.js";
 import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
@@ -22,7 +23,8 @@ export type GateVerdict =
   | { send: true; presence?: PresenceBrief }
   | {
       send: false;
-      outcome: "cancelled" | "skipped";
+      /** held: a digest sink while away (outbox/digest.ts keeps it for the digest). */
+      outcome: "cancelled" | "skipped" | "held";
       rule: string;
       message: string;
       presence?: PresenceBrief;
@@ -56,7 +58,12 @@ export async function checkGate(
     cache.set(key, asked);
   }
   const presence = await asked;
-  if (presence.state !== "present") return { send: true, presence };
+  if (entry.digest && presence.state === "away") {
+    const message = `away: ${presence.probe}: ${presence.detail}`;
+    return { send: false, outcome: "held", rule: "digest", message, presence };
+  }
+  const awayOnly = entry.digest?.awayOnly ?? true;
+  if (presence.state !== "present" || !awayOnly) return { send: true, presence };
   const message = `present: ${presence.probe}: ${presence.detail}`;
   return { send: false, outcome: "skipped", rule: "when: away", message, presence };
 }
