@@ -9,6 +9,7 @@ import {
   nextTimeOfDay,
   releaseDigests,
 } from "../../src/outbox/digest.js";
+import { checkGate } from "../../src/outbox/gate.js";
 import { ensureDirs, newEntry } from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
@@ -69,5 +70,39 @@ describe("digest folders", () => {
     const from = new Date(2026, 10, 25, 18, 30).getTime();
     expect(nextTimeOfDay(from, "18:00")).toBe(new Date(2026, 10, 26, 18, 0).getTime());
     expect(nextTimeOfDay(from, "19:05")).toBe(new Date(2026, 10, 25, 19, 5).getTime());
+  });
+});
+
+describe("the gate for a digest sink", () => {
+  const gate = (forced?: "away") => ({
+    idleSeconds: 60,
+    pids: [],
+    env: {},
+    ...(forced ? { forced } : {}),
+  });
+
+  it("holds while away, and sends when no probe can tell (never holds on a guess)", async () => {
+    const box = await outboxEnv({ ops: { type: "webhook", url: "http://127.0.0.1:9/x" } });
+    const entry = (awayOnly: boolean, forced?: "away") =>
+      newEntry(
+        {
+          notification: sampleNotification(),
+          sinkName: "ops",
+          presence: gate(forced),
+          digest: { at: "return", awayOnly },
+        },
+        0,
+      );
+    const env = { ...box.deps, env: { PATH: "/nonexistent" } };
+    expect(await checkGate(entry(false, "away"), env, new Map())).toMatchObject({
+      send: false,
+      outcome: "held",
+      rule: "digest",
+    });
+    expect(await checkGate(entry(false), env, new Map())).toMatchObject({
+      send: true,
+      presence: { state: "unknown" },
+    });
+    expect(await checkGate(entry(true), env, new Map())).toMatchObject({ send: true });
   });
 });
