@@ -175,6 +175,8 @@ function followUpCells(run: LoggedRun, style: Style): string[] {
     if (line.outbox === "delivered") return style.ok(`${style.okMark} ${sink} (follow-up)`);
     if (line.outbox === "cancelled")
       return style.dim(`cancelled ${sink} follow-up: ${line.message ?? ""}`);
+    if (line.outbox === "skipped")
+      return style.dim(`skipped ${sink} follow-up: ${presenceOf(line)}`);
     return style.fail(`${style.failMark} ${sink} (follow-up) ${line.code ?? ""}`.trimEnd());
   });
 }

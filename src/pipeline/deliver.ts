@@ -149,11 +149,14 @@ async function deliverOrSkip(
 async function queueEscalations(options: DeliverOptions): Promise<boolean> {
   const escalations = options.escalations ?? [];
   if (escalations.length === 0) return false;
-  const [{ enqueue }, { sessionKey }] = await Promise.all([
+  const [{ enqueue }, { sessionKey }, { presenceGate }] = await Promise.all([
     import("../outbox/store.js"),
     import("../escalation/answers.js"),
+    import("../presence/gate-env.js"),
   ]);
   const now = options.deps.now();
+  // A follow-up is not sent while you are at the session's terminal (the worker asks then).
+  const presence = presenceGate(options.deps, DEFAULT_IDLE_SECONDS, awayIfForced(options));
   const results = await Promise.allSettled(
     escalations.map((escalation) =>
       enqueue(options.deps, {
@@ -162,6 +165,7 @@ async function queueEscalations(options: DeliverOptions): Promise<boolean> {
         configPath: options.configPath,
         projectDir: options.projectDir,
         notBefore: now + escalation.afterSeconds * 1000,
+        presence,
         escalation: {
           session: sessionKey(escalation.notification.sessionId ?? ""),
           since: now,
