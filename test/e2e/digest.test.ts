@@ -92,6 +92,9 @@ describe.runIf(hasTmux)("a digest when you return (real tmux presence, real HTTP
     expect(server.requests).toEqual([]);
     expect(bin.calls().filter((call) => call.program === "notify-send")).toEqual([]);
 
+    const waiting = await runBin(["log"], { env: home.env });
+    expect(waiting.stdout.match(/held hook \(digest: away \(tmux: /g)).toHaveLength(5);
+
     tmux.tmux("select-window", "-t", "agent:0"); // back
     await server.waitForRequests(1, 90_000);
     await waitFor(() => count(home, "delivered") === 2, "the digest delivered to both sinks");
