@@ -24,8 +24,11 @@ export function secretPartsOf(value: string): string[] {
   const parts = [value];
   try {
     const url = new URL(value);
+    // A short path (a webhook at /hook) is a word, not a secret: masked, it would mask every
+    // /tmp/hook-notify… in an event. Pieces shorter than 8 characters are masked only as part
+    // of the whole value, as path segments and query values are.
     const tail = url.pathname + url.search;
-    if (tail.length > 1) parts.push(tail);
+    if (tail.length >= 8) parts.push(tail);
     for (const info of [url.username, url.password]) if (info) parts.push(info, safeDecode(info));
     if (url.username && url.password) {
       parts.push(`${safeDecode(url.username)}:${safeDecode(url.password)}`);

@@ -26,6 +26,12 @@ describe("secretPartsOf", () => {
     ).toBe("gotify.example.com answered");
   });
 
+  it("leaves a word alone that only a short URL path holds (a webhook at /hook)", () => {
+    const url = "http://127.0.0.1:8080/hook";
+    expect(mask("cd /tmp/hook-notify-x1 && ls", url)).toBe("cd /tmp/hook-notify-x1 && ls");
+    expect(mask(`posted to ${url}`, url)).toBe("posted to ***");
+  });
+
   it("still masks the path and query of an https URL", () => {
     const url = "https://hooks.slack.com/services/T0AAAA/B0BBBB/XXXXSECRETXXXX";
     expect(mask("see XXXXSECRETXXXX", url)).toBe("see ***");

@@ -8,12 +8,19 @@ interface FlushArgs {
 
 const WAIT_FOR_WORKER_MS = 30_000;
 
-// Deliveries and whole events that wait in the outbox (pending/, held/, events/).
-async function waiting(paths: { pending: string; held: string; events: string }): Promise<number> {
+// Deliveries and whole events that wait in the outbox (pending/, held/, digest/, events/).
+async function waiting(paths: {
+  pending: string;
+  held: string;
+  digest: string;
+  events: string;
+}): Promise<number> {
   const { readdir } = await import("node:fs/promises");
   const count = async (dir: string): Promise<number> =>
     (await readdir(dir).catch(() => [])).filter((name) => !name.startsWith(".")).length;
-  const counts = await Promise.all([paths.pending, paths.held, paths.events].map(count));
+  const counts = await Promise.all(
+    [paths.pending, paths.held, paths.digest, paths.events].map(count),
+  );
   return counts.reduce((sum, n) => sum + n, 0);
 }
 
@@ -42,6 +49,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       { ensureDirs },
       { requeueFailed },
       { releaseHeld },
+      { releaseDigests },
       { sendWake },
     ] = await Promise.all([
       import("../deps.js"),
@@ -52,6 +60,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       import("../outbox/store.js"),
       import("../outbox/read-entries.js"),
       import("../outbox/held.js"),
+      import("../outbox/digest.js"),
       import("../link/wake.js"),
     ]);
     const deps = createDeps();
@@ -67,6 +76,9 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       if (argv["retry-failed"])
         console.log(`Retrying ${await requeueFailed(paths, deps.now())} failed deliveries.`);
       await releaseHeld(deps, { force: true }); // with the lock: also what a dead worker claimed
+      // Digests held while you were away go now: whoever runs flush is there.
+      const digests = await releaseDigests(deps, { force: true });
+      if (digests.released > 0) console.log(`Composed ${String(digests.released)} digest(s).`);
       const hours = argv["max-age-hours"];
       const handedOn = { any: false };
       const pass = () =>
@@ -74,9 +86,14 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
           force: true,
           ...(hours && hours > 0 ? { maxAgeMs: hours * 3_600_000 } : {}),
           onResult: (r) => {
-            const mark = { delivered: "✓", retry: "↻", failed: "✗", skipped: "-", cancelled: "-" }[
-              r.outcome
-            ];
+            const mark = {
+              delivered: "✓",
+              retry: "↻",
+              failed: "✗",
+              skipped: "-",
+              cancelled: "-",
+              held: "…",
+            }[r.outcome];
             const detail =
               r.outcome === "delivered"
                 ? `delivered${r.fallbackOf ? ` (fallback for ${r.fallbackOf})` : ""}`

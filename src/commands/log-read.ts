@@ -1,6 +1,6 @@
 // Reads log.ndjson for `hook-notify log`: run records, each with the outbox worker's journal lines
-// for its queued deliveries (joined by notification id and sink; a coalesced notification's lines
-// join every run it stands for). Pure apart from readLogFiles.
+// for its queued deliveries (joined by notification id and sink; a coalesced notification's lines,
+// and a digest's, join every run it stands for). Pure apart from readLogFiles.
 import { readFileSync } from "node:fs";
 import type { JournalLine } from "../outbox/journal.js";
 import type { RunRecord } from "../pipeline/record.js";
@@ -16,6 +16,8 @@ export interface LoggedRun {
   receipts: Map<string, JournalLine[]>;
   /** Per sink: how many SubagentStop runs the coalesced notification it went into stands for. */
   merged: Map<string, number>;
+  /** Per sink: the digest (held while away) this run's notification went into. */
+  digests?: Map<string, string>;
 }
 
 export interface ParsedLog {
@@ -54,7 +56,8 @@ export function parseLog(text: string): ParsedLog {
       if (sink === undefined || id === undefined) continue;
       // A follow-up joins the run of the notification nobody answered, under its own name.
       const of = typeof journal.of === "string" ? journal.of : undefined;
-      const parts = journal.outbox === "coalesced" ? stringsOf(journal.parts) : [of ?? id];
+      const grouped = journal.outbox === "coalesced" || journal.outbox === "digest";
+      const parts = grouped ? stringsOf(journal.parts) : [of ?? id];
       const joined = parts.flatMap((part) => byId.get(part) ?? []);
       if (journal.outbox === "receipt" && joined.length === 0)
         early.set(id, [...(early.get(id) ?? []), { line, journal: { ...journal, sink } }]);
@@ -66,8 +69,9 @@ export function parseLog(text: string): ParsedLog {
         }
         run.journal.set(journalKey(sink, journal, of), journal);
         if (journal.outbox === "coalesced") run.merged.set(sink, parts.length);
+        if (journal.outbox === "digest") (run.digests ??= new Map()).set(sink, id);
       }
-      if (journal.outbox === "coalesced") byId.set(id, [...(byId.get(id) ?? []), ...joined]);
+      if (grouped) byId.set(id, [...(byId.get(id) ?? []), ...joined]);
     } else if (value && typeof value.time === "string" && Array.isArray(value.outcomes)) {
       const record = toRecord(value);
       const run: LoggedRun = {

@@ -115,6 +115,13 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     const count = run.merged.get(outcome.sink);
     const merged = count === undefined ? "" : ` (1 of ${String(count)} merged)`;
     if (outcome.held && later === undefined) return style.warn(`held ${outcome.sink} (coalescing)`);
+    const digest = run.digests?.get(outcome.sink);
+    if (later?.outbox === "held")
+      return style.warn(`held ${outcome.sink} (digest: ${presenceOf(later)})`);
+    if (digest && (later?.outbox === "digest" || later?.outbox === "retry"))
+      return style.warn(`queued ${outcome.sink} (in digest ${digest})`);
+    if (digest && later?.outbox === "delivered")
+      return style.ok(`${style.okMark} ${outcome.sink} (in digest ${digest})`);
     const waiting = later === undefined || later.outbox === "retry" || later.outbox === "coalesced";
     if ((outcome.queued || outcome.held) && waiting) {
       const retry = later?.code ? ` (retrying: ${later.code})` : "";
@@ -168,6 +175,8 @@ function followUpCells(run: LoggedRun, style: Style): string[] {
     if (line.outbox === "delivered") return style.ok(`${style.okMark} ${sink} (follow-up)`);
     if (line.outbox === "cancelled")
       return style.dim(`cancelled ${sink} follow-up: ${line.message ?? ""}`);
+    if (line.outbox === "skipped")
+      return style.dim(`skipped ${sink} follow-up: ${presenceOf(line)}`);
     return style.fail(`${style.failMark} ${sink} (follow-up) ${line.code ?? ""}`.trimEnd());
   });
 }

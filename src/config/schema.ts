@@ -99,6 +99,16 @@ export const commonEntryShape = once(() => ({
         ),
       ),
   ),
+  digest: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^(return|([01]\d|2[0-3]):[0-5]\d)$/, 'expected "return" or a time "HH:MM"'),
+        about(
+          'Hold this sink\'s notifications while the presence probes say you are away, and send them as one digest: "return" when the probes say you are back (or can no longer tell), "HH:MM" at that local time. Checked in the background worker. While you are there (or no probe can tell) each notification goes as usual, unless "when": "away" skips it.',
+        ),
+      ),
+  ),
   escalate: z.optional(
     escalateShape().check(
       about(

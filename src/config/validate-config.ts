@@ -42,6 +42,7 @@ const COMMON_KEYS = new Set([
   "events",
   "when",
   "idleSeconds",
+  "digest",
   "escalate",
   "fallback",
   "enabled",
@@ -208,6 +209,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     events?: NoticeEvent[];
     when?: "always" | "failure" | "away";
     idleSeconds?: number;
+    digest?: string;
     escalate?: Escalate;
     fallback?: string[];
     enabled?: boolean;
@@ -220,6 +222,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     events: data.events ?? [...DEFAULT_EVENTS],
     when: data.when ?? "always",
     ...(data.idleSeconds === undefined ? {} : { idleSeconds: data.idleSeconds }),
+    ...(data.digest === undefined ? {} : { digest: data.digest }),
     ...(data.escalate ? { escalate: data.escalate } : {}),
     ...(data.fallback ? { fallback: [...new Set(data.fallback)] } : {}),
     enabled: data.enabled ?? true,

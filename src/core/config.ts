@@ -18,6 +18,8 @@ export interface SinkEntry {
   when: "always" | "failure" | "away";
   /** With when: "away": idle this long counts as away (default DEFAULT_IDLE_SECONDS). */
   idleSeconds?: number | undefined;
+  /** Held while away, sent as one digest: "return" (presence back) or "HH:MM" (local time). */
+  digest?: string | undefined;
   escalate?: Escalate | undefined;
   /** Sinks that get what this one gave up on, once each (validated: known, no cycle). */
   fallback?: string[] | undefined;

@@ -35,6 +35,16 @@ export interface Notification {
   followUp?: { of: string; afterSeconds: number; label: string } | undefined;
   /** Set when several SubagentStop events were merged into this one: each part, in order. */
   coalesced?: CoalescedPart[] | undefined;
+  /** Set on a digest (held while away, sent on return): the notifications it stands for. */
+  digest?: DigestPart[] | undefined;
+}
+
+/** One notification a digest stands for. */
+export interface DigestPart {
+  id: string;
+  event: string;
+  timestamp: string;
+  sessionId?: string | undefined;
 }
 
 /** One SubagentStop that a coalesced notification stands for. */

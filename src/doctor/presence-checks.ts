@@ -23,11 +23,14 @@ export async function checkPresence(
     ok(`presence: ${r.probe}`, `${r.detail} (${String(r.ms)} ms)`),
   );
   const summary = `${presence.state} by ${presence.probe}: ${presence.detail} (${String(presence.ms)} ms in all)`;
-  const uses = awaySinks.length > 0 ? `; "when": "away" sinks: ${awaySinks.join(", ")}` : "";
+  const uses =
+    awaySinks.length > 0
+      ? `; sinks that ask it ("when": "away", digest): ${awaySinks.join(", ")}`
+      : "";
   if (presence.state === "unknown" && awaySinks.length > 0) {
     const fix =
       presence.readings.length === 0
-        ? "No probe fits this system: away-only sinks always notify here."
+        ? "No probe fits this system: away-only sinks always notify here, digests never hold."
         : "Install the probe programs named above (e.g. xprintidle), or run the agent inside tmux.";
     return [...readings, warn("presence", `${summary}${uses}`, fix)];
   }

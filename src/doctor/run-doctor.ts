@@ -48,7 +48,9 @@ export async function runDoctor(
     ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
     ...(await checkClients(deps)),
   );
-  const away = entries.filter((entry) => entry.when === "away").map((entry) => entry.name);
+  const away = entries
+    .filter((entry) => entry.when === "away" || entry.digest !== undefined)
+    .map((entry) => entry.name);
   results.push(...(await checkPresence(deps, away)));
   results.push(await checkOutbox(deps), await checkWorker(deps), checkLog(deps));
   const service = config.loaded.value.service;

@@ -1,13 +1,15 @@
 // When did the person last answer a session? The hook leaves one small marker file per session
 // and kind: "prompt" (UserPromptSubmit: the person typed) and "moved" (a Stop: the agent went on,
 // so a prompt that blocked it was answered). A pending escalation older than the marker is void.
+// A notification the person opened (a banner clicked, a message acknowledged: a sink's receipt)
+// leaves an "opened" marker under its own id: its follow-up is void too.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
 
-export type AnswerKind = "prompt" | "moved";
+export type AnswerKind = "prompt" | "moved" | "opened";
 
 type PathDeps = Pick<Deps, "env" | "homedir" | "platform">;
 
@@ -21,9 +23,15 @@ function markerPath(deps: PathDeps, key: string, kind: AnswerKind): string {
 }
 
 // Synchronous and tiny: it runs on the hook path (UserPromptSubmit returns right after it).
-export function recordAnswer(deps: PathDeps, sessionId: string, kind: AnswerKind, now: number) {
+export function recordAnswer(
+  deps: PathDeps,
+  sessionId: string,
+  kind: AnswerKind,
+  now: number,
+  keyOf: (id: string) => string = sessionKey,
+) {
   try {
-    const file = markerPath(deps, sessionKey(sessionId), kind);
+    const file = markerPath(deps, keyOf(sessionId), kind);
     mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
     writeFileSync(file, String(now), { mode: 0o600 });
   } catch {
@@ -39,4 +47,9 @@ export function answeredAt(deps: PathDeps, key: string, kind: AnswerKind): numbe
   } catch {
     return undefined;
   }
+}
+
+// The marker key of one notification (not a session): a sink reported it opened.
+export function notificationKey(notificationId: string): string {
+  return fnv1a64(`notification\0${notificationId}`);
 }

@@ -1,7 +1,10 @@
 // Before the worker sends an entry: is it still wanted? An escalation whose session was answered
 // is cancelled; a "when": "away" delivery asks the presence probes and is skipped while the person
-// is at the session's terminal (unknown sends: never drop a notification on a guess).
-import { answeredAt } from "../escalation/answers.js";
+// is at the session's terminal (unknown sends: never drop a notification on a guess); a digest
+// sink's delivery is held for the digest while they say away. An escalation's follow-up is
+// cancelled once the session was answered or the notification opened, and skipped while the
+// person is at the session's terminal.
+import { answeredAt, notificationKey } from "../escalation/answers.js";
 import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { probePresence, type Presence } from "../presence/probe.js";
@@ -22,7 +25,8 @@ export type GateVerdict =
   | { send: true; presence?: PresenceBrief }
   | {
       send: false;
-      outcome: "cancelled" | "skipped";
+      /** held: a digest sink while away (outbox/digest.ts keeps it for the digest). */
+      outcome: "cancelled" | "skipped" | "held";
       rule: string;
       message: string;
       presence?: PresenceBrief;
@@ -41,9 +45,16 @@ export async function checkGate(
     const prompt = answeredAt(deps, wait.session, "prompt");
     const moved =
       wait.cancelOn === "prompt-or-moved" ? answeredAt(deps, wait.session, "moved") : undefined;
-    const answered = Math.max(prompt ?? 0, moved ?? 0);
+    const of = entry.notification.followUp?.of;
+    const opened = of === undefined ? undefined : answeredAt(deps, notificationKey(of), "opened");
+    const answered = Math.max(prompt ?? 0, moved ?? 0, opened ?? 0);
     if (answered > wait.since) {
-      const how = answered === prompt ? "the session got a new prompt" : "the agent went on";
+      const how =
+        answered === prompt
+          ? "the session got a new prompt"
+          : answered === opened
+            ? "the notification was opened"
+            : "the agent went on";
       const message = `answered: ${how} ${String(Math.round((answered - wait.since) / 1000))} s after the notification`;
       return { send: false, outcome: "cancelled", rule: "escalate", message };
     }
@@ -56,9 +67,15 @@ export async function checkGate(
     cache.set(key, asked);
   }
   const presence = await asked;
-  if (presence.state !== "present") return { send: true, presence };
+  if (entry.digest && presence.state === "away") {
+    const message = `away: ${presence.probe}: ${presence.detail}`;
+    return { send: false, outcome: "held", rule: "digest", message, presence };
+  }
+  const awayOnly = entry.digest?.awayOnly ?? true;
+  if (presence.state !== "present" || !awayOnly) return { send: true, presence };
   const message = `present: ${presence.probe}: ${presence.detail}`;
-  return { send: false, outcome: "skipped", rule: "when: away", message, presence };
+  const rule = entry.escalation ? "escalate" : "when: away";
+  return { send: false, outcome: "skipped", rule, message, presence };
 }
 
 // The probes run with the hook's display and tmux variables over the worker's own environment.

@@ -14,6 +14,8 @@ export interface JournalLine {
     | "quarantined"
     | "worker"
     | "coalesced"
+    | "held"
+    | "digest"
     | "skipped"
     | "cancelled"
     | "receipt";

@@ -1,8 +1,10 @@
 // Receipts: what a sink reported about a notification after handing it over (shown with the
 // daemon's id, clicked, closed and why, acknowledged), one journal line each in log.ndjson,
-// where `hook-notify log` joins them to the notification's run by its id.
+// where `hook-notify log` joins them to the notification's run by its id. A click or an
+// acknowledgement also leaves an "opened" marker, which cancels the notification's follow-up.
 import type { Deps } from "../deps.js";
 import type { ReceiptEvent } from "../core/receipt.js";
+import { notificationKey, recordAnswer } from "../escalation/answers.js";
 import { writeJournal } from "./journal.js";
 
 /** Pending journal writes of one recorder, so a caller can wait for them before it exits. */
@@ -30,6 +32,9 @@ export function receiptRecorder(
         ...(event.reason === undefined ? {} : { reason: event.reason }),
       };
       writes.push(writeJournal(deps, line, secrets));
+      // Opened: the person saw it, so nobody needs to chase them about it (outbox/gate.ts).
+      if (event.state === "clicked" || event.state === "acknowledged")
+        recordAnswer(deps, target.id, "opened", deps.now(), notificationKey);
     },
     settled: async () => {
       await Promise.all(writes);

@@ -26,6 +26,8 @@ export interface OutboxEntry {
   lastError?: { code: string; message: string };
   /** "when": "away": the worker asks the presence probes first and skips it when present. */
   presence?: PresenceGate;
+  /** The sink's `digest`: while away the worker holds it in digest/ (outbox/digest.ts). */
+  digest?: DigestWait;
   /** An escalation's follow-up: due at notBefore, cancelled if the session was answered since. */
   escalation?: EscalationWait;
   /** A fallback: the sink that gave up on this notification first (config: `fallback`). */
@@ -34,6 +36,14 @@ export interface OutboxEntry {
   fallbackSent?: string[];
   /** Set when the entry was moved to failed/. */
   failure?: { at: number; reason: string };
+}
+
+/** A digest sink's delivery: when the digest goes, and whether the sink is "when": "away" too. */
+export interface DigestWait {
+  /** "return" or a local time "HH:MM". */
+  at: string;
+  /** "when": "away": skipped while the person is there; otherwise sent then as usual. */
+  awayOnly: boolean;
 }
 
 /** A follow-up waiting for the person to answer the session. */
@@ -52,6 +62,7 @@ export interface QueuedDelivery {
   configPath?: string | undefined;
   projectDir?: string | undefined;
   presence?: PresenceGate | undefined;
+  digest?: DigestWait | undefined;
   escalation?: EscalationWait | undefined;
   /** Not before this time (an escalation's window); default now. */
   notBefore?: number | undefined;
@@ -81,6 +92,7 @@ export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
     attempts: 0,
     notBefore: delivery.notBefore ?? now,
     ...(delivery.presence ? { presence: delivery.presence } : {}),
+    ...(delivery.digest ? { digest: delivery.digest } : {}),
     ...(delivery.escalation ? { escalation: delivery.escalation } : {}),
     ...(delivery.fallbackOf ? { fallbackOf: delivery.fallbackOf } : {}),
   };
@@ -107,7 +119,14 @@ function tempName(key: string, kind: TempKind): string {
 
 // 0700 folders: the outbox holds what agents said, which is nobody else's business.
 export async function ensureDirs(paths: OutboxPaths): Promise<void> {
-  for (const dir of [paths.pending, paths.held, paths.failed, paths.corrupt, paths.tmp]) {
+  for (const dir of [
+    paths.pending,
+    paths.held,
+    paths.digest,
+    paths.failed,
+    paths.corrupt,
+    paths.tmp,
+  ]) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   }
 }

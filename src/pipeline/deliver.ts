@@ -5,7 +5,7 @@ import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { PresenceBrief } from "../outbox/gate.js";
-import type { QueuedDelivery } from "../outbox/store.js";
+import type { DigestWait, QueuedDelivery } from "../outbox/store.js";
 import { receiptRecorder } from "../outbox/receipts.js";
 import { queueLocalFallbacks } from "./local-fallback.js";
 import type { Held } from "./policy.js";
@@ -73,11 +73,9 @@ export async function deliver(
 ): Promise<Outcome[]> {
   const budgetDeadline = deadline(options.budgetMs);
   const budget = budgetDeadline.signal;
-  // A "when": "away" sink goes to the worker too: the presence probes start programs, and the
-  // hook does not wait for them.
-  const toQueue = options.wait
-    ? []
-    : deliveries.filter((d) => d.sink.remote || d.entry.when === "away");
+  // A "when": "away" or digest sink goes to the worker too: the presence probes start programs,
+  // and the hook does not wait for them.
+  const toQueue = options.wait ? [] : deliveries.filter((d) => d.sink.remote || asksPresence(d));
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
   const [sent, queued, held, escalated] = await Promise.all([
     // Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
@@ -151,11 +149,14 @@ async function deliverOrSkip(
 async function queueEscalations(options: DeliverOptions): Promise<boolean> {
   const escalations = options.escalations ?? [];
   if (escalations.length === 0) return false;
-  const [{ enqueue }, { sessionKey }] = await Promise.all([
+  const [{ enqueue }, { sessionKey }, { presenceGate }] = await Promise.all([
     import("../outbox/store.js"),
     import("../escalation/answers.js"),
+    import("../presence/gate-env.js"),
   ]);
   const now = options.deps.now();
+  // A follow-up is not sent while you are at the session's terminal (the worker asks then).
+  const presence = presenceGate(options.deps, DEFAULT_IDLE_SECONDS, awayIfForced(options));
   const results = await Promise.allSettled(
     escalations.map((escalation) =>
       enqueue(options.deps, {
@@ -164,6 +165,7 @@ async function queueEscalations(options: DeliverOptions): Promise<boolean> {
         configPath: options.configPath,
         projectDir: options.projectDir,
         notBefore: now + escalation.afterSeconds * 1000,
+        presence,
         escalation: {
           session: sessionKey(escalation.notification.sessionId ?? ""),
           since: now,
@@ -178,12 +180,22 @@ async function queueEscalations(options: DeliverOptions): Promise<boolean> {
 // What the worker needs to ask the presence probes, for each "when": "away" delivery (loaded
 // only when there is one).
 async function gateMaker(deliveries: readonly RoutedDelivery[], options: DeliverOptions) {
-  if (!deliveries.some((d) => d.entry.when === "away")) return () => undefined;
+  if (!deliveries.some(asksPresence)) return () => undefined;
   const { presenceGate } = await import("../presence/gate-env.js");
   return (delivery: RoutedDelivery) =>
-    delivery.entry.when === "away"
+    asksPresence(delivery)
       ? presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options))
       : undefined;
+}
+
+// "when": "away" and `digest` sinks: the worker asks the presence probes before sending.
+function asksPresence(delivery: RoutedDelivery): boolean {
+  return delivery.entry.when === "away" || delivery.entry.digest !== undefined;
+}
+
+function digestOf(delivery: RoutedDelivery): DigestWait | undefined {
+  const { digest, when } = delivery.entry;
+  return digest === undefined ? undefined : { at: digest, awayOnly: when === "away" };
 }
 
 function idleSecondsOf(delivery: RoutedDelivery): number {
@@ -203,7 +215,7 @@ async function queueRemote(
   const { enqueue } = await import("../outbox/store.js");
   const gate = await gateMaker(deliveries, options);
   return handOver(deliveries, budget, options, "queued", (delivery, stored) =>
-    enqueue(options.deps, { ...stored, presence: gate(delivery) }),
+    enqueue(options.deps, { ...stored, presence: gate(delivery), digest: digestOf(delivery) }),
   );
 }
 

@@ -4,7 +4,9 @@ import type { Config } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import type { Notification } from "../core/notification.js";
 import type { NoticeEvent } from "../core/hook-event.js";
-import type { PolicyPlan } from "./policy.js";
+import { isWithin, type PolicyPlan } from "./policy.js";
+import type { Skip } from "./route.js";
+import { findSink } from "../sinks/index.js";
 import { recordAnswer } from "../escalation/answers.js";
 import { planEscalations, type PlannedEscalation } from "../escalation/plan.js";
 
@@ -41,4 +43,34 @@ export function escalationsOf(
 ): PlannedEscalation[] {
   const planned = [...plan.deliveries, ...plan.held].map((d) => d.entry.name);
   return planEscalations(notification, config, planned);
+}
+
+// Quiet hours are respected by follow-ups too: one that would come due inside its sink's quiet
+// hours (the sink's own, or the top-level ones for a desktop or sound sink) is not queued, and the
+// run's log line says so.
+export function withoutQuietFollowUps(
+  escalations: readonly PlannedEscalation[],
+  config: Config,
+  now: number,
+): { escalations: PlannedEscalation[]; skipped: Skip[] } {
+  const kept: PlannedEscalation[] = [];
+  const skipped: Skip[] = [];
+  for (const escalation of escalations) {
+    const entry = config.sinks[escalation.sinkName];
+    const remote = entry ? findSink(entry.type)?.remote : undefined;
+    const quiet = entry?.quietHours ?? (remote ? undefined : config.quietHours);
+    const due = new Date(now + escalation.afterSeconds * 1000);
+    const minutes = due.getHours() * 60 + due.getMinutes();
+    if (!quiet || !isWithin(quiet, minutes)) {
+      kept.push(escalation);
+      continue;
+    }
+    const at = `${String(due.getHours()).padStart(2, "0")}:${String(due.getMinutes()).padStart(2, "0")}`;
+    skipped.push({
+      sink: escalation.sinkName,
+      rule: "quiet-hours",
+      reason: `follow-up due at ${at}, in quiet hours ${quiet} (local time)`,
+    });
+  }
+  return { escalations: kept, skipped };
 }

@@ -35,7 +35,12 @@ import {
 import { route } from "./route.js";
 import { claimMarker, peekMarker } from "./seen-markers.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
-import { escalationsOf, noteAnswer, noteMovedOn } from "./escalation-steps.js";
+import {
+  escalationsOf,
+  noteAnswer,
+  noteMovedOn,
+  withoutQuietFollowUps,
+} from "./escalation-steps.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { Presence } from "../presence/probe.js";
 import { MAX_EVENT_BYTES } from "../core/defaults.js";
@@ -129,8 +134,13 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         run.record.dnd = dnd.detail;
         ({ plan: run.plan, forceAway } = applyDnd(run.plan, value.dnd, dnd));
       }
-      run.record.skipped = run.plan.skipped;
-      run.escalations = escalationsOf(run.notification, value, run.plan);
+      const followUps = withoutQuietFollowUps(
+        escalationsOf(run.notification, value, run.plan),
+        value,
+        deps.now(),
+      );
+      run.record.skipped = [...run.plan.skipped, ...followUps.skipped];
+      run.escalations = followUps.escalations;
       if (options.mode === "dry-run") run.presence = await dryRunPresence(run.plan, deps);
       else {
         noteMovedOn(run.notification, value, deps);

@@ -95,6 +95,7 @@ export function webhookBody(notification: Notification, id: string): string {
       messageCount: n.messageCount,
       raw: n.raw,
       coalesced: n.coalesced,
+      digest: n.digest,
     },
   });
 }

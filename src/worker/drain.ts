@@ -6,6 +6,7 @@ import { scrub } from "../redact.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
 import { queueFallbacks } from "./fallback.js";
+import { holdForDigest } from "../outbox/digest.js";
 import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
 import { writeJournal } from "../outbox/journal.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
@@ -44,8 +45,9 @@ export interface DeliveryResult {
   key: string;
   sink: string;
   id: string;
-  /** skipped: "when": "away" and the person is there; cancelled: the session was answered. */
-  outcome: "delivered" | "retry" | "failed" | "skipped" | "cancelled";
+  /** skipped: "when": "away" and the person is there; cancelled: the session was answered;
+   * held: a digest sink while the person is away (outbox/digest.ts). */
+  outcome: "delivered" | "retry" | "failed" | "skipped" | "cancelled" | "held";
   attempts: number;
   code?: string;
   message?: string;
@@ -62,6 +64,8 @@ export interface DrainSummary {
   /** Not sent on purpose: present for a "when": "away" sink, or an answered escalation. */
   skipped: number;
   cancelled: number;
+  /** Moved into a digest (the person is away). */
+  held: number;
   retrying: number;
   failed: number;
   quarantined: number;
@@ -102,6 +106,7 @@ async function drainWithin(
     delivered: 0,
     skipped: 0,
     cancelled: 0,
+    held: 0,
     retrying: 0,
     failed: 0,
     quarantined: 0,
@@ -192,6 +197,10 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
   const verdict = await checkGate(entry, deps, run.presence);
   const presence = verdict.presence ? { presence: verdict.presence } : {};
   const followUp = entry.notification.followUp ? { of: entry.notification.followUp.of } : {};
+  if (!verdict.send && verdict.outcome === "held") {
+    await holdForDigest(deps, paths, entry, verdict.presence);
+    return { ...base, outcome: "held", message: verdict.message, ...presence };
+  }
   if (!verdict.send) {
     await removeEntry(paths, entry.key);
     const { outcome, rule, message } = verdict;

@@ -144,7 +144,9 @@ export function createWorkerLife(ports: WorkerPorts, options: LifeOptions): Work
       const stay = hasSocket && !lockLost && ports.now() < idleUntil;
       if (lockLost || (!round.waiting && !stay)) return;
       state = round.waiting ? "draining" : "lingering";
-      const dueAt = Math.min(round.nextDueAt ?? Infinity, idleUntil);
+      // Work that waits (a retry, a group, a digest) sets the wake-up: the idle time only ends a
+      // linger, and a short one must not turn the wait into a busy loop.
+      const dueAt = round.waiting ? (round.nextDueAt ?? idleUntil) : idleUntil;
       await sleepUntil(dueAt, hasSocket ? options.recheckMs : options.pollMs);
     }
   }

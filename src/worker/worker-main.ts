@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
+import { hasDigest, releaseDigests } from "../outbox/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
 import { lockSocket, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
@@ -88,6 +89,7 @@ const ports: WorkerPorts = {
     const offer = door as Offer | undefined;
     const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config));
     const held = await releaseHeld(deps);
+    const digests = await releaseDigests(deps);
     const summary = await drain(deps, {
       concurrency: 4,
       signal: stop.signal,
@@ -97,9 +99,14 @@ const ports: WorkerPorts = {
     });
     const active = summary.remaining - summary.waitingForEnv;
     return {
-      worked: ran > 0 || didWork(summary),
-      waiting: active > 0 || held.waiting > 0,
-      nextDueAt: Math.min(summary.nextDueAt ?? Infinity, held.nextDueAt ?? Infinity),
+      worked: ran > 0 || didWork(summary) || digests.released > 0,
+      // A digest held while you are away keeps the worker: it asks the probes until you are back.
+      waiting: active > 0 || held.waiting > 0 || digests.waiting > 0,
+      nextDueAt: Math.min(
+        summary.nextDueAt ?? Infinity,
+        held.nextDueAt ?? Infinity,
+        digests.nextDueAt ?? Infinity,
+      ),
     };
   },
   async lookout() {
@@ -115,7 +122,7 @@ const ports: WorkerPorts = {
   // or handed over an event while the door was open.
   async hasWork() {
     if (listEvents(paths).length > 0) return true;
-    if (await hasHeld(paths)) return true;
+    if ((await hasHeld(paths)) || (await hasDigest(paths))) return true;
     const entries = await readEntries(paths, paths.pending, () => undefined, cache);
     return entries.some((entry) => !isWaitingForEnv(entry));
   },
@@ -132,8 +139,8 @@ const ports: WorkerPorts = {
 };
 
 function didWork(summary: DrainSummary): boolean {
-  const { delivered, failed, skipped, cancelled, retrying } = summary;
-  return delivered + failed + skipped + cancelled + retrying > 0;
+  const { delivered, failed, skipped, cancelled, held, retrying } = summary;
+  return delivered + failed + skipped + cancelled + held + retrying > 0;
 }
 
 // Sockets of workers killed before they could close them: nobody answers on them any more.

@@ -30,6 +30,7 @@ function tempPaths(): OutboxPaths {
     root,
     pending: at("pending"),
     held: at("held"),
+    digest: at("digest"),
     failed: at("failed"),
     corrupt: at("corrupt"),
     tmp: at("tmp"),

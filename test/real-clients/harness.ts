@@ -7,9 +7,37 @@ import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect, onTestFinished } from "vitest";
+import type { Decision } from "../../src/approve/answer.js";
+import { decisionJson } from "../../src/approve/decision.js";
 import type { TestHttpServer } from "../helpers/http-server.js";
+import { pressButton, type FakeNtfy } from "../helpers/ntfy-server.js";
 import { BIN, removeHome } from "../helpers/run-bin.js";
 import type { Behaviour, MockModel } from "./mock-model.js";
+
+/** A client as pinned.json names it. */
+export interface Pinned {
+  package: string;
+  version: string;
+  bin: string;
+}
+
+/** The client versions the real-client tests and .ci/run use: the ones the adapters were verified
+ * against, unless HOOK_NOTIFY_CLIENT_VERSIONS (`npm run test:clients -- --latest`) names others by
+ * id ({"claude-code": "2.1.332"}: those clients at those versions, the others as pinned). */
+export function pinnedClients<Id extends string>(): Record<Id, Pinned> {
+  const list = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
+    Id,
+    Pinned
+  >;
+  const versions = process.env["HOOK_NOTIFY_CLIENT_VERSIONS"];
+  if (versions === undefined || versions === "") return list;
+  const wanted = JSON.parse(versions) as Partial<Record<Id, string>>;
+  const entries = Object.entries<Pinned>(list).map(([id, c]) => [
+    id,
+    { ...c, version: wanted[id as Id] ?? c.version },
+  ]);
+  return Object.fromEntries(entries) as Record<Id, Pinned>;
+}
 
 export interface Box {
   root: string;
@@ -57,7 +85,14 @@ export async function makeBox(webhook: TestHttpServer): Promise<Box> {
   await run("git", ["init", "-q", project], { env });
   const config = join(home, ".config", "hook-notify", "config.json");
   await mkdir(dirname(config), { recursive: true });
-  const events = ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"];
+  const events = [
+    "Notification",
+    "Stop",
+    "SubagentStop",
+    "SessionEnd",
+    "StopFailure",
+    "PermissionDenied",
+  ];
   const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
   await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));
   return { root, home, project, env, trace };
@@ -97,8 +132,9 @@ export async function workerDone(box: Box): Promise<void> {
   for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-export async function install(box: Box, client: string): Promise<void> {
+export async function install(box: Box, client: string, approve = false): Promise<void> {
   const args = ["install", "--client", client, "--scope", "project", "--project-dir", box.project];
+  if (approve) args.push("--approve");
   const result = await run(process.execPath, [BIN, ...args, "--yes"], { env: box.env });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
@@ -132,6 +168,32 @@ export interface Turn {
   exit?: number;
   /** Driven through tmux as a person would, instead of the client's one-shot mode. */
   interactive?: boolean;
+  /** install --approve: `hook-notify approve` asks the phone (a local ntfy), which answers so. */
+  approve?: Decision;
+}
+
+export const PHONE_TOKEN = "tk_realclientphone0123456789";
+export const PHONE_TOPIC = "phone-requests";
+
+// The user config with a phone: an ntfy sink on the local stand-in, approveWhen "always". The
+// phone carries the question only (its events are ones the turn never sends).
+export async function addPhone(box: Box, phone: FakeNtfy): Promise<void> {
+  const config = join(box.home, ".config", "hook-notify", "config.json");
+  const current = JSON.parse(readFileSync(config, "utf8")) as { sinks: Record<string, unknown> };
+  const sink = {
+    type: "chat",
+    service: "ntfy",
+    url: `${phone.url}/${PHONE_TOPIC}`,
+    token: PHONE_TOKEN,
+    events: ["StopFailure"],
+  };
+  const value = {
+    ...current,
+    sinks: { ...current.sinks, phone: sink },
+    approveWhen: "always",
+    approveSeconds: 60,
+  };
+  await writeFile(config, JSON.stringify(value));
 }
 
 export async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, turn: Turn) {
@@ -146,7 +208,11 @@ export async function expectTurn(box: Box, webhook: TestHttpServer, model: MockM
   expect(seen).toEqual(turn.sent);
   const runs = traced(box);
   expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
-  expect(runs).toEqual(runs.map(() => ({ code: 0, stdoutBytes: 0 })));
+  expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0));
+  // Only approve prints, and only the decision a person made: one run, that decision's JSON.
+  const printed = runs.filter((r) => r.stdoutBytes > 0).map((r) => r.stdoutBytes);
+  const answer = turn.approve && Buffer.byteLength(`${decisionJson(turn.approve)}\n`);
+  expect(printed).toEqual(answer === undefined ? [] : [answer]);
 }
 
 /** What a runner gets: the sandbox, the client's binary, the mock model, the turn, the webhook. */
@@ -156,6 +222,8 @@ export interface Drive {
   model: MockModel;
   turn: Turn;
   webhook: TestHttpServer;
+  /** The local ntfy the approve turn's phone reads. */
+  phone?: FakeNtfy | undefined;
 }
 
 export type Result = Awaited<ReturnType<typeof run>>;
@@ -163,7 +231,7 @@ export type Result = Awaited<ReturnType<typeof run>>;
 // The permission prompt is answered (Enter: "Yes") once its Notification arrived, and the session
 // ends with /exit once the turn is done.
 export async function driveInTmux(
-  { box, webhook }: Drive,
+  { box, webhook, turn, phone }: Drive,
   env: Record<string, string>,
   command: string,
   quit = "/exit",
@@ -176,26 +244,46 @@ export async function driveInTmux(
   });
   const size = ["-x", "120", "-y", "40"];
   await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
+  const beforeExit = turn.sent.length - 1;
+  if (phone !== undefined) {
+    // approve asks the phone; nothing is typed at the terminal: the phone's answer decides.
+    const question = await phone.waitForMessage(PHONE_TOPIC, 1, 120_000);
+    expect(question.title).toMatch(/ asks to use Bash$/);
+    expect(question.message).toContain("touch hn-probe.txt");
+    expect(await pressButton(question, turn.approve === "deny" ? "Deny" : "Allow")).toBe(200);
+    await webhook.waitForRequests(beforeExit, 120_000);
+    return quitTmux(tmux, { box, webhook, turn }, quit);
+  }
   await webhook.waitForRequests(1, 120_000);
   // The needs-you hook can fire before the dialog takes keys: wait until the screen is still,
   // then answer; an Enter that came too early is sent again (on an idle prompt it does nothing).
   await paneSettled(tmux);
   const answeredBy = Date.now() + 120_000;
-  for (;;) {
+  while (webhook.requests.length < beforeExit) {
     await tmux("send-keys", "-t", "agent", "Enter");
     try {
-      await webhook.waitForRequests(2, 15_000);
-      break;
+      await webhook.waitForRequests(beforeExit, 15_000);
     } catch (error) {
       if (Date.now() > answeredBy) throw error;
     }
   }
+  return quitTmux(tmux, { box, webhook, turn }, quit);
+}
+
+// Ends the session (the quit command, then Enter) once the turn is done; the probe file exists
+// only where a permission was granted (at the terminal, or Allow on the phone).
+async function quitTmux(
+  tmux: (...args: string[]) => Promise<{ stdout: string }>,
+  { box, webhook, turn }: Pick<Drive, "box" | "webhook" | "turn">,
+  quit: string,
+): Promise<Result> {
   const screen = await tmux("capture-pane", "-p", "-t", "agent");
   await tmux("send-keys", "-t", "agent", quit);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await tmux("send-keys", "-t", "agent", "Enter");
-  await webhook.waitForRequests(3, 120_000);
-  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(true);
+  await webhook.waitForRequests(turn.sent.length, 120_000);
+  const granted = turn.behaviour === "permission" && turn.approve !== "deny";
+  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(granted);
   return { code: 0, stdout: screen.stdout, stderr: "" };
 }
 

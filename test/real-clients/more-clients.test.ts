@@ -1,7 +1,7 @@
 // The agent clients added after the first six, pinned in pinned.json and driven the same way:
 // one turn against the mock model on loopback after `hook-notify install`, the notifications must
 // reach a local webhook, and every hook run must exit 0 with nothing on stdout.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -18,15 +18,13 @@ import {
   type Drive,
   type Result,
   type Turn,
+  pinnedClients,
 } from "./harness.js";
 import { startMockAugment } from "./mock-augment.js";
 import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
 
 type Id = "qwen-code" | "kilo" | "auggie";
-const pinned = JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<
-  Id,
-  { package: string; version: string; bin: string }
->;
+const pinned = pinnedClients<Id>();
 const CLIENTS_DIR = process.env["HOOK_NOTIFY_CLIENTS"] ?? join(ROOT, ".cache", "clients");
 
 function clientBin(id: Id): string {

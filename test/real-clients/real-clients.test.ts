@@ -1,211 +1,36 @@
 // The real clients, pinned (pinned.json), driven through one turn against a mock model on
 // loopback after `hook-notify install`: the notifications must reach a local webhook, and every
 // hook run must exit 0 with nothing on stdout. .ci/run installs the clients into a cache folder.
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
-import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
-import type { Decision } from "../../src/approve/answer.js";
-import { decisionJson } from "../../src/approve/decision.js";
-import { pressButton, startFakeNtfy, type FakeNtfy } from "../helpers/ntfy-server.js";
-import { BIN, removeHome, ROOT } from "../helpers/run-bin.js";
+import { describe, expect, it } from "vitest";
+import { startHttpServer } from "../helpers/http-server.js";
+import { ROOT } from "../helpers/run-bin.js";
+import { ANSWER, BACKGROUND_PROMPT, startMockModel } from "./mock-model.js";
+import { startFakeNtfy } from "../helpers/ntfy-server.js";
 import {
-  ANSWER,
-  BACKGROUND_PROMPT,
-  startMockModel,
-  type Behaviour,
-  type MockModel,
-} from "./mock-model.js";
+  addPhone,
+  driveInTmux,
+  expectTurn,
+  install,
+  makeBox,
+  PHONE_TOKEN,
+  pinnedClients,
+  run,
+  shq,
+  type Drive,
+  type Turn,
+} from "./harness.js";
 
-/** The client versions this test and .ci/run use: the ones the adapters were verified against,
- * unless HOOK_NOTIFY_CLIENT_VERSIONS (`npm run test:clients -- --latest`) names others by id. */
-const pinned = withVersions(
-  JSON.parse(readFileSync(join(import.meta.dirname, "pinned.json"), "utf8")) as Record<Id, Pinned>,
-  process.env["HOOK_NOTIFY_CLIENT_VERSIONS"],
-);
+const pinned = pinnedClients<Id>();
 type Id = "claude-code" | "droid" | "codex" | "gemini" | "copilot" | "opencode";
-interface Pinned {
-  package: string;
-  version: string;
-  bin: string;
-}
-
-// {"claude-code": "2.1.332"}: those clients at those versions, the others as pinned.
-function withVersions(list: Record<Id, Pinned>, versions: string | undefined): Record<Id, Pinned> {
-  if (versions === undefined || versions === "") return list;
-  const wanted = JSON.parse(versions) as Partial<Record<Id, string>>;
-  const entries = Object.entries(list).map(([id, c]) => [
-    id,
-    { ...c, version: wanted[id as Id] ?? c.version },
-  ]);
-  return Object.fromEntries(entries) as Record<Id, Pinned>;
-}
 const CLIENTS_DIR = process.env["HOOK_NOTIFY_CLIENTS"] ?? join(ROOT, ".cache", "clients");
 
 // <dir>/<id>-<version>/node_modules/.bin/<bin>, as `npm install --prefix` lays it out.
 function clientBin(id: Id): string {
   const { version, bin } = pinned[id];
   return join(CLIENTS_DIR, `${id}-${version}`, "node_modules", ".bin", bin);
-}
-
-interface Box {
-  root: string;
-  home: string;
-  project: string;
-  env: Record<string, string>;
-  trace: string;
-}
-
-// A fresh HOME, a git project whose path has a space, and hook-notify behind a tracer that
-// records each run's exit code and stdout size (the project wrapper runs $HOOK_NOTIFY_BIN).
-async function makeBox(webhook: TestHttpServer): Promise<Box> {
-  const root = await mkdtemp(join(tmpdir(), "hook-notify-real-"));
-  onTestFinished(() => removeHome(root));
-  const home = join(root, "home");
-  const project = join(root, "my project");
-  const trace = join(root, "trace.ndjson");
-  await mkdir(join(root, "bin"), { recursive: true });
-  await mkdir(project, { recursive: true });
-  const tracer = join(root, "bin", "hook-notify");
-  await writeFile(
-    tracer,
-    [
-      "#!/bin/sh",
-      `out=$(mktemp)`,
-      `${shq(process.execPath)} ${shq(BIN)} "$@" > "$out"; code=$?`,
-      `printf '{"code":%s,"stdoutBytes":%s}\\n' "$code" "$(wc -c < "$out" | tr -d ' ')" >> ${shq(trace)}`,
-      `cat "$out"; rm -f "$out"`,
-      `exit "$code"`,
-      "",
-    ].join("\n"),
-  );
-  await chmod(tracer, 0o755);
-  const env = {
-    HOME: home,
-    PATH: [join(root, "bin"), dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(
-      ":",
-    ),
-    HOOK_NOTIFY_BIN: tracer,
-    NO_PROXY: "127.0.0.1,localhost",
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-    HOOK_NOTIFY_WORKER_IDLE_SECONDS: "0",
-  };
-  await run("git", ["init", "-q", project], { env });
-  const config = join(home, ".config", "hook-notify", "config.json");
-  await mkdir(dirname(config), { recursive: true });
-  const events = [
-    "Notification",
-    "Stop",
-    "SubagentStop",
-    "SessionEnd",
-    "StopFailure",
-    "PermissionDenied",
-  ];
-  const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
-  await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));
-  return { root, home, project, env, trace };
-}
-
-function shq(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
-
-// stdin is closed (Codex exec reads a piped stdin as more prompt); output is collected.
-function run(
-  file: string,
-  args: string[],
-  options: { env: Record<string, string>; cwd?: string; timeoutMs?: number },
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, {
-      env: options.env,
-      cwd: options.cwd,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const killer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
-    child.on("close", (code) => {
-      clearTimeout(killer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
-}
-
-// The outbox worker a hook started may still be tidying up: let it finish before cleanup.
-async function workerDone(box: Box): Promise<void> {
-  const lock = join(box.home, ".local", "state", "hook-notify", "outbox", "worker.lock");
-  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
-async function install(box: Box, client: Id, approve = false): Promise<void> {
-  const args = ["install", "--client", client, "--scope", "project", "--project-dir", box.project];
-  if (approve) args.push("--approve");
-  const result = await run(process.execPath, [BIN, ...args, "--yes"], { env: box.env });
-  expect(result.stderr).toBe("");
-  expect(result.code).toBe(0);
-}
-
-interface Sent {
-  data: { event: string; client: string; lastMessage?: string; failure: boolean };
-}
-
-// The notifications the turn produced, once every hook run so far has been delivered.
-async function delivered(webhook: TestHttpServer, count: number): Promise<Sent["data"][]> {
-  await webhook.waitForRequests(count, 60_000);
-  return webhook.requests.map((r) => (JSON.parse(r.body) as Sent).data);
-}
-
-function traced(box: Box): { code: number; stdoutBytes: number }[] {
-  if (!existsSync(box.trace)) return [];
-  return readFileSync(box.trace, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { code: number; stdoutBytes: number });
-}
-
-/** One turn a client is driven through, and the notifications it must produce. */
-interface Turn {
-  what: string;
-  behaviour: Behaviour;
-  /** Sorted by event; lastMessage is left out where the client sends none. */
-  sent: { event: string; failure: boolean; lastMessage?: string }[];
-  /** The client's own exit code, where the turn succeeds. */
-  exit?: number;
-  /** Driven through tmux as a person would, instead of the client's one-shot mode. */
-  interactive?: boolean;
-  /** install --approve: `hook-notify approve` asks the phone (a local ntfy), which answers so. */
-  approve?: Decision;
-}
-
-const PHONE_TOKEN = "tk_realclientphone0123456789";
-const PHONE_TOPIC = "phone-requests";
-
-// The user config with a phone: an ntfy sink on the local stand-in, approveWhen "always". The
-// phone carries the question only (its events are ones the turn never sends).
-async function addPhone(box: Box, phone: FakeNtfy): Promise<void> {
-  const config = join(box.home, ".config", "hook-notify", "config.json");
-  const current = JSON.parse(readFileSync(config, "utf8")) as { sinks: Record<string, unknown> };
-  const sink = {
-    type: "chat",
-    service: "ntfy",
-    url: `${phone.url}/${PHONE_TOPIC}`,
-    token: PHONE_TOKEN,
-    events: ["StopFailure"],
-  };
-  const value = {
-    ...current,
-    sinks: { ...current.sinks, phone: sink },
-    approveWhen: "always",
-    approveSeconds: 60,
-  };
-  await writeFile(config, JSON.stringify(value));
 }
 
 const DONE_AND_END: Turn = {
@@ -369,25 +194,6 @@ const TURNS: Record<Id, Turn[]> = {
   ],
 };
 
-async function expectTurn(box: Box, webhook: TestHttpServer, model: MockModel, turn: Turn) {
-  expect(model.requests.length).toBeGreaterThan(0);
-  await delivered(webhook, turn.sent.length);
-  // Every hook run has handed its notifications to the outbox by now (the client has exited):
-  // once the worker is done, what arrived is all there is (no "done" after a failure).
-  await workerDone(box);
-  const seen = (await delivered(webhook, turn.sent.length))
-    .map((d) => ({ event: d.event, failure: d.failure, lastMessage: d.lastMessage }))
-    .sort((a, b) => a.event.localeCompare(b.event));
-  expect(seen).toEqual(turn.sent);
-  const runs = traced(box);
-  expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
-  expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0));
-  // Only approve prints, and only the decision a person made: one run, that decision's JSON.
-  const printed = runs.filter((r) => r.stdoutBytes > 0).map((r) => r.stdoutBytes);
-  const answer = turn.approve && Buffer.byteLength(`${decisionJson(turn.approve)}\n`);
-  expect(printed).toEqual(answer === undefined ? [] : [answer]);
-}
-
 const CLIENT_TIMEOUT = 240_000;
 
 // pinned.json also pins the clients more-clients.test.ts drives.
@@ -418,17 +224,6 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
     CLIENT_TIMEOUT,
   );
 });
-
-/** What a runner gets: the sandbox, the client's binary, the mock model, the turn, the webhook. */
-interface Drive {
-  box: Box;
-  bin: string;
-  model: MockModel;
-  turn: Turn;
-  webhook: TestHttpServer;
-  /** The local ntfy the approve turn's phone reads. */
-  phone?: FakeNtfy | undefined;
-}
 
 type Result = Awaited<ReturnType<typeof run>>;
 
@@ -464,80 +259,6 @@ async function runClaudeCode(drive: Drive): Promise<Result> {
     { ...env, TERM: "xterm-256color", CLAUDE_CODE_AUTO_MODE_SERVER: "0" },
     `${shq(bin)} --permission-mode ${mode} ${shq(prompt)}`,
   );
-}
-
-// The permission prompt is answered (Enter: "Yes") once its Notification arrived, and the session
-// ends with /exit once every notification but the session end came. The probe file exists only
-// where a permission was granted.
-async function driveInTmux(
-  { box, webhook, turn, phone }: Drive,
-  env: Record<string, string>,
-  command: string,
-  quit = "/exit",
-): Promise<Result> {
-  const socket = join(box.root, "tmux.sock");
-  const tmux = (...args: string[]) =>
-    run("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env, timeoutMs: 30_000 });
-  onTestFinished(async () => {
-    await tmux("kill-server");
-  });
-  const size = ["-x", "120", "-y", "40"];
-  await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
-  const beforeExit = turn.sent.length - 1;
-  if (phone !== undefined) {
-    // approve asks the phone; nothing is typed at the terminal: the phone's answer decides.
-    const question = await phone.waitForMessage(PHONE_TOPIC, 1, 120_000);
-    expect(question.title).toBe("Codex asks to use Bash");
-    expect(question.message).toContain("touch hn-probe.txt");
-    expect(await pressButton(question, turn.approve === "deny" ? "Deny" : "Allow")).toBe(200);
-    await webhook.waitForRequests(beforeExit, 120_000);
-    return quitTmux(tmux, { box, webhook, turn }, quit);
-  }
-  await webhook.waitForRequests(1, 120_000);
-  // The needs-you hook can fire before the dialog takes keys: wait until the screen is still,
-  // then answer; an Enter that came too early is sent again (on an idle prompt it does nothing).
-  await paneSettled(tmux);
-  const answeredBy = Date.now() + 120_000;
-  while (webhook.requests.length < beforeExit) {
-    await tmux("send-keys", "-t", "agent", "Enter");
-    try {
-      await webhook.waitForRequests(beforeExit, 15_000);
-    } catch (error) {
-      if (Date.now() > answeredBy) throw error;
-    }
-  }
-  return quitTmux(tmux, { box, webhook, turn }, quit);
-}
-
-// Ends the session (the quit command, then Enter) once the turn is done; the probe file exists
-// only where a permission was granted (at the terminal, or Allow on the phone).
-async function quitTmux(
-  tmux: (...args: string[]) => Promise<{ stdout: string }>,
-  { box, webhook, turn }: Pick<Drive, "box" | "webhook" | "turn">,
-  quit: string,
-): Promise<Result> {
-  const screen = await tmux("capture-pane", "-p", "-t", "agent");
-  await tmux("send-keys", "-t", "agent", quit);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  await tmux("send-keys", "-t", "agent", "Enter");
-  await webhook.waitForRequests(turn.sent.length, 120_000);
-  const granted = turn.behaviour === "permission" && turn.approve !== "deny";
-  expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(granted);
-  return { code: 0, stdout: screen.stdout, stderr: "" };
-}
-
-// Until the pane shows the same text twice, 500 ms apart (at most 10 s).
-async function paneSettled(
-  tmux: (...args: string[]) => Promise<{ stdout: string }>,
-): Promise<void> {
-  const until = Date.now() + 10_000;
-  let last = "";
-  while (Date.now() < until) {
-    const now = (await tmux("capture-pane", "-p", "-t", "agent")).stdout;
-    if (now === last && now.trim() !== "") return;
-    last = now;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }
 
 // Droid: `droid exec` with a BYOK custom model whose "anthropic" provider points at loopback.
