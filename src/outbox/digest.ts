@@ -5,10 +5,8 @@
 // local time has come after the first part. Then the parts become one notification
 // (message/digest.ts) and one pending entry, sent like any other.
 //
-// Claiming is one rename of the folder, as in held.ts: a part moved in during the release lands
-// before the rename (and is merged) or starts a new folder. A worker killed after the rename leaves
-// a "*.claimed.*" folder that the next lock holder merges again: same parts, same id.
-import { mkdir, readdir, rename, rm } from "node:fs/promises";
+// Claiming and merging a folder are parts-folders.ts's, as for held SubagentStops.
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
@@ -16,18 +14,18 @@ import { composeDigest } from "../message/digest.js";
 import { askPresence, type PresenceBrief, type PresenceCache } from "./gate.js";
 import { writeJournal } from "./journal.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
-import { readEntries, type Quarantined } from "./read-entries.js";
+import {
+  holdsParts,
+  releaseFolders,
+  type PartsKind,
+  type ReleaseSummary,
+} from "./parts-folders.js";
 import { newEntry, removeEntry, writeEntry, type OutboxEntry } from "./store.js";
 
-const CLAIMED = ".claimed.";
 /** With "return", how often a waiting digest asks the presence probes again. */
 export const DIGEST_RECHECK_MS = 15_000;
 
-export interface DigestSummary {
-  released: number;
-  waiting: number;
-  nextDueAt?: number | undefined;
-}
+export type DigestSummary = ReleaseSummary;
 
 // Moves a pending entry into its sink's digest folder (durable before the pending file goes).
 export async function holdForDigest(
@@ -62,43 +60,33 @@ export async function releaseDigests(
   options: { force?: boolean; abandoned?: boolean } = {},
 ): Promise<DigestSummary> {
   const paths = outboxPaths(deps);
-  const summary: DigestSummary = { released: 0, waiting: 0 };
   const cache: PresenceCache = new Map();
-  for (const name of await readdir(paths.digest).catch(() => [] as string[])) {
-    const dir = join(paths.digest, name);
-    if (name.includes(CLAIMED)) {
-      if (options.abandoned ?? true) summary.released += await mergeClaimed(deps, paths, dir);
-      continue;
-    }
-    const parts = await readEntries(paths, dir, quarantined(deps));
-    if (parts.length === 0) {
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-      continue;
-    }
-    const due = options.force ? { now: true } : await dueState(parts, deps, cache);
-    if (!due.now) {
-      summary.waiting++;
-      summary.nextDueAt = Math.min(summary.nextDueAt ?? Infinity, due.at ?? Infinity);
-      continue;
-    }
-    const claimed = `${dir}${CLAIMED}${process.pid.toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    try {
-      await rename(dir, claimed);
-    } catch {
-      continue;
-    }
-    summary.released += await mergeClaimed(deps, paths, claimed);
-  }
-  return summary;
+  const kind: PartsKind<OutboxEntry> = {
+    root: paths.digest,
+    journal: "digest",
+    due: (parts) => dueState(parts, deps, cache),
+    empty: (dir) => rm(dir, { recursive: true, force: true }).catch(() => undefined),
+    merge: (parts) => {
+      const first = parts[0] as OutboxEntry;
+      const notification = composeDigest(parts.map((part) => part.notification));
+      // A new message, sent now: its age (for giving up) starts now, not while you were away.
+      return newEntry(
+        {
+          notification,
+          sinkName: first.sinkName,
+          ...(first.configPath ? { configPath: first.configPath } : {}),
+          ...(first.projectDir ? { projectDir: first.projectDir } : {}),
+        },
+        deps.now(),
+      );
+    },
+  };
+  return releaseFolders(deps, paths, kind, options);
 }
 
 // True when a digest holds a part: the worker stays to send it.
-export async function hasDigest(paths: OutboxPaths): Promise<boolean> {
-  for (const name of await readdir(paths.digest).catch(() => [] as string[])) {
-    const parts = await readdir(join(paths.digest, name)).catch(() => [] as string[]);
-    if (parts.some((part) => part.endsWith(".json"))) return true;
-  }
-  return false;
+export function hasDigest(paths: OutboxPaths): Promise<boolean> {
+  return holdsParts(paths.digest);
 }
 
 async function dueState(
@@ -132,43 +120,4 @@ export function nextTimeOfDay(from: number, hhmm: string): number {
   at.setHours(hours ?? 0, minutes ?? 0, 0, 0);
   if (at.getTime() <= from) at.setDate(at.getDate() + 1);
   return at.getTime();
-}
-
-// Merges a claimed folder into one pending entry, then deletes the folder. Returns 1, or 0 if empty.
-async function mergeClaimed(deps: Deps, paths: OutboxPaths, dir: string): Promise<number> {
-  const parts = (await readEntries(paths, dir, quarantined(deps))).sort(
-    (a, b) => a.createdAt - b.createdAt,
-  );
-  const [first] = parts;
-  if (!first) {
-    await rm(dir, { recursive: true, force: true });
-    return 0;
-  }
-  const notification = composeDigest(parts.map((part) => part.notification));
-  // A new message, sent now: its age (for giving up) starts now, not while you were away.
-  const entry = newEntry(
-    {
-      notification,
-      sinkName: first.sinkName,
-      ...(first.configPath ? { configPath: first.configPath } : {}),
-      ...(first.projectDir ? { projectDir: first.projectDir } : {}),
-    },
-    deps.now(),
-  );
-  await writeEntry(paths, paths.pending, entry);
-  await writeJournal(deps, {
-    outbox: "digest",
-    sink: first.sinkName,
-    id: notification.id,
-    key: entry.key,
-    parts: parts.map((part) => part.notification.id),
-  });
-  await rm(dir, { recursive: true, force: true });
-  return 1;
-}
-
-function quarantined(deps: Deps) {
-  return (item: Quarantined): void => {
-    void writeJournal(deps, { outbox: "quarantined", key: item.name, message: item.reason });
-  };
 }
