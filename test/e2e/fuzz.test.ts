@@ -1,7 +1,7 @@
 // Property-based fuzzing of the hook contract on the BUILT binary: whatever arrives on stdin, the
 // process exits 0 or 1 (never 2), prints nothing on stdout, ends by itself inside --timeout and
 // appends exactly one log line. FUZZ_RUNS (default 1000) and FUZZ_SEED make it bigger or replay it.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -114,9 +114,9 @@ const root = mkdtempSync(join(tmpdir(), "hook-notify-fuzz-"));
 const bin = join(root, "bin");
 mkdirSync(bin);
 symlinkSync(process.execPath, join(bin, "node"));
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-});
+// A case's worker may still be writing its log when the case's home goes (it is asked to leave,
+// not waited for): removeHome asks every worker left below the root to go, and tries again for 30 s.
+afterAll(() => removeHome(root), 60_000);
 
 interface Failure {
   index: number;
