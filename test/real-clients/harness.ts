@@ -300,3 +300,34 @@ export async function paneSettled(
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
+
+// OpenCode and its fork Kilo: an OpenAI-compatible provider on loopback in the client's global
+// config (`<config folder>/<name>.json`), shell commands need permission, and the models fetch,
+// autoupdate, default plugins and LSP downloads are off (offline), by the client's own prefix.
+export async function runOpencodeFamily(
+  { box, bin, model }: Drive,
+  client: { folder: string; file: string; envPrefix: string },
+): Promise<Result> {
+  const config = join(box.home, ".config", client.folder, client.file);
+  await mkdir(dirname(config), { recursive: true });
+  const provider = {
+    npm: "@ai-sdk/openai-compatible",
+    name: "Mock",
+    options: { baseURL: `${model.url}/v1`, apiKey: "test-key" },
+    models: { "mock-model": { name: "Mock model", tool_call: true } },
+  };
+  await writeFile(
+    config,
+    JSON.stringify({
+      provider: { mock: provider },
+      model: "mock/mock-model",
+      autoupdate: false,
+      share: "disabled",
+      permission: { bash: "ask" },
+    }),
+  );
+  const env = { ...box.env };
+  for (const what of ["MODELS_FETCH", "AUTOUPDATE", "DEFAULT_PLUGINS", "LSP_DOWNLOAD"])
+    env[`${client.envPrefix}_DISABLE_${what}`] = "true";
+  return run(bin, ["run", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+}

@@ -19,6 +19,7 @@ import {
   type Result,
   type Turn,
   pinnedClients,
+  runOpencodeFamily,
 } from "./harness.js";
 import { startMockAugment } from "./mock-augment.js";
 import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
@@ -175,33 +176,8 @@ async function runQwen(drive: Drive): Promise<Result> {
 
 // Kilo: OpenCode's runner with Kilo's names: an OpenAI-compatible provider on loopback in its
 // global config, shell commands need permission, the models fetch and updates off.
-async function runKilo({ box, bin, model }: Drive): Promise<Result> {
-  const config = join(box.home, ".config", "kilo", "kilo.json");
-  await mkdir(dirname(config), { recursive: true });
-  const provider = {
-    npm: "@ai-sdk/openai-compatible",
-    name: "Mock",
-    options: { baseURL: `${model.url}/v1`, apiKey: "test-key" },
-    models: { "mock-model": { name: "Mock model", tool_call: true } },
-  };
-  await writeFile(
-    config,
-    JSON.stringify({
-      provider: { mock: provider },
-      model: "mock/mock-model",
-      autoupdate: false,
-      share: "disabled",
-      permission: { bash: "ask" },
-    }),
-  );
-  const env = {
-    ...box.env,
-    KILO_DISABLE_MODELS_FETCH: "true",
-    KILO_DISABLE_AUTOUPDATE: "true",
-    KILO_DISABLE_DEFAULT_PLUGINS: "true",
-    KILO_DISABLE_LSP_DOWNLOAD: "true",
-  };
-  return run(bin, ["run", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+async function runKilo(drive: Drive): Promise<Result> {
+  return runOpencodeFamily(drive, { folder: "kilo", file: "kilo.json", envPrefix: "KILO" });
 }
 
 // A turn that fails in tmux: once its failure arrived and the screen is still, the session ends.

@@ -21,6 +21,7 @@ import {
   shq,
   type Drive,
   type Turn,
+  runOpencodeFamily,
 } from "./harness.js";
 
 const pinned = pinnedClients<Id>();
@@ -361,33 +362,12 @@ async function runCopilot(drive: Drive): Promise<Result> {
 
 // OpenCode: an OpenAI-compatible provider on loopback in its global config; shell commands need
 // permission. The models.dev fetch, autoupdate and default plugins are off (offline).
-async function runOpencode({ box, bin, model }: Drive) {
-  const config = join(box.home, ".config", "opencode", "opencode.json");
-  await mkdir(dirname(config), { recursive: true });
-  const provider = {
-    npm: "@ai-sdk/openai-compatible",
-    name: "Mock",
-    options: { baseURL: `${model.url}/v1`, apiKey: "test-key" },
-    models: { "mock-model": { name: "Mock model", tool_call: true } },
-  };
-  await writeFile(
-    config,
-    JSON.stringify({
-      provider: { mock: provider },
-      model: "mock/mock-model",
-      autoupdate: false,
-      share: "disabled",
-      permission: { bash: "ask" },
-    }),
-  );
-  const env = {
-    ...box.env,
-    OPENCODE_DISABLE_MODELS_FETCH: "true",
-    OPENCODE_DISABLE_AUTOUPDATE: "true",
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: "true",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "true",
-  };
-  return run(bin, ["run", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
+async function runOpencode(drive: Drive): Promise<Result> {
+  return runOpencodeFamily(drive, {
+    folder: "opencode",
+    file: "opencode.json",
+    envPrefix: "OPENCODE",
+  });
 }
 
 const RUNNERS: Record<Id, (drive: Drive) => Promise<Result>> = {
