@@ -4,6 +4,7 @@ import { auggie } from "./auggie.js";
 import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";
 import { copilot } from "./copilot.js";
+import { crush } from "./crush.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
 import { kilo } from "./kilo.js";
@@ -21,6 +22,7 @@ export const clients: readonly ClientAdapter[] = [
   qwenCode,
   kilo,
   auggie,
+  crush,
 ];
 
 /** Every client id, in the registry's order (--client's choices). */
