@@ -5,6 +5,7 @@ import { claudeCode } from "./claude-code.js";
 import { codex } from "./codex.js";
 import { copilot } from "./copilot.js";
 import { crush } from "./crush.js";
+import { cursor } from "./cursor.js";
 import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
 import { kilo } from "./kilo.js";
@@ -23,6 +24,7 @@ export const clients: readonly ClientAdapter[] = [
   kilo,
   auggie,
   crush,
+  cursor,
 ];
 
 /** Every client id, in the registry's order (--client's choices). */
