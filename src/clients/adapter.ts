@@ -40,6 +40,9 @@ export interface ClientAdapter {
   readonly noScope?: Partial<Record<Scope, string>>;
   /** How its hooks sit in its hook files (settings/shapes.ts), and in its template. */
   readonly shape: FileShape;
+  /** The "version" its hooks file must declare at the root (Cursor's hooks.json: 1): install adds
+   * it to a file that has none, uninstall takes it out again with the last of ours. */
+  readonly fileVersion?: number;
   /** The hook file (and wrapper) for one of its scopes. */
   locate(scope: Scope, input: LocateInput): Place;
   /** Client event → the hook-notify event it notifies as (needs-you, done, ...). */

@@ -74,9 +74,13 @@ export const auggie = defineClient({
   jsoncReason: "",
   imports: [],
   recognises: {
-    // Its conversation_id and workspace_roots, in place of Claude Code's session_id and cwd.
+    // Its conversation_id and workspace_roots, in place of Claude Code's session_id and cwd, with
+    // its PascalCase event names (Cursor sends those two fields too, with camelCase names).
     payload: (raw) =>
-      typeof raw["conversation_id"] === "string" && Array.isArray(raw["workspace_roots"]),
+      typeof raw["conversation_id"] === "string" &&
+      Array.isArray(raw["workspace_roots"]) &&
+      typeof raw["hook_event_name"] === "string" &&
+      /^[A-Z]/.test(raw["hook_event_name"]),
     env: ["AUGMENT_CONVERSATION_ID"],
   },
   env: [],

@@ -5,8 +5,10 @@ export type Scope = "user" | "project" | "local";
 
 /** How hooks sit in a file (settings/shapes.ts): under a "hooks" key (settings.json), as the bare
  * event map (Droid's hooks.json), as flat entries in a JSON file of hook-notify's own (Copilot
- * CLI's), or as the entries of a plugin file of hook-notify's own (OpenCode's). */
-export type FileShape = "settings" | "bare" | "flat" | "plugin";
+ * CLI's), as flat entries under "hooks" in a file the client shares with other tools (Crush's
+ * crush.json, Cursor's hooks.json), or as the entries of a plugin file of hook-notify's own
+ * (OpenCode's). */
+export type FileShape = "settings" | "bare" | "flat" | "entries" | "plugin";
 
 /** Where one client's hooks go for one scope, and what else install must look at. */
 export interface Target {

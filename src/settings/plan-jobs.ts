@@ -87,7 +87,7 @@ export function editedUninstallJob(
 }
 
 // The client's hooks file: its text checked for the client (JSON, JSONC, shape), then planned.
-function hooksFileJob(
+export function hooksFileJob(
   input: JobInput,
   planText: (
     text: string | undefined,

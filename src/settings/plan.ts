@@ -106,7 +106,7 @@ export function planUninstall(
 // Refuses a file whose hooks are unsound (their shape for `events`, duplicate keys) before any
 // edit. The JSONC editor can fail on shapes it was not built for (a 5,000-level nesting overflows
 // the stack; its formatter breaks at some indent depths): refuse with the file's name, never crash.
-function editSafely(
+export function editSafely(
   text: string | undefined,
   file: PlanFile,
   start: Doc,
@@ -129,7 +129,7 @@ function editSafely(
 }
 
 // Missing and blank files start as {}; everything else is edited where it stands.
-function startDoc(text: string | undefined): Doc {
+export function startDoc(text: string | undefined): Doc {
   const isBlank = text === undefined || text.trim() === "";
   return { text: isBlank ? "{}" : text, formatting: detectFormatting(text ?? "") };
 }
@@ -186,7 +186,7 @@ function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: Ev
 
 // Uninstall takes out a handler that only runs hook-notify; one that also runs other commands
 // (cd x && hook-notify, sh -c '…') stays, with a note, since the rest of it is the user's.
-function isPlainInvocation(found: Found, where: string, notes: string[]): boolean {
+export function isPlainInvocation(found: Found, where: string, notes: string[]): boolean {
   const command = String(found.value["command"]);
   // Exec form runs one program with its arguments, never other commands.
   if (Array.isArray(found.value["args"])) return true;
@@ -197,7 +197,7 @@ function isPlainInvocation(found: Found, where: string, notes: string[]): boolea
   return false;
 }
 
-function withNotes(plan: SettingsPlan, notes: readonly string[]): SettingsPlan {
+export function withNotes(plan: SettingsPlan, notes: readonly string[]): SettingsPlan {
   return notes.length === 0 ? plan : { ...plan, warnings: [...notes] };
 }
 
@@ -208,7 +208,7 @@ function dropEmptyMap(doc: Doc, key: string): Doc {
 }
 
 // Final checks: nothing foreign lost, a new file ends with a newline, an emptied file goes away.
-function finish(
+export function finish(
   text: string | undefined,
   doc: Doc,
   parsed: unknown,

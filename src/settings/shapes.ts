@@ -1,6 +1,7 @@
 import type { FileShape } from "../core/install-target.js";
 import type { HooksFileShape } from "./hooks-file-shape.js";
 import { bareShape } from "./shape-bare.js";
+import { entriesShape } from "./shape-entries.js";
 import { settingsShape } from "./shape-settings.js";
 import { copilotShape } from "./plan-copilot-file.js";
 import { opencodeShape } from "./plan-opencode-file.js";
@@ -9,7 +10,7 @@ import { opencodeShape } from "./plan-opencode-file.js";
 // A function, not a constant: the shapes' files import the planners that ask for a shape, so the
 // list is read on first use, after every module of that cycle has run.
 export function listShapes(): readonly HooksFileShape[] {
-  return [settingsShape, bareShape, copilotShape, opencodeShape];
+  return [settingsShape, bareShape, copilotShape, entriesShape, opencodeShape];
 }
 
 // The shape of one id; every FileShape has one.

@@ -1,6 +1,7 @@
 // The payloads of the clients added after the first six, as their adapters read them: Qwen Code's
 // and Auggie's captured from the real clients; the Auggie stop causes a run does not produce are
-// written from its bundle (see each folder's README).
+// written from its bundle, Crush's from its source, Cursor's from its documentation (see each
+// folder's README).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,6 +15,9 @@ type Expected = { ignored: string } | { name: string; failure: boolean; fields: 
 const QWEN = "/tmp/qw/proj";
 const AUGGIE = "/home/dev/projects/shop-api";
 const AUGGIE_SESSION = "c0f3b7a2-1d4e-4f5a-9b8c-7e6d5c4b3a21";
+const CRUSH = "/home/user/project";
+const CURSOR = "/path/to/project";
+const CURSOR_SESSION = "cdefee2d-2727-4b73-bf77-d9d830f31d2a";
 
 const EXPECTED: Record<string, { client: Client; event: Expected }> = {
   "qwen-code/Notification-auth_success.json": {
@@ -104,6 +108,71 @@ const EXPECTED: Record<string, { client: Client; event: Expected }> = {
   "auggie-documented/Stop-interrupted.json": {
     client: "auggie",
     event: { ignored: "Stop (interrupted)" },
+  },
+  "crush-documented/PermissionRequest.json": {
+    client: "crush",
+    event: {
+      name: "Notification",
+      failure: false,
+      fields: {
+        sessionId: "313909e",
+        cwd: CRUSH,
+        notificationType: "permission_prompt",
+        message: "Crush needs your permission",
+      },
+    },
+  },
+  "crush-documented/TurnEnd.json": {
+    client: "crush",
+    event: {
+      name: "Stop",
+      failure: false,
+      fields: { sessionId: "313909e", cwd: CRUSH, lastAssistantMessage: "Done: the tests pass." },
+    },
+  },
+  "crush-documented/StopFailure.json": {
+    client: "crush",
+    event: {
+      name: "StopFailure",
+      failure: true,
+      fields: { sessionId: "313909e", cwd: CRUSH, error: "turn_error" },
+    },
+  },
+  "crush-documented/SessionEnd.json": {
+    client: "crush",
+    event: { name: "SessionEnd", failure: false, fields: { sessionId: "313909e", cwd: CRUSH } },
+  },
+  "cursor-documented/stop-completed.json": {
+    client: "cursor",
+    event: { name: "Stop", failure: false, fields: { sessionId: CURSOR_SESSION, cwd: CURSOR } },
+  },
+  "cursor-documented/stop-error.json": {
+    client: "cursor",
+    event: {
+      name: "StopFailure",
+      failure: true,
+      fields: { sessionId: CURSOR_SESSION, cwd: CURSOR, error: "error" },
+    },
+  },
+  "cursor-documented/stop-aborted.json": {
+    client: "cursor",
+    event: { ignored: "stop (aborted)" },
+  },
+  "cursor-documented/sessionEnd-completed.json": {
+    client: "cursor",
+    event: {
+      name: "SessionEnd",
+      failure: false,
+      fields: { sessionId: CURSOR_SESSION, cwd: CURSOR, reason: "completed" },
+    },
+  },
+  "cursor-documented/sessionEnd-error.json": {
+    client: "cursor",
+    event: {
+      name: "SessionEnd",
+      failure: true,
+      fields: { sessionId: CURSOR_SESSION, cwd: CURSOR, reason: "error" },
+    },
   },
 };
 

@@ -1,0 +1,107 @@
+import { join } from "node:path";
+import type { LocateInput, Place, Scope } from "../core/install-target.js";
+import { canonicalName, compact, defineClient, projectWrapper } from "./adapter.js";
+import { claudeCode } from "./claude-code.js";
+
+// Cursor's agent (the editor's and the Cursor CLI's, `cursor-agent`/`agent`). Not on the npm
+// registry itself, and it needs a Cursor login, so nothing here ran it. Read instead:
+// - the hooks code Cursor ships in its TypeScript SDK, @cursor/sdk 1.0.32 on npm (its local
+//   runtime, dist/esm/34.js: the hooks config loader, the executor, the hooks adapter):
+//   ~/.cursor/hooks.json and <workspace>/.cursor/hooks.json (and an enterprise file), each
+//   {"version": <positive integer, required>, "hooks": {"<event>": [{"command", "timeout"?,
+//   "matcher"?, "loop_limit"?, "failClosed"?}]}}: FLAT entries, camelCase event names; read after
+//   stripping // and /* */ comments (no trailing commas); timeout in seconds (default 60); the
+//   command runs through a shell with the payload on stdin (a heredoc), in the workspace (project
+//   file) or ~/.cursor (user file), with CURSOR_PROJECT_DIR, CURSOR_VERSION, CURSOR_USER_EMAIL,
+//   CURSOR_TRANSCRIPT_PATH and CLAUDE_PROJECT_DIR set. It also loads Claude Code's hooks
+//   (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json: Stop as stop,
+//   SubagentStop as subagentStop, SessionEnd as sessionEnd; Notification and PermissionRequest
+//   not run) with its own payloads, dropping only those whose command is the same as one of its
+//   own.
+// - payloads, as the adapter builds them: stop {conversation_id, generation_id, model, model_id?,
+//   status ("completed" from onTurnCompleted, "error" from onTurnError, "aborted" from
+//   onTurnAborted), loop_count}; sessionEnd {conversation_id, generation_id, model, reason,
+//   duration_ms, is_background_agent, final_status}; the executor adds session_id (the
+//   conversation's when none), hook_event_name, cursor_version, workspace_roots, user_email and
+//   transcript_path to every one.
+// - stdout: JSON; on stop a non-empty followup_message is sent as the next user message (the
+//   agent goes on); exit 2 blocks; an empty stdout or another exit code is logged as a failed
+//   hook and changes nothing. hook-notify prints nothing and exits 0: a stop of ours never
+//   continues a turn.
+// - no event fires while it waits for the person (its approval prompt is its own UI): no
+//   needs-you. cursor.com/docs/hooks.md says the same of its events; the stop status, the
+//   sessionEnd reasons (completed, aborted, error, window_close, user_close) and project hooks
+//   running only in a trusted workspace are from it and the references that reproduce it
+//   (cupcake.eqtylab.io's Cursor reference, CorridorSecurity/hookshot's reference-cursor.md).
+function locate(scope: Scope, { home, projectDir }: LocateInput): Place {
+  if (scope === "user") return { scope, file: join(home, ".cursor", "hooks.json") };
+  const dir = join(projectDir, ".cursor");
+  const wrapper = projectWrapper(dir, '"$CURSOR_PROJECT_DIR"/.cursor');
+  return { scope, file: join(dir, "hooks.json"), wrapper };
+}
+
+const events = { stop: "Stop", sessionEnd: "SessionEnd" } as const;
+
+// Cursor's names onto hook-notify's: the conversation is the session, the first workspace root
+// the folder. A stop on an error failed; an aborted one is the person's own doing.
+function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
+  const name = typeof raw["hook_event_name"] === "string" ? raw["hook_event_name"] : "";
+  const status = raw["status"];
+  if (name === "stop" && status === "aborted") return { hook_event_name: "stop (aborted)" };
+  const roots = raw["workspace_roots"];
+  const out: Record<string, unknown> = {
+    ...raw,
+    hook_event_name: canonicalName({ events }, name),
+    session_id: raw["conversation_id"] ?? raw["session_id"],
+    cwd: Array.isArray(roots) ? roots[0] : undefined,
+  };
+  // Its transcript is its own format, not Claude Code's: not passed on to be read.
+  delete out["transcript_path"];
+  if (name === "stop" && status === "error") {
+    out["hook_event_name"] = "StopFailure";
+    out["error"] = "error";
+  }
+  if (name === "sessionEnd") out["error_details"] = raw["error_message"];
+  return compact(out);
+}
+
+// Cursor (editor agent and CLI): flat entries in a version 1 hooks.json it shares; seconds.
+export const cursor = defineClient({
+  id: "cursor",
+  name: "Cursor",
+  agent: "Cursor",
+  verified: "1.0.32",
+  program: { command: "cursor-agent" },
+  scopes: ["user", "project"],
+  configDir: ({ home }) => join(home, ".cursor"),
+  shape: "entries",
+  fileVersion: 1,
+  locate,
+  events,
+  timeoutUnit: "seconds",
+  // It strips comments before JSON.parse; trailing commas it does not take.
+  acceptsJsonc: true,
+  jsoncReason: "",
+  projectNeedsTrust: true,
+  // It runs Claude Code's hook entries too, but with its own payload ("stop", "sessionEnd"),
+  // which hook-notify --client claude-code ignores: nothing notifies twice.
+  imports: [],
+  recognises: {
+    // Auggie's conversation_id and workspace_roots too, but with cursor_version (its executor
+    // adds it to every payload; older documentation calls it optional) or camelCase event names.
+    payload: (raw) =>
+      typeof raw["conversation_id"] === "string" &&
+      Array.isArray(raw["workspace_roots"]) &&
+      (typeof raw["cursor_version"] === "string" ||
+        (typeof raw["hook_event_name"] === "string" && /^[a-z]/.test(raw["hook_event_name"]))),
+    env: ["CURSOR_PROJECT_DIR", "CURSOR_VERSION"],
+    // It sets CLAUDE_PROJECT_DIR for its hooks too.
+    alsoSets: [claudeCode.id],
+  },
+  env: [],
+  output:
+    "stop's stdout may hold a followup_message that makes the agent go on, and exit 2 blocks an action, so hook-notify prints nothing and exits 0",
+  afterInstall:
+    "Restart Cursor (or start a new cursor-agent session) to pick up hooks.json. Cursor has no hook for an agent waiting for you: hook-notify tells you when a turn is done or failed, and when a session ends.",
+  toCanonical,
+});
