@@ -63,7 +63,7 @@ function optionsSchema() {
           z.gte(0),
           z.lte(86_400),
           z.describe(
-            "How long a click on the banner is listened for, in the background worker: on Linux notify-send waits for it and the click brings back the agent's tmux pane and terminal window; on Windows the toast's PowerShell waits and the click brings Windows Terminal to the front. 0: banners carry no action. On macOS terminal-notifier's -activate needs no listener.",
+            "How long the background worker follows a banner: on Linux its one dbus-monitor listener learns the click (which brings back the agent's tmux pane and terminal window) and how the banner closed (expired, dismissed: for the log), at most 16 banners at once; on Windows the toast's PowerShell waits for the click, which brings Windows Terminal to the front. 0: banners carry no action and are not followed. On macOS terminal-notifier's -activate needs no listener.",
           ),
         ),
       600,

@@ -90,7 +90,7 @@ export function notificationDaemonTools(env: NodeJS.ProcessEnv = process.env): {
 } {
   const missing: string[] = [];
   if (process.platform !== "linux") return { available: false, missing: ["Linux"] };
-  for (const program of ["dbus-daemon", "notify-send"]) {
+  for (const program of ["dbus-daemon", "notify-send", "dbus-monitor"]) {
     if (!findProgram(program, env, process.platform)) missing.push(program);
   }
   if (!hasDbusmock()) missing.push(`${PYTHON} with dbusmock (python3-dbusmock)`);
