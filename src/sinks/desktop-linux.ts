@@ -43,7 +43,7 @@ export async function notifySend(
   if ("why" in hold) {
     const report = await showPlainly(path, notification, opts, ctx, undefined);
     // The worker says in the log why it cannot tell how the banner ended.
-    if (ctx.deps.worker && !ctx.wait && report.shownId !== undefined)
+    if (ctx.deps.worker && report.shownId !== undefined)
       ctx.receipt?.({ state: "unknown", id: report.shownId, reason: hold.why });
     return { ...report.sent, action: `none: ${hold.why}` };
   }
@@ -64,15 +64,15 @@ export async function notifySend(
   return { ...report.sent, action: `none: ${click.why ?? "no click action"}` };
 }
 
-// The worker follows its banners for focusSeconds; elsewhere, or with 0, nobody does.
+// The worker follows its banners (a hook's, the outbox's) for focusSeconds; nobody else does.
 async function listenerFor(
   opts: DesktopOptions,
   ctx: SendContext,
 ): Promise<ListenerHold | { why: string }> {
   if (opts.focusSeconds === 0) return { why: "focusSeconds is 0" };
-  if (!ctx.deps.worker || ctx.wait)
+  if (!ctx.deps.worker)
     return {
-      why: "only the background worker listens for a click (the hook and test never wait for one)",
+      why: "only the background worker listens for a click, where it knows the hook's session (the hook, --wait, flush, test and a fallback never wait for one)",
     };
   return holdListener(ctx.deps);
 }
