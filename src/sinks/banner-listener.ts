@@ -6,7 +6,8 @@
 // banner's sender, even once that sender is gone; its match rules let through nothing but the
 // daemon's two signals, with numbers and the literal "default" (banner-signals.ts parses them).
 // A banner is followed for at most its sink's focusSeconds, and at most MAX_FOLLOWED at once;
-// with nothing left to follow the listener is stopped. Argument arrays only, never a shell.
+// with nothing left to follow the listener is stopped (a worker killed outright leaves it to end
+// at its next line: its pipe has no reader). Argument arrays only, never a shell.
 import type { ChildProcess } from "node:child_process";
 import type { Deps } from "../deps.js";
 import { createSignalParser, type BannerSignal } from "./banner-signals.js";

@@ -124,6 +124,10 @@ async function showPlainly(
         shownId = ID.exec(text)?.[1];
         if (shownId !== undefined) ctx.receipt?.({ state: "shown", id: shownId });
       },
+    }).catch((error: unknown) => {
+      // The daemon gave the banner its id: shown, however notify-send ended after that.
+      if (hold && shownId !== undefined) return "exited" as const;
+      throw error;
     });
     if (hold && shownId !== undefined) {
       const closed = hold.follow(shownId, { seconds: opts.focusSeconds });
