@@ -5,21 +5,25 @@ import { inertText } from "../shown-text.js";
 import type { Style } from "../style.js";
 import { fallbackKey, rescuedBy, type LoggedRun } from "./log-read.js";
 
-// " (id 1234; shown #7, closed: dismissed)" after a sink that delivered; "" when nothing is known.
+// " (id 1234)", " (shown #7, dismissed)", " (shown #7, clicked: tmux pane %3 selected)",
+// " (shown #7, close reason unknown: dbus-monitor not found)"; "" when nothing is known.
 export function receiptNote(run: LoggedRun, sink: string, later: JournalLine | undefined): string {
   const parts = [
     ...(typeof later?.messageId === "string" ? [`id ${shortText(later.messageId)}`] : []),
     ...(run.receipts.get(sink) ?? []).map(describeReceipt),
   ];
-  return parts.length === 0 ? "" : ` (${parts.join("; ")})`;
+  return parts.length === 0 ? "" : ` (${parts.join(", ")})`;
 }
 
-// "shown #7", "closed: dismissed", "clicked", "acknowledged"
+// "shown #7", "dismissed" (a close gives its reason), "clicked: …", "close reason unknown: …"
 function describeReceipt(line: JournalLine): string {
   const state = typeof line.state === "string" ? line.state : "reported";
   const id = typeof line.messageId === "string" ? ` #${shortText(line.messageId)}` : "";
-  const reason = typeof line.reason === "string" ? `: ${shortText(line.reason)}` : "";
-  return `${shortText(state)}${id}${reason}`;
+  const reason = typeof line.reason === "string" ? shortText(line.reason, 72) : undefined;
+  if (state === "shown") return `shown${id}`;
+  if (state === "closed") return reason ?? "closed";
+  if (state === "unknown") return `close reason unknown${reason ? `: ${reason}` : ""}`;
+  return `${shortText(state)}${reason ? `: ${reason}` : ""}`;
 }
 
 // " → mail" after a sink that gave up, naming the fallbacks it handed the notification to.
@@ -50,9 +54,9 @@ export function isRescued(run: LoggedRun, fallback: unknown): boolean {
   return rescuedBy(run, fallback) !== undefined;
 }
 
-function shortText(text: string): string {
+function shortText(text: string, max = 40): string {
   const line = inertText(text, "line");
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function isString(value: unknown): value is string {

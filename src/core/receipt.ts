@@ -3,9 +3,10 @@
 
 /** One thing a sink learned about a notification it handed over, for the log's receipt. */
 export interface ReceiptEvent {
-  state: "shown" | "clicked" | "dismissed" | "closed" | "acknowledged";
+  /** "unknown": how it ended could not be learnt (the reason says why). */
+  state: "shown" | "clicked" | "closed" | "unknown" | "acknowledged";
   /** The id the platform or service gave the notification (the daemon's id, a message id). */
   id?: string | undefined;
-  /** Why it ended ("expired", "dismissed by the user"), or which action was clicked. */
+  /** Why it ended ("expired", "dismissed"), what a click brought back, or why it is unknown. */
   reason?: string | undefined;
 }

@@ -4,11 +4,15 @@
 import { execFile } from "node:child_process";
 import type { Deps } from "../deps.js";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
+import { holdListener, type ListenerHold } from "../sinks/banner-listener.js";
 import { findProgram } from "../sinks/find-program.js";
+import { inertText } from "../shown-text.js";
 
 const CHECK = "desktop banner (deep)";
 const DEST = "org.freedesktop.Notifications";
 const PATH = "/org/freedesktop/Notifications";
+/** How long the listener waits to hear the test banner close. */
+const HEAR_SECONDS = 10;
 
 type DeepDeps = Pick<Deps, "env" | "platform">;
 
@@ -18,19 +22,24 @@ interface Ran {
   stderr: string;
 }
 
-// Sends the banner, then asks the daemon its name and closes the banner by its id.
+// Sends the banner, then asks the daemon its name and closes the banner by its id, which the
+// worker's listener must hear (the log's close reasons and clicks depend on it).
 export async function checkBannerDeep(deps: DeepDeps): Promise<CheckResult> {
   if (deps.platform === "darwin" || deps.platform === "win32")
     return ok(CHECK, "not checked: Linux and the BSDs only (notify-send and D-Bus)");
   const notifySend = findProgram("notify-send", deps.env, deps.platform);
+  const gdbus = findProgram("gdbus", deps.env, deps.platform);
   if (!notifySend)
     return fail(
       CHECK,
       "notify-send not found",
       "Install libnotify-bin (Debian/Ubuntu) or libnotify.",
     );
+  // The worker's listener, started first so that it hears the close (banner-listener.ts).
+  const hold = await holdListener(deps);
   const sent = await run(notifySend, bannerArgs(), deps.env);
   const id = /^\s*(\d+)\s*$/m.exec(sent.stdout)?.[1];
+  if (sent.code !== 0 || id === undefined || id === "0" || !gdbus) release(hold);
   if (sent.code !== 0 || id === undefined || id === "0") {
     const said = firstLine(sent.stderr) || `exit ${String(sent.code)}, no id printed`;
     return fail(
@@ -39,13 +48,13 @@ export async function checkBannerDeep(deps: DeepDeps): Promise<CheckResult> {
       "Start a notification daemon (dunst, mako, or your desktop's own) on this session's D-Bus.",
     );
   }
-  const gdbus = findProgram("gdbus", deps.env, deps.platform);
   if (!gdbus)
     return warn(
       CHECK,
       `banner #${id} accepted; not closed (gdbus not found), it expires by itself`,
       "Install gdbus (libglib2.0-bin) to have doctor --deep close the banner.",
     );
+  const heard = "why" in hold ? undefined : hold.follow(id, { seconds: HEAR_SECONDS });
   const server = await run(gdbus, call("GetServerInformation"), deps.env);
   const name = /^\('([^']*)'/.exec(server.stdout)?.[1] ?? "the daemon";
   const closed = await run(gdbus, call("CloseNotification", id), deps.env);
@@ -55,7 +64,20 @@ export async function checkBannerDeep(deps: DeepDeps): Promise<CheckResult> {
       `banner #${id} accepted by ${name}, but closing it failed (${firstLine(closed.stderr)})`,
       "The daemon may not keep banners by id; it works for notifications, not for receipts.",
     );
-  return ok(CHECK, `banner #${id} shown by ${name}, then closed by its id`);
+  const shown = `banner #${id} shown by ${name}, then closed by its id`;
+  const end = heard ? await heard : undefined;
+  if (end?.ended === "closed") return ok(CHECK, `${shown}; heard closed: ${end.reason}`);
+  const why = "why" in hold ? hold.why : (end?.reason ?? "not heard");
+  return warn(
+    CHECK,
+    `${shown}, but the worker's listener did not hear it close (${inertText(why, "line")}): the log will show no clicks or close reasons`,
+    "Install dbus-monitor: sudo apt install dbus-bin (Fedora: sudo dnf install dbus-tools).",
+  );
+}
+
+// No banner to follow after all: the listener may go.
+function release(hold: ListenerHold | { why: string }): void {
+  if (!("why" in hold)) hold.release();
 }
 
 function bannerArgs(): string[] {

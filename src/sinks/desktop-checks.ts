@@ -10,7 +10,7 @@ import { POWERSHELL_APP_ID } from "./desktop-windows.js";
 import { findProgram } from "./find-program.js";
 import { checkNodeNotifier } from "./node-notifier-checks.js";
 import { findPowerShell, isWsl } from "./platform.js";
-import { fail, ok, type CheckResult } from "../check-result.js";
+import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 type DesktopDeps = Pick<Deps, "env" | "platform" | "arch" | "osRelease">;
 
@@ -149,5 +149,13 @@ export async function checkDesktop(entry: SinkEntry, deps: DesktopDeps): Promise
       { sink: entry.name },
     );
   }
+  // The worker's listener learns a banner's click and close (banner-listener.ts).
+  const focusSeconds = (entry.options as { focusSeconds?: number }).focusSeconds;
+  if (focusSeconds !== 0 && !findProgram("dbus-monitor", deps.env, deps.platform))
+    return warn(
+      name,
+      `${path} with a session bus, but no dbus-monitor: banners go without a click action, and the log cannot tell how they ended`,
+      "Install dbus-monitor: sudo apt install dbus-bin (Fedora: sudo dnf install dbus-tools)",
+    );
   return ok(name, `${path} with a session bus`);
 }

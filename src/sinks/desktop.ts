@@ -1,12 +1,8 @@
 import { existsSync } from "node:fs";
 import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
-import { HookNotifyError, toHookNotifyError } from "../errors.js";
-import { describePlace, findPlace, linuxFocusGap, type FocusPlace } from "../focus/place.js";
 import type { Level, Notification } from "../core/notification.js";
-import { findProgram } from "./find-program.js";
-import { runProgram } from "./run-program.js";
-import { defineSink, type SendContext, type SendReport } from "./sink.js";
+import { defineSink } from "./sink.js";
 import { notifyWithNodeNotifier } from "./desktop-node-notifier.js";
 import {
   activateId,
@@ -17,7 +13,7 @@ import {
 } from "./desktop-macos.js";
 import { notifyWindows, POWERSHELL_APP_ID, TOAST_SCRIPT, toastVars } from "./desktop-windows.js";
 import { escapeBody } from "./notify-send-text.js";
-import { findPowerShell, isWsl, powerShellArgs, settleMs } from "./platform.js";
+import { findPowerShell, isWsl, powerShellArgs } from "./platform.js";
 
 function optionsSchema() {
   return z.strictObject({
@@ -67,7 +63,7 @@ function optionsSchema() {
           z.gte(0),
           z.lte(86_400),
           z.describe(
-            "How long a click on the banner is listened for, in the background worker: on Linux notify-send waits for it and the click brings back the agent's tmux pane and terminal window; on Windows the toast's PowerShell waits and the click brings Windows Terminal to the front. 0: banners carry no action. On macOS terminal-notifier's -activate needs no listener.",
+            "How long the background worker follows a banner: on Linux its one dbus-monitor listener learns the click (which brings back the agent's tmux pane and terminal window) and how the banner closed (expired, dismissed: for the log), at most 16 banners at once; on Windows the toast's PowerShell waits for the click, which brings Windows Terminal to the front. 0: banners carry no action and are not followed. On macOS terminal-notifier's -activate needs no listener.",
           ),
         ),
       600,
@@ -85,7 +81,7 @@ function optionsSchema() {
   });
 }
 
-type DesktopOptions = z.infer<ReturnType<typeof optionsSchema>>;
+export type DesktopOptions = z.infer<ReturnType<typeof optionsSchema>>;
 
 const ICONS: Record<Level, string> = {
   attention: "dialog-question",
@@ -95,7 +91,7 @@ const ICONS: Record<Level, string> = {
 
 // The argv for notify-send: text after "--", so a title starting with "-" is never an option.
 // With `action`, the banner carries a default action (a click on it) and notify-send prints the
-// banner's id and then waits (desktop-click.ts).
+// banner's id and then waits (desktop-click.ts stops it once the id is read).
 export function notifySendArgs(
   notification: Notification,
   opts: DesktopOptions,
@@ -194,95 +190,7 @@ export const desktop = defineSink({
       case "powershell":
         return notifyWindows(notification, opts.appId ?? POWERSHELL_APP_ID, ctx, opts.focusSeconds);
       case "notify-send":
-        return notifySend(notification, opts, ctx);
+        return (await import("./desktop-linux.js")).notifySend(notification, opts, ctx);
     }
   },
 });
-
-// Linux and the BSDs: notify-send with an argv array, after the checks doctor makes too.
-async function notifySend(
-  notification: Notification,
-  opts: DesktopOptions,
-  ctx: SendContext,
-): Promise<SendReport | undefined> {
-  const { env, platform } = ctx.deps;
-  const path = findProgram("notify-send", env, platform);
-  if (!path) {
-    throw new HookNotifyError(
-      "SINK_UNAVAILABLE",
-      `${ctx.sinkName}: notify-send not found. Install it (Debian/Ubuntu: apt install libnotify-bin; Fedora: dnf install libnotify).`,
-      { sink: ctx.sinkName, retryable: false },
-    );
-  }
-  if (!hasSessionBus(env)) {
-    throw new HookNotifyError(
-      "SINK_UNAVAILABLE",
-      `${ctx.sinkName}: no desktop session here (no D-Bus session bus or display; SSH or a container?). Use a chat or e-mail sink on this machine.`,
-      { sink: ctx.sinkName, retryable: false },
-    );
-  }
-  const click = clickAction(opts, ctx);
-  let why: string;
-  if ("place" in click) {
-    const { notifySendWithAction } = await import("./desktop-click.js");
-    try {
-      const report = await notifySendWithAction(
-        path,
-        notifySendArgs(notification, opts, true),
-        ctx,
-        { ...click, seconds: opts.focusSeconds, settleMs: settleMs("desktop", env) },
-      );
-      receiptsOfBanner(report, ctx);
-      return report;
-    } catch (error) {
-      // libnotify 0.7's notify-send has no --action: the banner goes without one.
-      if (!/Unknown option/i.test(toHookNotifyError(error).message)) throw error;
-      why = "this notify-send has no --action (libnotify 0.8 has it)";
-    }
-  } else why = click.why;
-  const result = await runProgram(path, notifySendArgs(notification, opts), {
-    env,
-    signal: ctx.signal,
-    wait: ctx.wait,
-    sinkName: ctx.sinkName,
-    settleMs: settleMs("desktop", env),
-    fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
-    onOutput: (text) => {
-      const id = /^\s*(\d+)\s*$/m.exec(text)?.[1];
-      if (id !== undefined) ctx.receipt?.({ state: "shown", id });
-    },
-  });
-  const action = `none: ${why}`;
-  return result === "running" ? { started: true, action } : { action };
-}
-
-// The log's receipts of a banner with an action: shown (the daemon's id), then clicked (what the
-// click brought back) or closed, as the worker's listener learns it (desktop-click.ts).
-function receiptsOfBanner(report: SendReport, ctx: SendContext): void {
-  if (report.messageId !== undefined) ctx.receipt?.({ state: "shown", id: report.messageId });
-  void report.closed?.then((end) => {
-    const id = end.id ?? report.messageId;
-    if (end.action === "default") {
-      const reason = end.focused?.length ? end.focused.join(", ") : "nothing to bring back";
-      ctx.receipt?.({ state: "clicked", id, reason });
-    } else if (end.ended === "closed") ctx.receipt?.({ state: "closed", id });
-    else if (end.ended === "bound")
-      ctx.receipt?.({ state: "closed", id, reason: "no click while the worker listened" });
-  });
-}
-
-// What a click on the banner can bring back here, or why the banner goes without an action.
-function clickAction(
-  opts: DesktopOptions,
-  ctx: SendContext,
-): { place: FocusPlace; what: string } | { why: string } {
-  const { env, platform, ppid } = ctx.deps;
-  if (opts.focusSeconds === 0) return { why: "focusSeconds is 0" };
-  if (!ctx.deps.worker || ctx.wait)
-    return {
-      why: "only the background worker listens for a click (the hook and test never wait for one)",
-    };
-  const place = findPlace(env, platform, ppid);
-  const gap = linuxFocusGap(place, (program) => !!findProgram(program, env, platform));
-  return gap ? { why: gap } : { place, what: describePlace(place) };
-}

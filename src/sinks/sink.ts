@@ -37,23 +37,20 @@ export interface SendReport {
   /** Desktop: what a click on the banner brings back ("click: tmux pane %3"), or why the banner
    * has no action ("none: …"). Logged with the outcome. */
   action?: string | undefined;
-  /** Desktop with a click action (Linux, worker): settles when the banner is closed, clicked or
-   * its wait bound ends: the id's later story, for the per-sink receipts. */
+  /** Desktop on Linux, in the worker: settles when the followed banner is clicked or closed, or
+   * its following ends: the id's later story, for the per-sink receipts. */
   closed?: Promise<BannerEnd> | undefined;
 }
 
-/** How a banner with a click action ended, as the notification program told. */
+/** How a followed banner ended, as the bus's listener learned it (sinks/banner-listener.ts). */
 export interface BannerEnd {
-  /** "closed": the banner went (clicked, dismissed or expired); "bound": no click in time;
-   * "no-actions": the daemon shows banners without actions; "failed": the program failed. */
-  ended: "closed" | "bound" | "no-actions" | "failed";
+  /** "clicked": its default action; "closed": the daemon said why; "unknown": not learnt. */
+  ended: "clicked" | "closed" | "unknown";
   /** The banner's id at the notification daemon. */
-  id?: string | undefined;
-  /** The action the daemon reported invoked ("default" is the click on the banner). */
-  action?: string | undefined;
-  /** What the click brought back, one item per step ("tmux pane %3 selected"). */
-  focused?: string[] | undefined;
-  why?: string | undefined;
+  id: string;
+  /** The close reason in words ("dismissed"); after a click, what it brought back; when
+   * unknown, why ("dbus-monitor not found", "not closed within 600 s"). */
+  reason: string;
 }
 
 /** What a sink's doctor check may read: the machine, and the secrets to mask in what it says. */

@@ -65,7 +65,7 @@ export async function deliverEntry(
   try {
     const report = await sink.send(notification, parsed.data, {
       signal: timeout.signal,
-      deps,
+      deps: inHookSession(entry, deps),
       sinkName: entry.sinkName,
       wait: true,
       receipt: receipts.report,
@@ -75,6 +75,25 @@ export async function deliverEntry(
   } finally {
     timeout.clear();
   }
+}
+
+// An entry that kept the hook's session (an away sink's, a follow-up's: display, tmux and bus
+// variables, the agent's pid) is sent in it, so that a banner from the outbox shows on that
+// session's bus and its click brings back that session's place.
+// Without it (a fallback's, a digest's) the worker's own variables may be another session's: its
+// banner is shown but not followed, so no click can bring back a wrong place.
+function inHookSession(entry: OutboxEntry, deps: Deps): Deps {
+  // Over the worker's deps, not a copy: copying would run their getters (stdin among them).
+  const session = Object.create(deps) as Deps;
+  const gate = entry.presence;
+  if (!gate) {
+    session.worker = false;
+    return session;
+  }
+  session.env = { ...deps.env, ...gate.env };
+  const agent = gate.pids[0];
+  if (agent !== undefined && agent > 0) session.ppid = agent;
+  return session;
 }
 
 // The config the entry's hook used, loaded once per drain. Throws (retryable) when unreadable.

@@ -31,6 +31,9 @@ const POLL_WITHOUT_SOCKET_MS = 500;
 const FLUSH_RUNS_MS = 10 * 60_000;
 
 const deps = createDeps();
+// Only the worker follows its banners (their click, their close), the outbox's too when the
+// entry kept the hook's session (deliver-entry.ts).
+deps.worker = true;
 const paths = outboxPaths(deps);
 const cache: EntryCache = new Map();
 const stop = new AbortController();

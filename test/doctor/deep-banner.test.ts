@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { checkBannerDeep } from "../../src/doctor/deep-banner.js";
 import {
   isNotificationDaemonAvailable,
@@ -12,8 +16,28 @@ describe.runIf(isNotificationDaemonAvailable())("doctor --deep: a real banner", 
     const daemon = await startNotificationDaemon();
     const result = await checkBannerDeep({ env: { PATH, ...daemon.env }, platform: "linux" });
     expect(result).toMatchObject({ status: "ok" });
-    expect(result.detail).toMatch(/^banner #1 shown by .+, then closed by its id$/);
+    // The worker's listener heard the close; dbusmock answers CloseNotification with reason 1.
+    expect(result.detail).toMatch(
+      /^banner #1 shown by .+, then closed by its id; heard closed: expired$/,
+    );
     expect(await daemon.calls()).toMatchObject([{ summary: "hook-notify doctor --deep" }]);
+  });
+
+  it("warns when the worker's listener cannot hear the close (no dbus-monitor)", async () => {
+    const daemon = await startNotificationDaemon();
+    const dir = mkdtempSync(join(tmpdir(), "hook-notify-deep-"));
+    onTestFinished(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+    for (const program of ["notify-send", "gdbus"])
+      symlinkSync(
+        execFileSync("sh", ["-c", `command -v ${program}`], { encoding: "utf8" }).trim(),
+        join(dir, program),
+      );
+    const result = await checkBannerDeep({ env: { PATH: dir, ...daemon.env }, platform: "linux" });
+    expect(result).toMatchObject({ status: "warn" });
+    expect(result.detail).toMatch(/did not hear it close \(dbus-monitor not found/);
+    expect(result.fix).toContain("dbus-bin");
   });
 
   it("says plainly that the daemon accepted nothing when no daemon answers on the bus", async () => {

@@ -2,6 +2,7 @@
 // background worker by the built binary; the worker's notify-send shows the banner on a private
 // bus (dbusmock's notification daemon, with "actions") and waits; the daemon emits ActionInvoked
 // as a click does; the agent's pane is then the selected one. The hook itself waits for none of it.
+// A banner the worker sends from the outbox (an away sink's) is followed the same way.
 import { describe, expect, it } from "vitest";
 import {
   notificationDaemonTools,
@@ -66,6 +67,45 @@ describe.runIf(process.platform === "linux" && notificationDaemonTools().availab
       expect(
         home.logLines().find((entry) => entry.outbox === "receipt" && entry.state === "shown"),
       ).toMatchObject({ sink: "desktop", messageId: "1" });
+    }, 150_000);
+
+    it("a banner from the outbox (an away sink) carries the click too, and the log says so", async () => {
+      const daemon = await startNotificationDaemon(["body", "actions"]);
+      const tmux = await startRealTmux();
+      // The person is in another window: the agent's pane is not seen, so they are away.
+      tmux.tmux("new-window", "-t", "agent");
+      const active = () =>
+        tmux.tmux("display-message", "-p", "-t", tmux.env.TMUX_PANE, "#{window_active}").trim();
+
+      const home = tempHome({ PATH: process.env.PATH, ...daemon.env, ...tmux.env });
+      home.writeConfig({
+        sinks: { desktop: { type: "desktop", when: "away", focusSeconds: 120 } },
+      });
+      const result = await runBin(["--timeout", "60"], {
+        input: NOTIFICATION,
+        env: home.env,
+        killAfterMs: 120_000,
+      });
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "" });
+      const delivered = await until(
+        () => home.logLines().find((l) => l.outbox === "delivered" && l.sink === "desktop"),
+        "the worker's delivery from the outbox",
+      );
+      expect(delivered).toMatchObject({ presence: { state: "away" } });
+      await until(
+        () => home.logLines().find((l) => l.outbox === "receipt" && l.state === "shown"),
+        "the shown receipt",
+      );
+
+      await daemon.invokeAction(1, "default");
+      await until(() => (active() === "1" ? true : undefined), "the pane's window selected");
+      const clicked = await until(
+        () => home.logLines().find((l) => l.outbox === "receipt" && l.state === "clicked"),
+        "the click's receipt",
+      );
+      expect(clicked).toMatchObject({ sink: "desktop", id: delivered.id, messageId: "1" });
+      const table = await runBin(["log"], { env: home.env });
+      expect(table.stdout).toContain(`shown #1, clicked: tmux pane ${tmux.env.TMUX_PANE} selected`);
     }, 150_000);
   },
 );

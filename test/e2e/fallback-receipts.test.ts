@@ -152,25 +152,54 @@ describe("fallback for a local sink, end to end", () => {
 });
 
 describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", () => {
-  it("a real notify-send on a private D-Bus: log shows the id the daemon returned", async () => {
-    const daemon = await startNotificationDaemon();
-    const home = tempHome({
-      ...daemon.env,
-      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
-    });
-    home.writeConfig({ sinks: { banner: { type: "desktop" } } });
-    const hook = await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
-    expect(hook).toMatchObject({ code: 0, stdout: "" });
-    await daemon.waitForCalls(1, 20_000);
-    await waitFor(() => home.logLines().some((l) => l.outbox === "receipt"));
-    const run = home.logLines().find((l) => Array.isArray(l.outcomes));
-    expect(home.logLines().find((l) => l.outbox === "receipt")).toMatchObject({
-      sink: "banner",
-      id: run?.id,
-      state: "shown",
-      messageId: "1",
-    });
-    const table = await runBin(["log"], { env: home.env });
-    expect(table.stdout.trimEnd().split("\n")[1]).toContain("ok banner (shown #1)");
-  });
+  it.each([
+    // dbusmock emits it to everyone, as mako does
+    ["dismissed by the person", 2, "dismissed", undefined],
+    // GNOME Shell and dunst send it only to the banner's sender: here notify-send, long gone
+    ["expired, told only to the gone sender", 1, "expired", ":1.999"],
+  ])(
+    "a real notify-send on a private D-Bus: log shows the daemon's id and the close reason (%s)",
+    async (_what, reason, words, destination) => {
+      const daemon = await startNotificationDaemon();
+      const home = tempHome({
+        ...daemon.env,
+        PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      });
+      home.writeConfig({ sinks: { banner: { type: "desktop" } } });
+      const hook = await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+      expect(hook).toMatchObject({ code: 0, stdout: "" });
+      await daemon.waitForCalls(1, 20_000);
+      const receipts = () => home.logLines().filter((l) => l.outbox === "receipt");
+      await waitFor(() => receipts().some((l) => l.state === "shown"));
+      const run = home.logLines().find((l) => Array.isArray(l.outcomes));
+      expect(receipts()[0]).toMatchObject({
+        sink: "banner",
+        id: run?.id,
+        state: "shown",
+        messageId: "1",
+      });
+
+      // The daemon closes the banner; the worker's listener tells the log why.
+      await daemon.closeNotification(1, reason, destination);
+      await waitFor(() => receipts().some((l) => l.state === "closed"));
+      expect(receipts().find((l) => l.state === "closed")).toMatchObject({
+        sink: "banner",
+        id: run?.id,
+        state: "closed",
+        messageId: "1",
+        reason: words,
+      });
+      const table = await runBin(["log"], { env: home.env });
+      expect(table.stdout.trimEnd().split("\n")[1]).toContain(`ok banner (shown #1, ${words})`);
+      const json = await runBin(["log", "--json"], { env: home.env });
+      const lines = json.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ outbox: "receipt", state: "closed", reason: words }),
+      );
+    },
+    90_000,
+  );
 });

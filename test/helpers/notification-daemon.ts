@@ -31,6 +31,9 @@ export interface NotificationDaemon {
   waitForCalls(count: number, timeoutMs?: number): Promise<NotifyCall[]>;
   /** The daemon emits ActionInvoked(id, action), as a click on the banner does. */
   invokeAction(id: number, action: string): Promise<void>;
+  /** The daemon emits NotificationClosed(id, reason) to everyone (as mako does), or only to
+   * `destination` (as GNOME Shell and dunst send it to the banner's sender). */
+  closeNotification(id: number, reason: number, destination?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,6 +45,22 @@ bus = dbus.bus.BusConnection(os.environ["DBUS_SESSION_BUS_ADDRESS"])
 if sys.argv[1] == "invoke":
     mock = dbus.Interface(bus.get_object("${NAME}", "/org/freedesktop/Notifications"), "org.freedesktop.DBus.Mock")
     mock.EmitSignal("${NAME}", "ActionInvoked", "us", [dbus.UInt32(int(sys.argv[2])), sys.argv[3]])
+    sys.exit(0)
+if sys.argv[1] == "close":
+    mock = dbus.Interface(bus.get_object("${NAME}", "/org/freedesktop/Notifications"), "org.freedesktop.DBus.Mock")
+    id, reason = dbus.UInt32(int(sys.argv[2])), dbus.UInt32(int(sys.argv[3]))
+    if len(sys.argv) < 5:
+        mock.EmitSignal("${NAME}", "NotificationClosed", "uu", [id, reason])
+        sys.exit(0)
+    # A signal with a destination, sent from the daemon's own connection (dbusmock runs the code).
+    mock.AddMethod("${NAME}", "TestCloseTo", "suu", "", "\\n".join([
+        "import dbus.lowlevel",
+        "m = dbus.lowlevel.SignalMessage('/org/freedesktop/Notifications', '${NAME}', 'NotificationClosed')",
+        "m.set_destination(args[0])",
+        "m.append(dbus.UInt32(args[1]), dbus.UInt32(args[2]))",
+        "self.connection.send_message(m)",
+    ]))
+    dbus.Interface(bus.get_object("${NAME}", "/org/freedesktop/Notifications"), "${NAME}").TestCloseTo(sys.argv[4], id, reason)
     sys.exit(0)
 if sys.argv[1] == "wait":
     deadline = time.monotonic() + float(sys.argv[2])
@@ -71,7 +90,7 @@ export function notificationDaemonTools(env: NodeJS.ProcessEnv = process.env): {
 } {
   const missing: string[] = [];
   if (process.platform !== "linux") return { available: false, missing: ["Linux"] };
-  for (const program of ["dbus-daemon", "notify-send"]) {
+  for (const program of ["dbus-daemon", "notify-send", "dbus-monitor"]) {
     if (!findProgram(program, env, process.platform)) missing.push(program);
   }
   if (!hasDbusmock()) missing.push(`${PYTHON} with dbusmock (python3-dbusmock)`);
@@ -146,7 +165,15 @@ export async function startNotificationDaemon(
   const invokeAction = async (id: number, action: string): Promise<void> => {
     await runClient(["invoke", String(id), action], clientEnv);
   };
-  return { address, env, calls, waitForCalls, invokeAction, stop };
+  const closeNotification = async (
+    id: number,
+    reason: number,
+    destination?: string,
+  ): Promise<void> => {
+    const to = destination === undefined ? [] : [destination];
+    await runClient(["close", String(id), String(reason), ...to], clientEnv);
+  };
+  return { address, env, calls, waitForCalls, invokeAction, closeNotification, stop };
 }
 
 function busConfig(dir: string): string {

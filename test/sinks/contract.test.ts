@@ -65,7 +65,8 @@ describe("doctor", () => {
     const bin = fakeBin(["notify-send", "aplay"]);
     const home = tempHome({ PATH: bin.env["PATH"], DISPLAY: ":0" });
     const entries: Record<string, Record<string, unknown>> = {
-      desktop: { type: "desktop", backend: "notify-send" },
+      // focusSeconds 0: no dbus-monitor is asked for (the fake PATH has none).
+      desktop: { type: "desktop", backend: "notify-send", focusSeconds: 0 },
       sound: { type: "sound" },
       terminal: { type: "terminal" },
       chat: { type: "chat", service: "slack", url: `${http.url}/hook` },

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { checkMacDesktop, checkWindowsDesktop } from "../../src/sinks/desktop-checks.js";
+import {
+  checkDesktop,
+  checkMacDesktop,
+  checkWindowsDesktop,
+} from "../../src/sinks/desktop-checks.js";
 import { POWERSHELL_APP_ID } from "../../src/sinks/desktop-windows.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { desktopEntry } from "../helpers/sink-harness.js";
@@ -103,5 +107,32 @@ describe.runIf(isLinux)("doctor: the desktop route on Windows and WSL (simulated
     const result = await checkWindowsDesktop(entry, { env: bin.env, ...WSL }, interopOn);
     expect(result).toMatchObject({ status: "fail", detail: "powershell.exe not found" });
     expect(result.fix).toContain("appendWindowsPath");
+  });
+});
+
+describe.runIf(isLinux)("doctor: the listener of banners on Linux", () => {
+  const bus = { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
+
+  it("warns when dbus-monitor is missing: no click action, no close reason in the log", async () => {
+    const bin = fakeBin(["notify-send"]);
+    const result = await checkDesktop(entry, {
+      env: { ...bin.env, ...bus },
+      platform: "linux",
+      arch: "x64",
+    });
+    expect(result.status).toBe("warn");
+    expect(result.detail).toContain("no dbus-monitor");
+    expect(result.fix).toContain("dbus-bin");
+  });
+
+  it("does not ask for it when focusSeconds is 0 (nothing is followed)", async () => {
+    const bin = fakeBin(["notify-send"]);
+    const off = desktopEntry({ backend: "auto", appName: "hook-notify", focusSeconds: 0 });
+    const result = await checkDesktop(off, {
+      env: { ...bin.env, ...bus },
+      platform: "linux",
+      arch: "x64",
+    });
+    expect(result.status).toBe("ok");
   });
 });
