@@ -1,5 +1,5 @@
 // The receipt parts of a `hook-notify log` row: the service's message id, what a sink reported
-// after sending (shown, clicked, closed), and the fallbacks that stood in for a sink that gave up.
+// after sending (shown, clicked, closed, acknowledged, expired), and the fallbacks that stood in for a sink that gave up.
 import type { JournalLine } from "../outbox/journal.js";
 import { inertText } from "../shown-text.js";
 import type { Style } from "../style.js";
@@ -14,12 +14,24 @@ export function receiptNote(run: LoggedRun, sink: string, later: JournalLine | u
   return parts.length === 0 ? "" : ` (${parts.join("; ")})`;
 }
 
-// "shown #7", "closed: dismissed", "clicked", "acknowledged"
+// "shown #7", "closed: dismissed", "clicked", "acknowledged by iphone at 14:02", "expired"
 function describeReceipt(line: JournalLine): string {
   const state = typeof line.state === "string" ? line.state : "reported";
-  const id = typeof line.messageId === "string" ? ` #${shortText(line.messageId)}` : "";
+  const answered = state === "acknowledged" || state === "expired";
+  // A service's receipt id says nothing more than the message id beside it.
+  const id = typeof line.messageId === "string" && !answered ? ` #${shortText(line.messageId)}` : "";
   const reason = typeof line.reason === "string" ? `: ${shortText(line.reason)}` : "";
-  return `${shortText(state)}${id}${reason}`;
+  const by = typeof line.by === "string" ? ` by ${shortText(line.by)}` : "";
+  const at = typeof line.at === "string" ? ` at ${clockOf(line.at)}` : "";
+  return `${shortText(state)}${id}${by}${at}${reason}`;
+}
+
+// "14:02" in local time, or "?" for a time that does not parse.
+function clockOf(iso: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return "?";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(time.getHours())}:${pad(time.getMinutes())}`;
 }
 
 // " → mail" after a sink that gave up, naming the fallbacks it handed the notification to.
