@@ -19,7 +19,8 @@ function describeReceipt(line: JournalLine): string {
   const state = typeof line.state === "string" ? line.state : "reported";
   const answered = state === "acknowledged" || state === "expired";
   // A service's receipt id says nothing more than the message id beside it.
-  const id = typeof line.messageId === "string" && !answered ? ` #${shortText(line.messageId)}` : "";
+  const id =
+    typeof line.messageId === "string" && !answered ? ` #${shortText(line.messageId)}` : "";
   const reason = typeof line.reason === "string" ? `: ${shortText(line.reason)}` : "";
   const by = typeof line.by === "string" ? ` by ${shortText(line.by)}` : "";
   const at = typeof line.at === "string" ? ` at ${clockOf(line.at)}` : "";
