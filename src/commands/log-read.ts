@@ -96,9 +96,10 @@ function addReceipt(run: LoggedRun, sink: string, journal: JournalLine): void {
   run.receipts.set(sink, [...(run.receipts.get(sink) ?? []), journal]);
 }
 
-/** Where a sink's follow-up (escalation) journal line is kept in LoggedRun.journal. */
-export function followUpKey(sink: string): string {
-  return `${sink} (follow-up)`;
+/** Where a sink's follow-up (escalation) journal line is kept in LoggedRun.journal: by the
+ * follow-up's own id, so each step of a chain to the same sink keeps its line. */
+export function followUpKey(sink: string, id: string): string {
+  return `${sink} (follow-up ${id})`;
 }
 
 /** Where a sink's fallback delivery (it stood in for another sink) is kept in LoggedRun.journal. */
@@ -107,7 +108,7 @@ export function fallbackKey(sink: string): string {
 }
 
 function journalKey(sink: string, journal: JournalLine, of: string | undefined): string {
-  if (of) return followUpKey(sink);
+  if (of) return followUpKey(sink, journal.id ?? "");
   return typeof journal.fallbackOf === "string" ? fallbackKey(sink) : sink;
 }
 

@@ -168,8 +168,8 @@ function presenceOf(line: JournalLine): string {
 
 // Escalations: "follow-up phone in 300 s", "✓ phone (follow-up)", "cancelled phone: answered …".
 function followUpCells(run: LoggedRun, style: Style): string[] {
-  return (run.record.escalations ?? []).map(({ sink, afterSeconds }) => {
-    const line = run.journal.get(followUpKey(sink));
+  return (run.record.escalations ?? []).map(({ sink, afterSeconds, id }) => {
+    const line = run.journal.get(followUpKey(sink, id));
     if (!line || line.outbox === "retry")
       return style.warn(`follow-up ${sink} after ${String(afterSeconds)} s unless answered`);
     if (line.outbox === "delivered") return style.ok(`${style.okMark} ${sink} (follow-up)`);
