@@ -99,8 +99,11 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
               r.outcome === "delivered"
                 ? `delivered${r.fallbackOf ? ` (fallback for ${r.fallbackOf})` : ""}`
                 : `${r.outcome === "retry" ? "will retry" : r.outcome}: ${r.message ?? r.code ?? ""}`;
-            const handed = r.fallback ? ` → ${r.fallback.join(", ")}` : "";
-            if (handed) handedOn.any = true;
+            const had = r.fallbackSkipped
+              ? ` (fallback to ${r.fallbackSkipped.join(", ")} skipped: already has it)`
+              : "";
+            const handed = `${r.fallback ? ` → ${r.fallback.join(", ")}` : ""}${had}`;
+            if (r.fallback) handedOn.any = true;
             console.log(`${mark} ${r.sink} ${r.id} ${detail}${handed}`);
           },
         });

@@ -35,10 +35,16 @@ function clockOf(iso: string): string {
   return `${pad(time.getHours())}:${pad(time.getMinutes())}`;
 }
 
-// " → mail" after a sink that gave up, naming the fallbacks it handed the notification to.
-export function fallbackNote(fallback: unknown): string {
+// " → mail" after a sink that gave up, naming the fallbacks it handed the notification to, and
+// " (fallback to mail skipped: it already has it)" for those that got it directly.
+export function fallbackNote(fallback: unknown, skipped?: unknown): string {
   const targets = Array.isArray(fallback) ? (fallback as unknown[]).filter(isString) : [];
-  return targets.length === 0 ? "" : ` → ${targets.join(", ")}`;
+  const had = Array.isArray(skipped) ? (skipped as unknown[]).filter(isString) : [];
+  const handed = targets.length === 0 ? "" : ` → ${targets.join(", ")}`;
+  const already = had.length === 1 ? "it already has it" : "they already have it";
+  return had.length === 0
+    ? handed
+    : `${handed} (fallback to ${had.join(", ")} skipped: ${already})`;
 }
 
 // One cell per fallback delivery: "✓ mail (fallback for discord)", "queued mail (fallback …)".
@@ -58,9 +64,10 @@ export function fallbackCells(run: LoggedRun, style: Style): string[] {
   return cells;
 }
 
-// True when a failed sink's notification reached a person through a fallback after all.
-export function isRescued(run: LoggedRun, fallback: unknown): boolean {
-  return rescuedBy(run, fallback) !== undefined;
+// True when a failed sink's notification reached a person through a fallback after all (or
+// through a sink its fallback names that had it anyway).
+export function isRescued(run: LoggedRun, fallback: unknown, skipped?: unknown): boolean {
+  return rescuedBy(run, fallback, skipped) !== undefined;
 }
 
 function shortText(text: string): string {

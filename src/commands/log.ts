@@ -138,8 +138,9 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     const code = later?.code ?? outcome.code ?? "";
     const failed = `${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd();
     const fallback = later?.fallback ?? outcome.fallback;
-    const cell = `${failed}${fallbackNote(fallback)}`;
-    return isRescued(run, fallback) ? style.warn(cell) : style.fail(cell);
+    const skipped = later?.fallbackSkipped ?? outcome.fallbackSkipped;
+    const cell = `${failed}${fallbackNote(fallback, skipped)}`;
+    return isRescued(run, fallback, skipped) ? style.warn(cell) : style.fail(cell);
   });
   // A sink with "events": [] is a fallback only: not being routed to is not news.
   const skips = run.record.skipped.filter(({ reason }) => reason !== FALLBACK_ONLY);

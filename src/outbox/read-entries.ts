@@ -20,6 +20,7 @@ const entryShape = once(() =>
     notBefore: z.number(),
     env: z.optional(z.record(z.string(), z.string())),
     fallbackOf: z.optional(z.string()),
+    siblings: z.optional(z.array(z.string())),
     watch: z.optional(
       z.object({
         messageId: z.string().check(z.regex(/^[\w-]{1,128}$/)),

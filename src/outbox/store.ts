@@ -34,6 +34,8 @@ export interface OutboxEntry {
   fallbackOf?: string;
   /** The fallbacks this sink handed the notification to when it gave up (each gets it once). */
   fallbackSent?: string[];
+  /** The other sinks the hook gave this notification to (a fallback to one would be a copy). */
+  siblings?: string[];
   /** Not a delivery: a look at the receipt of a message this sink sent (worker/receipt-watch.ts). */
   watch?: ReceiptWatch;
   /** Set when the entry was moved to failed/. */
@@ -82,6 +84,8 @@ export interface QueuedDelivery {
   fallbackOf?: string | undefined;
   /** Not a delivery: the worker's look at a sent message's receipt. */
   watch?: ReceiptWatch | undefined;
+  /** The other sinks this notification went to or was queued for (no fallback goes to them). */
+  siblings?: readonly string[] | undefined;
 }
 
 // Writes one delivery to outbox/pending and returns its key; durable before it returns.
@@ -110,6 +114,7 @@ export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
     ...(delivery.escalation ? { escalation: delivery.escalation } : {}),
     ...(delivery.fallbackOf ? { fallbackOf: delivery.fallbackOf } : {}),
     ...(delivery.watch ? { watch: delivery.watch } : {}),
+    ...(delivery.siblings?.length ? { siblings: [...delivery.siblings] } : {}),
   };
 }
 

@@ -59,6 +59,8 @@ export interface DeliveryResult {
   fallbackOf?: string;
   /** Given up: the fallbacks the notification was handed to now. */
   fallback?: string[];
+  /** Given up: the fallbacks not handed it because they already have it. */
+  fallbackSkipped?: string[];
 }
 
 export interface DrainSummary {
@@ -309,13 +311,17 @@ async function fail(
   const handOff = await queueFallbacks(entry, run.deps, run.cache);
   const kept = handOff.sent.length > 0 ? { ...entry, fallbackSent: handOff.sent } : entry;
   await moveToFailed(run.paths, kept, result.message ?? "failed", run.deps.now());
-  const withFallback = handOff.queued.length > 0 ? { ...result, fallback: handOff.queued } : result;
+  const withFallback = {
+    ...result,
+    ...(handOff.queued.length > 0 ? { fallback: handOff.queued } : {}),
+    ...(handOff.skipped.length > 0 ? { fallbackSkipped: handOff.skipped } : {}),
+  };
   await writeJournal(run.deps, { outbox: "failed", ...journalOf(withFallback) }, secrets);
   return withFallback;
 }
 
 function journalOf(result: Omit<DeliveryResult, "outcome">) {
-  const { sink, id, key, code, message, attempts, fallbackOf, fallback } = result;
+  const { sink, id, key, code, message, attempts, fallbackOf, fallback, fallbackSkipped } = result;
   return {
     sink,
     id,
@@ -325,6 +331,7 @@ function journalOf(result: Omit<DeliveryResult, "outcome">) {
     ...(message ? { message } : {}),
     ...(fallbackOf === undefined ? {} : { fallbackOf }),
     ...(fallback === undefined ? {} : { fallback }),
+    ...(fallbackSkipped === undefined ? {} : { fallbackSkipped }),
   };
 }
 
