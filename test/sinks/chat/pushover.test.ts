@@ -150,7 +150,7 @@ describe("pushover receipts (GET /1/receipts/RECEIPT.json?token=APP)", () => {
       body: '{"status":0,"errors":["receipt not found; may be invalid or expired"]}',
     });
     expect(refused.answer).toMatchObject({ code: "SINK_HTTP_STATUS", retryable: false });
-    expect(String((refused.answer as Error).message)).not.toContain(APP);
+    expect((refused.answer as Error).message).not.toContain(APP);
     const down = await poll({ status: 503, body: "" });
     expect(down.answer).toMatchObject({ retryable: true });
   });
