@@ -50,6 +50,9 @@ function rowsOf(schema, prefix = "", keep = () => true) {
       escape(property.description ?? ""),
     ]);
     if (property.properties) rows.push(...rowsOf(property, `${path}.`));
+    // One object or an array of them (`escalate`): the object's keys, once.
+    const object = property.anyOf?.find((branch) => branch.properties);
+    if (object) rows.push(...rowsOf(object, `${path}.`));
     const value = property.additionalProperties;
     if (value?.properties) rows.push(...rowsOf(value, `${path}.<${keyName(property)}>.`));
   }

@@ -93,13 +93,17 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
               skipped: "-",
               cancelled: "-",
               held: "…",
+              watched: "·",
             }[r.outcome];
             const detail =
               r.outcome === "delivered"
                 ? `delivered${r.fallbackOf ? ` (fallback for ${r.fallbackOf})` : ""}`
                 : `${r.outcome === "retry" ? "will retry" : r.outcome}: ${r.message ?? r.code ?? ""}`;
-            const handed = r.fallback ? ` → ${r.fallback.join(", ")}` : "";
-            if (handed) handedOn.any = true;
+            const had = r.fallbackSkipped
+              ? ` (fallback to ${r.fallbackSkipped.join(", ")} skipped: already has it)`
+              : "";
+            const handed = `${r.fallback ? ` → ${r.fallback.join(", ")}` : ""}${had}`;
+            if (r.fallback) handedOn.any = true;
             console.log(`${mark} ${r.sink} ${r.id} ${detail}${handed}`);
           },
         });
@@ -111,7 +115,9 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
         const delivered = summary.delivered + more.delivered;
         summary = { ...more, delivered, failed: summary.failed + more.failed };
       }
-      const pending = summary.remaining > 0 ? `, ${summary.remaining} still pending` : "";
+      // A look at a sent message's receipt is no delivery left to make.
+      const undelivered = summary.remaining - summary.watching;
+      const pending = undelivered > 0 ? `, ${undelivered} still pending` : "";
       const quarantined =
         summary.quarantined > 0
           ? `, ${summary.quarantined} corrupt file(s) moved to ${paths.corrupt}`
@@ -123,8 +129,8 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
         console.log(
           `Failed deliveries are kept in ${paths.failed} (retry them with --retry-failed).`,
         );
-      process.exitCode = summary.failed > 0 || summary.remaining > 0 ? 1 : 0;
-      return summary.remaining;
+      process.exitCode = summary.failed > 0 || undelivered > 0 ? 1 : 0;
+      return undelivered;
     };
     let done = await whileLocked(paths.lock, owner, drainNow);
     if (!done && !argv["retry-failed"] && (await waiting(paths)) === 0) {

@@ -96,9 +96,10 @@ function addReceipt(run: LoggedRun, sink: string, journal: JournalLine): void {
   run.receipts.set(sink, [...(run.receipts.get(sink) ?? []), journal]);
 }
 
-/** Where a sink's follow-up (escalation) journal line is kept in LoggedRun.journal. */
-export function followUpKey(sink: string): string {
-  return `${sink} (follow-up)`;
+/** Where a sink's follow-up (escalation) journal line is kept in LoggedRun.journal: by the
+ * follow-up's own id, so each step of a chain to the same sink keeps its line. */
+export function followUpKey(sink: string, id: string): string {
+  return `${sink} (follow-up ${id})`;
 }
 
 /** Where a sink's fallback delivery (it stood in for another sink) is kept in LoggedRun.journal. */
@@ -107,7 +108,7 @@ export function fallbackKey(sink: string): string {
 }
 
 function journalKey(sink: string, journal: JournalLine, of: string | undefined): string {
-  if (of) return followUpKey(sink);
+  if (of) return followUpKey(sink, journal.id ?? "");
   return typeof journal.fallbackOf === "string" ? fallbackKey(sink) : sink;
 }
 
@@ -118,15 +119,32 @@ export function hasFailed(run: LoggedRun): boolean {
   if (run.record.error || run.record.issues.length > 0) return true;
   return run.record.outcomes.some((o) => {
     const later = run.journal.get(o.sink);
-    return (!o.ok || later?.outbox === "failed") && !rescuedBy(run, later?.fallback ?? o.fallback);
+    const fallback = later?.fallback ?? o.fallback;
+    const skipped = later?.fallbackSkipped ?? o.fallbackSkipped;
+    return (!o.ok || later?.outbox === "failed") && !rescuedBy(run, fallback, skipped);
   });
 }
 
-// The fallback (of those the failed sink handed the notification to) that delivered it, if one did.
-export function rescuedBy(run: LoggedRun, fallback: unknown): string | undefined {
-  return stringsOf(fallback).find(
-    (sink) => run.journal.get(fallbackKey(sink))?.outbox === "delivered",
+// The sink that got the notification in the failed sink's place, if one did: a fallback it was
+// handed to, or one of its fallbacks that had it anyway (skipped: one of the notification's own).
+export function rescuedBy(
+  run: LoggedRun,
+  fallback: unknown,
+  skipped?: unknown,
+): string | undefined {
+  return (
+    stringsOf(fallback).find(
+      (sink) => run.journal.get(fallbackKey(sink))?.outbox === "delivered",
+    ) ?? stringsOf(skipped).find((sink) => delivered(run, sink))
   );
+}
+
+// The sink's own delivery of the run's notification succeeded (here, or later in the worker).
+function delivered(run: LoggedRun, sink: string): boolean {
+  const later = run.journal.get(sink);
+  if (later) return later.outbox === "delivered";
+  const outcome = run.record.outcomes.find((o) => o.sink === sink);
+  return outcome?.ok === true && !outcome.queued && !outcome.held && !outcome.skipped;
 }
 
 // --failed first, then the last `tail` runs.

@@ -1,5 +1,5 @@
 // The receipt parts of a `hook-notify log` row: the service's message id, what a sink reported
-// after sending (shown, clicked, closed), and the fallbacks that stood in for a sink that gave up.
+// after sending (shown, clicked, closed, acknowledged, expired), and the fallbacks that stood in for a sink that gave up.
 import type { JournalLine } from "../outbox/journal.js";
 import { inertText } from "../shown-text.js";
 import type { Style } from "../style.js";
@@ -15,7 +15,8 @@ export function receiptNote(run: LoggedRun, sink: string, later: JournalLine | u
   return parts.length === 0 ? "" : ` (${parts.join(", ")})`;
 }
 
-// "shown #7", "dismissed" (a close gives its reason), "clicked: …", "close reason unknown: …"
+// "shown #7", "dismissed" (a close gives its reason), "clicked: …", "close reason unknown: …",
+// "acknowledged by pixel-8 at 14:02", "expired at 14:30"
 function describeReceipt(line: JournalLine): string {
   const state = typeof line.state === "string" ? line.state : "reported";
   const id = typeof line.messageId === "string" ? ` #${shortText(line.messageId)}` : "";
@@ -23,13 +24,33 @@ function describeReceipt(line: JournalLine): string {
   if (state === "shown") return `shown${id}`;
   if (state === "closed") return reason ?? "closed";
   if (state === "unknown") return `close reason unknown${reason ? `: ${reason}` : ""}`;
+  if (state === "acknowledged" || state === "expired") {
+    // A service's receipt id says nothing more than the message id beside it.
+    const by = typeof line.by === "string" ? ` by ${shortText(line.by)}` : "";
+    const at = typeof line.at === "string" ? ` at ${clockOf(line.at)}` : "";
+    return `${state}${by}${at}${reason ? `: ${reason}` : ""}`;
+  }
   return `${shortText(state)}${reason ? `: ${reason}` : ""}`;
 }
 
-// " → mail" after a sink that gave up, naming the fallbacks it handed the notification to.
-export function fallbackNote(fallback: unknown): string {
+// "14:02" in local time, or "?" for a time that does not parse.
+function clockOf(iso: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return "?";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(time.getHours())}:${pad(time.getMinutes())}`;
+}
+
+// " → mail" after a sink that gave up, naming the fallbacks it handed the notification to, and
+// " (fallback to mail skipped: it already has it)" for those that got it directly.
+export function fallbackNote(fallback: unknown, skipped?: unknown): string {
   const targets = Array.isArray(fallback) ? (fallback as unknown[]).filter(isString) : [];
-  return targets.length === 0 ? "" : ` → ${targets.join(", ")}`;
+  const had = Array.isArray(skipped) ? (skipped as unknown[]).filter(isString) : [];
+  const handed = targets.length === 0 ? "" : ` → ${targets.join(", ")}`;
+  const already = had.length === 1 ? "it already has it" : "they already have it";
+  return had.length === 0
+    ? handed
+    : `${handed} (fallback to ${had.join(", ")} skipped: ${already})`;
 }
 
 // One cell per fallback delivery: "✓ mail (fallback for discord)", "queued mail (fallback …)".
@@ -49,9 +70,10 @@ export function fallbackCells(run: LoggedRun, style: Style): string[] {
   return cells;
 }
 
-// True when a failed sink's notification reached a person through a fallback after all.
-export function isRescued(run: LoggedRun, fallback: unknown): boolean {
-  return rescuedBy(run, fallback) !== undefined;
+// True when a failed sink's notification reached a person through a fallback after all (or
+// through a sink its fallback names that had it anyway).
+export function isRescued(run: LoggedRun, fallback: unknown, skipped?: unknown): boolean {
+  return rescuedBy(run, fallback, skipped) !== undefined;
 }
 
 function shortText(text: string, max = 40): string {

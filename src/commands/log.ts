@@ -138,8 +138,9 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     const code = later?.code ?? outcome.code ?? "";
     const failed = `${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd();
     const fallback = later?.fallback ?? outcome.fallback;
-    const cell = `${failed}${fallbackNote(fallback)}`;
-    return isRescued(run, fallback) ? style.warn(cell) : style.fail(cell);
+    const skipped = later?.fallbackSkipped ?? outcome.fallbackSkipped;
+    const cell = `${failed}${fallbackNote(fallback, skipped)}`;
+    return isRescued(run, fallback, skipped) ? style.warn(cell) : style.fail(cell);
   });
   // A sink with "events": [] is a fallback only: not being routed to is not news.
   const skips = run.record.skipped.filter(({ reason }) => reason !== FALLBACK_ONLY);
@@ -168,8 +169,8 @@ function presenceOf(line: JournalLine): string {
 
 // Escalations: "follow-up phone in 300 s", "✓ phone (follow-up)", "cancelled phone: answered …".
 function followUpCells(run: LoggedRun, style: Style): string[] {
-  return (run.record.escalations ?? []).map(({ sink, afterSeconds }) => {
-    const line = run.journal.get(followUpKey(sink));
+  return (run.record.escalations ?? []).map(({ sink, afterSeconds, id }) => {
+    const line = run.journal.get(followUpKey(sink, id));
     if (!line || line.outbox === "retry")
       return style.warn(`follow-up ${sink} after ${String(afterSeconds)} s unless answered`);
     if (line.outbox === "delivered") return style.ok(`${style.okMark} ${sink} (follow-up)`);

@@ -40,15 +40,17 @@ function about(description: string, defaultValue?: unknown) {
   );
 }
 
-// A follow-up to other sinks when nobody answered the session in time (on a sink or top level).
-const escalateShape = once(() =>
+// One step of a follow-up to other sinks when nobody answered in time (on a sink or top level).
+const escalateStep = once(() =>
   z.strictObject({
     afterSeconds: z
       .number()
       .check(
         z.gte(1),
         z.lte(43_200),
-        about("Seconds to wait for you to answer the session (your next prompt there) first."),
+        about(
+          "Seconds after the notification, if you have not answered the session (your next prompt there) or opened the notification by then. In a chain each step counts from the notification, not from the step before.",
+        ),
       ),
     to: z
       .array(z.string().check(z.minLength(1)))
@@ -63,6 +65,28 @@ const escalateShape = once(() =>
         ),
     ),
   }),
+);
+
+// One step, or a chain of them whose afterSeconds increase ([5 min → phone, 15 min → mail]).
+const escalateShape = once(() =>
+  z.union([
+    escalateStep(),
+    z.array(escalateStep()).check(
+      z.minLength(1),
+      z.superRefine((steps, ctx) => {
+        steps.forEach((step, index) => {
+          const before = steps[index - 1];
+          if (before && step.afterSeconds <= before.afterSeconds)
+            ctx.addIssue({
+              code: "custom",
+              message: `each step comes after the one before it: expected more than ${String(before.afterSeconds)} (seconds after the notification)`,
+              path: [index, "afterSeconds"],
+              input: step.afterSeconds,
+            });
+        });
+      }),
+    ),
+  ]),
 );
 
 /** Keys every sink entry has, whatever its type. */
@@ -112,7 +136,7 @@ export const commonEntryShape = once(() => ({
   escalate: z.optional(
     escalateShape().check(
       about(
-        "When this sink delivered an event that needs you (a permission or idle prompt, a failure) and you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
+        "When this sink delivered an event that needs you (a permission or idle prompt, a failure) and you have not answered the session within afterSeconds, the sinks in `to` get a follow-up. One step, or an array of steps with increasing afterSeconds (a chain: each step is cancelled too once you answer).",
       ),
     ),
   ),
@@ -460,7 +484,7 @@ const topLevelBuilders = {
     z.optional(
       escalateShape().check(
         about(
-          "For every event that needs you (permission and idle prompts, failures; Stop only when `events` lists it): if you have not answered the session within afterSeconds, the sinks in `to` get a follow-up.",
+          "For every event that needs you (permission and idle prompts, failures; Stop only when `events` lists it): if you have not answered the session within afterSeconds, the sinks in `to` get a follow-up. One step, or an array of steps with increasing afterSeconds (a chain: each step is cancelled too once you answer).",
         ),
       ),
     ),

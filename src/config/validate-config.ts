@@ -95,7 +95,8 @@ export function validateConfig(
       );
     } else if (entry) sinks[name] = entry;
   }
-  issues.push(...unknownEscalationTargets(data.escalate, sinks, "escalate"));
+  const escalate = stepsOf(data.escalate);
+  issues.push(...unknownEscalationTargets(escalate, sinks, "escalate"));
   for (const entry of Object.values(sinks))
     issues.push(...unknownEscalationTargets(entry.escalate, sinks, `sinks.${entry.name}.escalate`));
   issues.push(...checkFallbacks(sinks));
@@ -114,7 +115,7 @@ export function validateConfig(
       localSinksOverSsh: data.localSinksOverSsh ?? false,
       dnd: data.dnd ?? "respect",
       coalesceSeconds: data.coalesceSeconds ?? DEFAULT_COALESCE_SECONDS,
-      escalate: data.escalate,
+      escalate,
       approveWhen: data.approveWhen ?? "away",
       approveSeconds: data.approveSeconds ?? DEFAULT_APPROVE_SECONDS,
       approveReplyTopic: data.approveReplyTopic,
@@ -210,7 +211,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     when?: "always" | "failure" | "away";
     idleSeconds?: number;
     digest?: string;
-    escalate?: Escalate;
+    escalate?: Escalate | Escalate[];
     fallback?: string[];
     enabled?: boolean;
     timeoutSeconds?: number;
@@ -223,7 +224,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
     when: data.when ?? "always",
     ...(data.idleSeconds === undefined ? {} : { idleSeconds: data.idleSeconds }),
     ...(data.digest === undefined ? {} : { digest: data.digest }),
-    ...(data.escalate ? { escalate: data.escalate } : {}),
+    ...(data.escalate ? { escalate: stepsOf(data.escalate) } : {}),
     ...(data.fallback ? { fallback: [...new Set(data.fallback)] } : {}),
     enabled: data.enabled ?? true,
     timeoutMs: data.timeoutSeconds === undefined ? undefined : data.timeoutSeconds * 1000,
@@ -234,15 +235,29 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
   };
 }
 
+// `escalate` as written, one step or a chain, as the chain it stands for.
+function stepsOf(escalate: Escalate | Escalate[] | undefined): Escalate[] | undefined {
+  if (escalate === undefined) return undefined;
+  const steps = Array.isArray(escalate) ? escalate : [escalate];
+  return steps.length === 0 ? undefined : steps;
+}
+
 // An escalation to a sink that is not configured (or invalid) would never reach anyone.
+// "escalate.to" for a single step, "escalate[1].to" for a chain's second.
 function unknownEscalationTargets(
-  escalate: Escalate | undefined,
+  steps: Escalate[] | undefined,
   sinks: Record<string, SinkEntry>,
   path: string,
+  chained = (steps?.length ?? 0) > 1,
 ): string[] {
-  return (escalate?.to ?? [])
-    .filter((name) => !(name in sinks))
-    .map((name) => `${path}.to: no valid sink named "${name}"`);
+  return (steps ?? []).flatMap((step, index) =>
+    step.to
+      .filter((name) => !(name in sinks))
+      .map(
+        (name) =>
+          `${chained ? `${path}[${String(index)}]` : path}.to: no valid sink named "${name}"`,
+      ),
+  );
 }
 
 // "sinks.team.url: Invalid URL"

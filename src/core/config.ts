@@ -20,7 +20,8 @@ export interface SinkEntry {
   idleSeconds?: number | undefined;
   /** Held while away, sent as one digest: "return" (presence back) or "HH:MM" (local time). */
   digest?: string | undefined;
-  escalate?: Escalate | undefined;
+  /** The follow-up chain for what this sink delivered (one step or more, afterSeconds increasing). */
+  escalate?: Escalate[] | undefined;
   /** Sinks that get what this one gave up on, once each (validated: known, no cycle). */
   fallback?: string[] | undefined;
   enabled: boolean;
@@ -34,6 +35,7 @@ export interface SinkEntry {
 }
 
 /** A follow-up to the `to` sinks when the session is not answered within afterSeconds. */
+/** One step of a follow-up chain: afterSeconds counts from the notification. */
 export interface Escalate {
   afterSeconds: number;
   to: string[];
@@ -79,7 +81,8 @@ export interface Config {
   localSinksOverSsh: boolean;
   dnd: DndMode;
   coalesceSeconds: number;
-  escalate?: Escalate | undefined;
+  /** The follow-up chain for every event that needs you (afterSeconds increasing). */
+  escalate?: Escalate[] | undefined;
   /** `hook-notify approve`: "away" (default) or "always"; see the schema. */
   approveWhen: "away" | "always";
   approveSeconds: number;

@@ -1,6 +1,6 @@
 // The outbox backlog: deliveries waiting (pending/, and SubagentStop events held for coalescing in
 // held/) or given up (failed/), and the oldest one's age.
-import { readdir, stat } from "node:fs/promises";
+import { readFile, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { outboxPaths } from "../outbox/paths.js";
@@ -12,10 +12,14 @@ export async function checkOutbox(
   deps: Pick<Deps, "env" | "homedir" | "platform" | "now">,
 ): Promise<CheckResult> {
   const paths = outboxPaths(deps);
-  const pending = await listNames(paths.pending).catch(() => []);
+  const names = await listNames(paths.pending).catch(() => []);
+  // A look at a sent message's receipt waits in pending/ too, but nothing is undelivered.
+  const watches = await receiptWatches(paths.pending, names);
+  const pending = names.filter((name) => !watches.includes(name));
   const failed = await listNames(paths.failed).catch(() => []);
   const held = await heldFiles(paths.held);
-  if (pending.length + failed.length + held.length === 0) return ok("outbox", "empty");
+  if (pending.length + failed.length + held.length === 0)
+    return ok("outbox", watches.length === 0 ? "empty" : `empty (${watchedOf(watches)})`);
   const files = [
     ...pending.map((name) => join(paths.pending, name)),
     ...failed.map((name) => join(paths.failed, name)),
@@ -36,6 +40,25 @@ export async function checkOutbox(
     `${pending.length} pending, ${held.length === 0 ? "" : `${held.length} held for coalescing, `}${failed.length} failed, oldest ${age} old (${paths.root})`,
     fix,
   );
+}
+
+// The pending entries that are receipt watches (worker/receipt-watch.ts); read, never moved.
+async function receiptWatches(dir: string, names: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(
+    names.map(async (name) => {
+      const text = await readFile(join(dir, name), "utf8").catch(() => "");
+      try {
+        return (JSON.parse(text) as { watch?: unknown }).watch === undefined ? [] : [name];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return found.flat();
+}
+
+function watchedOf(watches: readonly string[]): string {
+  return `asking the service about ${String(watches.length)} sent message(s)' acknowledgement`;
 }
 
 // Every part in every held group (a group is a folder of .json files).

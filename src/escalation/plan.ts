@@ -40,45 +40,56 @@ export function needsPerson(notification: Notification, events?: readonly Notice
   return events !== undefined && notification.event !== "SubagentStop";
 }
 
-// The escalations of one notification: the top-level rule and those of the sinks it went to
-// (`planned`), one per target sink (the earliest wins). None without a session to answer.
+// The escalations of one notification: the top-level chain and those of the sinks it went to
+// (`planned`). Step n of every chain is stage n; per stage, one follow-up per target sink (the
+// earliest wins). Each stage's follow-up has its own stable id. None without a session to answer.
 export function planEscalations(
   notification: Notification,
   config: Config,
   planned: readonly string[],
 ): PlannedEscalation[] {
   if (!notification.sessionId || planned.length === 0) return [];
-  const rules: Escalate[] = [
+  const chains: Escalate[][] = [
     ...(config.escalate ? [config.escalate] : []),
-    ...planned.flatMap((name) => config.sinks[name]?.escalate ?? []),
+    ...planned.map((name) => config.sinks[name]?.escalate ?? []),
   ];
-  const earliest = new Map<string, number>();
-  for (const rule of rules) {
-    if (!needsPerson(notification, rule.events)) continue;
-    for (const to of rule.to) {
-      if (!config.sinks[to]) continue;
-      earliest.set(to, Math.min(earliest.get(to) ?? Infinity, rule.afterSeconds));
-    }
+  const stages: Map<string, number>[] = [];
+  for (const chain of chains) {
+    chain.forEach((step, index) => {
+      if (!needsPerson(notification, step.events)) return;
+      const earliest = (stages[index] ??= new Map());
+      for (const to of step.to) {
+        if (!config.sinks[to]) continue;
+        earliest.set(to, Math.min(earliest.get(to) ?? Infinity, step.afterSeconds));
+      }
+    });
   }
   const cancelOn = notification.event === "Notification" ? "prompt-or-moved" : "prompt";
-  return [...earliest].map(([sinkName, afterSeconds]) => ({
-    sinkName,
-    afterSeconds,
-    notification: followUp(notification, afterSeconds),
-    cancelOn,
-  }));
+  return stages.flatMap((earliest, index) =>
+    [...earliest].map(([sinkName, afterSeconds]) => ({
+      sinkName,
+      afterSeconds,
+      notification: followUp(notification, afterSeconds, index + 1),
+      cancelOn,
+    })),
+  );
 }
 
-// "Still waiting after 5 min: <title>"; the id is derived, so every retry and restart keeps it.
-export function followUp(notification: Notification, afterSeconds: number): Notification {
+// "Still waiting after 5 min: <title>"; the id is derived, so every retry and restart keeps it:
+// `<id>.followup` for the first step of a chain, `<id>.followup2`, `<id>.followup3`… after it.
+export function followUp(notification: Notification, afterSeconds: number, step = 1): Notification {
   const label = `still waiting after ${waitLabel(afterSeconds)}`;
   return {
     ...notification,
-    id: `${notification.id}.followup`,
+    id: followUpId(notification.id, step),
     title: `Still waiting after ${waitLabel(afterSeconds)}: ${notification.title}`.slice(0, 200),
     level: notification.failure ? "failure" : "attention",
     followUp: { of: notification.id, afterSeconds, label },
   };
+}
+
+export function followUpId(id: string, step: number): string {
+  return step <= 1 ? `${id}.followup` : `${id}.followup${String(step)}`;
 }
 
 // 300 → "5 min", 90 → "90 s", 7200 → "2 h".

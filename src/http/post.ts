@@ -1,4 +1,5 @@
-// The one HTTP client of hook-notify: a POST through undici with env proxies and a hard deadline.
+// The one HTTP client of hook-notify: a POST (or a GET: a receipt poll) through undici with env
+// proxies and a hard deadline.
 import { HookNotifyError } from "../errors.js";
 import { redactUrl } from "../redact.js";
 import { parseRetryAfter } from "./retry-policy.js";
@@ -6,9 +7,10 @@ import { toTransportError } from "./transport-error.js";
 
 export interface HttpRequest {
   url: string;
-  /** POST unless given (Matrix sends a message with PUT). */
-  method?: "POST" | "PUT";
+  /** POST unless given (Matrix sends a message with PUT; a receipt poll is a GET, no body). */
+  method?: "POST" | "PUT" | "GET";
   headers: Record<string, string>;
+  /** Ignored for a GET. */
   body: string;
 }
 
@@ -47,7 +49,7 @@ export async function postRequest(request: HttpRequest, ctx: PostContext): Promi
     const response = await undici.request(request.url, {
       method: request.method ?? "POST",
       headers: request.headers,
-      body: request.body,
+      body: request.method === "GET" ? null : request.body,
       signal: ctx.signal,
       dispatcher,
     });

@@ -20,6 +20,14 @@ const entryShape = once(() =>
     notBefore: z.number(),
     env: z.optional(z.record(z.string(), z.string())),
     fallbackOf: z.optional(z.string()),
+    siblings: z.optional(z.array(z.string())),
+    watch: z.optional(
+      z.object({
+        messageId: z.string().check(z.regex(/^[\w-]{1,128}$/)),
+        everyMs: z.number().check(z.gte(5000)),
+        untilMs: z.number(),
+      }),
+    ),
   }),
 );
 
@@ -38,7 +46,7 @@ export type EntryCache = Map<string, { version: string; entry: OutboxEntry }>;
 // make removing it unlink a file elsewhere, a copy under another name that would be sent again
 // and again) is quarantined, never delivered.
 function misnamed(name: string, entry: OutboxEntry): string | undefined {
-  if (entry.key !== entryKey(entry.notification.id, entry.sinkName, entry.fallbackOf))
+  if (entry.key !== entryKey(entry.notification.id, entry.sinkName, entry.fallbackOf, entry.watch))
     return "its key does not match its notification and sink";
   if (name.replace(/^\d{15}\./, "") !== `${entry.key}.json`) return "its file name is not its key";
   return undefined;

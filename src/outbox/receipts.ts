@@ -1,10 +1,11 @@
 // Receipts: what a sink reported about a notification after handing it over (shown with the
-// daemon's id, clicked, closed and why, acknowledged), one journal line each in log.ndjson,
-// where `hook-notify log` joins them to the notification's run by its id. A click or an
+// daemon's id, clicked, closed and why, acknowledged with when and by which device, expired),
+// one journal line each in log.ndjson, where `hook-notify log` joins them to the notification's run by its id. A click or an
 // acknowledgement also leaves an "opened" marker, which cancels the notification's follow-up.
 import type { Deps } from "../deps.js";
 import type { ReceiptEvent } from "../core/receipt.js";
 import { notificationKey, recordAnswer } from "../escalation/answers.js";
+import { inertText } from "../shown-text.js";
 import { writeJournal } from "./journal.js";
 
 /** Pending journal writes of one recorder, so a caller can wait for them before it exits. */
@@ -17,7 +18,7 @@ export interface ReceiptRecorder {
 // A sink's `ctx.receipt` for one notification at one sink; secrets are scrubbed from each line.
 export function receiptRecorder(
   deps: Deps,
-  target: { sink: string; id: string },
+  target: { sink: string; id: string; of?: string | undefined },
   secrets: readonly string[],
 ): ReceiptRecorder {
   const writes: Promise<void>[] = [];
@@ -30,11 +31,15 @@ export function receiptRecorder(
         state: event.state,
         ...(event.id === undefined ? {} : { messageId: event.id }),
         ...(event.reason === undefined ? {} : { reason: event.reason }),
+        ...(event.at === undefined ? {} : { at: event.at }),
+        // The service's words for a device or user: inert, one short line.
+        ...(event.by === undefined ? {} : { by: inertText(event.by, "line").slice(0, 64) }),
       };
       writes.push(writeJournal(deps, line, secrets));
       // Opened: the person saw it, so nobody needs to chase them about it (outbox/gate.ts).
+      // A follow-up opened answers the notification it chases (and so its later follow-ups).
       if (event.state === "clicked" || event.state === "acknowledged")
-        recordAnswer(deps, target.id, "opened", deps.now(), notificationKey);
+        recordAnswer(deps, target.of ?? target.id, "opened", deps.now(), notificationKey);
     },
     settled: async () => {
       await Promise.all(writes);

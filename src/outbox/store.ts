@@ -34,6 +34,10 @@ export interface OutboxEntry {
   fallbackOf?: string;
   /** The fallbacks this sink handed the notification to when it gave up (each gets it once). */
   fallbackSent?: string[];
+  /** The other sinks the hook gave this notification to (a fallback to one would be a copy). */
+  siblings?: string[];
+  /** Not a delivery: a look at the receipt of a message this sink sent (worker/receipt-watch.ts). */
+  watch?: ReceiptWatch;
   /** Set when the entry was moved to failed/. */
   failure?: { at: number; reason: string };
 }
@@ -55,6 +59,16 @@ export interface EscalationWait {
   cancelOn: "prompt" | "prompt-or-moved";
 }
 
+/** A sent message whose acknowledgement the worker asks the service about, due at notBefore. */
+export interface ReceiptWatch {
+  /** The service's id of the message (Pushover's receipt): no secret, the token is re-read. */
+  messageId: string;
+  /** One look every this many ms after the first. */
+  everyMs: number;
+  /** The message's own window ends here: the last look is the first one after it. */
+  untilMs: number;
+}
+
 /** What the hook hands over for one remote sink. */
 export interface QueuedDelivery {
   notification: Notification;
@@ -68,6 +82,10 @@ export interface QueuedDelivery {
   notBefore?: number | undefined;
   /** Sent because this sink gave up on the notification (config: `fallback`). */
   fallbackOf?: string | undefined;
+  /** Not a delivery: the worker's look at a sent message's receipt. */
+  watch?: ReceiptWatch | undefined;
+  /** The other sinks this notification went to or was queued for (no fallback goes to them). */
+  siblings?: readonly string[] | undefined;
 }
 
 // Writes one delivery to outbox/pending and returns its key; durable before it returns.
@@ -83,7 +101,7 @@ export async function enqueue(deps: Deps, delivery: QueuedDelivery): Promise<str
 export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
   return {
     version: 1,
-    key: entryKey(delivery.notification.id, delivery.sinkName, delivery.fallbackOf),
+    key: entryKey(delivery.notification.id, delivery.sinkName, delivery.fallbackOf, delivery.watch),
     sinkName: delivery.sinkName,
     ...(delivery.configPath ? { configPath: delivery.configPath } : {}),
     ...(delivery.projectDir ? { projectDir: delivery.projectDir } : {}),
@@ -95,15 +113,24 @@ export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
     ...(delivery.digest ? { digest: delivery.digest } : {}),
     ...(delivery.escalation ? { escalation: delivery.escalation } : {}),
     ...(delivery.fallbackOf ? { fallbackOf: delivery.fallbackOf } : {}),
+    ...(delivery.watch ? { watch: delivery.watch } : {}),
+    ...(delivery.siblings?.length ? { siblings: [...delivery.siblings] } : {}),
   };
 }
 
 // Stable, file-name-safe and unique per (notification, sink): re-enqueueing overwrites. A
-// fallback has its own key, so it never replaces the sink's own delivery of the notification.
-export function entryKey(notificationId: string, sinkName: string, fallbackOf?: string): string {
+// fallback has its own key, so it never replaces the sink's own delivery of the notification;
+// so has the look at a sent message's receipt.
+export function entryKey(
+  notificationId: string,
+  sinkName: string,
+  fallbackOf?: string,
+  watch?: ReceiptWatch,
+): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 60);
   const of = fallbackOf === undefined ? "" : `\0fallback\0${fallbackOf}`;
-  const hash = fnv1a64(`${notificationId}\0${sinkName}${of}`).slice(0, 10);
+  const receipt = watch === undefined ? "" : "\0receipt";
+  const hash = fnv1a64(`${notificationId}\0${sinkName}${of}${receipt}`).slice(0, 10);
   return `${safe(notificationId)}.${safe(sinkName)}.${hash}`;
 }
 

@@ -44,6 +44,8 @@ export interface Outcome {
   attempts?: number | undefined;
   /** Failed here: the sinks its `fallback` names, queued to get the notification instead. */
   fallback?: string[] | undefined;
+  /** Failed here: the fallbacks not queued because the notification went to them anyway. */
+  fallbackSkipped?: string[] | undefined;
 }
 
 export interface DeliverOptions {
@@ -77,16 +79,23 @@ export async function deliver(
   // and the hook does not wait for them.
   const toQueue = options.wait ? [] : deliveries.filter((d) => d.sink.remote || asksPresence(d));
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
+  // Every sink this notification goes to: a fallback never hands it to one of them again.
+  const routed = [...deliveries, ...(options.held ?? [])].map((d) => d.entry.name);
   const [sent, queued, held, escalated] = await Promise.all([
     // Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
     Promise.all(toSend.map((delivery) => deliverOrSkip(delivery, budget, options))),
-    queueRemote(toQueue, budget, options),
+    queueRemote(toQueue, budget, options, routed),
     holdForCoalescing(options.held ?? [], budget, options),
     queueEscalations(options),
   ]).finally(() => {
     budgetDeadline.clear();
   });
-  const withFallbacks = await queueLocalFallbacks(sent.map(withoutRetryable), deliveries, options);
+  const withFallbacks = await queueLocalFallbacks(
+    sent.map(withoutRetryable),
+    deliveries,
+    options,
+    routed,
+  );
   const fellBack = withFallbacks.some((o) => o.fallback);
   if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated || fellBack) {
     const { startWorker } = await import("../link/spawn.js");
@@ -210,12 +219,18 @@ async function queueRemote(
   deliveries: readonly RoutedDelivery[],
   budget: AbortSignal,
   options: DeliverOptions,
+  routed: readonly string[],
 ): Promise<Outcome[]> {
   if (deliveries.length === 0) return [];
   const { enqueue } = await import("../outbox/store.js");
   const gate = await gateMaker(deliveries, options);
   return handOver(deliveries, budget, options, "queued", (delivery, stored) =>
-    enqueue(options.deps, { ...stored, presence: gate(delivery), digest: digestOf(delivery) }),
+    enqueue(options.deps, {
+      ...stored,
+      presence: gate(delivery),
+      digest: digestOf(delivery),
+      siblings: routed.filter((name) => name !== delivery.entry.name),
+    }),
   );
 }
 

@@ -4,7 +4,7 @@ import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Notification } from "../core/notification.js";
-import type { ReceiptEvent } from "../core/receipt.js";
+import type { ReceiptAnswer, ReceiptEvent, ReceiptWindow } from "../core/receipt.js";
 
 /** What a sink gets besides the notification: the deadline signal and the process deps. */
 export interface SendContext {
@@ -37,6 +37,9 @@ export interface SendReport {
   /** Desktop: what a click on the banner brings back ("click: tmux pane %3"), or why the banner
    * has no action ("none: …"). Logged with the outcome. */
   action?: string | undefined;
+  /** A message the person can acknowledge (Pushover emergency): the worker asks the service
+   * about `messageId` through `poll` within this window (worker/receipt-watch.ts). */
+  watch?: ReceiptWindow | undefined;
   /** Desktop on Linux, in the worker: settles when the followed banner is clicked or closed, or
    * its following ends: the id's later story, for the per-sink receipts. */
   closed?: Promise<BannerEnd> | undefined;
@@ -111,6 +114,8 @@ export interface Sink<Options> {
   /** Deliver one notification. Resolve on success; reject with a HookNotifyError on failure. */
   // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- remote sinks resolve with nothing; only local ones report
   send(notification: Notification, options: Options, ctx: SendContext): Promise<SendReport | void>;
+  /** A remote sink whose `send` reports a `watch`: one look at a sent message's receipt. */
+  poll?(messageId: string, options: Options, ctx: SendContext): Promise<ReceiptAnswer>;
 }
 
 /** What a sink module writes: like Sink, with its options schema built on first use. */

@@ -8,19 +8,55 @@ import { findSink } from "../sinks/index.js";
 import type { OutboxEntry } from "../outbox/store.js";
 import { receiptRecorder } from "../outbox/receipts.js";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
+import type { ReceiptWindow } from "../core/receipt.js";
 
 type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
 
 /** Configs loaded during one drain, by config path and cwd (entries of one hook share them). */
 export type ConfigCache = Map<string, LoadedConfig>;
 
-// Sends the entry once, resolving with the service's message id when it gave one (for the log).
+// Sends the entry once, resolving with the service's message id when it gave one (for the log)
+// and, for a message the person can acknowledge, the window to ask about its receipt in.
 // Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
 export async function deliverEntry(
   entry: OutboxEntry,
   deps: Deps,
   ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
-): Promise<{ messageId?: string }> {
+): Promise<{ messageId?: string; watch?: ReceiptWindow }> {
+  const { config, sink, sinkEntry, options } = entrySink(entry, deps, ctx);
+  const notification = await enriched(entry, config.value, deps, ctx);
+  const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const timeout = deadline(timeoutMs, ctx.signal);
+  const target = {
+    sink: entry.sinkName,
+    id: entry.notification.id,
+    of: entry.notification.followUp?.of,
+  };
+  const receipts = receiptRecorder(deps, target, ctx.secrets);
+  try {
+    const report = await sink.send(notification, options, {
+      signal: timeout.signal,
+      deps: inHookSession(entry, deps),
+      sinkName: entry.sinkName,
+      wait: true,
+      receipt: receipts.report,
+    });
+    await receipts.settled();
+    if (report?.messageId === undefined) return {};
+    const watch = report.watch && sink.poll ? { watch: report.watch } : {};
+    return { messageId: report.messageId, ...watch };
+  } finally {
+    timeout.clear();
+  }
+}
+
+// The entry's sink as the config says it now, with its validated options. Throws HookNotifyError
+// (waiting for a ${VAR}, gone from the config, invalid options); `secrets` gets the config's.
+export function entrySink(
+  entry: OutboxEntry,
+  deps: Deps,
+  ctx: { cache: ConfigCache; secrets: string[] },
+) {
   const config = configOf(entry, deps, ctx.cache);
   ctx.secrets.push(...config.secrets);
   if (config.error) {
@@ -57,24 +93,7 @@ export async function deliverEntry(
       retryable: false,
     });
   }
-  const notification = await enriched(entry, config.value, deps, ctx);
-  const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
-  const timeout = deadline(timeoutMs, ctx.signal);
-  const target = { sink: entry.sinkName, id: entry.notification.id };
-  const receipts = receiptRecorder(deps, target, ctx.secrets);
-  try {
-    const report = await sink.send(notification, parsed.data, {
-      signal: timeout.signal,
-      deps: inHookSession(entry, deps),
-      sinkName: entry.sinkName,
-      wait: true,
-      receipt: receipts.report,
-    });
-    await receipts.settled();
-    return report?.messageId === undefined ? {} : { messageId: report.messageId };
-  } finally {
-    timeout.clear();
-  }
+  return { config, sink, sinkEntry, options: parsed.data };
 }
 
 // An entry that kept the hook's session (an away sink's, a follow-up's: display, tmux and bus

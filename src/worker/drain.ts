@@ -6,6 +6,7 @@ import { scrub } from "../redact.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
 import { queueFallbacks } from "./fallback.js";
+import { lookAtReceipt, queueReceiptWatch } from "./receipt-watch.js";
 import { holdForDigest } from "../outbox/digest.js";
 import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
 import { writeJournal } from "../outbox/journal.js";
@@ -46,8 +47,9 @@ export interface DeliveryResult {
   sink: string;
   id: string;
   /** skipped: "when": "away" and the person is there; cancelled: the session was answered;
-   * held: a digest sink while the person is away (outbox/digest.ts). */
-  outcome: "delivered" | "retry" | "failed" | "skipped" | "cancelled" | "held";
+   * held: a digest sink while the person is away (outbox/digest.ts); watched: a look at a sent
+   * message's receipt (worker/receipt-watch.ts), not a delivery. */
+  outcome: "delivered" | "retry" | "failed" | "skipped" | "cancelled" | "held" | "watched";
   attempts: number;
   code?: string;
   message?: string;
@@ -57,6 +59,8 @@ export interface DeliveryResult {
   fallbackOf?: string;
   /** Given up: the fallbacks the notification was handed to now. */
   fallback?: string[];
+  /** Given up: the fallbacks not handed it because they already have it. */
+  fallbackSkipped?: string[];
 }
 
 export interface DrainSummary {
@@ -66,6 +70,8 @@ export interface DrainSummary {
   cancelled: number;
   /** Moved into a digest (the person is away). */
   held: number;
+  /** Looks at sent messages' receipts. */
+  watched: number;
   retrying: number;
   failed: number;
   quarantined: number;
@@ -73,6 +79,8 @@ export interface DrainSummary {
   remaining: number;
   /** Of those, the ones waiting for a ${VAR} this process does not have (see deliver-entry.ts). */
   waitingForEnv: number;
+  /** Of those, looks at sent messages' receipts (delivered already: nothing is undelivered). */
+  watching: number;
   /** Earliest notBefore among the others. */
   nextDueAt?: number;
 }
@@ -107,11 +115,13 @@ async function drainWithin(
     skipped: 0,
     cancelled: 0,
     held: 0,
+    watched: 0,
     retrying: 0,
     failed: 0,
     quarantined: 0,
     remaining: 0,
     waitingForEnv: 0,
+    watching: 0,
   };
   const entries = await readEntries(
     paths,
@@ -128,10 +138,11 @@ async function drainWithin(
     options.cache,
   );
   const now = deps.now();
-  // `force` (flush) tries retries early, never an escalation before its window is over.
+  // `force` (flush) tries retries early, never an escalation before its window is over, nor a
+  // receipt before its next look (the service asks for sparing polls).
   const due = entries.filter(
     (entry) =>
-      (options.force === true && !entry.escalation) ||
+      (options.force === true && !entry.escalation && !entry.watch) ||
       entry.notBefore <= now ||
       (options.retryWaiting === true && isWaitingForEnv(entry)),
   );
@@ -153,6 +164,7 @@ async function drainWithin(
   summary.remaining = left.length;
   const active = left.filter((entry) => !isWaitingForEnv(entry));
   summary.waitingForEnv = left.length - active.length;
+  summary.watching = left.filter((entry) => entry.watch).length;
   if (active.length > 0) summary.nextDueAt = Math.min(...active.map((entry) => entry.notBefore));
   return summary;
 }
@@ -167,7 +179,18 @@ interface AttemptRun {
 }
 
 async function attempt(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
-  return attemptRemote(entry, run);
+  const { watch } = entry;
+  if (!watch) return attemptRemote(entry, run);
+  const look = await lookAtReceipt({ ...entry, watch }, run.deps, run);
+  return {
+    key: entry.key,
+    sink: entry.sinkName,
+    id: entry.notification.id,
+    attempts: entry.attempts,
+    outcome: "watched",
+    message: look.state,
+    ...(look.notBefore === undefined ? {} : { notBefore: look.notBefore }),
+  };
 }
 
 async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
@@ -209,12 +232,14 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
     return { ...base, outcome, message, ...presence };
   }
   try {
-    const receipt = await deliverEntry(entry, deps, {
+    const { watch, ...receipt } = await deliverEntry(entry, deps, {
       cache: run.cache,
       signal: run.signal,
       secrets,
     });
     await removeEntry(paths, entry.key);
+    if (watch && receipt.messageId !== undefined)
+      await queueReceiptWatch(entry, { messageId: receipt.messageId, window: watch }, deps);
     const result: DeliveryResult = {
       ...base,
       attempts: entry.attempts + 1,
@@ -286,13 +311,17 @@ async function fail(
   const handOff = await queueFallbacks(entry, run.deps, run.cache);
   const kept = handOff.sent.length > 0 ? { ...entry, fallbackSent: handOff.sent } : entry;
   await moveToFailed(run.paths, kept, result.message ?? "failed", run.deps.now());
-  const withFallback = handOff.queued.length > 0 ? { ...result, fallback: handOff.queued } : result;
+  const withFallback = {
+    ...result,
+    ...(handOff.queued.length > 0 ? { fallback: handOff.queued } : {}),
+    ...(handOff.skipped.length > 0 ? { fallbackSkipped: handOff.skipped } : {}),
+  };
   await writeJournal(run.deps, { outbox: "failed", ...journalOf(withFallback) }, secrets);
   return withFallback;
 }
 
 function journalOf(result: Omit<DeliveryResult, "outcome">) {
-  const { sink, id, key, code, message, attempts, fallbackOf, fallback } = result;
+  const { sink, id, key, code, message, attempts, fallbackOf, fallback, fallbackSkipped } = result;
   return {
     sink,
     id,
@@ -302,6 +331,7 @@ function journalOf(result: Omit<DeliveryResult, "outcome">) {
     ...(message ? { message } : {}),
     ...(fallbackOf === undefined ? {} : { fallbackOf }),
     ...(fallback === undefined ? {} : { fallback }),
+    ...(fallbackSkipped === undefined ? {} : { fallbackSkipped }),
   };
 }
 

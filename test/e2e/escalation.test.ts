@@ -32,12 +32,12 @@ const phoneCalls = (server: TestHttpServer) => server.requests.filter((r) => r.u
 
 // The worker's journal line for an outbox entry, once written.
 async function journal(home: TempHome, match: (line: Record<string, unknown>) => boolean) {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 900; i++) {
     const line = home.logLines().find((l) => l.outbox !== undefined && match(l));
     if (line) return line;
     await sleep(100);
   }
-  throw new Error("no such journal line in 40 s");
+  throw new Error("no such journal line in 90 s");
 }
 
 describe("escalation", () => {
@@ -96,4 +96,58 @@ describe("escalation", () => {
     const body = JSON.parse(phone[0]?.body ?? "{}") as { data: { notificationId: string } };
     expect(body.data.notificationId).toBe(`${String(run?.id)}.followup`);
   });
+});
+
+describe("an escalation chain", () => {
+  const chain = (server: TestHttpServer, second: number) => {
+    const home = tempHome();
+    home.writeConfig({
+      escalate: [
+        { afterSeconds: 2, to: ["phone"] },
+        { afterSeconds: second, to: ["pager"] },
+      ],
+      sinks: {
+        chat: { type: "webhook", url: `${server.url}/chat` },
+        phone: { type: "webhook", url: `${server.url}/phone`, events: [] },
+        pager: { type: "webhook", url: `${server.url}/pager`, events: [] },
+      },
+    });
+    return home;
+  };
+  const idOf = (call: { body: string } | undefined) =>
+    (JSON.parse(call?.body ?? "{}") as { data: { notificationId: string } }).data.notificationId;
+
+  it("unanswered: each step reaches its sink once, with its own id", async () => {
+    const server = await startHttpServer();
+    const home = chain(server, 4);
+    await hook(home, permission("chain-unanswered"));
+    const run = home.logLines().find((l) => l.event === "Notification");
+    const id = String(run?.id);
+    expect(run?.escalations).toEqual([
+      { sink: "phone", afterSeconds: 2, id: `${id}.followup` },
+      { sink: "pager", afterSeconds: 4, id: `${id}.followup2` },
+    ]);
+    await server.waitForRequests(3, 60_000);
+    await sleep(3000); // nothing more comes
+    const at = (path: string) => server.requests.filter((r) => r.url === path);
+    expect(at("/phone").map(idOf)).toEqual([`${id}.followup`]);
+    expect(at("/pager").map(idOf)).toEqual([`${id}.followup2`]);
+    expect(at("/chat")).toHaveLength(1);
+    const log = await runBin(["log"], { env: { ...home.env, NO_COLOR: "1" } });
+    expect(log.stdout).toContain("ok phone (follow-up), ok pager (follow-up)");
+  }, 120_000);
+
+  it("answered after the first step: the later step is cancelled, never sent", async () => {
+    const server = await startHttpServer();
+    // The second step is far enough out that the answer comes first on a loaded machine.
+    const home = chain(server, 30);
+    await hook(home, permission("chain-answered"));
+    const id = String(home.logLines().find((l) => l.event === "Notification")?.id);
+    await server.waitForRequests(2, 60_000); // the chat delivery and the first follow-up
+    expect(phoneCalls(server).map(idOf)).toEqual([`${id}.followup`]);
+    expect(await hook(home, prompt("chain-answered"))).toMatchObject({ code: 0, stdout: "" });
+    const cancelled = await journal(home, (l) => l.id === `${id}.followup2`);
+    expect(cancelled).toMatchObject({ outbox: "cancelled", sink: "pager", rule: "escalate" });
+    expect(server.requests.filter((r) => r.url === "/pager")).toEqual([]);
+  }, 180_000);
 });

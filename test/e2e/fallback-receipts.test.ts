@@ -203,3 +203,70 @@ describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", 
     90_000,
   );
 });
+
+// A fallback target that is also one of the notification's own sinks gets it once, not twice.
+describe("a fallback to a sink that already has the notification", () => {
+  const mail = (port: number) => ({
+    type: "email",
+    from: "agent@example.com",
+    to: ["dev@example.com"],
+    smtp: { host: "127.0.0.1", port, secure: false },
+  });
+
+  it("the worker path: Discord gives up, mail got it directly; one e-mail, the log says why", async () => {
+    const discord = await startHttpServer([{ status: 404, body: "{}" }]);
+    const smtp = await startSmtpServer();
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    home.writeConfig({
+      sinks: {
+        team: {
+          type: "chat",
+          service: "discord",
+          url: `${discord.url}/api/webhooks/1/${TOKEN}`,
+          fallback: ["mail"],
+        },
+        mail: mail(smtp.port),
+      },
+    });
+    await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+    await waitFor(
+      () =>
+        home.logLines().some((l) => l.outbox === "failed") &&
+        home.logLines().some((l) => l.outbox === "delivered"),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // nothing more comes
+    expect(smtp.messages).toHaveLength(1);
+    expect(home.logLines().find((l) => l.outbox === "failed")).toMatchObject({
+      sink: "team",
+      fallbackSkipped: ["mail"],
+    });
+    const table = await runBin(["log"], { env: { ...home.env, NO_COLOR: "1" } });
+    expect(table.stdout).toContain(
+      "failed team SINK_HTTP_STATUS (fallback to mail skipped: it already has it)",
+    );
+    // mail received it: --failed does not list it.
+    const failed = await runBin(["log", "--failed"], { env: home.env });
+    expect(failed.stdout).toMatch(/^No failed runs among the 1 logged/);
+  });
+
+  it("the hook path: a desktop sink that fails, mail among its sinks; one e-mail", async () => {
+    const smtp = await startSmtpServer();
+    const home = tempHome({ DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" });
+    home.writeConfig({
+      sinks: { banner: { type: "desktop", fallback: ["mail"] }, mail: mail(smtp.port) },
+    });
+    await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
+    await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // nothing more comes
+    expect(smtp.messages).toHaveLength(1);
+    expect(home.logLines().find((l) => Array.isArray(l.outcomes))).toMatchObject({
+      outcomes: expect.arrayContaining([
+        expect.objectContaining({ sink: "banner", ok: false, fallbackSkipped: ["mail"] }),
+      ]) as unknown,
+    });
+    const table = await runBin(["log"], { env: { ...home.env, NO_COLOR: "1" } });
+    expect(table.stdout).toMatch(
+      /failed banner SINK_\w+ \(fallback to mail skipped: it already has it\)/,
+    );
+  });
+});

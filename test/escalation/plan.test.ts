@@ -74,6 +74,76 @@ describe("planEscalations", () => {
     expect(planEscalations(permission, broken.value, ["chat"])).toEqual([]);
   });
 
+  it("a chain: one follow-up per step, each with its own stable id, due counted from the notification", () => {
+    const value = config({
+      escalate: [
+        { afterSeconds: 300, to: ["phone"] },
+        { afterSeconds: 900, to: ["mail", "phone"] },
+        { afterSeconds: 1800, to: ["mail"], events: ["StopFailure"] },
+      ],
+      sinks: { ...sinks, mail: { type: "webhook", url: "https://example.test/mail", events: [] } },
+    });
+    const planned = planEscalations(permission, value, ["chat"]);
+    expect(planned.map((p) => [p.sinkName, p.afterSeconds, p.notification.id, p.cancelOn])).toEqual(
+      [
+        ["phone", 300, `${permission.id}.followup`, "prompt-or-moved"],
+        ["mail", 900, `${permission.id}.followup2`, "prompt-or-moved"],
+        ["phone", 900, `${permission.id}.followup2`, "prompt-or-moved"],
+      ],
+    );
+    expect(planned.map((p) => p.notification.followUp?.of)).toEqual(Array(3).fill(permission.id));
+    expect(planned[1]?.notification.title).toMatch(/^Still waiting after 15 min: /);
+    // The third step only for a failure: its id is the third's, whatever the second did.
+    const failed = { ...permission, event: "StopFailure" as const, failure: true };
+    expect(planEscalations(failed, value, ["chat"]).map((p) => p.notification.id)).toEqual([
+      `${permission.id}.followup`,
+      `${permission.id}.followup2`,
+      `${permission.id}.followup2`,
+      `${permission.id}.followup3`,
+    ]);
+  });
+
+  it("a chain beside a single step: step n of each is stage n, the earliest per sink winning", () => {
+    const value = config({
+      escalate: [
+        { afterSeconds: 300, to: ["phone"] },
+        { afterSeconds: 1200, to: ["phone"] },
+      ],
+      sinks: { ...sinks, chat: { ...sinks.chat, escalate: { afterSeconds: 120, to: ["phone"] } } },
+    });
+    expect(
+      planEscalations(permission, value, ["chat"]).map((p) => [p.afterSeconds, p.notification.id]),
+    ).toEqual([
+      [120, `${permission.id}.followup`],
+      [1200, `${permission.id}.followup2`],
+    ]);
+  });
+
+  it("refuses steps that do not increase and unknown sinks, in one line naming the place", () => {
+    const steps = [
+      { afterSeconds: 300, to: ["phone"] },
+      { afterSeconds: 300, to: ["pager"] },
+    ];
+    const notIncreasing = validateConfig({ escalate: steps, sinks }, {});
+    expect(notIncreasing.issues).toEqual([
+      "escalate[1].afterSeconds: each step comes after the one before it: expected more than 300 (seconds after the notification)",
+    ]);
+    expect(notIncreasing.value.escalate).toBeUndefined();
+    const unknown = validateConfig(
+      {
+        sinks: {
+          ...sinks,
+          chat: { ...sinks.chat, escalate: [steps[0], { ...steps[1], afterSeconds: 600 }] },
+        },
+      },
+      {},
+    );
+    expect(unknown.issues).toEqual(['sinks.chat.escalate[1].to: no valid sink named "pager"']);
+    expect(validateConfig({ escalate: [], sinks }, {}).issues).toEqual([
+      "escalate: Too small: expected array to have >=1 items",
+    ]);
+  });
+
   it("labels the wait the way a person says it", () => {
     expect([3, 90, 300, 3600, 7200].map(waitLabel)).toEqual([
       "3 s",

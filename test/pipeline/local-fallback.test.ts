@@ -36,9 +36,28 @@ describe("queueLocalFallbacks", () => {
       wait: false,
       secrets: [],
     });
-    expect(outcomes).toEqual([{ ...failed, fallback: ["mail"] }, sent]);
+    expect(outcomes).toEqual([{ ...failed, fallback: ["mail"], fallbackSkipped: ["team"] }, sent]);
     expect(await box.files("pending")).toMatchObject([
       { sinkName: "mail", fallbackOf: "banner", notification: { id: notification.id } },
     ]);
+  });
+
+  it("skips a target held for coalescing in this run: it gets the notification merged", async () => {
+    const sinks = { banner: { type: "desktop", fallback: ["mail"] }, mail: hook() };
+    const box = await outboxEnv(sinks);
+    const notification = sampleNotification();
+    const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);
+    const banner = deliveries.filter((d) => d.entry.name === "banner");
+    const failed: Outcome = {
+      sink: "banner",
+      type: "desktop",
+      target: "desktop",
+      ok: false,
+      ms: 1,
+    };
+    const options = { ...box, budgetMs: 1000, wait: false, secrets: [] };
+    const outcomes = await queueLocalFallbacks([failed], banner, options, ["banner", "mail"]);
+    expect(outcomes).toEqual([{ ...failed, fallbackSkipped: ["mail"] }]);
+    expect(await box.files("pending")).toEqual([]);
   });
 });

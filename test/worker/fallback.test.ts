@@ -76,6 +76,37 @@ describe("fallback", () => {
     expect(await box.everything()).not.toContain("TOKEN-do-not-leak");
   });
 
+  it("mail among the notification's own sinks: the fallback is skipped, mail gets it once", async () => {
+    const { discord, smtp, box } = await discordGoneMailStandsIn();
+    const notification = sampleNotification();
+    // What the hook queues when a notification goes to both: each entry names the other.
+    await enqueue(box.deps, { notification, sinkName: "team", siblings: ["mail"] });
+    await enqueue(box.deps, { notification, sinkName: "mail", siblings: ["team"] });
+    expect(await drain(box.deps, fast)).toMatchObject({ delivered: 1, failed: 1, remaining: 0 });
+    expect(await drain(box.deps, fast)).toMatchObject({ delivered: 0, remaining: 0 });
+    expect(discord.requests).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(1);
+    const failed = (await journal(box)).find((line) => line.outbox === "failed");
+    expect(failed).toMatchObject({ sink: "team", fallbackSkipped: ["mail"] });
+    expect(failed?.fallback).toBeUndefined();
+    expect(await box.files("pending")).toEqual([]);
+  });
+
+  it("a target with its own delivery of the notification still pending is skipped too", async () => {
+    const { smtp, box } = await discordGoneMailStandsIn();
+    const notification = sampleNotification();
+    await enqueue(box.deps, { notification, sinkName: "team" });
+    // mail's own entry, due later (an older entry without siblings, or one held back).
+    await enqueue(box.deps, { notification, sinkName: "mail", notBefore: Date.now() + 60_000 });
+    expect(await drain(box.deps, fast)).toMatchObject({ failed: 1, remaining: 1 });
+    const failed = (await journal(box)).find((line) => line.outbox === "failed");
+    expect(failed).toMatchObject({ sink: "team", fallbackSkipped: ["mail"] });
+    expect((await box.files("pending")).map((e) => (e as { sinkName: string }).sinkName)).toEqual([
+      "mail",
+    ]);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
   it("a failed entry retried by flush --retry-failed that fails again does not mail twice", async () => {
     const { discord, smtp, box } = await discordGoneMailStandsIn();
     await enqueue(box.deps, { notification: sampleNotification(), sinkName: "team" });

@@ -133,8 +133,24 @@ export const chat = defineSink<ChatOptions>({
       { url: request.url, method: request.method ?? "POST", ...encodeBody(request) },
       { signal: ctx.signal, env: ctx.deps.env, sinkName: ctx.sinkName },
     );
-    const receipt = serviceOf(options).read(response, ctx.sinkName);
-    return receipt.messageId === undefined ? {} : { messageId: receipt.messageId };
+    const resolved = resolveOptions(options);
+    const service = serviceOf(resolved);
+    const { messageId } = service.read(response, ctx.sinkName);
+    if (messageId === undefined) return {};
+    const watch = service.receipts?.window(notification, resolved);
+    return { messageId, ...(watch ? { watch } : {}) };
+  },
+  // One look at a sent message's receipt (a GET whose URL may carry the token: never logged).
+  async poll(messageId, options, ctx) {
+    const resolved = resolveOptions(options);
+    const polling = serviceOf(resolved).receipts;
+    if (!polling) throw new TypeError(`${resolved.service} keeps no receipts`);
+    const request = polling.request(messageId, resolved);
+    const response = await postRequest(
+      { url: request.url, method: "GET", headers: request.headers, body: "" },
+      { signal: ctx.signal, env: ctx.deps.env, sinkName: ctx.sinkName },
+    );
+    return polling.read(response, ctx.sinkName);
   },
 });
 

@@ -1,9 +1,16 @@
-// Pushover Message API: https://pushover.net/api (POST /1/messages.json, form-encoded).
+// Pushover Message API: https://pushover.net/api (POST /1/messages.json, form-encoded), and its
+// receipts API for emergency messages (GET /1/receipts/RECEIPT.json?token=APP_TOKEN).
 import * as z from "../../zod.js";
 import type { Notification } from "../../core/notification.js";
 import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { idOf, parseJson, reject, shortText } from "./answer.js";
-import { defineChatService, type AppriseForm, type ChatRequest } from "./service.js";
+import type { ReceiptAnswer, ReceiptWindow } from "../../core/receipt.js";
+import {
+  defineChatService,
+  type AppriseForm,
+  type ChatRequest,
+  type ReceiptPolling,
+} from "./service.js";
 import { describeOrigin, encodeText, fitText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
@@ -52,13 +59,21 @@ function needsAcknowledgement(notification: Notification): boolean {
   return notification.level === "failure" || (notification.level === "attention" && asks);
 }
 
+function isEmergency(notification: Notification, options: PushoverOptions): boolean {
+  return options.emergency !== false && needsAcknowledgement(notification);
+}
+
+function apiOf(options: PushoverOptions): string {
+  return (options.apiUrl ?? PUSHOVER_API).replace(/\/+$/, "");
+}
+
 // Priority 2 (emergency: repeats every retrySeconds until acknowledged or expireSeconds) for
 // failures and permission requests, 1 (high) for the rest that needs you, 0 when done. Plain text.
 function build(notification: Notification, options: PushoverOptions): ChatRequest {
   const { user, token, device } = target(options);
   const origin = describeOrigin(notification);
   const text = [notification.body, origin].filter((part) => part !== "").join("\n\n");
-  const emergency = options.emergency !== false && needsAcknowledgement(notification);
+  const emergency = isEmergency(notification, options);
   const priority = emergency ? 2 : notification.level === "done" ? 0 : 1;
   const body: Record<string, string> = {
     token,
@@ -75,8 +90,7 @@ function build(notification: Notification, options: PushoverOptions): ChatReques
     body.expire = String(options.expireSeconds ?? 3600);
   }
   if (device !== undefined) body.device = device;
-  const api = (options.apiUrl ?? PUSHOVER_API).replace(/\/+$/, "");
-  return { url: `${api}/1/messages.json`, headers: {}, body, form: true };
+  return { url: `${apiOf(options)}/1/messages.json`, headers: {}, body, form: true };
 }
 
 // `{"status":1,"request":…,"receipt"?}`; a 4xx is `{"status":0,"errors":[…]}`: not retried.
@@ -100,6 +114,70 @@ function read(response: HttpResponse, sinkName: string) {
   const hint = "the answer did not say status 1";
   return reject({ sinkName, service: "Pushover", status, said, hint, retryable: true });
 }
+
+// The first look a little after sending (Pushover asks for no more than one every 5 s), then one
+// per emergency repeat (`retrySeconds`, ≥ 30 s), until `expireSeconds`: at most ~360 looks.
+export const RECEIPT_FIRST_LOOK_SECONDS = 10;
+
+function receiptWindow(
+  notification: Notification,
+  options: PushoverOptions,
+): ReceiptWindow | undefined {
+  if (!isEmergency(notification, options)) return undefined;
+  return {
+    firstSeconds: RECEIPT_FIRST_LOOK_SECONDS,
+    everySeconds: options.retrySeconds ?? 60,
+    forSeconds: options.expireSeconds ?? 3600,
+  };
+}
+
+const RECEIPT = /^[A-Za-z0-9]{1,64}$/;
+
+// The token rides in the query string, as the API wants it: the URL is never logged whole.
+function receiptRequest(receipt: string, options: PushoverOptions): ChatRequest {
+  if (!RECEIPT.test(receipt)) throw new TypeError("not a Pushover receipt");
+  const query = new URLSearchParams({ token: target(options).token });
+  const url = `${apiOf(options)}/1/receipts/${receipt}.json?${query.toString()}`;
+  return { url, method: "GET", headers: {}, body: undefined };
+}
+
+// `{"status":1,"acknowledged":1,"acknowledged_at":…,"acknowledged_by_device":…,"expired":…,
+// "expires_at":…}`. `acknowledged_by` (a user key, a secret) is never read.
+function readReceipt(response: HttpResponse, sinkName: string): ReceiptAnswer {
+  const json = parseJson(response.text);
+  const { status } = response;
+  if (status >= 200 && status < 300 && json?.status === 1) {
+    if (json.acknowledged === 1) {
+      const device = json.acknowledged_by_device;
+      const by = typeof device === "string" && device !== "" ? device : undefined;
+      return { state: "acknowledged", at: isoOf(json.acknowledged_at), by };
+    }
+    if (json.expired === 1) return { state: "expired", at: isoOf(json.expires_at) };
+    return { state: "waiting" };
+  }
+  const errors = Array.isArray(json?.errors) ? json.errors.join("; ") : undefined;
+  const said = shortText(errors);
+  if (status >= 400 && status < 500 && status !== 429) {
+    const hint = "the receipt is unknown or the application token was refused";
+    reject({ sinkName, service: "Pushover", status, said, hint, retryable: false });
+  }
+  assertSuccess(response, { sinkName, service: "Pushover" });
+  const hint = "the receipt's answer did not say status 1";
+  return reject({ sinkName, service: "Pushover", status, said, hint, retryable: true });
+}
+
+// Unix seconds → ISO time; 0 (not yet) and anything else → undefined.
+function isoOf(seconds: unknown): string | undefined {
+  return typeof seconds === "number" && seconds > 0 && Number.isFinite(seconds)
+    ? new Date(seconds * 1000).toISOString()
+    : undefined;
+}
+
+const RECEIPTS: ReceiptPolling<PushoverOptions> = {
+  window: receiptWindow,
+  request: receiptRequest,
+  read: readReceipt,
+};
 
 const APPRISE: AppriseForm<PushoverOptions> = {
   schemes: ["pover"],
@@ -200,6 +278,7 @@ export const pushover = defineChatService<PushoverOptions>({
     const where = new URL(options.apiUrl ?? PUSHOVER_API).origin;
     return `pushover user${device === undefined ? "" : ` device ${device}`} via ${where}`;
   },
+  receipts: RECEIPTS,
   example: "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi",
   starter: { name: "PUSHOVER_URL", what: "pover://USER_KEY@APP_TOKEN" },
 });

@@ -4,6 +4,7 @@
 import type * as z from "../../zod.js";
 import type { Notification } from "../../core/notification.js";
 import type { HttpResponse } from "../../http/post.js";
+import type { ReceiptAnswer, ReceiptWindow } from "../../core/receipt.js";
 import type { SinkFailure } from "../sink.js";
 
 /** The options every service's entry has: which service it is, and usually its URL. */
@@ -14,8 +15,8 @@ export interface ServiceOptions {
 /** The HTTP request a service builds for one notification, secrets included. */
 export interface ChatRequest {
   url: string;
-  /** POST unless the API says otherwise (Matrix sends with PUT). */
-  method?: "POST" | "PUT";
+  /** POST unless the API says otherwise (Matrix sends with PUT; a receipt poll is a GET). */
+  method?: "POST" | "PUT" | "GET";
   headers: Record<string, string>;
   /** The JSON value to send, or, with `form`, flat fields sent urlencoded. */
   body: unknown;
@@ -27,6 +28,16 @@ export interface ChatRequest {
 export interface ChatReceipt {
   /** The service's own id of the message (Telegram message_id, Gotify id, Pushover receipt). */
   messageId?: string | undefined;
+}
+
+/** A service whose messages a person acknowledges, and that tells who and when when asked. */
+export interface ReceiptPolling<Options> {
+  /** The window for one sent message, or undefined when it asks for no acknowledgement. Pure. */
+  window(notification: Notification, options: Options): ReceiptWindow | undefined;
+  /** The GET that asks about one message by the id `read` returned (secrets included). Pure. */
+  request(messageId: string, options: Options): ChatRequest;
+  /** Reads the answer; throws a HookNotifyError (retryable or not) for a failed look. */
+  read(response: HttpResponse, sinkName: string): ReceiptAnswer;
 }
 
 /** Apprise's URL syntax for a service: `tgram://BOT_TOKEN/CHAT_ID`. */
@@ -67,6 +78,8 @@ export interface ChatService<Options extends ServiceOptions> {
   readonly starter: { name: string; what: string };
   /** test: the next step for one of its failures, or undefined. */
   explain?(failure: SinkFailure): string | undefined;
+  /** Acknowledgements the worker can ask for after sending (Pushover's emergency receipts). */
+  readonly receipts?: ReceiptPolling<Options>;
 }
 
 // Identity: each service's Options type is inferred from its definition.

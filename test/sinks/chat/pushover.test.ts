@@ -53,7 +53,7 @@ describe("pushover against a local server", () => {
       [{ status: 200, body: '{"status":1,"request":"r","receipt":"rcpt"}' }],
       failure,
     );
-    expect(outcome).toEqual({ messageId: "rcpt" });
+    expect(outcome).toMatchObject({ messageId: "rcpt" });
   });
 
   it("emergency: false keeps failures at high priority", async () => {
@@ -84,5 +84,74 @@ describe("pushover against a local server", () => {
     expect(rendered).not.toContain(USER);
     expect(rendered).not.toContain(APP);
     expect(chat.describeTarget(options)).toBe("pushover user via https://api.pushover.net");
+  });
+});
+
+describe("pushover receipts (GET /1/receipts/RECEIPT.json?token=APP)", () => {
+  const RECEIPT = "rLqz8Wc3o4Vy7ZxjFf4pNbH2sdDkXa";
+  const emergencyOk: Reply = {
+    status: 200,
+    body: JSON.stringify({ status: 1, request: "r-1", receipt: RECEIPT }),
+  };
+  const poll = async (reply: Reply) => {
+    const server = await startHttpServer([reply]);
+    const options = { service: "pushover", url: `pover://${USER}@${APP}`, apiUrl: server.url };
+    const answer = await settle(chat.poll!(RECEIPT, options as ChatOptions, sendContext()));
+    return { server, answer };
+  };
+
+  it("an emergency send reports its receipt and the window to ask in; a normal one none", async () => {
+    const { outcome } = await sendTo([emergencyOk], failure, {
+      retrySeconds: 45,
+      expireSeconds: 600,
+    });
+    expect(outcome).toEqual({
+      messageId: RECEIPT,
+      watch: { firstSeconds: 10, everySeconds: 45, forSeconds: 600 },
+    });
+    const plain = await sendTo([emergencyOk], failure, { emergency: false });
+    expect(plain.outcome).toEqual({ messageId: RECEIPT });
+  });
+
+  it("acknowledged: when and the device, never the user key; the token only in the query", async () => {
+    const { server, answer } = await poll({
+      status: 200,
+      body: JSON.stringify({
+        status: 1,
+        acknowledged: 1,
+        acknowledged_at: 1767323045,
+        acknowledged_by: USER,
+        acknowledged_by_device: "pixel-8",
+        expired: 0,
+      }),
+    });
+    expect(answer).toEqual({
+      state: "acknowledged",
+      at: "2026-01-02T03:04:05.000Z",
+      by: "pixel-8",
+    });
+    expect(server.requests[0]).toMatchObject({
+      method: "GET",
+      url: `/1/receipts/${RECEIPT}.json?token=${APP}`,
+      body: "",
+    });
+  });
+
+  it("waiting, expired, and a refused receipt that is not retried (the token not in the error)", async () => {
+    const waiting = await poll({ status: 200, body: '{"status":1,"acknowledged":0,"expired":0}' });
+    expect(waiting.answer).toEqual({ state: "waiting" });
+    const expired = await poll({
+      status: 200,
+      body: '{"status":1,"acknowledged":0,"expired":1,"expires_at":1767323045}',
+    });
+    expect(expired.answer).toEqual({ state: "expired", at: "2026-01-02T03:04:05.000Z" });
+    const refused = await poll({
+      status: 404,
+      body: '{"status":0,"errors":["receipt not found; may be invalid or expired"]}',
+    });
+    expect(refused.answer).toMatchObject({ code: "SINK_HTTP_STATUS", retryable: false });
+    expect((refused.answer as Error).message).not.toContain(APP);
+    const down = await poll({ status: 503, body: "" });
+    expect(down.answer).toMatchObject({ retryable: true });
   });
 });
