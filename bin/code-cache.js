@@ -64,8 +64,10 @@ function writeCache(script, dir, file) {
   }
 }
 
-// The module's exports, as require(file) would return them.
-function requireCached(file, env = process.env) {
+// The module's exports, as require(file) would return them. `worthKeeping(exports)`, asked as the
+// process exits, says whether this run compiled what the next runs need (V8 puts in the cache the
+// functions that ran): dist/hook.cjs keeps one only from a run that handed its event over.
+function requireCached(file, env = process.env, worthKeeping = () => true) {
   const source = fs.readFileSync(file, "utf8");
   const id = BUILD_ID.exec(source.slice(0, 64))?.[1];
   const home = env.HOME || env.USERPROFILE;
@@ -76,12 +78,12 @@ function requireCached(file, env = process.env) {
   const cachedData = readCache(cacheFile);
   const wrapper = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
   const script = new vm.Script(wrapper, { filename: file, cachedData });
+  const module = { exports: {}, id: file, filename: file, loaded: false };
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once("exit", () => {
-      writeCache(script, dir, cacheFile);
+      if (worthKeeping(module.exports)) writeCache(script, dir, cacheFile);
     });
   }
-  const module = { exports: {}, id: file, filename: file, loaded: false };
   const compiled = script.runInThisContext();
   compiled.call(
     module.exports,

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Thin shim: the real program is bundled in dist/ (npm run build). dist/hook.cjs decides first: a
-// hook run that a live worker can take is handed to it there (15 KB, required as is: loading the
-// code-cache machinery costs it more than compiling it); everything else loads dist/cli.cjs,
-// compiled with a V8 code cache (see code-cache.js). CommonJS (see bin/package.json), so a hook
-// run never starts the ES module loader.
+// hook run that a live worker can take is handed to it there; everything else loads dist/cli.cjs.
+// Both are compiled with a V8 code cache (see code-cache.js). CommonJS (see bin/package.json), so
+// a hook run never starts the ES module loader.
 "use strict";
 
 function missing(error, name) {
-  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes(name)) {
+  const code = error && error.code;
+  if ((code === "MODULE_NOT_FOUND" || code === "ENOENT") && String(error.message).includes(name)) {
     process.stderr.write(
       "hook-notify: dist/ is missing: run `npm run build` in the hook-notify folder.\n",
     );
@@ -26,7 +26,12 @@ function cli() {
 
 let hook;
 try {
-  hook = require("../dist/hook.cjs");
+  // Its cache is kept from a run that handed its event over (it ran the whole fast path).
+  hook = require("./code-cache.js").requireCached(
+    require.resolve("../dist/hook.cjs"),
+    process.env,
+    (exports) => exports.handedOver?.() === true,
+  );
 } catch (error) {
   missing(error, "hook.cjs");
 }

@@ -52,7 +52,7 @@ describe("the V8 code cache of the hook's bundle", () => {
   it("is written after the first run (0600, named by the build id) and used after it", async () => {
     const home = tempHome();
     const first = await runBin(["--dry-run"], { input: stop(), env: home.env });
-    // dist/hook.cjs (15 KB, it decides first) is required as is; dist/cli.cjs has the cache.
+    // dist/hook.cjs keeps a cache only from a run that handed its event over (fast-path.test.ts).
     const [name, ...others] = readdirSync(cacheFolder(home.dir));
     expect(others).toEqual([]);
     const id = /^var __hnBuild = "([0-9a-f]{16})";/.exec(
