@@ -29,7 +29,7 @@ type FullPath = (argv: string[], handover: Handover) => Promise<void>;
 let handed = false;
 
 /** True once this run wrote its event for the worker: it ran (so V8 compiled) the whole fast
- * path, which is what bin/code-cache.js keeps in dist/hook.cjs's code cache. */
+ * path, which is what bin/hook-notify.js keeps in dist/hook.cjs's code cache. */
 export function handedOver(): boolean {
   return handed;
 }
