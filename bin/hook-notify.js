@@ -1,13 +1,130 @@
 #!/usr/bin/env node
-// Thin shim: the real program is bundled in dist/ (npm run build). dist/hook.cjs decides first: a
-// hook run that a live worker can take is handed to it there (15 KB, required as is: loading the
-// code-cache machinery costs it more than compiling it); everything else loads dist/cli.cjs,
-// compiled with a V8 code cache (see code-cache.js). CommonJS (see bin/package.json), so a hook
-// run never starts the ES module loader.
+// The program's entry: the real program is bundled in dist/ (npm run build). dist/hook.cjs decides
+// first: a hook run that a live worker can take is handed to it there; everything else loads
+// dist/cli.cjs. Both are compiled with a V8 code cache, loaded by this file itself (a second file
+// of ours costs every hook run ~1 M instructions of node's module loader). CommonJS (see
+// bin/package.json), so a hook run never starts the ES module loader.
+//
+// The code cache (issue #19): on Node 20 compiling dist/cli.cjs costs every hook run ~10 ms that
+// the cache saves. The cache sits in the user's cache folder (dist/ may be read-only or shared),
+// named by the bundle's build id (a hash of its content: V8 itself accepts a cache for any source
+// of the same length), node's version and the CPU. It is written once, after a run (so it holds
+// the functions that run compiled), atomically (temp file + rename), and only when there was none
+// or V8 rejected it (a new node, other flags). Any problem with it (missing, unwritable, corrupt,
+// a FIFO) costs the cache, never the run.
 "use strict";
 
+const fs = require("node:fs");
+const path = require("node:path");
+const vm = require("node:vm");
+
+/** The build id the build script writes into the bundle's first line. */
+const BUILD_ID = /^var __hnBuild = "([0-9a-f]{16})";/;
+/** No code cache of ours is near this; anything larger is not ours. */
+const MAX_CACHE_BYTES = 32 << 20;
+
+// $XDG_CACHE_HOME/hook-notify (~/.cache), ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows.
+function cacheDir(env, platform, home) {
+  if (platform === "win32" && env.LOCALAPPDATA) return path.join(env.LOCALAPPDATA, "hook-notify");
+  if (platform === "darwin") return path.join(home, "Library", "Caches", "hook-notify");
+  return path.join(env.XDG_CACHE_HOME || path.join(home, ".cache"), "hook-notify");
+}
+
+// Only a regular file, opened without following a link or blocking, and bounded in size.
+function readCache(file) {
+  const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+  let fd;
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    const info = fs.fstatSync(fd);
+    if (!info.isFile() || info.size === 0 || info.size > MAX_CACHE_BYTES) return undefined;
+    const buffer = readUpTo(fd, info.size);
+    return buffer.length === info.size ? buffer : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+// At most `size` bytes of `fd` from where it stands.
+function readUpTo(fd, size) {
+  const buffer = Buffer.allocUnsafe(size);
+  let read = 0;
+  for (let n = 1; n > 0 && read < size; read += n)
+    n = fs.readSync(fd, buffer, read, size - read, null);
+  return buffer.subarray(0, read);
+}
+
+// The bundle's text, with the fs calls the cache reads with (readFileSync's own code is more for
+// V8 to compile on every run).
+function readSource(file) {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY);
+  try {
+    return readUpTo(fd, fs.fstatSync(fd).size).toString("utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// Temp file beside the target (0600, never over an existing one), then rename: a reader sees a
+// whole cache or none. Caches of other builds of the same bundle are removed.
+function writeCache(script, dir, file) {
+  try {
+    const data = script.createCachedData();
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    fs.writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
+    fs.renameSync(temp, file);
+    const prefix = path.basename(file).split("-")[0];
+    for (const name of fs.readdirSync(dir)) {
+      if (name.startsWith(`${prefix}-`) && name.endsWith(".v8") && name !== path.basename(file))
+        fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // No cache this time: the next run compiles as usual and tries again.
+  }
+}
+
+// The module's exports, as require(file) would return them. `worthKeeping(exports)`, asked as the
+// process exits, says whether this run compiled what the next runs need (V8 puts in the cache the
+// functions that ran): dist/hook.cjs keeps one only from a run that handed its event over.
+// `require`: what the bundle's require() is; a bundle that needs only node's own modules can
+// take the caller's (a require of its own costs node:module's createRequire).
+function requireCached(file, env = process.env, options = {}) {
+  const { worthKeeping = () => true } = options;
+  const source = readSource(file);
+  const id = BUILD_ID.exec(source.slice(0, 64))?.[1];
+  const home = env.HOME || env.USERPROFILE;
+  if (id === undefined || env.HOOK_NOTIFY_CODE_CACHE === "0" || !home) return require(file);
+  const dir = cacheDir(env, process.platform, home);
+  const name = `${path.basename(file)}-${id}-${process.version}-${process.arch}.v8`;
+  const cacheFile = path.join(dir, name);
+  const cachedData = readCache(cacheFile);
+  const wrapper = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
+  const script = new vm.Script(wrapper, { filename: file, cachedData });
+  const module = { exports: {}, id: file, filename: file, loaded: false };
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once("exit", () => {
+      if (worthKeeping(module.exports)) writeCache(script, dir, cacheFile);
+    });
+  }
+  const compiled = script.runInThisContext();
+  compiled.call(
+    module.exports,
+    module.exports,
+    options.require ?? require("node:module").createRequire(file),
+    module,
+    file,
+    path.dirname(file),
+  );
+  module.loaded = true;
+  return module.exports;
+}
+
 function missing(error, name) {
-  if (error && error.code === "MODULE_NOT_FOUND" && String(error.message).includes(name)) {
+  const code = error && error.code;
+  if ((code === "MODULE_NOT_FOUND" || code === "ENOENT") && String(error.message).includes(name)) {
     process.stderr.write(
       "hook-notify: dist/ is missing: run `npm run build` in the hook-notify folder.\n",
     );
@@ -18,16 +135,26 @@ function missing(error, name) {
 
 function cli() {
   try {
-    return require("./code-cache.js").requireCached(require.resolve("../dist/cli.cjs"));
+    return requireCached(require.resolve("../dist/cli.cjs"));
   } catch (error) {
     return missing(error, "cli.cjs");
   }
 }
 
-let hook;
-try {
-  hook = require("../dist/hook.cjs");
-} catch (error) {
-  missing(error, "hook.cjs");
+function main() {
+  let hook;
+  try {
+    // Its cache is kept from a run that handed its event over (it ran the whole fast path). It
+    // requires only node's own modules (scripts/build.mjs makes sure): this file's require does.
+    hook = requireCached(path.join(module.path, "..", "dist", "hook.cjs"), process.env, {
+      worthKeeping: (exports) => exports.handedOver?.() === true,
+      require,
+    });
+  } catch (error) {
+    missing(error, "hook.cjs");
+  }
+  hook.main(process.argv.slice(2), cli);
 }
-hook.main(process.argv.slice(2), cli);
+
+module.exports = { requireCached, cacheDir };
+if (require.main === module) main();

@@ -4,7 +4,7 @@
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
-// Why a build id: bin/code-cache.js keeps a V8 code cache of dist/hook.cjs and dist/cli.cjs named
+// Why a build id: bin/hook-notify.js keeps a V8 code cache of dist/hook.cjs and dist/cli.cjs named
 // by it (V8 accepts a cache for any source of the same length, so the name must change with the
 // content), and a hook hands its event only to a worker of the same build (src/build-id.ts). One id,
 // a hash of all the bundles, is written into each.
@@ -195,9 +195,23 @@ try {
     ...common,
     entryPoints: { commands: "src/cli-yargs.ts", worker: "src/worker/worker-main.ts" },
   });
+  await onlyBuiltins("hook.cjs");
   await stampBuildId(["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs"]);
 } catch {
   process.exit(1);
+}
+
+// bin/hook-notify.js runs dist/hook.cjs with its own require (a require of the bundle's own would
+// cost every hook run node:module's createRequire): the bundle may require node's modules only.
+async function onlyBuiltins(name) {
+  const text = await readFile(new URL(`../dist/${name}`, import.meta.url), "utf8");
+  const others = [...text.matchAll(/\brequire\("([^"]*)"\)/g)]
+    .map((match) => match[1])
+    .filter((id) => !id.startsWith("node:"));
+  if (others.length > 0) {
+    console.error(`build: dist/${name} may require node's modules only, not ${others.join(", ")}`);
+    throw new Error("not only builtins");
+  }
 }
 
 // The placeholder becomes a hash of all the bundles: same length, so source maps (if any) stay right.

@@ -26,6 +26,14 @@ const MAX_FAST_BYTES = 64 * 1024;
 
 type FullPath = (argv: string[], handover: Handover) => Promise<void>;
 
+let handed = false;
+
+/** True once this run wrote its event for the worker: it ran (so V8 compiled) the whole fast
+ * path, which is what bin/hook-notify.js keeps in dist/hook.cjs's code cache. */
+export function handedOver(): boolean {
+  return handed;
+}
+
 // bin/hook-notify.js calls this for every command line; `full` loads dist/cli.cjs on demand.
 // No promise on the common path (a first await costs the run ~2 M instructions): the event is read
 // at once, or by one callback, and the run ends in process.exit.
@@ -101,6 +109,7 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   } catch {
     return full().main(argv, handedBack(raw, started));
   }
+  handed = true;
   if (knock(offered.stamp.fifo)) process.exit(0);
   // Nobody read the knock: the worker is gone or leaving (its last look may be over). A new one
   // takes the event; only if none can be started does the hook take it back and run it itself.

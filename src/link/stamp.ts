@@ -180,9 +180,9 @@ export function maskOf(pieces: readonly string[], bases: [number, number]): Secr
 
 // Polynomial hashes modulo 2^32 (Math.imul, | 0): int32 all the way, which V8's interpreter keeps
 // in small integers; a double would allocate at every step.
-function hashOf(text: string, base: number): number {
+function hashOf(text: string, base: number, from = 0, to = text.length): number {
   let h = 0;
-  for (let i = 0; i < text.length; i++) h = (Math.imul(h, base) + text.charCodeAt(i)) | 0;
+  for (let i = from; i < to; i++) h = (Math.imul(h, base) + text.charCodeAt(i)) | 0;
   return h;
 }
 
@@ -193,11 +193,13 @@ function power(base: number, exponent: number): number {
 }
 
 // Every stretch of `text` that is a secret piece (its length, anchor and both hashes match)
-// becomes "***" (Rabin-Karp: prefix hashes, then one anchor look-up per position). A collision
-// masks a harmless stretch. When no piece holds white space, only the runs without any that are
-// as long as the shortest piece are looked at (prose is mostly short words: a 10 KB message
-// costs a fraction of a full scan). On the hook's critical path, in V8's interpreter: int32
-// arithmetic and typed arrays only, nothing allocated per position.
+// becomes "***" (Rabin-Karp: a rolling hash of `width` characters, one anchor look-up per
+// position, both whole hashes only where an anchor matched). A collision masks a harmless
+// stretch. When no piece holds white space, a piece lies inside one run without any, and only
+// the distinct runs as long as the shortest piece are looked at: one regular expression finds
+// them and a Set drops the repeats, both in C++ (prose is mostly short words, and repeats them).
+// The hashing runs in V8's interpreter, ~600 instructions a character: int32 arithmetic,
+// nothing allocated per position.
 export function maskText(text: string, mask: SecretMask): string {
   const byAnchor = new Map<number, [number, number, number][]>();
   let shortest = Infinity;
@@ -207,68 +209,79 @@ export function maskText(text: string, mask: SecretMask): string {
     byAnchor.set(anchor, [...(byAnchor.get(anchor) ?? []), [length, h1, h2]]);
   }
   if (byAnchor.size === 0) return text;
-  const ranges: [number, number][] = [];
-  if (mask.spaced === false) {
-    const runs = new RegExp(`\\S{${String(shortest)},}`, "g");
-    for (let run = runs.exec(text); run !== null; run = runs.exec(text))
-      scan(run[0], run.index, mask, byAnchor, ranges);
-  } else scan(text, 0, mask, byAnchor, ranges);
-  if (ranges.length === 0) return text;
-  ranges.sort((a, b) => a[0] - b[0]);
+  const [b1, b2] = mask.bases;
+  const hashes: Hashes = { byAnchor, width: mask.width, b1, b2, shift: power(b1, mask.width) };
+  if (mask.spaced !== false) return maskSpan(text, hashes);
+  const runs = new RegExp(`\\S{${String(shortest)},}`, "g");
+  const masked = new Map<string, string>();
+  for (const run of new Set(text.match(runs))) {
+    const after = maskSpan(run, hashes);
+    if (after !== run) masked.set(run, after);
+  }
+  if (masked.size === 0) return text;
+  // Where each run that holds a piece stands in the text (the text's own look-up, in C++): only
+  // whole runs, as the regular expression found them.
+  const found: [number, number, string][] = [];
+  for (const [run, after] of masked) {
+    for (let at = text.indexOf(run); at !== -1; at = text.indexOf(run, at + 1)) {
+      const end = at + run.length;
+      if (!SPACE.test(text.charAt(at - 1)) && at > 0) continue;
+      if (!SPACE.test(text.charAt(end)) && end < text.length) continue;
+      found.push([at, end, after]);
+    }
+  }
+  found.sort((a, b) => a[0] - b[0]);
   let out = "";
   let at = 0;
-  for (const [start, end] of ranges) {
-    if (end <= at) continue;
-    out += text.slice(at, Math.max(at, start)) + (start >= at ? MASK : "");
+  for (const [start, end, after] of found) {
+    out += text.slice(at, start) + after;
     at = end;
   }
   return out + text.slice(at);
 }
 
-// The secret pieces in `span` (which starts at `base` in the text), as ranges of the text.
-function scan(
-  span: string,
-  base: number,
-  mask: SecretMask,
-  byAnchor: Map<number, [number, number, number][]>,
-  ranges: [number, number][],
-): void {
-  const n = span.length;
-  const { width } = mask;
-  const [b1, b2] = mask.bases;
-  const prefix1 = prefixHashes(span, b1);
-  let prefix2: Int32Array | undefined; // only when a first hash matches
-  const shift = power(b1, width);
-  for (let i = 0; i + width <= n; i++) {
-    const candidates = byAnchor.get(
-      ((prefix1[i + width] as number) - Math.imul(prefix1[i] as number, shift)) | 0,
-    );
-    if (candidates === undefined) continue;
-    for (const [length, h1, h2] of candidates) {
-      const j = i + length;
-      if (j > n) continue;
-      if (
-        (((prefix1[j] as number) - Math.imul(prefix1[i] as number, power(b1, length))) | 0) !==
-        h1
-      )
-        continue;
-      prefix2 ??= prefixHashes(span, b2);
-      if (
-        (((prefix2[j] as number) - Math.imul(prefix2[i] as number, power(b2, length))) | 0) ===
-        h2
-      )
-        ranges.push([base + i, base + j]);
-    }
-  }
+const SPACE = /\s/;
+
+interface Hashes {
+  byAnchor: Map<number, [number, number, number][]>;
+  width: number;
+  b1: number;
+  b2: number;
+  /** b1 to the power `width`. */
+  shift: number;
 }
 
-// prefix[k] = hash of text[0, k).
-function prefixHashes(text: string, base: number): Int32Array {
-  const prefix = new Int32Array(text.length + 1);
-  let h = 0;
-  for (let i = 0; i < text.length; i++) {
-    h = (Math.imul(h, base) + text.charCodeAt(i)) | 0;
-    prefix[i + 1] = h;
+// `span` with its secret pieces masked (the same string when it has none).
+function maskSpan(span: string, hashes: Hashes): string {
+  const n = span.length;
+  const width = hashes.width;
+  if (n < width) return span;
+  const byAnchor = hashes.byAnchor;
+  const b1 = hashes.b1;
+  const shift = hashes.shift;
+  let ranges: [number, number][] | undefined;
+  let h = 0; // the hash of span[i, i + width)
+  for (let k = 0; k < width; k++) h = (Math.imul(h, b1) + span.charCodeAt(k)) | 0;
+  for (let i = 0; ; i++) {
+    const candidates = byAnchor.get(h);
+    if (candidates !== undefined) {
+      for (const [length, h1, h2] of candidates) {
+        const j = i + length;
+        if (j <= n && hashOf(span, b1, i, j) === h1 && hashOf(span, hashes.b2, i, j) === h2)
+          (ranges ??= []).push([i, j]);
+      }
+    }
+    if (i + width >= n) break;
+    h = (Math.imul(h, b1) + span.charCodeAt(i + width) - Math.imul(span.charCodeAt(i), shift)) | 0;
   }
-  return prefix;
+  if (ranges === undefined) return span;
+  ranges.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    if (end <= at) continue;
+    out += span.slice(at, Math.max(at, start)) + (start >= at ? MASK : "");
+    at = end;
+  }
+  return out + span.slice(at);
 }

@@ -1,4 +1,4 @@
-// bin/code-cache.js: the V8 code cache of dist/cli.cjs. Real processes: the built binary with a
+// bin/hook-notify.js: the V8 code cache of dist/cli.cjs and dist/hook.cjs. Real processes: the built binary with a
 // throwaway HOME, and small bundles loaded through the loader in a child node.
 import { spawnSync } from "node:child_process";
 import {
@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture, ROOT, runBin, tempHome } from "../helpers/run-bin.js";
 
-const LOADER = join(ROOT, "bin", "code-cache.js");
+const LOADER = join(ROOT, "bin", "hook-notify.js"); // required, it only exports the loader
 const stop = () =>
   fixture("claude-code/Stop.json", { session_id: `cache-${String(Math.random())}` });
 const cacheFolder = (home: string) => join(home, ".cache", "hook-notify");
@@ -52,7 +52,7 @@ describe("the V8 code cache of the hook's bundle", () => {
   it("is written after the first run (0600, named by the build id) and used after it", async () => {
     const home = tempHome();
     const first = await runBin(["--dry-run"], { input: stop(), env: home.env });
-    // dist/hook.cjs (15 KB, it decides first) is required as is; dist/cli.cjs has the cache.
+    // dist/hook.cjs keeps a cache only from a run that handed its event over (fast-path.test.ts).
     const [name, ...others] = readdirSync(cacheFolder(home.dir));
     expect(others).toEqual([]);
     const id = /^var __hnBuild = "([0-9a-f]{16})";/.exec(

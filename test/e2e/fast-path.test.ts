@@ -2,7 +2,7 @@
 // events (outbox/fast.json + a FIFO); the hook writes the event to outbox/events/ and returns.
 // The built binary and the worker it starts, as real processes; fake notify-send and paplay on
 // the hook's PATH; a real HTTP server. Nothing here measures time.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fakeBin, type FakeBin } from "../helpers/fake-bin.js";
@@ -221,6 +221,34 @@ describe("the hook's fast path with a live worker", () => {
       env,
     });
     await expect.poll(() => lineOf(home, same)?.via, { timeout: 20_000 }).toBe("worker");
+  });
+
+  it("dist/hook.cjs gets its code cache from the first hook that hands its event over, and keeps it", async () => {
+    const { home, env } = setUp();
+    const cache = join(home.dir, ".cache", "hook-notify");
+    const hookCaches = () =>
+      (existsSync(cache) ? readdirSync(cache) : []).filter((name) => name.startsWith("hook.cjs-"));
+    await warmUp(home, env);
+    // That hook ran the pipeline itself (no offer yet): V8 compiled little of dist/hook.cjs.
+    expect(hookCaches()).toEqual([]);
+    const first = `fast-cache-${String(Date.now())}`;
+    await runBin(["--client", "claude-code"], {
+      input: fixture("claude-code/Stop.json", { session_id: first }),
+      env,
+    });
+    await expect.poll(() => lineOf(home, first)?.via, { timeout: 20_000 }).toBe("worker");
+    const [name, ...others] = hookCaches();
+    expect(others).toEqual([]);
+    expect(name).toMatch(/^hook\.cjs-[0-9a-f]{16}-/);
+    const written = statSync(join(cache, String(name))).mtimeMs;
+    const second = `fast-cache-2-${String(Date.now())}`;
+    const run = await runBin(["--client", "claude-code"], {
+      input: fixture("claude-code/Stop.json", { session_id: second }),
+      env,
+    });
+    expect(run).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    await expect.poll(() => lineOf(home, second)?.via, { timeout: 20_000 }).toBe("worker");
+    expect(statSync(join(cache, String(name))).mtimeMs).toBe(written); // accepted: not rewritten
   });
 
   it("--dry-run and --wait never hand the event over", async () => {

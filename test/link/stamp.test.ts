@@ -110,6 +110,57 @@ describe("maskText: the hook masks what scrub would, from fingerprints only", ()
     );
   });
 
+  it("masks exactly the stretches a plain look at every position and piece masks", () => {
+    // The reference: both hashes of every piece's length at every position, no anchor, no
+    // runs, no repeats skipped; overlapping stretches merged, as maskText merges them.
+    const hash = (text: string, base: number) => {
+      let h = 0;
+      for (let i = 0; i < text.length; i++) h = (Math.imul(h, base) + text.charCodeAt(i)) | 0;
+      return h;
+    };
+    const plain = (text: string): string => {
+      const ranges: [number, number][] = [];
+      for (let i = 0; i < text.length; i++) {
+        for (const [length, , h1, h2] of mask.items) {
+          const piece = text.slice(i, i + length);
+          if (piece.length !== length) continue;
+          if (hash(piece, mask.bases[0]) === h1 && hash(piece, mask.bases[1]) === h2)
+            ranges.push([i, i + length]);
+        }
+      }
+      ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      let out = "";
+      let at = 0;
+      for (const [start, end] of ranges) {
+        if (end <= at) continue;
+        out += text.slice(at, Math.max(at, start)) + (start >= at ? "***" : "");
+        at = end;
+      }
+      return out + text.slice(at);
+    };
+    const words = fc.constantFrom(
+      ...secretPartsOf(SECRET).filter((piece) => piece.length >= 4),
+      "the",
+      "build",
+      "x",
+      '"',
+      "=",
+      "/services/",
+      "fastSECRET",
+      "token0123",
+    );
+    const spaces = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2028", "", "", "");
+    const texts = fc
+      .array(fc.tuple(words, spaces), { maxLength: 60 })
+      .map((parts) => parts.map(([word, space]) => word + space).join(""));
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(maskText(text, mask)).toBe(plain(text));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it("a secret with white space in it is looked for everywhere", () => {
     const spaced = maskOf(["correct horse battery staple"], randomBases(Math.random));
     expect(spaced.spaced).toBe(true);
