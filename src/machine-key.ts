@@ -73,6 +73,13 @@ export function readSecret(path: string, platform: NodeJS.Platform): Buffer {
   return key;
 }
 
+// The machine key for signing and checking, created on first use (the same key approve uses).
+export function machineKey(deps: Pick<Deps, "env" | "homedir" | "platform">): Buffer {
+  const path = secretPath(deps);
+  ensureSecret(path);
+  return readSecret(path, deps.platform);
+}
+
 // Takes group and other access away from a file that holds a secret. True when it changed.
 export function makePrivate(path: string): boolean {
   const mode = statSync(path).mode & 0o777;
