@@ -5,6 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   chmodSync,
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -73,10 +74,11 @@ export function readSecret(path: string, platform: NodeJS.Platform): Buffer {
   return key;
 }
 
-// The machine key for signing and checking, created on first use (the same key approve uses).
+// The machine key for signing and checking, created on first use (the same key approve uses). An
+// existing key that others can read is refused, not quietly made private: it may have leaked.
 export function machineKey(deps: Pick<Deps, "env" | "homedir" | "platform">): Buffer {
   const path = secretPath(deps);
-  ensureSecret(path);
+  if (!existsSync(path)) ensureSecret(path);
   return readSecret(path, deps.platform);
 }
 
