@@ -87,13 +87,20 @@ export function acknowledgeAction(
   };
 }
 
-// One look: the reply topic's cached messages since the notification's time.
+// `since=` is in the server's clock, the notification's time in this machine's: starting this
+// much earlier loses no press to a clock that is a little off (older bodies are another
+// notification's, which never verify for this one).
+const CLOCK_SLACK_SECONDS = 300;
+
+// One look: the reply topic's cached messages since (a little before) the notification's time.
+// The answer is read up to 64 KB (http/post.ts), oldest first: some 400 messages on the topic.
 export function acknowledgeRequest(
   root: string,
   sent: SentMessage,
   options: AcknowledgeOptions,
 ): ChatRequest {
-  const since = Math.max(0, Math.floor(Date.parse(sent.notification.timestamp) / 1000) - 1);
+  const seconds = Math.floor(Date.parse(sent.notification.timestamp) / 1000);
+  const since = Math.max(0, seconds - CLOCK_SLACK_SECONDS);
   const query = new URLSearchParams({ poll: "1", since: String(since) });
   const headers: Record<string, string> = { accept: "application/x-ndjson" };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;

@@ -129,7 +129,7 @@ describe("ntfy acknowledge option", () => {
     expect(refused.retryable).toBe(false);
     expect(refused.message).not.toContain(TOKEN);
     expect(server.requests[0]?.url).toBe(
-      `/acks/json?poll=1&since=${Date.parse(attention.timestamp) / 1000 - 1}`,
+      `/acks/json?poll=1&since=${Date.parse(attention.timestamp) / 1000 - 300}`,
     );
   });
 });
