@@ -50,14 +50,12 @@ function read(response: HttpResponse, sinkName: string) {
   return { messageId: idOf(parseJson(response.text)?.id) };
 }
 
-// The Acknowledge button's presses, read from the reply topic (ntfy-acknowledge.ts).
+// The Acknowledge button's presses, read from the reply topic (ntfy-acknowledge.ts). The chat
+// sink hands these the options with an Apprise url already read.
 const RECEIPTS: ReceiptPolling<NtfyOptions> = {
   window: (notification, options) =>
-    acknowledges(notification, resolveNtfy(options)) ? ACKNOWLEDGE_WINDOW : undefined,
-  request: (sent, options) => {
-    const resolved = resolveNtfy(options);
-    return acknowledgeRequest(splitTopicUrl(resolved.url).root, sent, resolved);
-  },
+    acknowledges(notification, options) ? ACKNOWLEDGE_WINDOW : undefined,
+  request: (sent, options) => acknowledgeRequest(splitTopicUrl(options.url).root, sent, options),
   read: readAcknowledgement,
 };
 

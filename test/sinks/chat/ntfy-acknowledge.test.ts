@@ -100,6 +100,8 @@ describe("ntfy acknowledge option", () => {
     expect(parse({ replyTopic: "alerts" })).toBe(false);
     expect(parse({ replyTopic: "no/slash" })).toBe(false);
     expect(parse({ acknowledge: false, replyTopic: undefined })).toBe(true);
+    expect(parse({ url: "ntfys://ntfy.example/alerts" })).toBe(true);
+    expect(parse({ url: "ntfys://ntfy.example/acks" })).toBe(false);
   });
 
   it("a look reads the reply topic: a verified press is acknowledged at the server's time", async () => {
