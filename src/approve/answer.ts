@@ -1,7 +1,7 @@
 // The answer a phone button posts, and its check. The body is fixed when the request is sent and
 // carries an HMAC over (request id, decision) keyed with a secret only this machine holds, so
 // nobody can make up an answer, and an answer to one request is worthless for any other.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { checkFields, signFields } from "../machine-key.js";
 
 export type Decision = "allow" | "deny";
 
@@ -15,9 +15,7 @@ const MAX_BODY = 1024;
 
 // The MAC over one (request id, decision) pair, base64url.
 function mac(secret: Buffer, requestId: string, decision: Decision): string {
-  return createHmac("sha256", secret)
-    .update(`${DOMAIN}\n${requestId}\n${decision}`)
-    .digest("base64url");
+  return signFields(secret, DOMAIN, [requestId, decision]);
 }
 
 // The exact body the Allow or Deny button posts to the reply topic.
@@ -34,9 +32,7 @@ export function answerBody(secret: Buffer, requestId: string, decision: Decision
 export function verifyAnswer(secret: Buffer, requestId: string, text: string): AnswerVerdict {
   const parsed = parseAnswer(text);
   if (parsed === undefined) return { ok: false, reason: "malformed" };
-  const expected = Buffer.from(mac(secret, parsed.request, parsed.decision));
-  const given = Buffer.from(parsed.mac);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (!checkFields(secret, DOMAIN, [parsed.request, parsed.decision], parsed.mac)) {
     return { ok: false, reason: "forged" };
   }
   if (parsed.request !== requestId) return { ok: false, reason: "other-request" };

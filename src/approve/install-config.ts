@@ -7,7 +7,7 @@ import { applyEdits, modify } from "jsonc-parser";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
-import { ensureSecret, makePrivate, secretPath } from "./secret.js";
+import { ensureSecret, makePrivate, secretPath } from "../machine-key.js";
 import { isTelegramSetup, resolveSetup } from "./setup.js";
 
 /** What install --approve will do to the config and the key, checked before anything is written. */

@@ -19,7 +19,7 @@ import { sendQuestion, TIME_UP, type PhoneResult } from "./send.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";
-import { readSecret, secretPath } from "./secret.js";
+import { readSecret, secretPath } from "../machine-key.js";
 import {
   isTelegramSetup,
   resolveSetup,

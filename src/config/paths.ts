@@ -1,5 +1,8 @@
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
+import { stateDir } from "../state-dir.js";
+
+export { stateDir };
 
 type PathDeps = Pick<Deps, "env" | "homedir" | "platform">;
 
@@ -15,15 +18,6 @@ export function userConfigPath(deps: PathDeps, override?: string): string {
 export function configDir(deps: PathDeps): string {
   if (deps.platform === "win32" && deps.env.APPDATA) return join(deps.env.APPDATA, "hook-notify");
   const base = deps.env.XDG_CONFIG_HOME || join(deps.homedir, ".config");
-  return join(base, "hook-notify");
-}
-
-// Where the log and the outbox live: $XDG_STATE_HOME/hook-notify or ~/.local/state/hook-notify.
-export function stateDir(deps: PathDeps): string {
-  if (deps.platform === "win32" && deps.env.LOCALAPPDATA) {
-    return join(deps.env.LOCALAPPDATA, "hook-notify");
-  }
-  const base = deps.env.XDG_STATE_HOME || join(deps.homedir, ".local", "state");
   return join(base, "hook-notify");
 }
 

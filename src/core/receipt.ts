@@ -1,5 +1,6 @@
 // What a sink learns about a notification after handing it over; sinks report it, the outbox's
 // journal records it (outbox/receipts.ts) and `hook-notify log` shows it.
+import type { Notification } from "./notification.js";
 
 /** One thing a sink learned about a notification it handed over, for the log's receipt. */
 export interface ReceiptEvent {
@@ -24,6 +25,12 @@ export interface ReceiptWindow {
   everySeconds: number;
   /** After this many seconds the service says no more than "expired": the last look. */
   forSeconds: number;
+}
+
+/** A sent message a sink is asked about: its id at the service, and the notification it carried. */
+export interface SentMessage {
+  messageId: string;
+  notification: Notification;
 }
 
 /** What a look at a message's receipt found. */

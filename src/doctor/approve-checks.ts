@@ -2,7 +2,7 @@
 // be read with the sink's token (a poll of its latest message; nothing is published), and the
 // request topic cannot be read without it: its buttons carry the token and the signed answers.
 import { existsSync } from "node:fs";
-import { readSecret, secretPath } from "../approve/secret.js";
+import { readSecret, secretPath } from "../machine-key.js";
 import {
   isTelegramSetup,
   resolveSetup,

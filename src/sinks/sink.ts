@@ -4,7 +4,7 @@ import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Notification } from "../core/notification.js";
-import type { ReceiptAnswer, ReceiptEvent, ReceiptWindow } from "../core/receipt.js";
+import type { ReceiptAnswer, ReceiptEvent, ReceiptWindow, SentMessage } from "../core/receipt.js";
 
 /** What a sink gets besides the notification: the deadline signal and the process deps. */
 export interface SendContext {
@@ -37,7 +37,7 @@ export interface SendReport {
   /** Desktop: what a click on the banner brings back ("click: tmux pane %3"), or why the banner
    * has no action ("none: …"). Logged with the outcome. */
   action?: string | undefined;
-  /** A message the person can acknowledge (Pushover emergency): the worker asks the service
+  /** A message the person can acknowledge (Pushover emergency, ntfy's Acknowledge button): the worker asks the service
    * about `messageId` through `poll` within this window (worker/receipt-watch.ts). */
   watch?: ReceiptWindow | undefined;
   /** Desktop on Linux, in the worker: settles when the followed banner is clicked or closed, or
@@ -115,7 +115,7 @@ export interface Sink<Options> {
   // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- remote sinks resolve with nothing; only local ones report
   send(notification: Notification, options: Options, ctx: SendContext): Promise<SendReport | void>;
   /** A remote sink whose `send` reports a `watch`: one look at a sent message's receipt. */
-  poll?(messageId: string, options: Options, ctx: SendContext): Promise<ReceiptAnswer>;
+  poll?(sent: SentMessage, options: Options, ctx: SendContext): Promise<ReceiptAnswer>;
 }
 
 /** What a sink module writes: like Sink, with its options schema built on first use. */

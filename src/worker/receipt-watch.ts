@@ -99,7 +99,8 @@ async function ask(
   }
   const timeout = deadline(sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS, run.signal);
   try {
-    return await sink.poll(entry.watch.messageId, options, {
+    const sent = { messageId: entry.watch.messageId, notification: entry.notification };
+    return await sink.poll(sent, options, {
       signal: timeout.signal,
       deps,
       sinkName: entry.sinkName,

@@ -4,6 +4,7 @@ import type { Level, Notification } from "../../core/notification.js";
 import type { ChatRequest } from "./service.js";
 import type { NtfyOptions } from "./ntfy.js";
 import { encodeText, describeOrigin, fitText } from "./text.js";
+import { acknowledgeAction, acknowledges } from "./ntfy-acknowledge.js";
 
 // Messages above 4,096 bytes become an attachment instead of a notification (publish.md
 // "Limitations"). Titles have no documented limit; 250 characters keeps them readable.
@@ -38,8 +39,13 @@ export function splitTopicUrl(topicUrl: string): { root: string; topic: string }
 }
 
 // Builds the publish request. JSON, not headers: Node refuses non-ASCII header values, and agent
-// titles carry emoji. A token becomes `Authorization: Bearer`.
-export function formatNtfy(notification: Notification, options: NtfyOptions): ChatRequest {
+// titles carry emoji. A token becomes `Authorization: Bearer`. With "acknowledge", a failure or
+// a waiting agent gets the Acknowledge button, signed with `key` (ntfy-acknowledge.ts).
+export function formatNtfy(
+  notification: Notification,
+  options: NtfyOptions,
+  key?: Buffer,
+): ChatRequest {
   const { root, topic } = splitTopicUrl(options.url);
   const origin = describeOrigin(notification);
   const text = [notification.body, origin].filter((part) => part !== "").join("\n\n");
@@ -49,6 +55,9 @@ export function formatNtfy(notification: Notification, options: NtfyOptions): Ch
     message: fitText(text, encodeText, { bytes: NTFY_LIMITS.messageBytes }),
     priority: options.priority ?? PRIORITY[notification.level],
     tags: [TAG[notification.level], ...(options.tags ?? [])],
+    ...(acknowledges(notification, options)
+      ? { actions: [acknowledgeAction(root, options, notification.id, key)] }
+      : {}),
   };
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;

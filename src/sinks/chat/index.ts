@@ -3,6 +3,7 @@
 // knows no service by name.
 import * as z from "../../zod.js";
 import { postRequest } from "../../http/post.js";
+import type { Deps } from "../../deps.js";
 import type { Notification } from "../../core/notification.js";
 import { redactUrl, scrubValue, secretPartsOf } from "../../redact.js";
 import { secretValuesOf } from "../../secret-values.js";
@@ -62,10 +63,22 @@ export function resolveOptions(options: ServiceOptions): ServiceOptions {
   return { ...options, ...service.apprise.parse(url) };
 }
 
-// The exact request for one notification, secrets included: what `send` sends.
-export function buildChatRequest(notification: Notification, options: ChatOptions): ChatRequest {
+// The exact request for one notification, secrets included: what `send` sends (with `key`, the
+// machine key, when the service signs a button; a dry run shows where the signature goes).
+export function buildChatRequest(
+  notification: Notification,
+  options: ChatOptions,
+  key?: Buffer,
+): ChatRequest {
   const resolved = resolveOptions(options);
-  return serviceOf(resolved).build(notification, resolved);
+  return serviceOf(resolved).build(notification, resolved, key);
+}
+
+// The machine key when the entry's service signs (created on first use), else undefined.
+async function keyFor(service: ChatService<ServiceOptions>, options: ServiceOptions, deps: Deps) {
+  if (!service.signs?.(options)) return undefined;
+  const { machineKey } = await import("../../machine-key.js");
+  return machineKey(deps);
 }
 
 // Every secret of an entry as it may show up: the options the schema marks secret (an Apprise
@@ -128,29 +141,35 @@ export const chat = defineSink<ChatOptions>({
   explain: (failure) => findService(failure.service ?? "")?.explain?.(failure),
   render: (notification, options) => renderChatRequest(notification, options),
   async send(notification, options, ctx) {
-    const request = buildChatRequest(notification, options);
+    const resolved = resolveOptions(options);
+    const service = serviceOf(resolved);
+    const request = buildChatRequest(
+      notification,
+      options,
+      await keyFor(service, resolved, ctx.deps),
+    );
     const response = await postRequest(
       { url: request.url, method: request.method ?? "POST", ...encodeBody(request) },
       { signal: ctx.signal, env: ctx.deps.env, sinkName: ctx.sinkName },
     );
-    const resolved = resolveOptions(options);
-    const service = serviceOf(resolved);
     const { messageId } = service.read(response, ctx.sinkName);
     if (messageId === undefined) return {};
     const watch = service.receipts?.window(notification, resolved);
     return { messageId, ...(watch ? { watch } : {}) };
   },
   // One look at a sent message's receipt (a GET whose URL may carry the token: never logged).
-  async poll(messageId, options, ctx) {
+  async poll(sent, options, ctx) {
     const resolved = resolveOptions(options);
-    const polling = serviceOf(resolved).receipts;
+    const service = serviceOf(resolved);
+    const polling = service.receipts;
     if (!polling) throw new TypeError(`${resolved.service} keeps no receipts`);
-    const request = polling.request(messageId, resolved);
+    const key = await keyFor(service, resolved, ctx.deps);
+    const request = polling.request(sent, resolved);
     const response = await postRequest(
       { url: request.url, method: "GET", headers: request.headers, body: "" },
       { signal: ctx.signal, env: ctx.deps.env, sinkName: ctx.sinkName },
     );
-    return polling.read(response, ctx.sinkName);
+    return polling.read(response, { sinkName: ctx.sinkName, sent, key });
   },
 });
 

@@ -5,7 +5,13 @@ import { assertSuccess } from "../../http/post.js";
 import { redactUrl } from "../../redact.js";
 import { idOf, parseJson } from "./answer.js";
 import { formatNtfy, splitTopicUrl } from "./format-ntfy.js";
-import { defineChatService, type AppriseForm } from "./service.js";
+import {
+  ACKNOWLEDGE_WINDOW,
+  acknowledgeRequest,
+  acknowledges,
+  readAcknowledgement,
+} from "./ntfy-acknowledge.js";
+import { defineChatService, type AppriseForm, type ReceiptPolling } from "./service.js";
 import { encodeText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
@@ -16,6 +22,8 @@ export interface NtfyOptions {
   priority?: number | undefined;
   tags?: string[] | undefined;
   token?: string | undefined;
+  acknowledge?: boolean | undefined;
+  replyTopic?: string | undefined;
 }
 
 const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
@@ -41,6 +49,15 @@ function read(response: HttpResponse, sinkName: string) {
   assertSuccess(response, { sinkName, service: "ntfy" });
   return { messageId: idOf(parseJson(response.text)?.id) };
 }
+
+// The Acknowledge button's presses, read from the reply topic (ntfy-acknowledge.ts). The chat
+// sink hands these the options with an Apprise url already read.
+const RECEIPTS: ReceiptPolling<NtfyOptions> = {
+  window: (notification, options) =>
+    acknowledges(notification, options) ? ACKNOWLEDGE_WINDOW : undefined,
+  request: (sent, options) => acknowledgeRequest(splitTopicUrl(options.url).root, sent, options),
+  read: readAcknowledgement,
+};
 
 const APPRISE: AppriseForm<NtfyOptions> = {
   schemes: ["ntfy", "ntfys"],
@@ -78,7 +95,47 @@ export const ntfy = defineChatService<NtfyOptions>({
           z.meta({ secret: true, description: "Access token (tk_…), sent as Bearer. Secret." }),
         ),
     ),
+    acknowledge: z.optional(
+      z
+        .boolean()
+        .check(
+          z.describe(
+            "true: failures and waiting agents get an Acknowledge button; a press is recorded as acknowledged and cancels follow-ups. Needs replyTopic.",
+          ),
+        ),
+    ),
+    replyTopic: z.optional(
+      z.string().check(
+        z.regex(TOPIC, "expected a topic name (letters, digits, - and _)"),
+        z.meta({
+          secret: true,
+          description:
+            "The topic (on the same server) the Acknowledge button posts to and the worker reads; not the notification topic. Secret.",
+        }),
+      ),
+    ),
   }),
+  refine: (options) => {
+    if (options.acknowledge !== true) return undefined;
+    if (options.replyTopic === undefined) {
+      return {
+        path: "replyTopic",
+        message: '"acknowledge": true needs a replyTopic to read presses from',
+      };
+    }
+    const url = resolveNtfy(options).url;
+    const topic = /^https?:\/\//i.test(url)
+      ? url
+          .split("/")
+          .filter((part) => part !== "")
+          .at(-1)
+      : undefined;
+    return topic === options.replyTopic
+      ? { path: "replyTopic", message: "must differ from the notification topic" }
+      : undefined;
+  },
+  signs: (options) => options.acknowledge === true,
+  receipts: RECEIPTS,
   apprise: APPRISE,
   build: formatNtfy,
   read,

@@ -4,7 +4,7 @@ import * as z from "../../zod.js";
 import type { Notification } from "../../core/notification.js";
 import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { idOf, parseJson, reject, shortText } from "./answer.js";
-import type { ReceiptAnswer, ReceiptWindow } from "../../core/receipt.js";
+import type { ReceiptAnswer, ReceiptWindow, SentMessage } from "../../core/receipt.js";
 import {
   defineChatService,
   type AppriseForm,
@@ -134,7 +134,10 @@ function receiptWindow(
 const RECEIPT = /^[A-Za-z0-9]{1,64}$/;
 
 // The token rides in the query string, as the API wants it: the URL is never logged whole.
-function receiptRequest(receipt: string, options: PushoverOptions): ChatRequest {
+function receiptRequest(
+  { messageId: receipt }: SentMessage,
+  options: PushoverOptions,
+): ChatRequest {
   if (!RECEIPT.test(receipt)) throw new TypeError("not a Pushover receipt");
   const query = new URLSearchParams({ token: target(options).token });
   const url = `${apiOf(options)}/1/receipts/${receipt}.json?${query.toString()}`;
@@ -143,7 +146,7 @@ function receiptRequest(receipt: string, options: PushoverOptions): ChatRequest 
 
 // `{"status":1,"acknowledged":1,"acknowledged_at":…,"acknowledged_by_device":…,"expired":…,
 // "expires_at":…}`. `acknowledged_by` (a user key, a secret) is never read.
-function readReceipt(response: HttpResponse, sinkName: string): ReceiptAnswer {
+function readReceipt(response: HttpResponse, { sinkName }: { sinkName: string }): ReceiptAnswer {
   const json = parseJson(response.text);
   const { status } = response;
   if (status >= 200 && status < 300 && json?.status === 1) {

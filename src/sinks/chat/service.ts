@@ -4,7 +4,7 @@
 import type * as z from "../../zod.js";
 import type { Notification } from "../../core/notification.js";
 import type { HttpResponse } from "../../http/post.js";
-import type { ReceiptAnswer, ReceiptWindow } from "../../core/receipt.js";
+import type { ReceiptAnswer, ReceiptWindow, SentMessage } from "../../core/receipt.js";
 import type { SinkFailure } from "../sink.js";
 
 /** The options every service's entry has: which service it is, and usually its URL. */
@@ -35,9 +35,13 @@ export interface ReceiptPolling<Options> {
   /** The window for one sent message, or undefined when it asks for no acknowledgement. Pure. */
   window(notification: Notification, options: Options): ReceiptWindow | undefined;
   /** The GET that asks about one message by the id `read` returned (secrets included). Pure. */
-  request(messageId: string, options: Options): ChatRequest;
-  /** Reads the answer; throws a HookNotifyError (retryable or not) for a failed look. */
-  read(response: HttpResponse, sinkName: string): ReceiptAnswer;
+  request(sent: SentMessage, options: Options): ChatRequest;
+  /** Reads the answer; throws a HookNotifyError (retryable or not) for a failed look. `key`: the
+   * machine key, for a service that `signs` (an acknowledgement counts only when it verifies). */
+  read(
+    response: HttpResponse,
+    look: { sinkName: string; sent: SentMessage; key?: Buffer | undefined },
+  ): ReceiptAnswer;
 }
 
 /** Apprise's URL syntax for a service: `tgram://BOT_TOKEN/CHAT_ID`. */
@@ -62,8 +66,11 @@ export interface ChatService<Options extends ServiceOptions> {
   readonly refine?: (options: Options) => { path: string; message: string } | undefined;
   /** Its Apprise URL form, accepted in `url`. */
   readonly apprise: AppriseForm<Options>;
-  /** The request for one notification, with every field the service documents. Pure. */
-  build(notification: Notification, options: Options): ChatRequest;
+  /** The request for one notification, with every field the service documents. Pure. `key`:
+   * the machine key when `signs` says the message carries a signed button (absent in a dry run). */
+  build(notification: Notification, options: Options, key?: Buffer): ChatRequest;
+  /** True when this entry's messages carry a button signed with the machine key (machine-key.ts). */
+  signs?(options: Options): boolean;
   /** Reads the answer: the receipt, or throws a HookNotifyError saying whether a retry helps. */
   read(response: HttpResponse, sinkName: string): ChatReceipt;
   /** Makes agent text inert in the service's markup (no link, mention or formatting). Pure. */

@@ -96,7 +96,13 @@ describe("pushover receipts (GET /1/receipts/RECEIPT.json?token=APP)", () => {
   const poll = async (reply: Reply) => {
     const server = await startHttpServer([reply]);
     const options = { service: "pushover", url: `pover://${USER}@${APP}`, apiUrl: server.url };
-    const answer = await settle(chat.poll!(RECEIPT, options as ChatOptions, sendContext()));
+    const answer = await settle(
+      chat.poll!(
+        { messageId: RECEIPT, notification: failure },
+        options as ChatOptions,
+        sendContext(),
+      ),
+    );
     return { server, answer };
   };
 

@@ -1,9 +1,11 @@
-// The machine-local HMAC key of approve: 32 random bytes in a 0600 file in the state folder. It
-// never leaves this machine: answers are signed and checked here, the phone only replays them.
-import { randomBytes } from "node:crypto";
+// The machine-local HMAC key: 32 random bytes in a 0600 file in the state folder. It never leaves
+// this machine: approve's answers and the ntfy sink's acknowledgements are signed and checked here,
+// the phone only replays them (the button's body is fixed when the message is sent).
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   chmodSync,
   closeSync,
+  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -11,11 +13,31 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { stateDir } from "../config/paths.js";
-import type { Deps } from "../deps.js";
-import { HookNotifyError } from "../errors.js";
+import type { Deps } from "./deps.js";
+import { HookNotifyError } from "./errors.js";
+import { stateDir } from "./state-dir.js";
 
 const KEY_BYTES = 32;
+
+// The MAC over one signed statement, base64url: `domain` tells statements of different kinds apart
+// (an answer is never an acknowledgement), `fields` are what it says (no field holds a newline).
+export function signFields(key: Buffer, domain: string, fields: readonly string[]): string {
+  return createHmac("sha256", key)
+    .update([domain, ...fields].join("\n"))
+    .digest("base64url");
+}
+
+// True when `given` is the MAC of that statement (compared in constant time).
+export function checkFields(
+  key: Buffer,
+  domain: string,
+  fields: readonly string[],
+  given: string,
+): boolean {
+  const expected = Buffer.from(signFields(key, domain, fields));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
 
 // $XDG_STATE_HOME/hook-notify/approve.key (or %LOCALAPPDATA% on Windows).
 export function secretPath(deps: Pick<Deps, "env" | "homedir" | "platform">): string {
@@ -50,6 +72,14 @@ export function readSecret(path: string, platform: NodeJS.Platform): Buffer {
     );
   }
   return key;
+}
+
+// The machine key for signing and checking, created on first use (the same key approve uses). An
+// existing key that others can read is refused, not quietly made private: it may have leaked.
+export function machineKey(deps: Pick<Deps, "env" | "homedir" | "platform">): Buffer {
+  const path = secretPath(deps);
+  if (!existsSync(path)) ensureSecret(path);
+  return readSecret(path, deps.platform);
 }
 
 // Takes group and other access away from a file that holds a secret. True when it changed.
