@@ -67,8 +67,9 @@ export function fdInput(
     seen.push(chunk);
     queued.push(chunk);
   };
+  // UTF-8: toString() without arguments skips node's encoding look-up (see read-bounded.ts).
   const text = (): string =>
-    (seen.length === 1 ? (seen[0] as Buffer) : Buffer.concat(seen)).toString("utf8");
+    (seen.length === 1 ? (seen[0] as Buffer) : Buffer.concat(seen)).toString();
   // Everything so far, if it is a whole JSON object: the whole event, as read-input.ts decides.
   const whole = (): string | undefined => {
     const all = text();
