@@ -58,15 +58,22 @@ export function fdInput(
     if (bytes > 0) seen.push(Buffer.from(buffer.subarray(0, bytes)));
     return bytes;
   };
-  // Read ahead (readWaiting, readOnce): recorded, and kept for read() to give out.
+  // Read ahead (readWaiting, readOnce): recorded, and kept for read() to give out. Their buffer is
+  // their own, new for each read: kept as it is, not copied (a copy, and Buffer.concat of a
+  // single chunk, cost the fast path node functions to compile on every run).
   const keep = (buffer: Buffer, bytes: number): void => {
-    record(buffer, bytes);
-    queued.push(seen[seen.length - 1] as Buffer);
+    if (bytes <= 0) return;
+    const chunk = buffer.subarray(0, bytes);
+    seen.push(chunk);
+    queued.push(chunk);
   };
+  // UTF-8: toString() without arguments skips node's encoding look-up (see read-bounded.ts).
+  const text = (): string =>
+    (seen.length === 1 ? (seen[0] as Buffer) : Buffer.concat(seen)).toString();
   // Everything so far, if it is a whole JSON object: the whole event, as read-input.ts decides.
   const whole = (): string | undefined => {
-    const text = Buffer.concat(seen).toString("utf8");
-    return text.trimEnd().endsWith("}") && parses(text) ? text : undefined;
+    const all = text();
+    return all.trimEnd().endsWith("}") && parses(all) ? all : undefined;
   };
   const fromQueue = (buffer: Buffer): number => {
     const chunk = queued.shift() as Buffer;
@@ -100,7 +107,7 @@ export function fdInput(
         } catch {
           return undefined;
         }
-        if (bytes === 0) return Buffer.concat(seen).toString("utf8"); // the client closed stdin
+        if (bytes === 0) return text(); // the client closed stdin
         if (bytes === undefined) break; // nothing more yet
         keep(buffer, bytes);
         size += bytes;
@@ -132,7 +139,7 @@ export function fdInput(
         else keep(buffer, bytes);
         for (const wake of waiting) wake();
         clearTimeout(timer);
-        answer(ended ? Buffer.concat(seen).toString("utf8") : whole());
+        answer(ended ? text() : whole());
       };
       if (reader) {
         poll(reader.readNow, buffer, () => released).then(

@@ -15,7 +15,7 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import type { Client } from "../core/hook-event.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 
@@ -46,7 +46,7 @@ const SUFFIX = ".json";
 // Durable before it returns: the name of the new entry in events/.
 export function writeEvent(paths: OutboxPaths, entry: EventEntry): string {
   const name = `${entry.receivedAt.toString(36)}-${String(process.pid)}-${Math.random().toString(36).slice(2, 8)}${SUFFIX}`;
-  const temp = join(paths.tmp, `${name}.tmp`);
+  const temp = `${paths.tmp}${sep}${name}.tmp`;
   let fd: number;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
@@ -62,7 +62,7 @@ export function writeEvent(paths: OutboxPaths, entry: EventEntry): string {
     closeSync(fd);
   }
   try {
-    renameSync(temp, join(paths.events, name));
+    renameSync(temp, `${paths.events}${sep}${name}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     mkdirSync(paths.events, { recursive: true, mode: 0o700 });

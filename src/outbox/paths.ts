@@ -1,5 +1,5 @@
 // Where the outbox lives on disk, under the state folder (next to the run log).
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 
@@ -23,16 +23,20 @@ export interface OutboxPaths {
 // $XDG_STATE_HOME/hook-notify/outbox/… (or the platform's equivalent, see config/paths.ts).
 export function outboxPaths(deps: Pick<Deps, "env" | "homedir" | "platform">): OutboxPaths {
   const root = join(stateDir(deps), "outbox");
+  // Each one is the root and a plain name, joined by hand: what join() gives for a normalized
+  // root, without its normalizing walk (the hook's fast path computes these on every run, where
+  // nine join() calls cost ~0.6 M instructions in V8's interpreter).
+  const under = (name: string): string => `${root}${sep}${name}`;
   return {
     root,
-    pending: join(root, "pending"),
-    held: join(root, "held"),
-    digest: join(root, "digest"),
-    failed: join(root, "failed"),
-    corrupt: join(root, "corrupt"),
-    tmp: join(root, "tmp"),
-    events: join(root, "events"),
-    lock: join(root, "worker.lock"),
-    stamp: join(root, "fast.json"),
+    pending: under("pending"),
+    held: under("held"),
+    digest: under("digest"),
+    failed: under("failed"),
+    corrupt: under("corrupt"),
+    tmp: under("tmp"),
+    events: under("events"),
+    lock: under("worker.lock"),
+    stamp: under("fast.json"),
   };
 }
