@@ -5,6 +5,7 @@ import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer } from "../helpers/http-server.js";
 import { BIN, ROOT, fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const SECRETS = ["T0SECRET1", "B0SECRET2", "xoxSECRETTOKEN3", "QUERYSECRET9"];
 const ESC = "\u001b[";
@@ -135,18 +136,11 @@ async function loggedRuns(): Promise<TempHome> {
   const { good, home } = await goodAndRevoked();
   await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
   await good.waitForRequests(1, 15_000);
-  await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+  await waitUntil(() => home.logLines().some((l) => l.outbox === "delivered"));
   await runBin(["--wait"], { input: fixture("claude-code/Notification.json"), env: home.env });
   await runBin([], { input: '{"hook_event_name":"PreToolUse"}', env: home.env });
   await runBin([], { input: "{ not json", env: home.env });
   return home;
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check();) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe("hook-notify log", () => {

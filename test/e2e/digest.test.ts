@@ -12,6 +12,7 @@ import { fakeBin } from "../helpers/fake-bin.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { hasTmux, startRealTmux } from "../helpers/real-tmux.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const TMUX = hasTmux
   ? execFileSync("sh", ["-c", "command -v tmux"], { encoding: "utf8" }).trim()
@@ -24,13 +25,6 @@ const SESSIONS = [
   { project: "mobile", title: "Dark mode toggle", event: "Stop.json" },
   { project: "infra", title: "Rotate the staging certs", event: "Stop.json" },
 ];
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check();) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 function count(home: TempHome, outbox: string): number {
   return home.logLines().filter((line) => line.outbox === outbox).length;
@@ -82,7 +76,7 @@ describe.runIf(hasTmux)("a digest when you return (real tmux presence, real HTTP
       expect(result).toMatchObject({ code: 0, stdout: "" });
     }
     // Both sinks of all five runs are held, none sent.
-    await waitFor(() => count(home, "held") === 10, "ten held deliveries");
+    await waitUntil(() => count(home, "held") === 10, "ten held deliveries");
     const held = home.logLines().filter((line) => line.outbox === "held");
     expect(held.every((line) => line.rule === "digest")).toBe(true);
     expect(held[0]).toMatchObject({ presence: { state: "away", probe: "tmux" } });
@@ -97,7 +91,7 @@ describe.runIf(hasTmux)("a digest when you return (real tmux presence, real HTTP
 
     tmux.tmux("select-window", "-t", "agent:0"); // back
     await server.waitForRequests(1, 90_000);
-    await waitFor(() => count(home, "delivered") === 2, "the digest delivered to both sinks");
+    await waitUntil(() => count(home, "delivered") === 2, "the digest delivered to both sinks");
     expect(server.requests).toHaveLength(1);
     const payload = JSON.parse(server.requests[0]?.body ?? "{}") as {
       data: { title: string; body: string; digest: { id: string }[] };

@@ -12,17 +12,11 @@ import {
 import { enqueue } from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
+import { waitUntil } from "../helpers/wait-until.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 import { startSmtpServer } from "../helpers/smtp-server.js";
 
 const TOKEN = "DISCORDTOKEN-do-not-leak-77";
-
-async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check();) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe("fallback and receipts, end to end", () => {
   it("Discord 404 → the same notification by e-mail once; log and log --json say so", async () => {
@@ -50,7 +44,7 @@ describe("fallback and receipts, end to end", () => {
     });
     const hook = await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
     expect(hook).toMatchObject({ code: 0, stdout: "" });
-    await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+    await waitUntil(() => home.logLines().some((l) => l.outbox === "delivered"));
     expect(discord.requests).toHaveLength(1);
     expect(smtp.messages).toHaveLength(1);
 
@@ -139,7 +133,7 @@ describe("fallback for a local sink, end to end", () => {
       },
     });
     await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
-    await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+    await waitUntil(() => home.logLines().some((l) => l.outbox === "delivered"));
     expect(smtp.messages).toHaveLength(1);
     expect(home.logLines().find((l) => Array.isArray(l.outcomes))).toMatchObject({
       outcomes: [{ sink: "banner", ok: false, fallback: ["mail"] }],
@@ -170,7 +164,7 @@ describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", 
       expect(hook).toMatchObject({ code: 0, stdout: "" });
       await daemon.waitForCalls(1, 20_000);
       const receipts = () => home.logLines().filter((l) => l.outbox === "receipt");
-      await waitFor(() => receipts().some((l) => l.state === "shown"));
+      await waitUntil(() => receipts().some((l) => l.state === "shown"));
       const run = home.logLines().find((l) => Array.isArray(l.outcomes));
       expect(receipts()[0]).toMatchObject({
         sink: "banner",
@@ -181,7 +175,7 @@ describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", 
 
       // The daemon closes the banner; the worker's listener tells the log why.
       await daemon.closeNotification(1, reason, destination);
-      await waitFor(() => receipts().some((l) => l.state === "closed"));
+      await waitUntil(() => receipts().some((l) => l.state === "closed"));
       expect(receipts().find((l) => l.state === "closed")).toMatchObject({
         sink: "banner",
         id: run?.id,
@@ -229,7 +223,7 @@ describe("a fallback to a sink that already has the notification", () => {
       },
     });
     await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
-    await waitFor(
+    await waitUntil(
       () =>
         home.logLines().some((l) => l.outbox === "failed") &&
         home.logLines().some((l) => l.outbox === "delivered"),
@@ -256,7 +250,7 @@ describe("a fallback to a sink that already has the notification", () => {
       sinks: { banner: { type: "desktop", fallback: ["mail"] }, mail: mail(smtp.port) },
     });
     await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
-    await waitFor(() => home.logLines().some((l) => l.outbox === "delivered"));
+    await waitUntil(() => home.logLines().some((l) => l.outbox === "delivered"));
     await new Promise((resolve) => setTimeout(resolve, 2000)); // nothing more comes
     expect(smtp.messages).toHaveLength(1);
     expect(home.logLines().find((l) => Array.isArray(l.outcomes))).toMatchObject({

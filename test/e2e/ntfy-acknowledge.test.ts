@@ -5,40 +5,19 @@
 // follow-up as a click would. Anything else on the reply topic (a wrong MAC, no MAC, a valid
 // acknowledgement of another notification) is ignored: the follow-up goes. The token, the reply
 // topic and the key appear in no log line or outbox file.
-import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { acknowledgementBody } from "../../src/sinks/chat/ntfy-acknowledge.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { pressButton, startFakeNtfy, type FakeNtfy } from "../helpers/ntfy-server.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { stateFileTexts, waitUntil } from "../helpers/wait-until.js";
 
 const TOKEN = "tk_ackacknowledgeacknowledge01";
 const TOPIC = "alerts-3f9c";
 const REPLY = "acks-7d2e1b";
 const KEY = "5a".repeat(32);
-
-async function waitFor(check: () => boolean, timeoutMs = 120_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check();) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-// Every file under the home's state folder but the key itself, as text.
-function stateFiles(home: TempHome): string[] {
-  const texts: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const info = statSync(path);
-      if (info.isDirectory()) walk(path);
-      else if (info.isFile() && name !== "approve.key") texts.push(readFileSync(path, "latin1"));
-    }
-  };
-  walk(join(home.dir, "state"));
-  return texts;
-}
 
 function setup(ntfy: FakeNtfy, phoneUrl: string): TempHome {
   const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
@@ -100,7 +79,11 @@ describe("ntfy Acknowledge button", () => {
       headers: { Authorization: `Bearer ${TOKEN}` },
     });
     expect(await pressButton(message, "Acknowledge")).toBe(200);
-    await waitFor(() => home.logLines().some((l) => l.outbox === "cancelled"));
+    await waitUntil(
+      () => home.logLines().some((l) => l.outbox === "cancelled"),
+      "the follow-up cancelled",
+      120_000,
+    );
 
     const id = home.logLines().find((l) => l.event === "Notification")?.id;
     expect(JSON.parse(button?.body ?? "")).toMatchObject({ hn: 1, ack: id });
@@ -130,7 +113,7 @@ describe("ntfy Acknowledge button", () => {
     expect(log.stdout).toMatch(/ntfy \(id [\w-]+, acknowledged at \d\d:\d\d\)/);
     const json = await runBin(["log", "--json"], { env: home.env });
     expect(json.stdout).toContain('"state":"acknowledged"');
-    for (const text of [...stateFiles(home), log.stdout, json.stdout]) {
+    for (const text of [...stateFileTexts(home, ["approve.key"]), log.stdout, json.stdout]) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(REPLY);
       expect(text).not.toContain(KEY);
@@ -162,6 +145,6 @@ describe("ntfy Acknowledge button", () => {
     const log = await runBin(["log"], { env: { ...home.env, NO_COLOR: "1" } });
     expect(log.stdout).not.toContain("acknowledged");
     expect(log.stdout).not.toContain("mallory");
-    for (const text of stateFiles(home)) expect(text).not.toContain("mallory");
+    for (const text of stateFileTexts(home, ["approve.key"])) expect(text).not.toContain("mallory");
   }, 240_000);
 });

@@ -3,11 +3,10 @@
 // person's acknowledgement becomes an "acknowledged" receipt (when, on which device) that `log`
 // shows, and it cancels the notification's follow-up as a click would. The application token,
 // which the receipt poll carries in its URL, appears in no log line or outbox file.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer, type Reply } from "../helpers/http-server.js";
-import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
+import { stateFileTexts, waitUntil } from "../helpers/wait-until.js";
 
 const USER = "uQiRzpo4DXghDmr9QzzfQu27cmVRsG";
 const TOKEN = "azGDORePK8gMaC0QOYAMyEEuzJnyUi";
@@ -33,28 +32,6 @@ const receipt = (fields: Record<string, unknown>): Reply => ({
     ...fields,
   }),
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  for (const end = Date.now() + timeoutMs; !check();) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-// Every file under the home's state folder, as text.
-function stateFiles(home: TempHome): string[] {
-  const texts: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const info = statSync(path);
-      if (info.isDirectory()) walk(path);
-      else if (info.isFile()) texts.push(readFileSync(path, "latin1")); // not the worker's socket
-    }
-  };
-  walk(join(home.dir, "state"));
-  return texts;
-}
 
 function setup(pushoverUrl: string, phoneUrl: string) {
   const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
@@ -95,7 +72,11 @@ describe("Pushover emergency receipts", () => {
       env: home.env,
     });
     expect(hook).toMatchObject({ code: 0, stdout: "" });
-    await waitFor(() => home.logLines().some((l) => l.outbox === "cancelled"), 120_000);
+    await waitUntil(
+      () => home.logLines().some((l) => l.outbox === "cancelled"),
+      "the follow-up cancelled",
+      120_000,
+    );
 
     const [message, look] = pushover.requests;
     expect(message).toMatchObject({ method: "POST", url: "/1/messages.json" });
@@ -132,7 +113,7 @@ describe("Pushover emergency receipts", () => {
     const json = await runBin(["log", "--json"], { env: home.env });
     expect(json.stdout).toContain('"state":"acknowledged"');
     // acknowledged_by is the user key: never read, never written.
-    for (const text of [...stateFiles(home), log.stdout, json.stdout]) {
+    for (const text of [...stateFileTexts(home), log.stdout, json.stdout]) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(USER);
     }
@@ -144,7 +125,11 @@ describe("Pushover emergency receipts", () => {
     const home = setup(pushover.url, phone.url);
     const input = fixture("claude-code/Notification.json", { session_id: "nobody" });
     expect(await runBin([], { input, env: home.env })).toMatchObject({ code: 0, stdout: "" });
-    await waitFor(() => home.logLines().some((l) => l.outbox === "receipt"), 120_000);
+    await waitUntil(
+      () => home.logLines().some((l) => l.outbox === "receipt"),
+      "the receipt line",
+      120_000,
+    );
     expect(home.logLines()).toContainEqual(
       expect.objectContaining({
         outbox: "receipt",
@@ -156,6 +141,6 @@ describe("Pushover emergency receipts", () => {
     // Expired is no answer: the follow-up still goes.
     await phone.waitForRequests(1, 120_000);
     expect(pushover.requests).toHaveLength(2);
-    for (const text of stateFiles(home)) expect(text).not.toContain(TOKEN);
+    for (const text of stateFileTexts(home)) expect(text).not.toContain(TOKEN);
   }, 180_000);
 });

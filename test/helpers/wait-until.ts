@@ -1,0 +1,32 @@
+// Waiting on real processes in e2e tests, and reading what they left in a temp home's state.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { TempHome } from "./run-bin.js";
+
+/** Polls `check` until it holds; generous by default (CI shares 2 cores with CPU burners). */
+export async function waitUntil(
+  check: () => boolean,
+  what = "the expected state",
+  timeoutMs = 60_000,
+): Promise<void> {
+  for (const end = Date.now() + timeoutMs; !check();) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** Every regular file under the home's state folder as text (a socket or FIFO is skipped), but
+ * those named in `except` (e.g. the machine key itself). */
+export function stateFileTexts(home: TempHome, except: readonly string[] = []): string[] {
+  const texts: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const info = statSync(path);
+      if (info.isDirectory()) walk(path);
+      else if (info.isFile() && !except.includes(name)) texts.push(readFileSync(path, "latin1"));
+    }
+  };
+  walk(join(home.dir, "state"));
+  return texts;
+}
