@@ -139,7 +139,7 @@ function eventPath(shape: FileShape, event: string): JSONPath {
 }
 
 /** Where installEvent reports: the event, the changes list and the notes for the person. */
-interface EventLog {
+export interface EventLog {
   event: string;
   changes: Change[];
   notes: string[];
@@ -160,27 +160,46 @@ function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: Ev
   let next = doc;
   for (const one of extra.reverse()) next = removeHandler(next, path, one);
   if (extra.length > 0) changes.push({ event, action: "removed duplicate" });
-  const handlerPath = [...path, first.group, "hooks", first.handler];
-  // Exec form (Claude Code on Windows) holds no shell line to keep customisations from: replaced.
-  const isExec = handler.args !== undefined || Array.isArray(first.value["args"]);
-  const current = String(first.value["command"]);
+  return refreshHandler(
+    next,
+    [...path, first.group, "hooks", first.handler],
+    first.value,
+    handler,
+    log,
+  );
+}
+
+/** Brings the first of our handlers (or flat entries) at `at` up to date in place: its command
+ * keeps what the user added to it (VAR=1 before it, --config x, 2>>log after it), or is left with
+ * a note when it cannot be edited safely; exec form (Claude Code on Windows) holds no shell line
+ * to keep customisations from, so it is replaced; the timeout is ours. */
+export function refreshHandler(
+  doc: Doc,
+  at: JSONPath,
+  found: Record<string, unknown>,
+  handler: CommandHandler,
+  log: EventLog,
+): Doc {
+  const isExec = handler.args !== undefined || Array.isArray(found["args"]);
+  const current = String(found["command"]);
   const command = isExec ? handler.command : mergeCommand(current, handler.command);
   if (command === undefined) {
     log.notes.push(
-      `${log.shown}: ${event}: left as you wrote it, since hook-notify cannot safely edit "${current}"; make sure it runs the current hook-notify with --client and --timeout.`,
+      `${log.shown}: ${log.event}: left as you wrote it, since hook-notify cannot safely edit "${current}"; make sure it runs the current hook-notify with --client and --timeout.`,
     );
   }
+  let next = doc;
   let isStale = false;
   for (const [key, value] of [
     ["command", command ?? current],
-    ["args", isExec ? handler.args : first.value["args"]],
+    ["args", isExec ? handler.args : found["args"]],
     ["timeout", handler.timeout],
   ] as const) {
-    if (isDeepStrictEqual(first.value[key], value)) continue;
-    next = setValue(next, [...handlerPath, key], value);
+    if (isDeepStrictEqual(found[key], value)) continue;
+    next = setValue(next, [...at, key], value);
     isStale = true;
   }
-  if (isStale) changes.push({ event, action: "updated" });
+  if (isStale) log.changes.push({ event: log.event, action: "updated" });
   return next;
 }
 

@@ -3,19 +3,18 @@
 // hooks.json): edited where it stands, only hook-notify's own entries added, updated or removed,
 // every other entry and key kept byte for byte. A "version" the client requires at the root (its
 // adapter's fileVersion) is added with our first entry and taken out with our last.
-import { isDeepStrictEqual } from "node:util";
 import { parse, type JSONPath } from "jsonc-parser";
 import { adapterFor } from "../clients/index.js";
 import { defineShape } from "./hooks-file-shape.js";
 import { readJsonLeniently } from "./double-runs.js";
 import { hooksFileJob } from "./plan-jobs.js";
 import { isRecord, type CommandHandler } from "./hook-schema.js";
-import { mergeCommand } from "./hook-invocation.js";
 import { findOurs, setValue, valueAt, valueIn, type Doc } from "./jsonc-edit.js";
 import {
   editSafely,
   finish,
   isPlainInvocation,
+  refreshHandler,
   startDoc,
   withNotes,
   type Before,
@@ -135,24 +134,7 @@ function installEntry(
   let next = doc;
   for (const one of extra.reverse()) next = setValue(next, [...path, one.group], undefined);
   if (extra.length > 0) log.changes.push({ event, action: "removed duplicate" });
-  const current = String(first.value["command"]);
-  const command = mergeCommand(current, handler.command);
-  if (command === undefined) {
-    log.notes.push(
-      `${log.shown}: ${event}: left as you wrote it, since hook-notify cannot safely edit "${current}"; make sure it runs the current hook-notify with --client and --timeout.`,
-    );
-  }
-  let isStale = false;
-  for (const [key, value] of [
-    ["command", command ?? current],
-    ["timeout", handler.timeout],
-  ] as const) {
-    if (isDeepStrictEqual(first.value[key], value)) continue;
-    next = setValue(next, [...path, first.group, key], value);
-    isStale = true;
-  }
-  if (isStale) log.changes.push({ event, action: "updated" });
-  return next;
+  return refreshHandler(next, [...path, first.group], first.value, handler, { event, ...log });
 }
 
 // Removes our entries (all events, or the given ones), an event list and "hooks" our removal
