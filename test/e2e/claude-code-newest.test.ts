@@ -1,27 +1,12 @@
 // What Claude Code 2.1.332 sends that 2.1.197 did not, through the built binary with a webhook sink
 // on the default events: a PermissionDenied (auto mode blocked an action) is notified with what was
 // denied, and a Stop while a background subagent runs says nothing until the Stop that ends it.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startHttpServer } from "../helpers/http-server.js";
-import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { fixture, runBin, type TempHome } from "../helpers/run-bin.js";
+import { webhookHome, workerDone } from "../helpers/wait-until.js";
 
 interface Sent {
   data: { event: string; level: string; failure: boolean; title: string; body: string };
-}
-
-// The outbox worker the hook started may still be tidying up: let it finish.
-async function workerDone(home: TempHome): Promise<void> {
-  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
-  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
-async function setup() {
-  const server = await startHttpServer([{ status: 200 }]);
-  const home = tempHome();
-  home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/agent` } } });
-  return { server, home };
 }
 
 async function hook(home: TempHome, name: string): Promise<void> {
@@ -32,7 +17,7 @@ async function hook(home: TempHome, name: string): Promise<void> {
 
 describe("Claude Code 2.1.332's new events through the built binary", () => {
   it("PermissionDenied: the agent was blocked, and the notification says what and why", async () => {
-    const { server, home } = await setup();
+    const { server, home } = await webhookHome();
     await hook(home, "claude-code/PermissionDenied.json");
     await server.waitForRequests(1, 15_000);
     await workerDone(home);
@@ -48,7 +33,7 @@ describe("Claude Code 2.1.332's new events through the built binary", () => {
   });
 
   it("a Stop with a background subagent running is held; the Stop that ends it says done", async () => {
-    const { server, home } = await setup();
+    const { server, home } = await webhookHome();
     await hook(home, "claude-code/Stop-background_tasks.json");
     await hook(home, "claude-code/Stop-background_done.json");
     await server.waitForRequests(1, 15_000);

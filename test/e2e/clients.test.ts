@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startHttpServer } from "../helpers/http-server.js";
-import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { fixture, runBin } from "../helpers/run-bin.js";
+import { webhookHome, workerDone } from "../helpers/wait-until.js";
 
 interface Sent {
   data: { event: string; client: string; level: string; failure: boolean; title: string };
@@ -20,25 +18,11 @@ const CASES = [
   ["opencode/session.idle.json", "opencode", "Stop", "done"],
 ] as const;
 
-// The outbox worker the hook started may still be tidying up: let it finish before cleanup.
-async function workerDone(home: TempHome): Promise<void> {
-  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
-  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
-// A webhook sink without an `events` list: it gets the default events.
-async function setup() {
-  const server = await startHttpServer([{ status: 200 }]);
-  const home = tempHome();
-  home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/agent` } } });
-  return { server, home };
-}
-
 describe("Codex, Gemini CLI, Copilot CLI and OpenCode through the built binary", () => {
   it.each(CASES)(
     "%s → %s %s: exit 0, empty stdout, delivered",
     async (name, client, event, level) => {
-      const { server, home } = await setup();
+      const { server, home } = await webhookHome();
       const args = ["--client", client, "--timeout", "10"];
       const result = await runBin(args, { input: fixture(name), env: home.env });
       expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
@@ -54,7 +38,7 @@ describe("Codex, Gemini CLI, Copilot CLI and OpenCode through the built binary",
     ["copilot/agentStop.json", "agentStop", "Stop", "done", false],
     ["copilot/sessionEnd-error.json", "sessionEnd", "SessionEnd", "failure", true],
   ] as const)("%s with --event %s → %s %s", async (name, named, event, level, failure) => {
-    const { server, home } = await setup();
+    const { server, home } = await webhookHome();
     const args = ["--client", "copilot", "--event", named, "--timeout", "10"];
     const result = await runBin(args, { input: fixture(name), env: home.env });
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
@@ -65,7 +49,7 @@ describe("Codex, Gemini CLI, Copilot CLI and OpenCode through the built binary",
   });
 
   it("takes Codex's notify event from its last argument instead of stdin", async () => {
-    const { server, home } = await setup();
+    const { server, home } = await webhookHome();
     const payload = fixture("codex/notify-agent-turn-complete.json");
     const result = await runBin(["--client", "codex", payload], { env: home.env });
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
@@ -90,7 +74,7 @@ describe("Codex, Gemini CLI, Copilot CLI and OpenCode through the built binary",
   ] as const)(
     "%s → StopFailure, a failure, for a sink with the default events",
     async (name, args, client) => {
-      const { server, home } = await setup();
+      const { server, home } = await webhookHome();
       const result = await runBin([...args, "--timeout", "10"], {
         input: fixture(name),
         env: home.env,
@@ -109,7 +93,7 @@ describe("Codex, Gemini CLI, Copilot CLI and OpenCode through the built binary",
   );
 
   it("ignores the Codex TUI's task-title turn: logged, nothing sent", async () => {
-    const { server, home } = await setup();
+    const { server, home } = await webhookHome();
     const payload = fixture("codex/notify-title-turn.json");
     const result = await runBin([payload], { env: home.env });
     expect(result).toMatchObject({ code: 0, stdout: "" });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { workerDone } from "../helpers/wait-until.js";
 
 const AGENTS = [
   "Explore",
@@ -42,11 +43,6 @@ async function setup(extra: Record<string, unknown> = {}, ops: Record<string, un
     ...extra,
   });
   return { server, bin, home };
-}
-
-async function workerDone(home: TempHome): Promise<void> {
-  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
-  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 // Starts one hook per input, `gapMs` apart, the way a fan-out of subagents ends.

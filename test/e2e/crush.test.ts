@@ -1,23 +1,18 @@
 // Crush's payloads (written from its source: test/fixtures/payloads/crush-documented) through the
 // built binary as the entries install writes run them: exit 0, nothing on stdout (Crush parses
 // it as a decision envelope), the notification delivered to a local webhook server.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer } from "../helpers/http-server.js";
-import { runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { runBin, tempHome } from "../helpers/run-bin.js";
+import { workerDone } from "../helpers/wait-until.js";
 
 interface Sent {
   data: { event: string; client: string; level: string; failure: boolean; lastMessage?: string };
 }
 
 const DIR = join(import.meta.dirname, "..", "fixtures", "payloads", "crush-documented");
-
-// The outbox worker the hook started may still be tidying up: let it finish before cleanup.
-async function workerDone(home: TempHome): Promise<void> {
-  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
-  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
-}
 
 describe("Crush through the built binary", () => {
   it.each([

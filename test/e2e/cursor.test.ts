@@ -1,11 +1,11 @@
 // Cursor's payloads (written from its code: test/fixtures/payloads/cursor-documented)
 // through the built binary as the entries install writes run them: exit 0, nothing on stdout (on
 // stop, a followup_message there would make the agent go on), delivered to a local webhook server.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startHttpServer } from "../helpers/http-server.js";
-import { runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { runBin } from "../helpers/run-bin.js";
+import { webhookHome, workerDone } from "../helpers/wait-until.js";
 
 interface Sent {
   data: { event: string; client: string; level: string; failure: boolean };
@@ -19,19 +19,6 @@ const CURSOR_ENV = {
   CLAUDE_PROJECT_DIR: "/path/to/project",
 };
 
-// The outbox worker the hook started may still be tidying up: let it finish before cleanup.
-async function workerDone(home: TempHome): Promise<void> {
-  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
-  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
-async function setup() {
-  const server = await startHttpServer([{ status: 200 }]);
-  const home = tempHome();
-  home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/agent` } } });
-  return { server, home };
-}
-
 describe("Cursor through the built binary", () => {
   it.each([
     ["stop-completed", "Stop", "done", false],
@@ -41,7 +28,7 @@ describe("Cursor through the built binary", () => {
   ] as const)(
     "%s → %s %s: exit 0, empty stdout, delivered",
     async (name, event, level, failure) => {
-      const { server, home } = await setup();
+      const { server, home } = await webhookHome();
       const input = readFileSync(join(DIR, `${name}.json`), "utf8");
       const env = { ...home.env, ...CURSOR_ENV };
       const result = await runBin(["--client", "cursor", "--timeout", "10"], { input, env });
@@ -54,7 +41,7 @@ describe("Cursor through the built binary", () => {
   );
 
   it("an aborted stop (the person stopped it) is recorded as ignored: exit 0, empty stdout, nothing sent", async () => {
-    const { server, home } = await setup();
+    const { server, home } = await webhookHome();
     const input = readFileSync(join(DIR, "stop-aborted.json"), "utf8");
     const env = { ...home.env, ...CURSOR_ENV };
     const result = await runBin(["--client", "cursor", "--timeout", "10"], { input, env });
@@ -64,7 +51,7 @@ describe("Cursor through the built binary", () => {
   });
 
   it("without --client, the payload names Cursor (not Auggie, not Claude Code)", async () => {
-    const { server, home } = await setup();
+    const { server, home } = await webhookHome();
     const input = readFileSync(join(DIR, "stop-completed.json"), "utf8");
     const env = { ...home.env, ...CURSOR_ENV };
     const result = await runBin(["--timeout", "10"], { input, env });

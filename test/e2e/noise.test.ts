@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { workerDone } from "../helpers/wait-until.js";
 
 // "Signal, not noise" on the built binary: real processes, a real receiver, real marker files.
 const STOP = fixture("claude-code/Stop.json", { last_assistant_message: "Refactored checkout." });
@@ -25,12 +26,6 @@ async function webhookHome(extra: Record<string, unknown> = {}, env = {}, remote
 }
 
 const seenDir = (home: TempHome): string => join(home.dir, "state", "hook-notify", "seen");
-
-// The detached worker outlives the hook processes: wait until its lock is gone.
-async function workerDone(home: TempHome): Promise<void> {
-  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
-  for (let i = 0; i < 150 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
-}
 
 // A busy machine can delay process starts by seconds: a generous budget and kill time, so the
 // runs are judged on what they did, not on how fast the machine was.

@@ -1,7 +1,8 @@
 // Waiting on real processes in e2e tests, and reading what they left in a temp home's state.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { TempHome } from "./run-bin.js";
+import { startHttpServer, type TestHttpServer } from "./http-server.js";
+import { tempHome, type TempHome } from "./run-bin.js";
 
 /** Polls `check` until it holds; generous by default (CI shares 2 cores with CPU burners). */
 export async function waitUntil(
@@ -29,4 +30,19 @@ export function stateFileTexts(home: TempHome, except: readonly string[] = []): 
   };
   walk(join(home.dir, "state"));
   return texts;
+}
+
+/** Waits (up to 30 s) until the outbox worker a hook started has let go of its lock: it may still
+ * be tidying up when a test's assertions are done, and the home is removed after. */
+export async function workerDone(home: TempHome): Promise<void> {
+  const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
+  for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** A temp home whose one sink is a webhook to a local server (no `events`: the default events). */
+export async function webhookHome(): Promise<{ server: TestHttpServer; home: TempHome }> {
+  const server = await startHttpServer([{ status: 200 }]);
+  const home = tempHome();
+  home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/agent` } } });
+  return { server, home };
 }
