@@ -1,7 +1,6 @@
 // The machine-local HMAC key: 32 random bytes in a 0600 file in the state folder. It never leaves
 // this machine: approve's answers and the ntfy sink's acknowledgements are signed and checked here,
 // the phone only replays them (the button's body is fixed when the message is sent).
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -12,6 +11,7 @@ import {
   statSync,
   writeSync,
 } from "node:fs";
+import type * as NodeCrypto from "node:crypto";
 import { dirname, join } from "node:path";
 import type { Deps } from "./deps.js";
 import { HookNotifyError } from "./errors.js";
@@ -22,6 +22,7 @@ const KEY_BYTES = 32;
 // The MAC over one signed statement, base64url: `domain` tells statements of different kinds apart
 // (an answer is never an acknowledgement), `fields` are what it says (no field holds a newline).
 export function signFields(key: Buffer, domain: string, fields: readonly string[]): string {
+  const { createHmac } = crypto();
   return createHmac("sha256", key)
     .update([domain, ...fields].join("\n"))
     .digest("base64url");
@@ -36,7 +37,7 @@ export function checkFields(
 ): boolean {
   const expected = Buffer.from(signFields(key, domain, fields));
   const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return actual.length === expected.length && crypto().timingSafeEqual(actual, expected);
 }
 
 // $XDG_STATE_HOME/hook-notify/approve.key (or %LOCALAPPDATA% on Windows).
@@ -103,9 +104,15 @@ export function ensureSecret(path: string): boolean {
     return false;
   }
   try {
-    writeSync(fd, `${randomBytes(KEY_BYTES).toString("hex")}\n`);
+    writeSync(fd, `${crypto().randomBytes(KEY_BYTES).toString("hex")}\n`);
   } finally {
     closeSync(fd);
   }
   return true;
+}
+
+// node:crypto is fetched when a key is made or a MAC computed: the pipeline imports this module
+// (through the ntfy sink), and loading node:crypto (and its streams) would cost every hook run.
+function crypto(): typeof NodeCrypto {
+  return process.getBuiltinModule("node:crypto");
 }
