@@ -18,6 +18,23 @@ import { startSmtpServer } from "../helpers/smtp-server.js";
 
 const TOKEN = "DISCORDTOKEN-do-not-leak-77";
 
+// The Discord sink of these tests: its webhook answers 404, so it gives up and falls back to mail.
+const discordTeam = (url: string) => ({
+  type: "chat",
+  service: "discord",
+  url: `${url}/api/webhooks/1/${TOKEN}`,
+  fallback: ["mail"],
+});
+
+// The mail sink on the local SMTP server; `events: []` when it serves only as a fallback.
+const mailSink = (port: number, events?: string[]) => ({
+  type: "email",
+  ...(events ? { events } : {}),
+  from: "agent@example.com",
+  to: ["dev@example.com"],
+  smtp: { host: "127.0.0.1", port, secure: false },
+});
+
 describe("fallback and receipts, end to end", () => {
   it("Discord 404 → the same notification by e-mail once; log and log --json say so", async () => {
     const discord = await startHttpServer([
@@ -27,19 +44,8 @@ describe("fallback and receipts, end to end", () => {
     const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
     home.writeConfig({
       sinks: {
-        team: {
-          type: "chat",
-          service: "discord",
-          url: `${discord.url}/api/webhooks/1/${TOKEN}`,
-          fallback: ["mail"],
-        },
-        mail: {
-          type: "email",
-          events: [],
-          from: "agent@example.com",
-          to: ["dev@example.com"],
-          smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
-        },
+        team: discordTeam(discord.url),
+        mail: mailSink(smtp.port, []),
       },
     });
     const hook = await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
@@ -90,19 +96,8 @@ describe("flush and fallback", () => {
     const discord = await startHttpServer([{ status: 404, body: "{}" }]);
     const smtp = await startSmtpServer();
     const box = await outboxEnv({
-      team: {
-        type: "chat",
-        service: "discord",
-        url: `${discord.url}/api/webhooks/1/${TOKEN}`,
-        fallback: ["mail"],
-      },
-      mail: {
-        type: "email",
-        events: [],
-        from: "agent@example.com",
-        to: ["dev@example.com"],
-        smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
-      },
+      team: discordTeam(discord.url),
+      mail: mailSink(smtp.port, []),
     });
     const notification = sampleNotification();
     await enqueue(box.deps, { notification, sinkName: "team" });
@@ -123,13 +118,7 @@ describe("fallback for a local sink, end to end", () => {
     home.writeConfig({
       sinks: {
         banner: { type: "desktop", fallback: ["mail"] },
-        mail: {
-          type: "email",
-          events: [],
-          from: "agent@example.com",
-          to: ["dev@example.com"],
-          smtp: { host: "127.0.0.1", port: smtp.port, secure: false },
-        },
+        mail: mailSink(smtp.port, []),
       },
     });
     await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
@@ -200,26 +189,14 @@ describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", 
 
 // A fallback target that is also one of the notification's own sinks gets it once, not twice.
 describe("a fallback to a sink that already has the notification", () => {
-  const mail = (port: number) => ({
-    type: "email",
-    from: "agent@example.com",
-    to: ["dev@example.com"],
-    smtp: { host: "127.0.0.1", port, secure: false },
-  });
-
   it("the worker path: Discord gives up, mail got it directly; one e-mail, the log says why", async () => {
     const discord = await startHttpServer([{ status: 404, body: "{}" }]);
     const smtp = await startSmtpServer();
     const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
     home.writeConfig({
       sinks: {
-        team: {
-          type: "chat",
-          service: "discord",
-          url: `${discord.url}/api/webhooks/1/${TOKEN}`,
-          fallback: ["mail"],
-        },
-        mail: mail(smtp.port),
+        team: discordTeam(discord.url),
+        mail: mailSink(smtp.port),
       },
     });
     await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
@@ -247,7 +224,7 @@ describe("a fallback to a sink that already has the notification", () => {
     const smtp = await startSmtpServer();
     const home = tempHome({ DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" });
     home.writeConfig({
-      sinks: { banner: { type: "desktop", fallback: ["mail"] }, mail: mail(smtp.port) },
+      sinks: { banner: { type: "desktop", fallback: ["mail"] }, mail: mailSink(smtp.port) },
     });
     await runBin([], { input: fixture("claude-code/Stop.json"), env: home.env });
     await waitUntil(() => home.logLines().some((l) => l.outbox === "delivered"));
