@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { joinPath } from "./path-join.js";
 import type { Deps } from "./deps.js";
 
 // Where the log, the outbox and the machine key live: $XDG_STATE_HOME/hook-notify or
@@ -6,8 +6,8 @@ import type { Deps } from "./deps.js";
 // find the machine key (machine-key.ts).
 export function stateDir(deps: Pick<Deps, "env" | "homedir" | "platform">): string {
   if (deps.platform === "win32" && deps.env.LOCALAPPDATA) {
-    return join(deps.env.LOCALAPPDATA, "hook-notify");
+    return joinPath(deps.env.LOCALAPPDATA, "hook-notify");
   }
-  const base = deps.env.XDG_STATE_HOME || join(deps.homedir, ".local", "state");
-  return join(base, "hook-notify");
+  const base = deps.env.XDG_STATE_HOME || joinPath(deps.homedir, ".local", "state");
+  return joinPath(base, "hook-notify");
 }
