@@ -51,7 +51,7 @@ find_node() {
 
 # Not filled in (the copy inside the package, which the Claude Code plugin runs): that package's own.
 if [ -z "$script" ]; then
-  script=$(dirname "$0")/../bin/hook-notify.js
+  script=$(dirname "$0")/../bin/hook-notify.cjs
 fi
 if [ ! -f "$script" ]; then
   on_path=$(command -v hook-notify 2>/dev/null)

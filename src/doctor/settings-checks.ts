@@ -15,7 +15,13 @@ import { type FileShape, type LocateInput } from "../core/install-target.js";
 import { readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/file-shape.js";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
-import { checkLauncher, isLauncher, oldStyleEntry } from "./launcher-checks.js";
+import {
+  checkLauncher,
+  isLauncher,
+  isOlderScript,
+  oldStyleEntry,
+  olderScript,
+} from "./launcher-checks.js";
 
 /** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
 type Entries = Map<string, number | undefined>;
@@ -99,6 +105,8 @@ function checkPaths(
       );
     } else if (isLauncher(path)) {
       results.push(checkLauncher(check, path, displayPath(path, input.home), input.env));
+    } else if (isOlderScript(path)) {
+      results.push(olderScript(check, shown, path));
     }
   }
   const runsNode = paths.some((path) => /(^|[\\/])node(\.exe)?$/.test(path));

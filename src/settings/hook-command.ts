@@ -99,7 +99,7 @@ export function quoteForShell(path: string, platform: NodeJS.Platform): string {
 
 /** What the hook command starts with: the absolute program (user scope) or the wrapper. */
 export interface CommandBase {
-  /** Already quoted, e.g. `"/usr/bin/node" "/opt/hook-notify/bin/hook-notify.js"`. */
+  /** Already quoted, e.g. `"/usr/bin/node" "/opt/hook-notify/bin/hook-notify.cjs"`. */
   program: string;
   /** Exec form (Claude Code on Windows): the program and its first arguments, no shell. */
   exec?: { command: string; args: string[] } | undefined;

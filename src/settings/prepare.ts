@@ -29,7 +29,7 @@ export interface Machine {
   platform: NodeJS.Platform;
   nodePath: string;
   packageRoot: string;
-  /** bin/hook-notify.js; defaults to the one in packageRoot, resolved through symlinks. */
+  /** bin/hook-notify.cjs; defaults to the one in packageRoot, resolved through symlinks. */
   scriptPath?: string;
 }
 
@@ -62,7 +62,7 @@ export async function prepareInstall(
   const warnings = located.warnings;
   const shown = (file: string): string => displayPath(file, machine.home);
   const script =
-    machine.scriptPath ?? (await realpath(join(machine.packageRoot, "bin", "hook-notify.js")));
+    machine.scriptPath ?? (await realpath(join(machine.packageRoot, "bin", "hook-notify.cjs")));
   if (request.scope === "user") refuseNpxCache(script);
   const wrapper = await loadWrapper(machine.packageRoot);
   const launcher = renderLauncher(

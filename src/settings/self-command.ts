@@ -1,5 +1,5 @@
 // The next-step hints ("then run hook-notify test") must name a command that works where they are
-// read: after `node bin/hook-notify.js install` in a checkout, or with another hook-notify on PATH,
+// read: after `node bin/hook-notify.cjs install` in a checkout, or with another hook-notify on PATH,
 // a bare "hook-notify" runs nothing or something else.
 import { accessSync, constants, realpathSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
@@ -8,13 +8,13 @@ import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
 export interface SelfInput {
   env: Readonly<Record<string, string | undefined>>;
   platform: NodeJS.Platform;
-  /** bin/hook-notify.js of this run. */
+  /** bin/hook-notify.cjs of this run. */
   scriptPath: string;
   cwd: string;
 }
 
 // "hook-notify" when that name on PATH is this very script; otherwise node and the script,
-// relative to the current folder when it is inside it (node bin/hook-notify.js).
+// relative to the current folder when it is inside it (node bin/hook-notify.cjs).
 export function selfCommand(input: SelfInput): string {
   if (input.platform === "win32") return "hook-notify";
   const onPath = (input.env.PATH ?? "")

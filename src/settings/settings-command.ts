@@ -51,7 +51,7 @@ export async function runSettingsCommand(
     const self = selfCommand({
       env: machine.env,
       platform: machine.platform,
-      scriptPath: machine.scriptPath ?? join(machine.packageRoot, "bin", "hook-notify.js"),
+      scriptPath: machine.scriptPath ?? join(machine.packageRoot, "bin", "hook-notify.cjs"),
       cwd: io.machine.projectDir,
     });
     const context = { action, clients: prepared.clients, home: machine.home, self };

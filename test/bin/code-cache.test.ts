@@ -1,4 +1,4 @@
-// bin/hook-notify.js: the V8 code cache of dist/cli.cjs and dist/hook.cjs. Real processes: the built binary with a
+// bin/hook-notify.cjs: the V8 code cache of dist/cli.cjs and dist/hook.cjs. Real processes: the built binary with a
 // throwaway HOME, and small bundles loaded through the loader in a child node.
 import { spawnSync } from "node:child_process";
 import {
@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture, ROOT, runBin, tempHome } from "../helpers/run-bin.js";
 
-const LOADER = join(ROOT, "bin", "hook-notify.js"); // required, it only exports the loader
+const LOADER = join(ROOT, "bin", "hook-notify.cjs"); // required, it only exports the loader
 const stop = () =>
   fixture("claude-code/Stop.json", { session_id: `cache-${String(Math.random())}` });
 const cacheFolder = (home: string) => join(home, ".cache", "hook-notify");

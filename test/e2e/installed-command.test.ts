@@ -41,7 +41,7 @@ describe.runIf(isPosix)("installed commands run through sh and bash", () => {
       mkdirSync(weird);
       mkdirSync(pkg);
       symlinkSync(process.execPath, join(weird, "node"));
-      symlinkSync(BIN, join(pkg, "hook-notify.js"));
+      symlinkSync(BIN, join(pkg, "hook-notify.cjs"));
       const machine = {
         home: home.dir,
         projectDir: home.dir,
@@ -49,7 +49,7 @@ describe.runIf(isPosix)("installed commands run through sh and bash", () => {
         platform: process.platform,
         nodePath: join(weird, "node"),
         packageRoot: findPackageRoot(),
-        scriptPath: join(pkg, "hook-notify.js"),
+        scriptPath: join(pkg, "hook-notify.cjs"),
       };
       const code = await runSettingsCommand(
         "install",
@@ -82,7 +82,7 @@ describe.runIf(isPosix)("installed commands run through sh and bash", () => {
       expect(check).toEqual({
         code: 0,
         stdout: "",
-        stderr: `node ${join(weird, "node")}\nscript ${join(pkg, "hook-notify.js")}\n`,
+        stderr: `node ${join(weird, "node")}\nscript ${join(pkg, "hook-notify.cjs")}\n`,
       });
       for (const [index, shell] of SHELLS.entries()) {
         const result = await runShell(shell, command, home.env);

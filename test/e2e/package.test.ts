@@ -52,6 +52,7 @@ describe("the npm tarball", () => {
         "CHANGELOG.md",
         "README.md",
         "package.json",
+        "bin/hook-notify.cjs",
         "bin/hook-notify.js",
         "dist/hook.cjs",
         "dist/cli.cjs",

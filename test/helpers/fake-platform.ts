@@ -51,7 +51,7 @@ export function vendoredPath(packageDir: string): string {
 
 // A copy of the built package (bin/, dist/, assets/, templates) whose node_modules holds a
 // node-notifier with the fake terminal-notifier in its vendor folder, and the real play-sound
-// (linked: it resolves its own find-exec from the project). Returns bin/hook-notify.js.
+// (linked: it resolves its own find-exec from the project). Returns bin/hook-notify.cjs.
 export function packageCopy(notifier: VendoredNotifier = "fake"): { bin: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-pkg-"));
   onTestFinished(() => {
@@ -78,5 +78,5 @@ export function packageCopy(notifier: VendoredNotifier = "fake"): { bin: string;
       chmodSync(program, 0o644);
     }
   }
-  return { bin: join(dir, "bin", "hook-notify.js"), dir };
+  return { bin: join(dir, "bin", "hook-notify.cjs"), dir };
 }

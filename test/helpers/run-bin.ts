@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { onTestFinished } from "vitest";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const BIN = join(ROOT, "bin", "hook-notify.js");
+export const BIN = join(ROOT, "bin", "hook-notify.cjs");
 export const FIXTURES = join(ROOT, "test", "fixtures", "events");
 
 export interface BinResult {
@@ -28,7 +28,7 @@ export interface RunBinOptions {
   inputDelayMs?: number;
   /** Kill the process after this long (the test then sees signal SIGKILL). */
   killAfterMs?: number;
-  /** Another copy of bin/hook-notify.js to run (a package copy with fake vendored programs). */
+  /** Another copy of bin/hook-notify.cjs to run (a package copy with fake vendored programs). */
   bin?: string;
   /** False: return as soon as the process ends, even if a worker still has its event to run. */
   settle?: boolean;

@@ -55,7 +55,7 @@ async function setup(node: string) {
   }
   const pkg = join(dir, "it's a package");
   await mkdir(join(pkg, "bin"), { recursive: true });
-  const script = join(pkg, "bin", "hook-notify.js");
+  const script = join(pkg, "bin", "hook-notify.cjs");
   await writeFile(script, FAKE);
   const template = (await loadLauncher(findPackageRoot())).replace(
     /^system=.*$/m,
