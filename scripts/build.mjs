@@ -4,7 +4,7 @@
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
-// Why a build id: bin/hook-notify.js keeps a V8 code cache of dist/hook.cjs and dist/cli.cjs named
+// Why a build id: bin/hook-notify.cjs keeps a V8 code cache of dist/hook.cjs and dist/cli.cjs named
 // by it (V8 accepts a cache for any source of the same length, so the name must change with the
 // content), and a hook hands its event only to a worker of the same build (src/build-id.ts). One id,
 // a hash of all the bundles, is written into each.
@@ -114,14 +114,23 @@ const lazyZod = {
 // registry is evaluated here once instead, and dist/hook.cjs gets those facts as data; esbuild
 // refuses the build if the hook imports anything else from the registry.
 async function registryFacts() {
+  return (await evaluated("src/clients/index.ts")).clients.map((adapter) => ({
+    id: adapter.id,
+    recognises: { env: adapter.recognises.env ?? [] },
+    env: adapter.env,
+  }));
+}
+
+// The exports of a module of src/, bundled and run here, at build time.
+async function evaluated(entry) {
   const built = await build({
-    entryPoints: ["src/clients/index.ts"],
+    entryPoints: [entry],
     bundle: true,
     format: "cjs",
     platform: "node",
     write: false,
     logLevel: "warning",
-    define: { "import.meta.url": '"file:///registry-facts"' },
+    define: { "import.meta.url": '"file:///build-time"' },
   });
   const module = { exports: {} };
   new Function("module", "exports", "require", built.outputFiles[0].text)(
@@ -129,11 +138,7 @@ async function registryFacts() {
     module.exports,
     createRequire(import.meta.url),
   );
-  return module.exports.clients.map((adapter) => ({
-    id: adapter.id,
-    recognises: { env: adapter.recognises.env ?? [] },
-    env: adapter.env,
-  }));
+  return module.exports;
 }
 
 const registryAsData = (facts) => ({
@@ -187,8 +192,15 @@ try {
   });
   await build({
     ...common,
-    entryPoints: { hook: "src/fast-hook.ts" },
+    entryPoints: { hook: "src/hook-entry.ts" },
+    // hook-entry.ts sets module.exports itself, on purpose.
+    logOverride: { "commonjs-variable-in-esm": "silent" },
     plugins: [registryAsData(await registryFacts())],
+    // The variables a hook carries to the worker, as data (link/hook-env.ts).
+    define: {
+      ...common.define,
+      __hnHookEnvKeys: JSON.stringify((await evaluated("src/link/hook-env.ts")).HOOK_ENV_KEYS),
+    },
     supported: { "dynamic-import": false },
   });
   await build({
@@ -196,12 +208,13 @@ try {
     entryPoints: { commands: "src/cli-yargs.ts", worker: "src/worker/worker-main.ts" },
   });
   await onlyBuiltins("hook.cjs");
+  await requireOnce("hook.cjs", ["fs", "path"]);
   await stampBuildId(["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs"]);
 } catch {
   process.exit(1);
 }
 
-// bin/hook-notify.js runs dist/hook.cjs with its own require (a require of the bundle's own would
+// bin/hook-notify.cjs runs dist/hook.cjs with its own require (a require of the bundle's own would
 // cost every hook run node:module's createRequire): the bundle may require node's modules only.
 async function onlyBuiltins(name) {
   const text = await readFile(new URL(`../dist/${name}`, import.meta.url), "utf8");
@@ -215,6 +228,24 @@ async function onlyBuiltins(name) {
 }
 
 // The placeholder becomes a hash of all the bundles: same length, so source maps (if any) stay right.
+// esbuild gives every module of the bundle its own require("node:fs"): in dist/hook.cjs that is
+// ten calls through node's module loader on every hook run, enough to make V8 baseline-compile
+// the loader's functions (~0.3 M instructions with the rest of what the fast path calls). One
+// require of each, at the top (both are loaded by node's start anyway), and the rest refer to it.
+async function requireOnce(name, modules) {
+  const file = new URL(`../dist/${name}`, import.meta.url);
+  let text = await readFile(file, "utf8");
+  const once = [];
+  for (const id of modules) {
+    const call = `require("node:${id}")`;
+    if (!text.includes(call)) continue;
+    text = text.replaceAll(call, `__hn_${id}`);
+    once.push(`__hn_${id} = ${call}`);
+  }
+  const banner = text.indexOf("\n", text.indexOf("var __hn = ")) + 1;
+  await writeFile(file, `${text.slice(0, banner)}var ${once.join(", ")};\n${text.slice(banner)}`);
+}
+
 async function stampBuildId(names) {
   const files = names.map((name) => new URL(`../dist/${name}`, import.meta.url));
   const texts = await Promise.all(files.map((file) => readFile(file, "utf8")));

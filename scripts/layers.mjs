@@ -16,6 +16,7 @@ export const BASE = [
   "input-source.ts",
   "machine-key.ts",
   "once.ts",
+  "path-join.ts",
   "read-bounded.ts",
   "redact.ts",
   "secret-values.ts",
@@ -97,6 +98,8 @@ export const LAYERS = {
   "cli.ts": [...BASE, "commands", "cli-yargs.ts"],
   // The hook's fast path: the flags, the paths and the link; nothing that loads zod.
   "fast-hook.ts": [...BASE, "commands", "config", "link", "outbox", "pipeline"],
+  // dist/hook.cjs's entry: the fast path's exports as module.exports.
+  "hook-entry.ts": [...BASE, "fast-hook.ts"],
 };
 
 // True when node `from` may import node `to`.

@@ -29,12 +29,12 @@ type FullPath = (argv: string[], handover: Handover) => Promise<void>;
 let handed = false;
 
 /** True once this run wrote its event for the worker: it ran (so V8 compiled) the whole fast
- * path, which is what bin/hook-notify.js keeps in dist/hook.cjs's code cache. */
+ * path, which is what bin/hook-notify.cjs keeps in dist/hook.cjs's code cache. */
 export function handedOver(): boolean {
   return handed;
 }
 
-// bin/hook-notify.js calls this for every command line; `full` loads dist/cli.cjs on demand.
+// bin/hook-notify.cjs calls this for every command line; `full` loads dist/cli.cjs on demand.
 // No promise on the common path (a first await costs the run ~2 M instructions): the event is read
 // at once, or by one callback, and the run ends in process.exit.
 export function main(argv: string[], full: () => { main: FullPath }): Promise<void> | undefined {

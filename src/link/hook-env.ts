@@ -58,40 +58,53 @@ export function pickEnv(
   return picked;
 }
 
-export const HOOK_ENV_KEYS: readonly string[] = [
-  ...new Set([
-    ...LOCAL_ENV_KEYS,
-    ...PRESENCE_ENV_KEYS,
-    "HOME",
-    "USERPROFILE",
-    "APPDATA",
-    "LOCALAPPDATA",
-    "XDG_CONFIG_HOME",
-    "XDG_STATE_HOME",
-    "XDG_CACHE_HOME",
-    ...clients.flatMap((adapter) => [...(adapter.recognises.env ?? []), ...adapter.env]),
-    "HOOK_NOTIFY_CONFIG",
-    "HOOK_NOTIFY_DEBUG",
-    "HOOK_NOTIFY_FAST",
-    "HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS",
-    "HOOK_NOTIFY_WORKER_IDLE_SECONDS",
-    "NO_COLOR",
-    "FORCE_COLOR",
-    "TERM",
-    "PATHEXT",
-    "Path",
-    "SYSTEMROOT",
-    "SSH_CONNECTION",
-    "SSH_TTY",
-    "container",
-  ]),
-];
+/** Set by the build in dist/hook.cjs: the list below as data, so that the hook does not build it
+ * on every run (~0.14 M instructions). */
+declare const __hnHookEnvKeys: readonly string[] | undefined;
 
-/** The hook's variables that go into its event entry. */
+export const HOOK_ENV_KEYS: readonly string[] =
+  typeof __hnHookEnvKeys === "undefined" ? hookEnvKeys() : __hnHookEnvKeys;
+
+// scripts/build.mjs evaluates this module once and gives dist/hook.cjs the result.
+function hookEnvKeys(): string[] {
+  return [
+    ...new Set([
+      ...LOCAL_ENV_KEYS,
+      ...PRESENCE_ENV_KEYS,
+      "HOME",
+      "USERPROFILE",
+      "APPDATA",
+      "LOCALAPPDATA",
+      "XDG_CONFIG_HOME",
+      "XDG_STATE_HOME",
+      "XDG_CACHE_HOME",
+      ...clients.flatMap((adapter) => [...(adapter.recognises.env ?? []), ...adapter.env]),
+      "HOOK_NOTIFY_CONFIG",
+      "HOOK_NOTIFY_DEBUG",
+      "HOOK_NOTIFY_FAST",
+      "HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS",
+      "HOOK_NOTIFY_WORKER_IDLE_SECONDS",
+      "NO_COLOR",
+      "FORCE_COLOR",
+      "TERM",
+      "PATHEXT",
+      "Path",
+      "SYSTEMROOT",
+      "SSH_CONNECTION",
+      "SSH_TTY",
+      "container",
+    ]),
+  ];
+}
+
+/** The hook's variables that go into its event entry: pickEnv's answer, from JSON.stringify with
+ * the names as its replacer, which picks them in C++ (in order, leaving out the unset ones). A
+ * loop over the ~65 names in V8's interpreter makes it hot enough for a baseline compile on the
+ * hook's fast path (~0.3 M instructions). */
 export function carriedEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
-  return pickEnv(env, HOOK_ENV_KEYS);
+  return JSON.parse(JSON.stringify(env, HOOK_ENV_KEYS as string[])) as Record<string, string>;
 }
 
 /** Read by src/ but deliberately not carried: the worker uses its own. */

@@ -1,0 +1,6 @@
+// dist/hook.cjs's entry (scripts/build.mjs): bin/hook-notify.cjs takes main and handedOver from
+// module.exports. Assigned by hand: exported as an ES module's, they would go through esbuild's
+// __export and __toCommonJS helpers, which cost every hook run ~0.1 M instructions.
+import { handedOver, main } from "./fast-hook.js";
+
+module.exports = { handedOver, main };
