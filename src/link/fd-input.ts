@@ -1,7 +1,8 @@
 // stdin for the hook's fast path (fast-hook.ts), read without process.stdin: constructing it for
 // a socket (what node-based clients give their hooks) loads net and the stream modules, ~17 M
 // instructions, more than the rest of the fast path. Three ways, by what fd 0 is:
-// - a regular file: read with readSync (it cannot block);
+// - a regular file: read with readvSync (it cannot block; readSync, which the fast path never
+//   calls, would cost it a compile);
 // - a pipe on Linux: opened again through /proc/self/fd with O_NONBLOCK (a new open file
 //   description, so fd 0 stays as the client made it) and read whenever a poll finds data:
 //   no thread, no waiting past a deadline;
@@ -13,7 +14,7 @@
 //   (exit joins the pool's threads): `stuck()` says so, and the caller then ends the process by
 //   a signal once everything is logged.
 // Everything read is recorded, so that the full pipeline can be handed all of it (replay()).
-import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, read, readvSync, type Stats } from "node:fs";
 import type { InputSource } from "../input-source.js";
 
 export interface FdInput extends InputSource {
@@ -209,7 +210,7 @@ function nonBlockingReader(
 ): NonBlocking | undefined {
   if (info.isFile()) {
     return {
-      readNow: (buffer) => readSync(fd, buffer, 0, buffer.length, null),
+      readNow: (buffer) => readvSync(fd, [buffer]),
       close: () => undefined,
     };
   }
@@ -236,7 +237,7 @@ function nonBlockingReader(
 function readNowOf(fd: number): NonBlocking["readNow"] {
   return (buffer) => {
     try {
-      return readSync(fd, buffer, 0, buffer.length, null);
+      return readvSync(fd, [buffer]);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EAGAIN") return undefined;
       throw error;
@@ -246,7 +247,7 @@ function readNowOf(fd: number): NonBlocking["readNow"] {
 
 // A socket (what node-based clients give a hook): node's own pipe handle opens fd 0, which makes it
 // non-blocking (node puts the flags of fd 0-2 back as they were when the process exits), so
-// readSync answers at once: no thread-pool read, whose first use starts libuv's four threads.
+// a synchronous read answers at once: no thread-pool read, whose first use starts libuv's four threads.
 function socketReader(fd: number): NonBlocking | undefined {
   const binding = (process as { binding?: (name: string) => unknown }).binding;
   let Pipe: PipeWrap | undefined;

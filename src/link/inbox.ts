@@ -13,7 +13,7 @@ import {
   readdirSync,
   renameSync,
   unlinkSync,
-  writeSync,
+  writevSync,
 } from "node:fs";
 import { join, sep } from "node:path";
 import type { Client } from "../core/hook-event.js";
@@ -56,11 +56,15 @@ export function writeEvent(paths: OutboxPaths, entry: EventEntry): string {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   }
   try {
-    writeSync(fd, `${JSON.stringify(entry)}\n`);
+    writeAll(fd, Buffer.from(`${JSON.stringify(entry)}\n`));
     fdatasyncSync(fd);
-  } finally {
+  } catch (error) {
+    // The hook runs the event itself now: a whole file left here would be adopted and run again.
     closeSync(fd);
+    rmQuietly(temp);
+    throw error;
   }
+  closeSync(fd);
   try {
     renameSync(temp, `${paths.events}${sep}${name}`);
   } catch (error) {
@@ -69,6 +73,27 @@ export function writeEvent(paths: OutboxPaths, entry: EventEntry): string {
     renameSync(temp, join(paths.events, name));
   }
   return name;
+}
+
+function rmQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already, or the folder is unwritable: the worker's adoption finds its writer alive
+    // until the hook exits, and a file that does not parse is never run.
+  }
+}
+
+// writevSync, not writeSync: compiling writeSync and the string checks it runs first costs every
+// hook run ~0.2 M instructions more. A short write (a full disk) throws: the hook takes the event
+// back and runs it itself, as for any failed write.
+function writeAll(fd: number, data: Buffer): void {
+  const written = writevSync(fd, [data]);
+  if (written !== data.length) {
+    throw Object.assign(new Error(`wrote ${String(written)} of ${String(data.length)} bytes`), {
+      code: "EIO",
+    });
+  }
 }
 
 // Knocks on the worker's FIFO: true when a reader has it open (the worker is alive and will look
@@ -84,7 +109,7 @@ export function knock(fifo: string, message = "e"): boolean {
     return false;
   }
   try {
-    writeSync(fd, message);
+    writevSync(fd, [Buffer.from(message)]);
   } catch {
     // EAGAIN: the pipe is full of knocks the worker has yet to read; it will look anyway.
   } finally {
