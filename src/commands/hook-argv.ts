@@ -107,11 +107,19 @@ export function commandAfterGlobals(argv: readonly string[]): number {
   for (;;) {
     const word = argv[index];
     if (word === "--config" || word === "-c") index += 2;
-    else if (word !== undefined && /^(--config=|-c.|--(no-)?color$)/.test(word)) index += 1;
+    else if (word !== undefined && isGlobalWord(word)) index += 1;
     else break;
   }
   const word = argv[index];
   return index > 0 && word !== undefined && COMMAND_NAMES.includes(word) ? index : -1;
+}
+
+// --config=<file>, -c<file>, --color, --no-color: what /^(--config=|-c.|--(no-)?color$)/ matches,
+// without a regular expression, which V8 would compile on every hook run (~0.09 M instructions).
+function isGlobalWord(word: string): boolean {
+  if (word.startsWith("--config=") || word === "--color" || word === "--no-color") return true;
+  // `.` is any character but a line terminator.
+  return word.startsWith("-c") && word.length > 2 && !"\n\r\u2028\u2029".includes(word.charAt(2));
 }
 
 export function asksForHelp(argv: readonly string[]): boolean {

@@ -116,6 +116,31 @@ describe("isHookInvocation: global options before a command", () => {
   ])("%j → hook: %s", (argv, isHook) => {
     expect(isHookInvocation(argv)).toBe(isHook);
   });
+
+  // The leading global words were once told by /^(--config=|-c.|--(no-)?color$)/: the hand-written
+  // check must read every word as it did.
+  it("reads any leading word as the regular expression did", () => {
+    const GLOBAL = /^(--config=|-c.|--(no-)?color$)/;
+    const word = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom("-h", "--help", "-v", "run", "-c\n", "-c\u2028x", "--color\n"),
+      fc
+        .tuple(
+          fc.constantFrom("--config=", "-c", "--color", "--no-color", "--co", "-"),
+          fc.string({ unit: "binary", maxLength: 3 }),
+        )
+        .map(([head, tail]) => head + tail),
+    );
+    fc.assert(
+      fc.property(word, (first) => {
+        const help = ["--help", "-h", "--version", "-v"].includes(first);
+        const hookWord =
+          first === "run" || first.startsWith("-") || first.trimStart().startsWith("{");
+        expect(isHookInvocation([first, "doctor"])).toBe(!help && !GLOBAL.test(first) && hookWord);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
 
 describe("COMMAND_NAMES", () => {
