@@ -27,6 +27,9 @@ import { runEvents } from "./run-events.js";
 // time, looking again at least once a minute. With no socket (an outbox path too long for one)
 // it looks for newly queued work twice a second.
 const POLL_WITHOUT_SOCKET_MS = 500;
+// How long after a knock the worker starts on the event: the hook that knocked exits first (it
+// does within a few ms), so on two cores the agent does not wait beside the worker's work.
+const KNOCK_SETTLE_MS = 25;
 /** How long a paused worker waits for a flush to end. */
 const FLUSH_RUNS_MS = 10 * 60_000;
 
@@ -163,6 +166,7 @@ async function main(): Promise<void> {
     idleMs: workerIdleSeconds(deps.env) * 1000,
     recheckMs: RECHECK_MS,
     pollMs: POLL_WITHOUT_SOCKET_MS,
+    knockSettleMs: KNOCK_SETTLE_MS,
   });
   await life.run();
 }

@@ -175,6 +175,23 @@ describe("the worker's life", () => {
     await s.done;
   });
 
+  it("with a knock settle, the round comes that long after the first knock, once for many", async () => {
+    const s = scene({}, [], { ...OPTIONS, knockSettleMs: 25 });
+    await s.advance(3_000);
+    s.knock();
+    await s.advance(10);
+    s.knock(); // within the settle: the same wake
+    await s.advance(10);
+    expect(s.trace.slice(4)).toEqual(["round (first) at 0"]);
+    await s.advance(5);
+    expect(s.trace.slice(4)).toEqual(["round (first) at 0", "door refreshed", "round at 3025"]);
+    await s.advance(100);
+    expect(s.trace.slice(4)).toHaveLength(3);
+    s.life.stop();
+    await s.advance(0);
+    await s.done;
+  });
+
   it("sleeps until the next due time, then works again, and stays while work waits", async () => {
     const s = scene(
       {},
