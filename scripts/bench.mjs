@@ -27,7 +27,7 @@ import { fileURLToPath } from "node:url";
 import { SMTPServer } from "smtp-server";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const bin = join(root, "bin", "hook-notify.js");
+const bin = join(root, "bin", "hook-notify.cjs");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const RSS_ROUNDS = Number(process.env.BENCH_RSS_ROUNDS ?? 3);
 // Servers answer after this long: slow enough that a hook waiting for them would show, short
@@ -391,7 +391,7 @@ function row(mode, baseInstructions) {
   const handed = `${runs.filter((line) => line.via === "worker").length}/${runs.length}`;
   const count =
     mode.instructions && baseInstructions
-      ? ` ${(mode.instructions / 1e6).toFixed(0)} M (${fmt(mode.instructions / baseInstructions)}) |`
+      ? ` ${(mode.instructions / 1e6).toFixed(1)} M (${(mode.instructions / baseInstructions).toFixed(3)}x) |`
       : "";
   return `| ${mode.name} | ${median(mode.pairs.map((p) => p.base)).toFixed(1)} | ${median(mode.pairs.map((p) => p.ms)).toFixed(1)} | **${fmt(median(ratios))}** | ${fmt(quantile(ratios, 0.25))}–${fmt(quantile(ratios, 0.75))} (${fmt(Math.min(...ratios))}–${fmt(Math.max(...ratios))}) | ${rss} | ${alive} | ${mode.worker ? handed : "—"} |${count}`;
 }
@@ -600,7 +600,7 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   );
   console.log("");
   const countHead = baseInstructions
-    ? ` instructions (vs \`node -e 0\`: ${(baseInstructions / 1e6).toFixed(0)} M) |`
+    ? ` instructions (vs \`node -e 0\`: ${(baseInstructions / 1e6).toFixed(1)} M) |`
     : "";
   console.log(
     `| mode | \`node -e 0\` ms | mode ms | ratio (median of pairs) | spread: p25–p75 (min–max) | peak RSS MiB | worker alive before run | hook runs the worker ran (fast path) |${countHead}`,
