@@ -21,8 +21,9 @@ const vm = require("node:vm");
 
 // Paths joined by hand: path.join's normalizing walk costs a hook run ~0.3 M instructions, and
 // nothing here needs it (a folder from the environment may end in a separator: the OS reads
-// "a//b" as "a/b").
-const SEP = process.platform === "win32" ? "\\" : "/";
+// "a//b" as "a/b"). The separator is the running system's (node:path is loaded by node's start;
+// the tests' simulated platforms change process.platform, not the files).
+const SEP = process.getBuiltinModule("node:path").sep;
 const join = (...parts) => parts.join(SEP);
 const dirOf = (file) => file.slice(0, file.lastIndexOf(SEP));
 const baseOf = (file) => file.slice(file.lastIndexOf(SEP) + 1);

@@ -69,7 +69,7 @@ describe("install and uninstall commands", () => {
     expect(command).toBe(`"${launcher}" --client claude-code --timeout 10`);
     const recorded = await readFile(launcher, "utf8");
     expect(recorded).toContain(`node='${process.execPath}'`);
-    expect(recorded).toMatch(/^script='\/.*\/bin\/hook-notify\.js'$/m);
+    expect(recorded).toMatch(/^script='\/.*\/bin\/hook-notify\.cjs'$/m);
     expect((await runCli(["install", ...argv], box.home)).out).toContain("No change");
     const removed = await runCli(["uninstall", ...argv], box.home);
     expect(removed.out).toContain("Stop: removed");

@@ -367,7 +367,7 @@ describe("hook-notify init", () => {
       " while s not in out: out+=os.read(fd,1024)",
       "until(b'Which sinks'); os.write(fd,b'desktop,slack\\r')",
       "until(b'Slack webhook'); os.write(fd,b'MY_SLACK\\r')",
-      "until(b'hook-notify.js doctor')",
+      "until(b'hook-notify.cjs doctor')",
       "sys.stdout.write(out.decode())",
     ].join("\n");
     const result = spawnSync(
