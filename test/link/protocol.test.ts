@@ -157,6 +157,38 @@ describe("the link's protocol (PROTOCOL.md)", () => {
     },
   );
 
+  // The worker wakes its drain knockSettleMs after a knock (worker/life.ts): between the knock and
+  // that wake the worker may close its door, look for the last time and exit. For every place the
+  // delayed wake can fall (or none: the worker is gone first), the event runs exactly once.
+  const settled = cases.flatMap((steps) => {
+    const knock = steps.indexOf("knock");
+    return Array.from({ length: steps.length - knock }, (_, i) => {
+      const at = knock + 1 + i;
+      return [...steps.slice(0, at), "wake" as const, ...steps.slice(at)];
+    });
+  });
+  it.each(settled.map((steps) => [steps.join(" → "), steps]))(
+    "a knock whose wake comes later, %s: the event runs exactly once",
+    (_label, steps) => {
+      const world = newWorld("offering");
+      let wakePending = false;
+      for (const step of steps) {
+        if (step === "write") hookStep(world, step, "one");
+        else if (step === "knock") {
+          if (world.doorOpen) wakePending = true;
+          else startWorker(world);
+        } else if (step === "wake") {
+          // The settle timer fires in whatever state the worker is in; only a draining one runs.
+          if (wakePending && world.worker === "offering") workerTakesAll(world);
+          wakePending = false;
+        } else workerStep(world, step);
+      }
+      expect(world.runs).toHaveLength(1);
+      expect(listEvents(world.paths)).toEqual([]);
+      expect(readdirSync(world.paths.tmp)).toEqual([]);
+    },
+  );
+
   it("a worker killed after taking an event: the next worker runs it again, once", () => {
     const world = newWorld("none");
     const name = writeEvent(world.paths, entry("taken by the dead"));
