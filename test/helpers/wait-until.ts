@@ -17,15 +17,28 @@ export async function waitUntil(
 }
 
 /** Every regular file under the home's state folder as text (a socket or FIFO is skipped), but
- * those named in `except` (e.g. the machine key itself). */
+ * those named in `except` (e.g. the machine key itself). A live worker may remove a file (its
+ * socket, an entry it delivered) between the listing and the look: that one is skipped. */
 export function stateFileTexts(home: TempHome, except: readonly string[] = []): string[] {
   const texts: string[] = [];
+  const gone = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === "ENOENT";
   const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch (error) {
+      if (gone(error)) return;
+      throw error;
+    }
+    for (const name of names) {
       const path = join(dir, name);
-      const info = statSync(path);
-      if (info.isDirectory()) walk(path);
-      else if (info.isFile() && !except.includes(name)) texts.push(readFileSync(path, "latin1"));
+      try {
+        const info = statSync(path);
+        if (info.isDirectory()) walk(path);
+        else if (info.isFile() && !except.includes(name)) texts.push(readFileSync(path, "latin1"));
+      } catch (error) {
+        if (!gone(error)) throw error;
+      }
     }
   };
   walk(join(home.dir, "state"));
