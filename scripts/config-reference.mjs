@@ -1,7 +1,7 @@
-// The config reference in README.md, generated from schema/config.schema.json: a table of the
+// The config reference in docs/configuration.md, generated from schema/config.schema.json: a table of the
 // top-level keys, one of the keys every sink entry takes, and one per sink type. Prints the Markdown;
-// with --write it replaces the README text between the config-reference markers.
-// test/config/reference.test.ts fails when the README and the schema disagree.
+// with --write it replaces the page's text between the config-reference markers.
+// test/config/reference.test.ts fails when the page and the schema disagree.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -121,14 +121,14 @@ function table(rows) {
   return [...lines, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
 }
 
-// The reference as it appears in the README: laid out by prettier with the project's settings.
+// The reference as it appears in the page: laid out by prettier with the project's settings.
 export async function formatReference(schema, readmePath) {
   const prettier = await import("prettier");
   const options = (await prettier.resolveConfig(readmePath)) ?? {};
   return prettier.format(renderReference(schema), { ...options, parser: "markdown" });
 }
 
-// The README text between the markers, or undefined when a marker is missing.
+// The page's text between the markers, or undefined when a marker is missing.
 export function readmeSection(readme) {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
@@ -138,7 +138,7 @@ export function readmeSection(readme) {
 
 async function main() {
   const root = new URL("..", import.meta.url);
-  const readmePath = fileURLToPath(new URL("README.md", root));
+  const readmePath = fileURLToPath(new URL("docs/configuration.md", root));
   const schema = JSON.parse(readFileSync(new URL("schema/config.schema.json", root), "utf8"));
   const markdown = await formatReference(schema, readmePath);
   if (!process.argv.includes("--write")) {
@@ -147,12 +147,12 @@ async function main() {
   }
   const readme = readFileSync(readmePath, "utf8");
   if (readmeSection(readme) === undefined) {
-    throw new Error(`README.md needs the markers ${START} and ${END}`);
+    throw new Error(`docs/configuration.md needs the markers ${START} and ${END}`);
   }
   const before = readme.slice(0, readme.indexOf(START) + START.length);
   const after = readme.slice(readme.indexOf(END));
   writeFileSync(readmePath, `${before}\n\n${markdown}\n${after}`);
-  console.log("README.md: config reference updated");
+  console.log("docs/configuration.md: config reference updated");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -9,7 +9,7 @@ import {
 } from "../../scripts/config-reference.mjs";
 import { schemaProperties, type SchemaNode } from "../helpers/schema-properties.js";
 
-const README = fileURLToPath(new URL("../../README.md", import.meta.url));
+const PAGE = fileURLToPath(new URL("../../docs/configuration.md", import.meta.url));
 const SCHEMA = new URL("../../schema/config.schema.json", import.meta.url);
 const schema = JSON.parse(await readFile(SCHEMA, "utf8")) as SchemaNode;
 const reference = renderReference(schema);
@@ -23,14 +23,14 @@ const sinkTypes = (): string[] => {
   return [...new Set(types)]; // chat: one entry schema per service
 };
 
-describe("README config reference", () => {
+describe("docs/configuration.md config reference", () => {
   it("is what the script renders from schema/config.schema.json", async () => {
-    const section = readmeSection(await readFile(README, "utf8"));
-    expect(section, "README.md lacks the config-reference markers").toBeDefined();
+    const section = readmeSection(await readFile(PAGE, "utf8"));
+    expect(section, "docs/configuration.md lacks the config-reference markers").toBeDefined();
     expect(
       section,
-      'README.md\'s config reference is out of date: run "npm run schema" (after a schema change), then "node scripts/config-reference.mjs --write"',
-    ).toBe(await formatReference(schema, README));
+      'docs/configuration.md\'s config reference is out of date: run "npm run schema" (after a schema change), then "node scripts/config-reference.mjs --write"',
+    ).toBe(await formatReference(schema, PAGE));
   });
 
   it("names every property of the JSON Schema", () => {

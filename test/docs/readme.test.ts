@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -7,33 +8,44 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { validateConfig } from "../../src/config/validate-config.js";
+import { docFiles } from "../../scripts/docs-tables.mjs";
 import { webhook } from "../../src/sinks/webhook.js";
 import { sampleNotification, testDeps } from "../helpers/sample-notification.js";
 
 type Verify = (secret: string, headers: IncomingHttpHeaders, body: string) => boolean;
 
-const README = fileURLToPath(new URL("../../README.md", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SECRET = `whsec_${Buffer.from("readme-recipe-signing-key-0123456789").toString("base64")}`;
 const OTHER_SECRET = `whsec_${Buffer.from("someone-else-signing-key-0123456789").toString("base64")}`;
 
-// Plausible values for every ${VAR} the recipes use.
+// Plausible values for every ${VAR} the snippets use.
 const ENV = {
   NTFY_TOKEN: "tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2",
+  NTFY_TOPIC: "agent-7f3k2q9x",
   SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T0123/B0456/abcdefABCDEF0123",
+  DISCORD_WEBHOOK_URL: "https://discord.com/api/webhooks/1234567890/abcdefABCDEF0123",
+  TEAMS_WEBHOOK_URL:
+    "https://prod-01.westus.logic.azure.com/workflows/abc123/triggers/manual/paths/invoke?sig=xyz",
+  GOOGLE_CHAT_WEBHOOK_URL: "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=k&token=t",
+  MATTERMOST_WEBHOOK_URL: "https://mm.example.com/hooks/abcdef0123456789",
   SMTP_PASS: "app-password-1234",
   HOOK_SECRET: SECRET,
+  HOOK_URL: "https://ci.example.com/agent",
+  FACTORY_API_KEY: "fk-0123456789abcdef",
   TELEGRAM_URL: "tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/-1001234567890",
   PUSHOVER_URL: "pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@azGDORePK8gMaC0QOYAMyEEuzJnyUi",
   GOTIFY_URL: "gotifys://gotify.example.com/AzyoeNS.D4iJLVa",
   MATRIX_URL: "matrixs://syt_YWxpY2U_token_1a2b@matrix.example.org/!AbCdEf123:example.org",
 };
 
-// The "## Recipes" section of the README, up to the next top-level heading.
-function recipesSection(readme: string): string {
-  const start = readme.indexOf("\n## Recipes\n");
-  if (start < 0) throw new Error('README.md has no "## Recipes" section');
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
+
+// The section under a `## ` heading, up to the next heading of that level.
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`no "## ${heading}" section`);
+  const end = markdown.indexOf("\n## ", start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
 }
 
 function codeBlocks(markdown: string, lang: string): string[] {
@@ -47,23 +59,29 @@ function verifyBlock(markdown: string): string {
   return match[1];
 }
 
-const recipes = recipesSection(await readFile(README, "utf8"));
-const jsonBlocks = codeBlocks(recipes, "json");
+// Every page a person reads: the README and docs/, plus CONTRIBUTING.md.
+const PAGES = ["README.md", "CONTRIBUTING.md", ...docFiles(ROOT).filter((f) => f !== "README.md")];
 
-describe("README recipes: config snippets", () => {
-  it("has the five recipes' snippets", () => {
-    expect(jsonBlocks.length).toBeGreaterThanOrEqual(5);
+// Every JSON block that is a config (it has "sinks"), with the page it is on.
+const configBlocks = PAGES.flatMap((file) =>
+  codeBlocks(read(file), "json")
+    .filter((block) => block.includes('"sinks"'))
+    .map((block) => [file, block] as const),
+);
+
+describe("README and docs: config snippets", () => {
+  it("the README has the five recipes' snippets", () => {
+    expect(codeBlocks(section(read("README.md"), "Recipes"), "json").length).toBeGreaterThanOrEqual(
+      5,
+    );
   });
 
-  it.each(jsonBlocks.map((block, index) => [index + 1, block] as const))(
-    "JSON block %i validates with no issues",
-    (_, block) => {
-      const json = JSON.parse(block) as { sinks: Record<string, unknown> };
-      const result = validateConfig(json, ENV);
-      expect(result.issues).toEqual([]);
-      expect(Object.keys(result.value.sinks)).toEqual(Object.keys(json.sinks));
-    },
-  );
+  it.each(configBlocks)("%s: a config snippet validates with no issues", (_, block) => {
+    const json = JSON.parse(block) as { sinks: Record<string, unknown> };
+    const result = validateConfig(json, ENV);
+    expect(result.issues).toEqual([]);
+    expect(Object.keys(result.value.sinks)).toEqual(Object.keys(json.sinks));
+  });
 });
 
 // Serves the README's verify() on port 0: 204 for a request it accepts, 401 otherwise.
@@ -106,13 +124,13 @@ function deliver(url: string, secret: string, now: () => number = Date.now) {
   );
 }
 
-describe("README recipes: the webhook verification code", () => {
+describe("docs/webhook.md: the webhook verification code", () => {
   let verify: Verify;
 
   beforeAll(async () => {
     const dir = await mkdtemp(join(tmpdir(), "hook-notify-readme-"));
     const file = join(dir, "verify.mjs");
-    await writeFile(file, verifyBlock(recipes));
+    await writeFile(file, verifyBlock(read("docs/webhook.md")));
     const module = (await import(pathToFileURL(file).href)) as { verify: Verify };
     verify = module.verify;
     await rm(dir, { recursive: true, force: true });
