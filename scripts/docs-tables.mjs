@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundleScript } from "./bundle-script.mjs";
 
 const MARKER = /<!-- table:([a-z-]+):start -->\n([\s\S]*?)<!-- table:\1:end -->/g;
 
@@ -45,20 +46,12 @@ export async function formattedTables(tables, file) {
 
 async function main() {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const { build } = await import("esbuild");
   const work = mkdtempSync(join(tmpdir(), "hook-notify-tables-"));
   try {
-    const outfile = join(work, "tables.mjs");
-    await build({
-      entryPoints: [join(root, "scripts/docs-tables/tables.ts")],
-      outfile,
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20.19",
-      external: ["node-notifier", "nodemailer", "undici", "yargs", "jsonc-parser"],
-      logLevel: "warning",
-    });
+    const outfile = await bundleScript(
+      join(root, "scripts/docs-tables/tables.ts"),
+      join(work, "tables.mjs"),
+    );
     const { TABLES } = await import(pathToFileURL(outfile).href);
     let stale = 0;
     for (const file of docFiles(root)) {

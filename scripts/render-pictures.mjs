@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { build } from "esbuild";
+import { bundleScript } from "./bundle-script.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = join(root, "docs/pictures");
@@ -69,19 +69,8 @@ function screenshot(work, url, width, height, png) {
 }
 
 // Bundles one scripts/pictures entry into the work folder and returns the bundle's path.
-async function bundle(work, name) {
-  const outfile = join(work, `${name}.mjs`);
-  await build({
-    entryPoints: [join(root, `scripts/pictures/${name}.ts`)],
-    outfile,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20.19",
-    external: ["node-notifier", "nodemailer", "undici", "yargs", "jsonc-parser"],
-    logLevel: "warning",
-  });
-  return outfile;
+function bundle(work, name) {
+  return bundleScript(join(root, `scripts/pictures/${name}.ts`), join(work, `${name}.mjs`));
 }
 
 async function renderChat(work) {
@@ -219,6 +208,7 @@ async function renderDesktop(work) {
       DESKTOP_COLOUR,
       "-border",
       "20",
+      "-strip",
       png,
     ]);
     console.log(png.slice(root.length));
