@@ -48,13 +48,13 @@ function clientsFull(): string {
   );
 }
 
-/** README and docs/sinks.md: each sink type, who delivers it, and what `init --sinks` offers. */
+/** README and docs/sinks.md: each sink type, how it is sent, and what `init --sinks` offers. */
 function sinkTable(): string {
   return table(
-    ["`type`", "delivered by", "`init --sinks` offers"],
+    ["`type`", "sent", "`init --sinks` offers"],
     sinks.map((sink) => [
       code(sink.type),
-      sink.remote ? "the background worker (outbox, retries)" : "the hook itself, at once",
+      sink.remote ? "through the outbox, with retries" : "at once, on this machine",
       sink.starters.map((starter) => code(starter.choice)).join(", "),
     ]),
   );
