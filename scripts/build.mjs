@@ -1,6 +1,7 @@
 // Bundles src/ into dist/ with esbuild: dist/hook.cjs (the hook's fast path: hand the event to the
 // live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (yargs and
-// the other commands: install, uninstall, flush, help) and dist/worker.cjs (the outbox worker).
+// the other commands: install, uninstall, flush, help), dist/worker.cjs (the outbox worker) and
+// dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK).
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
@@ -35,6 +36,19 @@ const commandsApart = {
   setup(build) {
     build.onResolve({ filter: /^\.\/cli-yargs\.js$/ }, (args) =>
       args.importer.endsWith("cli.ts") ? { path: "./commands.cjs", external: true } : undefined,
+    );
+  },
+};
+
+// `hook-notify mcp` loads its server (and with it the MCP SDK, ~370 KB) from dist/mcp.cjs, a
+// bundle of its own: the other commands do not carry it.
+const mcpApart = {
+  name: "mcp-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/mcp-run\.js$/ }, (args) =>
+      /[\\/]commands[\\/]mcp\.ts$/.test(args.importer)
+        ? { path: "./mcp.cjs", external: true }
+        : undefined,
     );
   },
 };
@@ -206,10 +220,12 @@ try {
   await build({
     ...common,
     entryPoints: { commands: "src/cli-yargs.ts", worker: "src/worker/worker-main.ts" },
+    plugins: [commandsApart, mcpApart],
   });
+  await build({ ...common, entryPoints: { mcp: "src/commands/mcp-run.ts" } });
   await onlyBuiltins("hook.cjs");
   await requireOnce("hook.cjs", ["fs", "path"]);
-  await stampBuildId(["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs"]);
+  await stampBuildId(["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs", "mcp.cjs"]);
 } catch {
   process.exit(1);
 }

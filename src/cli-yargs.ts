@@ -113,6 +113,7 @@ async function loadCommands(): Promise<CommandModule[]> {
     sessions,
     usage,
     controls,
+    mcp,
   ] = await Promise.all([
     import("./commands/install.js"),
     import("./commands/uninstall.js"),
@@ -127,6 +128,7 @@ async function loadCommands(): Promise<CommandModule[]> {
     import("./commands/sessions.js"),
     import("./commands/usage.js"),
     import("./commands/controls.js"),
+    import("./commands/mcp.js"),
   ]);
   return [
     install.installCommand,
@@ -142,5 +144,6 @@ async function loadCommands(): Promise<CommandModule[]> {
     sessions.sessionsCommand,
     usage.usageCommand,
     controls.controlsCommand,
+    mcp.mcpCommand,
   ] as unknown as CommandModule[];
 }

@@ -83,6 +83,7 @@ export const COMMAND_NAMES: readonly string[] = [
   "sessions",
   "usage",
   "controls",
+  "mcp",
   "help",
   "completion",
 ];

@@ -83,8 +83,9 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
 }
 
 // Every hook hands its event to a worker (src/link/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the
-// whole run in the hook, as before the worker ran events (a way to rule the link out).
-function handOverTo(deps: Deps, args: RunArgs, started: number) {
+// whole run in the hook, as before the worker ran events (a way to rule the link out). The notify
+// tool (mcp-run.ts) hands its events over the same way.
+export function handOverTo(deps: Deps, args: RunArgs, started: number) {
   if (deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
   return async (raw: string, secrets: readonly string[]): Promise<string> => {
     const { handOverEvent } = await import("../link/hand-over.js");

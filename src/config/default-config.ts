@@ -6,10 +6,10 @@ import {
   DEFAULT_MAX_BODY_LENGTH,
   DEFAULT_MIN_TURN_SECONDS,
 } from "../core/defaults.js";
-import { DEFAULT_EVENTS } from "../core/hook-event.js";
+import { SINK_DEFAULT_EVENTS } from "../core/hook-event.js";
 import type { Validated } from "./validate-config.js";
 
-/** With no config file: one desktop and one sound sink for the default events (DEFAULT_EVENTS). */
+/** With no config file: one desktop and one sound sink for the default events (SINK_DEFAULT_EVENTS). */
 export const DEFAULT_CONFIG_JSON = {
   sinks: { desktop: { type: "desktop" }, sound: { type: "sound" } },
 };
@@ -49,6 +49,6 @@ export function defaultConfig(): Validated {
 }
 
 function entry(type: string, options: Record<string, unknown>): SinkEntry {
-  const events = [...DEFAULT_EVENTS];
+  const events = [...SINK_DEFAULT_EVENTS];
   return { name: type, type, events, when: "always", enabled: true, timeoutMs: undefined, options };
 }

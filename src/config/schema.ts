@@ -1,6 +1,6 @@
 import * as z from "../zod.js";
 import { once } from "../once.js";
-import { DEFAULT_EVENTS, NOTICE_EVENTS } from "../core/hook-event.js";
+import { DEFAULT_EVENTS, NOTICE_EVENTS, SINK_DEFAULT_EVENTS } from "../core/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
 import {
@@ -96,8 +96,8 @@ export const commonEntryShape = once(() => ({
       .array(z.enum(NOTICE_EVENTS))
       .check(
         about(
-          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd, StopFailure and PermissionDenied, and every watch event.",
-          [...DEFAULT_EVENTS],
+          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd, StopFailure and PermissionDenied, AgentNotify (the agent's own notify tool, `hook-notify mcp`), and every watch event.",
+          [...SINK_DEFAULT_EVENTS],
         ),
       ),
   ),

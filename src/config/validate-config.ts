@@ -1,6 +1,6 @@
 import * as z from "../zod.js";
 import { once } from "../once.js";
-import { DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
+import { SINK_DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
 import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { expandEnv, join } from "./expand-env.js";
@@ -220,7 +220,7 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
   return {
     name,
     type: sink.type,
-    events: data.events ?? [...DEFAULT_EVENTS],
+    events: data.events ?? [...SINK_DEFAULT_EVENTS],
     when: data.when ?? "always",
     ...(data.idleSeconds === undefined ? {} : { idleSeconds: data.idleSeconds }),
     ...(data.digest === undefined ? {} : { digest: data.digest }),

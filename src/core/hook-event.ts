@@ -14,8 +14,18 @@ export const DEFAULT_EVENTS = [
 /** The events `hook-notify test` can send: the default ones; StopFailure is `--event Stop --failure`. */
 export const TEST_EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd"] as const;
 
+/** hook-notify's own events, which no client's hook fires: AgentNotify is the agent asking for
+ * the person itself, through `hook-notify mcp`'s notify tool. */
+export const OWN_EVENTS = ["AgentNotify"] as const;
+
+/** The events a sink without `events` notifies on: the default hook events and our own. */
+export const SINK_DEFAULT_EVENTS = [...DEFAULT_EVENTS, ...OWN_EVENTS] as const;
+
+/** The levels the notify tool takes (AgentNotify's `level`). */
+export const AGENT_NOTIFY_LEVELS = ["info", "needs-you", "failure"] as const;
+
 /** Every event hook-notify understands; anything else is recorded and ignored. */
-export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "PermissionRequest"] as const;
+export const KNOWN_EVENTS = [...DEFAULT_EVENTS, "PermissionRequest", ...OWN_EVENTS] as const;
 
 export type EventName = (typeof KNOWN_EVENTS)[number];
 
@@ -77,8 +87,10 @@ export interface IgnoredEvent {
   ignored: string;
 }
 
-// True for a SessionEnd with reason error/other, and for StopFailure.
+// True for a SessionEnd with reason error/other, for StopFailure, and for an AgentNotify the
+// agent sent as a failure.
 export function isFailure(event: HookEvent): boolean {
   if (event.name === "StopFailure") return true;
+  if (event.name === "AgentNotify") return event.raw["level"] === "failure";
   return event.name === "SessionEnd" && (event.reason === "error" || event.reason === "other");
 }

@@ -32,6 +32,8 @@ export interface PlannedEscalation {
 export function needsPerson(notification: Notification, events?: readonly NoticeEvent[]): boolean {
   if (events && !events.includes(notification.event)) return false;
   if (notification.failure) return true;
+  // The agent said it waits for the person (hook-notify mcp's notify, level needs-you).
+  if (notification.event === "AgentNotify") return notification.level === "attention";
   if (notification.event === "Notification") {
     const type = notification.raw.notification_type;
     // Droid sends no type: its Notification always waits for the person.

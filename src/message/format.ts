@@ -66,6 +66,9 @@ export function formatNotification(
 
 function levelOf(event: HookEvent, failure: boolean): Level {
   if (failure) return "failure";
+  // The agent's own notify tool says which it is (hook-notify mcp).
+  if (event.name === "AgentNotify")
+    return event.raw["level"] === "needs-you" ? "attention" : "done";
   const waits = ["Notification", "PermissionRequest", "PermissionDenied"].includes(event.name);
   return waits ? "attention" : "done";
 }
@@ -85,6 +88,7 @@ function templateValues(event: HookEvent, context: EventContext): TemplateValues
     agent,
     event: event.name,
     message: oneLine(stripControl(event.message ?? "")) || `${agent} is waiting for your input`,
+    title: oneLine(stripControl(event.title ?? "")) || undefined,
     reason: event.reason ?? event.error ?? "",
     session_title: oneLine(stripControl(context.sessionTitle ?? "")) || undefined,
     session_id: event.sessionId,
@@ -136,6 +140,9 @@ function defaultTemplate(event: HookEvent, failure: boolean): { title: string; b
           : "{project} · {agent} needs your input",
         body: "{message}\n{session_line}",
       };
+    case "AgentNotify":
+      // The agent's own words (hook-notify mcp's notify tool), made inert like any event text.
+      return { title: "{project} · {title}", body: "{message}\n{session_line}" };
     case "PermissionRequest":
       return { title: "{project} · {agent} asks to use {tool}", body: "{session_line}" };
     case "PermissionDenied":

@@ -5,6 +5,7 @@ import { adapterFor } from "../clients/index.js";
 import { clientOfPayload } from "../clients/detect.js";
 import {
   KNOWN_EVENTS,
+  OWN_EVENTS,
   type Client,
   type EventName,
   type HookEvent,
@@ -108,7 +109,9 @@ export function parseEvent(
     eventHint !== undefined && received["hook_event_name"] === undefined
       ? { ...received, hook_event_name: eventHint }
       : received;
-  const raw = client === undefined ? named : adapterFor(client).toCanonical(named);
+  // hook-notify's own events (the notify tool's AgentNotify) are already in its own words.
+  const own = (OWN_EVENTS as readonly unknown[]).includes(named["hook_event_name"]);
+  const raw = client === undefined || own ? named : adapterFor(client).toCanonical(named);
   const canonical = pickFields(raw);
   const name = canonical.hookEventName;
   if (name === undefined) {

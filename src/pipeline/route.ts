@@ -48,6 +48,9 @@ function skipReason(
   if (!entry.events.includes(notification.event))
     return `${notification.event} is not in its events`;
   if (entry.when === "failure" && !notification.failure) return "not a failure (when: failure)";
+  const named = notification.event === "AgentNotify" ? notification.raw["sinks"] : undefined;
+  if (Array.isArray(named) && !named.includes(entry.name))
+    return "not among the sinks the agent named";
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import { loadConfig, type LoadedConfig } from "../../src/config/load-config.js";
 import { PROJECT_CONFIG_NAME } from "../../src/config/paths.js";
 import type { Config, SinkEntry } from "../../src/core/config.js";
 import type { Deps } from "../../src/deps.js";
-import { DEFAULT_EVENTS } from "../../src/core/hook-event.js";
+import { SINK_DEFAULT_EVENTS } from "../../src/core/hook-event.js";
 import { textInput } from "../../src/input-source.js";
 import { runHook } from "../../src/pipeline/run-hook.js";
 import { testDeps } from "../helpers/sample-notification.js";
@@ -62,7 +62,7 @@ function routing(
   );
 }
 
-const ALL = [...DEFAULT_EVENTS];
+const ALL = [...SINK_DEFAULT_EVENTS];
 const on = (type: string, events: string[] = ALL, when = "always") => ({
   type,
   events,
@@ -71,7 +71,7 @@ const on = (type: string, events: string[] = ALL, when = "always") => ({
 });
 
 describe("loadConfig: which file", () => {
-  it("uses the built-in default (desktop + sound, the default events with StopFailure and PermissionDenied) when there is no file", async () => {
+  it("uses the built-in default (desktop + sound, the default events with StopFailure, PermissionDenied and AgentNotify) when there is no file", async () => {
     const home = await makeHome();
     const loaded = loadConfig(home.deps, {});
     expect(loaded).toEqual<LoadedConfig>({
@@ -88,6 +88,7 @@ describe("loadConfig: which file", () => {
               "SessionEnd",
               "StopFailure",
               "PermissionDenied",
+              "AgentNotify",
             ],
             when: "always",
             enabled: true,
@@ -104,6 +105,7 @@ describe("loadConfig: which file", () => {
               "SessionEnd",
               "StopFailure",
               "PermissionDenied",
+              "AgentNotify",
             ],
             when: "always",
             enabled: true,

@@ -8,7 +8,7 @@ import type { Config } from "../../core/config.js";
 import type { Deps } from "../../deps.js";
 import type { Notification } from "../../core/notification.js";
 import { deliver } from "../../pipeline/deliver.js";
-import { DEFAULT_EVENTS, WATCH_EVENTS } from "../../core/hook-event.js";
+import { SINK_DEFAULT_EVENTS, WATCH_EVENTS } from "../../core/hook-event.js";
 import {
   applyPolicy,
   headlessContainerOf,
@@ -25,8 +25,8 @@ export function withWatchEvents(config: Config): Config {
   const sinks = Object.fromEntries(
     Object.entries(config.sinks).map(([name, entry]) => {
       const isDefault =
-        entry.events.length === DEFAULT_EVENTS.length &&
-        DEFAULT_EVENTS.every((event) => entry.events.includes(event));
+        entry.events.length === SINK_DEFAULT_EVENTS.length &&
+        SINK_DEFAULT_EVENTS.every((event) => entry.events.includes(event));
       return [name, isDefault ? { ...entry, events: [...entry.events, ...WATCH_EVENTS] } : entry];
     }),
   );
