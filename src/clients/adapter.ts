@@ -18,6 +18,26 @@ export interface Recognition {
   readonly alsoSets?: readonly Client[];
 }
 
+/** Where a client takes MCP servers (install --mcp registers `hook-notify mcp` there): its
+ * user-scope file, the format, the key of its map of servers, and our server's entry in it. */
+export interface McpPlace {
+  file(input: LocateInput): string;
+  readonly format: "json" | "toml";
+  /** The path to the map of servers, by name ("mcpServers"; Codex's TOML: "mcp_servers"). */
+  readonly servers: readonly string[];
+  /** Our entry: how this client runs a program with arguments. */
+  entry(command: string, args: readonly string[]): Record<string, unknown>;
+}
+
+/** The entry most clients take: `{command, args}`, with their own extra keys. */
+export const stdioEntry =
+  (extra: Record<string, unknown> = {}) =>
+  (command: string, args: readonly string[]): Record<string, unknown> => ({
+    ...extra,
+    command,
+    args: [...args],
+  });
+
 /** Everything hook-notify knows about one agent client, in one shape for all of them. */
 export interface ClientAdapter {
   readonly id: Client;
@@ -72,6 +92,8 @@ export interface ClientAdapter {
   readonly windowsCommand?: "exec" | "cmd";
   /** True when the configured service knows its sessions, so its notifications get their titles. */
   readonly enrichedByService?: boolean;
+  /** Where it takes MCP servers, for install --mcp; none: it takes none we could verify. */
+  readonly mcp?: McpPlace;
   /** Said after install when the client needs a step of its own before the hooks run. */
   readonly afterInstall?: string;
   /** How a run tells this client apart from the others (pipeline's detection). */

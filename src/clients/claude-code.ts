@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { defineClient, projectWrapper } from "./adapter.js";
+import { defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 
 // Claude Code: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR), .claude/settings(.local).json.
 function locate(scope: Scope, { home, projectDir, env }: LocateInput): Place {
@@ -46,6 +46,13 @@ export const claudeCode = defineClient({
   imports: [],
   answersPermissions: true,
   windowsCommand: "exec",
+  // `claude mcp add --scope user`: ~/.claude.json (in $CLAUDE_CONFIG_DIR when set), mcpServers.
+  mcp: {
+    file: ({ home, env }) => join(env["CLAUDE_CONFIG_DIR"] ?? home, ".claude.json"),
+    format: "json",
+    servers: ["mcpServers"],
+    entry: stdioEntry({ type: "stdio" }),
+  },
   recognises: { transcriptDirs: ["/.claude/"], env: ["CLAUDE_PROJECT_DIR", "CLAUDECODE"] },
   env: ["CLAUDE_CONFIG_DIR"],
   output:

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { compact, defineClient, projectWrapper } from "./adapter.js";
+import { compact, defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 
 // Codex 0.169.0 runs hooks from hooks.json beside each config layer: $CODEX_HOME (~/.codex) and
 // <repo>/.codex (only in a trusted project). It sets no project variable, so the project
@@ -84,6 +84,13 @@ export const codex = defineClient({
   // Its PermissionRequest output schema (permission-request.command.output in the 0.169.0
   // binary) takes Claude Code's decision JSON: behavior allow/deny, an optional message.
   answersPermissions: true,
+  // config.toml's [mcp_servers.<name>] tables: command, args.
+  mcp: {
+    file: (input) => join(codexHome(input), "config.toml"),
+    format: "toml",
+    servers: ["mcp_servers"],
+    entry: stdioEntry(),
+  },
   // Its legacy `notify` program's argument: {"type": "agent-turn-complete", ...}.
   recognises: { payload: (raw) => raw["type"] === "agent-turn-complete" },
   env: ["CODEX_HOME"],

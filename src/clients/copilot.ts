@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { canonicalName, compact, defineClient } from "./adapter.js";
+import { canonicalName, compact, defineClient, stdioEntry } from "./adapter.js";
 
 // Copilot CLI 1.0.102 runs every *.json in $COPILOT_HOME/hooks (~/.copilot/hooks) and in a
 // repository's .github/hooks: hook-notify keeps its own hook-notify.json there.
@@ -68,6 +68,13 @@ export const copilot = defineClient({
   acceptsJsonc: false,
   jsoncReason: "Copilot CLI reads its hook files as strict JSON",
   imports: [],
+  // mcp-config.json's mcpServers: a "local" server, with the tools it may call.
+  mcp: {
+    file: (input) => join(copilotHome(input), "mcp-config.json"),
+    format: "json",
+    servers: ["mcpServers"],
+    entry: stdioEntry({ type: "local", tools: ["*"] }),
+  },
   recognises: {},
   env: ["COPILOT_HOME"],
   output:

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { canonicalName, compact, defineClient, projectWrapper } from "./adapter.js";
+import { canonicalName, compact, defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 
 // Cursor's agent (the editor's and the Cursor CLI's, `cursor-agent`/`agent`). Not on the npm
@@ -86,6 +86,13 @@ export const cursor = defineClient({
   // It runs Claude Code's hook entries too, but with its own payload ("stop", "sessionEnd"),
   // which hook-notify --client claude-code ignores: nothing notifies twice.
   imports: [],
+  // ~/.cursor/mcp.json's mcpServers: command, args.
+  mcp: {
+    file: ({ home }) => join(home, ".cursor", "mcp.json"),
+    format: "json",
+    servers: ["mcpServers"],
+    entry: stdioEntry(),
+  },
   recognises: {
     // Auggie's conversation_id and workspace_roots too, but with cursor_version (its executor
     // adds it to every payload; older documentation calls it optional) or camelCase event names.

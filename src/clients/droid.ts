@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { defineClient, projectWrapper } from "./adapter.js";
+import { defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 import { claudeCode, claudeHookEvents } from "./claude-code.js";
 
 // Droid 0.215.0 reads ~/.factory/hooks.json and .factory/hooks.json (bare map); local did not fire.
@@ -41,6 +41,13 @@ export const droid = defineClient({
     "droid has no PermissionRequest event, so approving from the phone does not exist there; nothing was written for droid.",
   windowsCommand: "cmd",
   enrichedByService: true,
+  // ~/.factory/mcp.json's mcpServers (read by 0.215.0's loader): type stdio, command, args.
+  mcp: {
+    file: ({ home }) => join(home, ".factory", "mcp.json"),
+    format: "json",
+    servers: ["mcpServers"],
+    entry: stdioEntry({ type: "stdio" }),
+  },
   recognises: { transcriptDirs: ["/.factory/"], env: ["FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR"] },
   env: [],
   output: "Claude Code's rules: JSON on stdout or exit 2 from Stop keeps the agent working",

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { canonicalName, compact, defineClient, projectWrapper } from "./adapter.js";
+import { canonicalName, compact, defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 
 // Gemini CLI 0.61.0: "hooks" in ~/.gemini/settings.json and .gemini/settings.json (project hooks
@@ -59,6 +59,13 @@ export const gemini = defineClient({
   jsoncReason: "",
   imports: [claudeCode.id],
   projectNeedsTrust: true,
+  // settings.json's mcpServers: command, args.
+  mcp: {
+    file: ({ home }) => join(home, ".gemini", "settings.json"),
+    format: "json",
+    servers: ["mcpServers"],
+    entry: stdioEntry(),
+  },
   recognises: {
     // AfterAgent is Gemini's own name for the end of a turn.
     payload: (raw) => raw["hook_event_name"] === "AfterAgent",

@@ -83,6 +83,13 @@ export const opencode = defineClient({
   jsoncReason: "the plugin file is hook-notify's own",
   imports: [],
   runsArgv: true,
+  // opencode.json's mcp: a "local" server whose command is the whole argument array.
+  mcp: {
+    file: (input) => join(configDir(input), "opencode.json"),
+    format: "json",
+    servers: ["mcp"],
+    entry: (command, args) => ({ type: "local", command: [command, ...args], enabled: true }),
+  },
   recognises: {
     // Its bus events ({type: "session.idle", properties}) as its plugin pipes them.
     payload: (raw) =>

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { compact, defineClient, projectWrapper } from "./adapter.js";
+import { compact, defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 
 // Verified against Qwen Code 0.24.4 (@qwen-code/qwen-code), its bundle read and run for real:
@@ -63,6 +63,13 @@ export const qwenCode = defineClient({
   acceptsJsonc: true,
   jsoncReason: "",
   imports: [],
+  // settings.json's mcpServers (Gemini CLI's): command, args.
+  mcp: {
+    file: (input) => join(qwenHome(input), "settings.json"),
+    format: "json",
+    servers: ["mcpServers"],
+    entry: stdioEntry(),
+  },
   recognises: {
     // Claude Code's payload, told apart by Qwen Code's own transcript folder (before toCanonical
     // drops the path); its hooks get Claude Code's CLAUDE_PROJECT_DIR too.

@@ -18,6 +18,8 @@ export interface SettingsFlags {
   "fix-jsonc": boolean;
   /** install only: add the PermissionRequest entry of `hook-notify approve` (Claude Code, Codex). */
   approve?: boolean | undefined;
+  /** install only: register `hook-notify mcp` with the clients that take MCP servers. */
+  mcp?: boolean | undefined;
 }
 
 // One definition of the shared flags, so install and uninstall cannot drift apart; each
@@ -107,6 +109,7 @@ export async function runSettingsHandler(
     yes: flags.yes,
     fixJsonc: flags["fix-jsonc"],
     approve: approve === undefined ? undefined : { timeout: approve.timeout },
+    mcp: action === "install" ? flags.mcp === true : undefined,
   };
   const isInteractive = process.stdin.isTTY && process.stdout.isTTY;
   const confirm = async (question: string): Promise<boolean> => {
@@ -209,6 +212,14 @@ export const installCommand: CommandModule<object, SettingsFlags> = {
         default: false,
         describe:
           "Claude Code and Codex: also answer permission requests from your phone (ntfy or Telegram Allow/Deny) when you are away",
+      })
+      .option("mcp", {
+        type: "boolean",
+        default: false,
+        describe: `Also register hook-notify's MCP server (its notify tool, for the agent to ask for you) with ${clients
+          .filter((adapter) => adapter.mcp !== undefined)
+          .map((adapter) => adapter.name)
+          .join(", ")}`,
       })
       .example("$0 install", "every client found in your home, all projects")
       .example(...dryRunExample())

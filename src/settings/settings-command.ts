@@ -1,6 +1,9 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { clients } from "../clients/index.js";
+import { adapterFor, clients } from "../clients/index.js";
+import type { ClientAdapter } from "../clients/adapter.js";
+import { launcherPath } from "./launcher.js";
+import { planMcpChanges, writeMcpChanges, type McpChange, type McpCommand } from "./mcp-servers.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import { commitJobs, reportPreviews } from "./commit-jobs.js";
@@ -23,6 +26,8 @@ export interface SettingsArgs {
   fixJsonc: boolean;
   /** install --approve: the PermissionRequest entry's timeout (the clients that answer permissions). */
   approve?: { timeout: number } | undefined;
+  /** install --mcp: register `hook-notify mcp` with the clients that take MCP servers. */
+  mcp?: boolean | undefined;
 }
 
 /** Where output goes and how to ask; the command passes the real terminal. */
@@ -57,8 +62,10 @@ export async function runSettingsCommand(
     const context = { action, clients: prepared.clients, home: machine.home, self };
     const previews = reportPreviews(prepared.previews);
     const hasChanges = previews.some((file) => file.changed);
+    const mcp = await planMcp(action, args, prepared.clients, machine);
     if (args.dryRun || !hasChanges) {
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "dry-run" }));
+      await finishMcp(action, mcp, args.dryRun, io, machine.home);
       return 0;
     }
     const confirm = args.yes ? undefined : io.confirm;
@@ -72,6 +79,7 @@ export async function runSettingsCommand(
     const written = await commitJobs(prepared.previews);
     const stage = confirm !== undefined ? "confirmed" : "written";
     io.out(formatReport(written, prepared.warnings, { ...context, stage }));
+    await finishMcp(action, mcp, false, io, machine.home);
     return 0;
   } catch (error) {
     const known = toHookNotifyError(error);
@@ -80,6 +88,54 @@ export async function runSettingsCommand(
       io.err("This looks like a bug in hook-notify; please report it with the message above.");
     return 1;
   }
+}
+
+// install --mcp (user scope only: the clients keep MCP servers per user), and every uninstall of
+// all events: the clients' MCP files, planned. User-scope hooks run the client's launcher, and so
+// does its MCP server (a node upgrade breaks neither); on Windows, node and the script.
+async function planMcp(
+  action: "install" | "uninstall",
+  args: SettingsArgs,
+  chosen: readonly Client[],
+  machine: Machine,
+): Promise<McpChange[]> {
+  const wanted = action === "install" ? args.mcp === true : args.events === undefined;
+  if (!wanted) return [];
+  if (args.scope !== "user") {
+    if (action === "uninstall") return [];
+    throw new HookNotifyError(
+      "USAGE",
+      "--mcp registers hook-notify's MCP server for your user (the clients keep MCP servers per user): run install --mcp without --scope.",
+    );
+  }
+  const script = machine.scriptPath ?? join(machine.packageRoot, "bin", "hook-notify.cjs");
+  const commandFor = (adapter: ClientAdapter): McpCommand =>
+    machine.platform === "win32"
+      ? { program: machine.nodePath, args: [script, "mcp"] }
+      : { program: launcherPath(adapter.id, machine), args: ["mcp"] };
+  return planMcpChanges(action, chosen.map(adapterFor), machine, commandFor, (file) =>
+    displayPath(file, machine.home),
+  );
+}
+
+async function finishMcp(
+  action: "install" | "uninstall",
+  changes: readonly McpChange[],
+  dryRun: boolean,
+  io: SettingsIo,
+  home: string,
+): Promise<void> {
+  if (changes.length === 0) return;
+  const show = (file: string) => displayPath(file, home);
+  const would = action === "install" ? "would register it in" : "would take it out of";
+  const lines = dryRun
+    ? changes.map((change) =>
+        change.next === undefined
+          ? change.said
+          : `${change.client.name}: hook-notify's MCP server: ${would} ${show(change.file)}`,
+      )
+    : await writeMcpChanges(action, changes, show);
+  io.out(`${lines.join("\n")}\n`);
 }
 
 // Flags to a request; with no --client, every client that has a folder in the home directory.
