@@ -92,6 +92,7 @@ export async function makeBox(webhook: TestHttpServer): Promise<Box> {
     "SessionEnd",
     "StopFailure",
     "PermissionDenied",
+    "AgentNotify",
   ];
   const sink = { type: "webhook", url: `${webhook.url}/agent`, events };
   await writeFile(config, JSON.stringify({ sinks: { hook: sink } }));

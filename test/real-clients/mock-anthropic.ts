@@ -3,6 +3,8 @@ import {
   ANSWER,
   BACKGROUND_PROMPT,
   DENIED_COMMAND,
+  NOTIFY_INPUT,
+  NOTIFY_TOOL,
   PERMISSION_COMMAND,
   SUBAGENT_PROMPT,
   type Behaviour,
@@ -76,6 +78,8 @@ function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) 
     const command = behaviour === "denied" ? DENIED_COMMAND : PERMISSION_COMMAND;
     return { type: "tool_use", id: "toolu_1", name: "Bash", input: { command } } as ToolUse;
   }
+  if (behaviour === "notify" && tools.includes(NOTIFY_TOOL))
+    return { type: "tool_use", id: "toolu_3", name: NOTIFY_TOOL, input: NOTIFY_INPUT } as ToolUse;
   if (behaviour === "background" && tools.includes("Agent") && first.includes(BACKGROUND_PROMPT)) {
     const input = {
       description: "probe",

@@ -12,10 +12,20 @@ export interface MockModel {
 
 /** What the model does: answer with text; answer and ask to run a command that needs permission
  * (PERMISSION_COMMAND); ask to run one a permission check blocks (DENIED_COMMAND, Anthropic only);
+ * call hook-notify's notify tool over MCP first (NOTIFY_TOOL, Anthropic only);
  * start a subagent in the background for BACKGROUND_PROMPT, which answers later (Anthropic only);
  * refuse every request (a failed turn); or (Chat Completions) answer 200 with an error as the
  * stream's only event, which clients do not retry. */
-export type Behaviour = "text" | "permission" | "denied" | "background" | "error" | "stream-error";
+export type Behaviour =
+  "text" | "permission" | "denied" | "background" | "notify" | "error" | "stream-error";
+
+/** The "notify" model calls hook-notify's MCP tool (as Claude Code names it) with these. */
+export const NOTIFY_TOOL = "mcp__hook-notify__notify";
+export const NOTIFY_INPUT = {
+  title: "Deploy is green",
+  message: "v2.4 is live on staging.",
+  level: "info",
+};
 
 /** The command the "permission" model asks to run; the client must ask before running it. */
 export const PERMISSION_COMMAND = "touch hn-probe.txt";

@@ -5,9 +5,15 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startHttpServer } from "../helpers/http-server.js";
-import { ROOT } from "../helpers/run-bin.js";
-import { ANSWER, BACKGROUND_PROMPT, startMockModel } from "./mock-model.js";
+import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
+import { BIN, ROOT } from "../helpers/run-bin.js";
+import {
+  ANSWER,
+  BACKGROUND_PROMPT,
+  NOTIFY_INPUT,
+  NOTIFY_TOOL,
+  startMockModel,
+} from "./mock-model.js";
 import { startFakeNtfy } from "../helpers/ntfy-server.js";
 import {
   addPhone,
@@ -53,6 +59,14 @@ const DONE_AND_OTHER_END: Turn = {
 const TURNS: Record<Id, Turn[]> = {
   "claude-code": [
     { ...DONE_AND_OTHER_END, what: "a print-mode turn: done and session-end (reason other)" },
+    {
+      // hook-notify mcp registered in ~/.claude.json (as install --mcp writes it); the model calls
+      // its notify tool, which goes the hooks' way to the same webhook.
+      what: "a print-mode turn whose model calls hook-notify's MCP notify tool: the agent's notification (same session), done, session-end",
+      behaviour: "notify",
+      sent: [{ event: "AgentNotify", failure: false }, ...DONE_AND_OTHER_END.sent],
+      exit: 0,
+    },
     {
       // In the prompting mode: since 2.1.283 an interactive session starts in auto mode.
       what: "an interactive turn in tmux (permission mode default) whose Bash call waits for permission: needs-you, done after it is granted, session-end on /exit",
@@ -221,12 +235,28 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
         expect(result.code).toBe(turn.exit);
       }
       await expectTurn(box, webhook, model, turn);
+      if (turn.behaviour === "notify") expectAgentsOwnNotification(webhook);
     },
     CLIENT_TIMEOUT,
   );
 });
 
 type Result = Awaited<ReturnType<typeof run>>;
+
+// The notify call's notification: the model's title, and the session the client ran it in (the
+// client tells its MCP servers in CLAUDE_CODE_SESSION_ID): the same as its Stop hook's.
+function expectAgentsOwnNotification(webhook: TestHttpServer): void {
+  const sent = webhook.requests.map(
+    (r) =>
+      (JSON.parse(r.body) as { data: { event: string; title: string; session?: { id?: string } } })
+        .data,
+  );
+  const notify = sent.find((d) => d.event === "AgentNotify");
+  const stop = sent.find((d) => d.event === "Stop");
+  expect(notify?.title).toContain(NOTIFY_INPUT.title);
+  expect(notify?.session?.id).toBeDefined();
+  expect(notify?.session?.id).toBe(stop?.session?.id);
+}
 
 // Claude Code: ANTHROPIC_BASE_URL on loopback. Print mode for a one-shot turn; the interactive
 // turn runs in tmux, past onboarding, API-key approval and the folder trust (hooks wait for it).
@@ -239,6 +269,20 @@ async function runClaudeCode(drive: Drive): Promise<Result> {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",
   };
+  if (turn.behaviour === "notify") {
+    // Run by node directly: the tracer holds a program's stdout until it exits, and MCP's is a
+    // conversation. The tool is allowed, as a person allows it once.
+    const server = { type: "stdio", command: process.execPath, args: [BIN, "mcp"] };
+    await writeFile(
+      join(box.home, ".claude.json"),
+      JSON.stringify({ mcpServers: { "hook-notify": server } }),
+    );
+    const args = ["-p", "say hi", "--allowedTools", NOTIFY_TOOL];
+    // Print mode starts the turn before MCP servers connect, and defers MCP tools behind a tool
+    // search the mock model does not do: wait for the server, list its tool with the others.
+    const mcpEnv = { ...env, MCP_CONNECTION_NONBLOCKING: "false", ENABLE_TOOL_SEARCH: "false" };
+    return run(bin, args, { env: mcpEnv, cwd: box.project, timeoutMs: 180_000 });
+  }
   if (turn.interactive !== true) {
     return run(bin, ["-p", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
   }
