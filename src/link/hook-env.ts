@@ -36,6 +36,8 @@ export const LOCAL_ENV_KEYS = [
   "WT_SESSION",
   "HOOK_NOTIFY_LOCAL_SINKS",
   "HOOK_NOTIFY_SETTLE_MS",
+  // The voice sink writes its speech to this WAV file instead of the speakers (sinks/voice.ts).
+  "HOOK_NOTIFY_VOICE_FILE",
   // The terminal sink: which terminal the agent runs in (sinks/terminal-sequence.ts); with
   // TERM_PROGRAM and WT_SESSION above, and TMUX, TMUX_PANE from the presence keys.
   "TERM",

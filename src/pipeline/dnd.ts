@@ -1,7 +1,7 @@
 // What the system's Do Not Disturb changes, decided purely from what was read (presence/dnd.ts,
 // at the edge in run-hook.ts) and the config's "dnd":
-// - "respect" (default): banners still go (the system holds them while it is on); a sink of
-//   type "sound" is not played;
+// - "respect" (default): banners still go (the system holds them while it is on); an audible
+//   sink (sound, voice) is not played;
 // - "remote": the local sinks (desktop, sound) are skipped, and "when": "away" sinks count the
 //   person as away (they go without asking the presence probes);
 // - "ignore": nothing changes (and nothing is read).
@@ -17,7 +17,7 @@ export function dndMatters(plan: PolicyPlan, mode: DndMode): boolean {
 }
 
 function affected(delivery: RoutedDelivery, mode: DndMode): boolean {
-  if (mode === "respect") return delivery.entry.type === "sound";
+  if (mode === "respect") return delivery.sink.audible === true;
   return !delivery.sink.remote || delivery.entry.when === "away";
 }
 
@@ -38,10 +38,10 @@ export function applyDnd(plan: PolicyPlan, mode: DndMode, reading: DndReading): 
   };
   const reason =
     mode === "respect"
-      ? `${reading.detail}: the sound is not played (banners still go; the system holds them). "dnd": "ignore" plays it`
+      ? `${reading.detail}: it is not played or spoken (banners still go; the system holds them). "dnd": "ignore" plays it`
       : `${reading.detail}: local sinks are skipped ("dnd": "remote")`;
   const skips = (d: RoutedDelivery) =>
-    mode === "respect" ? d.entry.type === "sound" : !d.sink.remote;
+    mode === "respect" ? d.sink.audible === true : !d.sink.remote;
   const suppress = (delivery: RoutedDelivery): void => {
     out.suppressed.push({ ...delivery, rule: "dnd", reason });
     out.skipped.push({ sink: delivery.entry.name, rule: "dnd", reason });

@@ -4,12 +4,14 @@ import { email } from "./email.js";
 import type { Sink } from "./sink.js";
 import { sound } from "./sound.js";
 import { terminal } from "./terminal.js";
+import { voice } from "./voice.js";
 import { webhook } from "./webhook.js";
 
 /** THE registry: adding a sink = one module, one line here, one test file. */
 export const sinks: readonly Sink<never>[] = [
   desktop,
   sound,
+  voice,
   terminal,
   chat,
   email,

@@ -101,6 +101,8 @@ export interface Sink<Options> {
   readonly options: ZodMiniType<Options>;
   /** Remote sinks go through the outbox and the background worker; local ones run in the hook. */
   readonly remote: boolean;
+  /** A sink a person hears (sound, voice): Do Not Disturb's "respect" keeps it quiet. */
+  readonly audible?: boolean;
   /** Where it goes, for logs and tables; secrets masked (a host, a player name). */
   describeTarget(options: Options): string;
   /** The exact payload `send` would deliver, secrets masked; shown by --dry-run. Pure. */

@@ -134,6 +134,7 @@ export const sound = defineSink({
   type: "sound",
   options: optionsSchema,
   remote: false,
+  audible: true,
   describeTarget: (opts) => opts.player ?? "platform player",
   check: async (entry, ctx) => (await import("./sound-check.js")).checkSound(entry, ctx.deps),
   starters: [{ choice: "sound", entry: () => ({ type: "sound" }) }],

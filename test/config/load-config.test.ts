@@ -262,7 +262,7 @@ describe("loadConfig: entries", () => {
     });
     expect(loaded.issues).toEqual([
       `${home.configFile}: sinks.team.url: Invalid URL`,
-      `${home.configFile}: sinks.pager.type: unknown sink type "pager" (use one of: desktop, sound, terminal, chat, email, webhook)`,
+      `${home.configFile}: sinks.pager.type: unknown sink type "pager" (use one of: desktop, sound, voice, terminal, chat, email, webhook)`,
       expect.stringMatching(new RegExp(`^${escape(home.configFile)}: sinks\\.typo.*evnets`)),
     ]);
     expect(loaded.error).toBeUndefined();

@@ -65,7 +65,7 @@ describe.runIf(hasGsettings)("Do Not Disturb from GNOME's show-banners (real gse
         sink: "sound",
         rule: "dnd",
         reason: expect.stringMatching(
-          /^GNOME Do Not Disturb is on .*the sound is not played/,
+          /^GNOME Do Not Disturb is on .*it is not played or spoken/,
         ) as unknown,
       },
     ]);

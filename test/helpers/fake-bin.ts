@@ -22,6 +22,8 @@ export type FakeProgram =
   | "ffplay"
   | "mpv"
   | "afplay"
+  | "say"
+  | "spd-say"
   | "osascript"
   | "terminal-notifier"
   | "powershell.exe"

@@ -62,12 +62,13 @@ describe("doctor", () => {
   it("prints each registered sink's own check for its entry", async () => {
     const http = await startHttpServer();
     const smtp = await startSmtpServer({ auth: { user: "u", pass: "p" } });
-    const bin = fakeBin(["notify-send", "aplay"]);
+    const bin = fakeBin(["notify-send", "aplay", "spd-say"]);
     const home = tempHome({ PATH: bin.env["PATH"], DISPLAY: ":0" });
     const entries: Record<string, Record<string, unknown>> = {
       // focusSeconds 0: no dbus-monitor is asked for (the fake PATH has none).
       desktop: { type: "desktop", backend: "notify-send", focusSeconds: 0 },
       sound: { type: "sound" },
+      voice: { type: "voice" },
       terminal: { type: "terminal" },
       chat: { type: "chat", service: "slack", url: `${http.url}/hook` },
       email: {
