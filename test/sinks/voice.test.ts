@@ -23,15 +23,18 @@ describe("voice sink", () => {
   });
 
   it("Linux: espeak-ng when spd-say is missing, with the voice option; a configured program wins", () => {
-    const bin = fakeBin(["spd-say"]);
-    // A fake espeak-ng: the same logging program under that name.
-    writeFileSync(join(bin.dir, "espeak-ng"), '#!/bin/sh\nexec "$(dirname "$0")/spd-say" "$@"\n', {
-      mode: 0o755,
+    const bin = fakeBin([]);
+    writeFileSync(join(bin.dir, "espeak-ng"), "#!/bin/sh\n", { mode: 0o755 });
+    const rendered = voice.render(done, options({ voice: "en-us" }), testDeps(bin.env));
+    expect(rendered).toEqual({ program: "espeak-ng", args: ["-v", "en-us", done.title] });
+    const both = fakeBin(["spd-say"]);
+    writeFileSync(join(both.dir, "espeak-ng"), "#!/bin/sh\n", { mode: 0o755 });
+    expect(voice.render(done, options(), testDeps(both.env))).toEqual({
+      program: "spd-say",
+      args: ["--wait", done.title],
     });
-    const rendered = voice.render(done, options({ voice: "en-us" }), testDeps({ PATH: bin.dir }));
-    expect(rendered).toEqual({ program: "spd-say", args: ["-y", "en-us", "--wait", done.title] });
-    const only = voice.render(done, options({ program: "espeak-ng" }), testDeps(bin.env));
-    expect(only).toEqual({ program: "espeak-ng", args: [done.title] });
+    const chosen = voice.render(done, options({ program: "espeak-ng" }), testDeps(both.env));
+    expect(chosen).toEqual({ program: "espeak-ng", args: [done.title] });
   });
 
   it("with HOOK_NOTIFY_VOICE_FILE, only a program that writes files is chosen (espeak-ng -w)", () => {
