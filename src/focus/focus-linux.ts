@@ -1,5 +1,6 @@
-// Linux and the BSDs: bringing the agent's place back when its banner is clicked. The tmux pane
-// (select-window, select-pane), then the terminal window: by WINDOWID on X11 outside tmux, else
+// Linux and the BSDs: bringing the agent's place back when its banner is clicked. The zellij pane
+// (focus-pane-id), the tmux pane (select-window, select-pane), the terminal's own tab or pane
+// (kitty's window by remote control, WezTerm's pane), then the terminal window: by WINDOWID on X11 outside tmux, else
 // the window of the nearest ancestor process (of the tmux client, or of the agent) through
 // xdotool on X11, swaymsg on sway, hyprctl on Hyprland. GNOME and KDE on Wayland let no other
 // program raise a window. Every argument is a checked pane id, socket path or number.
@@ -23,6 +24,12 @@ export async function focusLinux(
 ): Promise<string[]> {
   const done: string[] = [];
   let starts = place.pid === undefined ? [] : [place.pid];
+  if (place.zellij) {
+    const { session, pane } = place.zellij;
+    const args = ["--session", session, "action", "focus-pane-id", `terminal_${pane}`];
+    const zellij = await run("zellij", args);
+    done.push(zellij.ok ? `zellij pane ${pane} focused` : `zellij: ${zellij.problem ?? "failed"}`);
+  }
   if (place.tmux) {
     const { socket, pane } = place.tmux;
     const tmux = ["-S", socket];
@@ -52,8 +59,29 @@ export async function focusLinux(
     ]);
     if (clients.ok) starts = clientPidsOf(clients.stdout);
   }
+  done.push(...(await focusTerminalPane(place, run)));
   const window = await raiseWindow(place, starts, run, parentOf);
   if (window) done.push(window);
+  return done;
+}
+
+// The terminal's own tab or pane: kitty over its remote-control socket (which also raises its OS
+// window), WezTerm through its mux (`wezterm cli` finds the GUI by WEZTERM_UNIX_SOCKET).
+async function focusTerminalPane(place: FocusPlace, run: RunFocusProgram): Promise<string[]> {
+  const done: string[] = [];
+  if (place.kitty) {
+    const { window, to } = place.kitty;
+    const args = ["@", "--to", to, "focus-window", "--match", `id:${window}`];
+    const kitty = await run("kitty", args);
+    done.push(kitty.ok ? `kitty window ${window} focused` : `kitty: ${kitty.problem ?? "failed"}`);
+  }
+  if (place.wezterm) {
+    const { pane } = place.wezterm;
+    const wezterm = await run("wezterm", ["cli", "activate-pane", "--pane-id", pane]);
+    done.push(
+      wezterm.ok ? `WezTerm pane ${pane} activated` : `wezterm: ${wezterm.problem ?? "failed"}`,
+    );
+  }
   return done;
 }
 

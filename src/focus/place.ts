@@ -1,6 +1,6 @@
 // Where the agent runs, as the hook's environment tells (link/hook-env.ts carries these variables
-// to the worker): the tmux pane, the X11 terminal window, the Wayland compositor, the macOS
-// terminal app, Windows Terminal. Pure. Every value is checked strictly before anything uses it:
+// to the worker): the tmux or zellij pane, the kitty window or WezTerm pane, the X11 terminal
+// window, the Wayland compositor, the macOS terminal app (and iTerm2's session), Windows Terminal. Pure. Every value is checked strictly before anything uses it:
 // a value that does not look right is left out, never passed on.
 
 /** The place a banner's click brings back; each part is set only when it was valid. */
@@ -18,12 +18,28 @@ export interface FocusPlace {
   macBundleId?: string | undefined;
   /** Windows: the agent runs in Windows Terminal (WT_SESSION is set). */
   windowsTerminal?: boolean | undefined;
+  /** zellij: its session and the agent's pane (ZELLIJ_SESSION_NAME, ZELLIJ_PANE_ID). */
+  zellij?: { session: string; pane: string } | undefined;
+  /** kitty: the agent's window (KITTY_WINDOW_ID) and its remote-control socket (KITTY_LISTEN_ON,
+   * a unix socket only); outside tmux. */
+  kitty?: { window: string; to: string } | undefined;
+  /** WezTerm: the agent's pane (WEZTERM_PANE); outside tmux. */
+  wezterm?: { pane: string } | undefined;
+  /** iTerm2: the agent's session (the UUID of ITERM_SESSION_ID). */
+  itermSession?: string | undefined;
 }
 
 const PANE = /^%\d{1,9}$/;
 const WINDOW_ID = /^\d{1,10}$/;
 const BUNDLE_ID = /^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*){1,10}$/;
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const NUMBER_ID = /^\d{1,9}$/;
+const ZELLIJ_SESSION = /^[A-Za-z0-9][\w.-]{0,99}$/;
+/** kitty's listen_on as it sets KITTY_LISTEN_ON: a unix socket, by path or abstract name. */
+const KITTY_SOCKET = /^unix:(@[\w.-]{1,200}|\/[^\p{Cc},;]{1,1000})$/u;
+/** iTerm2's ITERM_SESSION_ID: "w0t1p2:" and the session's UUID. */
+const ITERM_SESSION =
+  /^w\d{1,4}t\d{1,4}p\d{1,4}:([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
 
 /** TERM_PROGRAM values of macOS terminals, and their bundle ids. */
 const MAC_TERMINALS: Readonly<Record<string, string>> = {
@@ -43,6 +59,7 @@ export function findPlace(env: Env, platform: NodeJS.Platform, pid?: number): Fo
   const place: FocusPlace = {};
   if (pid !== undefined && Number.isInteger(pid) && pid > 1) place.pid = pid;
   place.tmux = tmuxOf(env);
+  Object.assign(place, terminalPaneOf(env, place.tmux !== undefined));
   if (platform === "darwin") place.macBundleId = bundleIdOf(env);
   else if (platform === "win32" || env.WSL_DISTRO_NAME) {
     if (env.WT_SESSION && GUID.test(env.WT_SESSION)) place.windowsTerminal = true;
@@ -62,6 +79,27 @@ function tmuxOf(env: Env): FocusPlace["tmux"] {
   const socket = /^(\/[^,\p{Cc}]{1,1000}),\d+,\d+$/u.exec(env.TMUX ?? "")?.[1];
   if (!socket || !pane || !PANE.test(pane)) return undefined;
   return { socket, pane };
+}
+
+// The terminal's own tab or pane, from the variables it sets in the agent's environment. Inside
+// tmux, kitty's and WezTerm's are the tmux server's (inherited from whichever terminal started it):
+// left out, as WINDOWID is. zellij's is its own pane, whatever the terminal.
+function terminalPaneOf(env: Env, inTmux: boolean): Partial<FocusPlace> {
+  const out: Partial<FocusPlace> = {};
+  const session = env.ZELLIJ_SESSION_NAME;
+  const pane = env.ZELLIJ_PANE_ID;
+  if (session && pane && ZELLIJ_SESSION.test(session) && NUMBER_ID.test(pane))
+    out.zellij = { session, pane };
+  if (!inTmux) {
+    const window = env.KITTY_WINDOW_ID;
+    const to = env.KITTY_LISTEN_ON;
+    if (window && to && NUMBER_ID.test(window) && KITTY_SOCKET.test(to)) out.kitty = { window, to };
+    const wezterm = env.WEZTERM_PANE;
+    if (wezterm && NUMBER_ID.test(wezterm)) out.wezterm = { pane: wezterm };
+  }
+  const iterm = ITERM_SESSION.exec(env.ITERM_SESSION_ID ?? "")?.[1];
+  if (iterm) out.itermSession = iterm;
+  return out;
 }
 
 function bundleIdOf(env: Env): string | undefined {
@@ -87,6 +125,8 @@ export function linuxFocusGap(
   has: (program: string) => boolean,
 ): string | undefined {
   if (place.tmux && has("tmux")) return undefined;
+  if (place.kitty && has("kitty")) return undefined;
+  if (place.wezterm && has("wezterm")) return undefined;
   const window = windowGap(place, has);
   if (!window) return undefined;
   return place.tmux ? `tmux is not on PATH, and ${window}` : window;
@@ -111,7 +151,10 @@ function windowGap(place: FocusPlace, has: (program: string) => boolean): string
 // One line for the log and doctor: what a click brings back.
 export function describePlace(place: FocusPlace): string {
   const parts: string[] = [];
+  if (place.zellij) parts.push(`zellij pane ${place.zellij.pane}`);
   if (place.tmux) parts.push(`tmux pane ${place.tmux.pane}`);
+  if (place.kitty) parts.push(`kitty window ${place.kitty.window}`);
+  if (place.wezterm) parts.push(`WezTerm pane ${place.wezterm.pane}`);
   if (place.x11Window) parts.push(`X11 window ${place.x11Window}`);
   else if (place.display === "x11" || place.display === "sway" || place.display === "hyprland")
     parts.push(`the terminal window (${place.display}, by process)`);

@@ -9,6 +9,7 @@ import {
   startNotificationDaemon,
 } from "../helpers/notification-daemon.js";
 import { hasTmux, startRealTmux } from "../helpers/real-tmux.js";
+import { fakeBin } from "../helpers/fake-bin.js";
 import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
 
 const NOTIFICATION = fixture("claude-code/Notification.json");
@@ -106,6 +107,56 @@ describe.runIf(process.platform === "linux" && notificationDaemonTools().availab
       expect(clicked).toMatchObject({ sink: "desktop", id: delivered.id, messageId: "1" });
       const table = await runBin(["log"], { env: home.env });
       expect(table.stdout).toContain(`shown #1, clicked: tmux pane ${tmux.env.TMUX_PANE} selected`);
+    }, 150_000);
+
+    it("outside tmux, a click focuses the exact zellij pane, kitty window and WezTerm pane (fakes record the argv)", async () => {
+      const daemon = await startNotificationDaemon(["body", "actions"]);
+      // kitty and WezTerm need a display and a GPU, zellij a terminal: fakes that log their argv
+      // stand in for them, reached the whole real way (hook, worker, banner, daemon's click).
+      const bin = fakeBin(["kitty", "wezterm", "zellij"]);
+      const terminal = {
+        KITTY_WINDOW_ID: "7",
+        KITTY_LISTEN_ON: "unix:/tmp/kitty-4242",
+        WEZTERM_PANE: "3",
+        ZELLIJ: "0",
+        ZELLIJ_SESSION_NAME: "bold-raccoon",
+        ZELLIJ_PANE_ID: "4",
+      };
+      const home = tempHome({
+        ...daemon.env,
+        ...terminal,
+        PATH: `${bin.dir}:${process.env.PATH ?? ""}`,
+        FAKE_BIN_LOG: bin.env.FAKE_BIN_LOG,
+      });
+      home.writeConfig({ sinks: { desktop: { type: "desktop", focusSeconds: 120 } } });
+      const result = await runBin(["--timeout", "60"], {
+        input: NOTIFICATION,
+        env: home.env,
+        killAfterMs: 120_000,
+      });
+      expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "" });
+      const line = await until(
+        () => home.logLines().find((entry) => entry.event === "Notification"),
+        "the worker's log line",
+      );
+      expect(line.outcomes).toMatchObject([
+        {
+          sink: "desktop",
+          ok: true,
+          action: "click: zellij pane 4 and kitty window 7 and WezTerm pane 3",
+        },
+      ]);
+      await daemon.waitForCalls(1);
+      await daemon.invokeAction(1, "default");
+      await until(
+        () => (bin.calls().filter((c) => c.finished).length >= 3 ? true : undefined),
+        "the three programs run",
+      );
+      expect(bin.calls().map((call) => [call.program, ...call.args])).toEqual([
+        ["zellij", "--session", "bold-raccoon", "action", "focus-pane-id", "terminal_4"],
+        ["kitty", "@", "--to", "unix:/tmp/kitty-4242", "focus-window", "--match", "id:7"],
+        ["wezterm", "cli", "activate-pane", "--pane-id", "3"],
+      ]);
     }, 150_000);
   },
 );

@@ -91,3 +91,56 @@ describe("linuxFocusGap", () => {
     );
   });
 });
+
+describe("findPlace: the terminal's own tab or pane", () => {
+  const terminal = {
+    KITTY_WINDOW_ID: "7",
+    KITTY_LISTEN_ON: "unix:/tmp/kitty-4242",
+    WEZTERM_PANE: "3",
+    ZELLIJ_SESSION_NAME: "bold-raccoon",
+    ZELLIJ_PANE_ID: "4",
+    ITERM_SESSION_ID: "w0t1p2:2F1D2B7C-35A4-4C39-8F1A-0E4F6A2B3C4D",
+  };
+
+  it("takes zellij's session and pane, kitty's window and socket, WezTerm's pane, iTerm2's session", () => {
+    expect(findPlace(terminal, "linux")).toMatchObject({
+      zellij: { session: "bold-raccoon", pane: "4" },
+      kitty: { window: "7", to: "unix:/tmp/kitty-4242" },
+      wezterm: { pane: "3" },
+      itermSession: "2F1D2B7C-35A4-4C39-8F1A-0E4F6A2B3C4D",
+    });
+    expect(findPlace({ ...terminal, KITTY_LISTEN_ON: "unix:@mykitty" }, "linux").kitty).toEqual({
+      window: "7",
+      to: "unix:@mykitty",
+    });
+  });
+
+  it("leaves out every value that does not look right, and kitty's and WezTerm's inside tmux", () => {
+    const bad = {
+      KITTY_WINDOW_ID: "7; rm -rf ~",
+      KITTY_LISTEN_ON: "tcp:evil.example:1234",
+      WEZTERM_PANE: "-3",
+      ZELLIJ_SESSION_NAME: "--help",
+      ZELLIJ_PANE_ID: "terminal_4",
+      ITERM_SESSION_ID: 'w0t0p0:"; do shell script "touch x',
+    };
+    const place = findPlace(bad, "linux");
+    for (const key of ["kitty", "wezterm", "zellij", "itermSession"] as const)
+      expect(place[key]).toBeUndefined();
+    expect(
+      findPlace({ ...terminal, KITTY_WINDOW_ID: "7", KITTY_LISTEN_ON: "unix:/a\nb" }, "linux")
+        .kitty,
+    ).toBeUndefined();
+    const inTmux = findPlace({ ...terminal, TMUX: "/tmp/t/default,1,0", TMUX_PANE: "%3" }, "linux");
+    expect(inTmux).toMatchObject({ zellij: { pane: "4" } });
+    expect(inTmux.kitty).toBeUndefined();
+    expect(inTmux.wezterm).toBeUndefined();
+  });
+
+  it("with kitty or wezterm on PATH a click has something to do, even on GNOME's Wayland", () => {
+    const place = findPlace({ ...terminal, WAYLAND_DISPLAY: "wayland-0" }, "linux");
+    expect(linuxFocusGap(place, (program) => program === "kitty")).toBeUndefined();
+    expect(linuxFocusGap(place, () => false)).toMatch(/Wayland compositor/);
+    expect(describePlace(place)).toBe("zellij pane 4 and kitty window 7 and WezTerm pane 3");
+  });
+});
