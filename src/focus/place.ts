@@ -1,6 +1,6 @@
 // Where the agent runs, as the hook's environment tells (link/hook-env.ts carries these variables
 // to the worker): the tmux or zellij pane, the kitty window or WezTerm pane, the X11 terminal
-// window, the Wayland compositor, the macOS terminal app (and iTerm2's session), Windows Terminal. Pure. Every value is checked strictly before anything uses it:
+// window, the Wayland compositor, the macOS terminal app, Windows Terminal. Pure. Every value is checked strictly before anything uses it:
 // a value that does not look right is left out, never passed on.
 
 /** The place a banner's click brings back; each part is set only when it was valid. */
@@ -25,8 +25,6 @@ export interface FocusPlace {
   kitty?: { window: string; to: string } | undefined;
   /** WezTerm: the agent's pane (WEZTERM_PANE); outside tmux. */
   wezterm?: { pane: string } | undefined;
-  /** iTerm2: the agent's session (the UUID of ITERM_SESSION_ID). */
-  itermSession?: string | undefined;
 }
 
 const PANE = /^%\d{1,9}$/;
@@ -37,9 +35,6 @@ const NUMBER_ID = /^\d{1,9}$/;
 const ZELLIJ_SESSION = /^[A-Za-z0-9][\w.-]{0,99}$/;
 /** kitty's listen_on as it sets KITTY_LISTEN_ON: a unix socket, by path or abstract name. */
 const KITTY_SOCKET = /^unix:(@[\w.-]{1,200}|\/[^\p{Cc},;]{1,1000})$/u;
-/** iTerm2's ITERM_SESSION_ID: "w0t1p2:" and the session's UUID. */
-const ITERM_SESSION =
-  /^w\d{1,4}t\d{1,4}p\d{1,4}:([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
 
 /** TERM_PROGRAM values of macOS terminals, and their bundle ids. */
 const MAC_TERMINALS: Readonly<Record<string, string>> = {
@@ -97,8 +92,6 @@ function terminalPaneOf(env: Env, inTmux: boolean): Partial<FocusPlace> {
     const wezterm = env.WEZTERM_PANE;
     if (wezterm && NUMBER_ID.test(wezterm)) out.wezterm = { pane: wezterm };
   }
-  const iterm = ITERM_SESSION.exec(env.ITERM_SESSION_ID ?? "")?.[1];
-  if (iterm) out.itermSession = iterm;
   return out;
 }
 

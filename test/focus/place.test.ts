@@ -99,15 +99,13 @@ describe("findPlace: the terminal's own tab or pane", () => {
     WEZTERM_PANE: "3",
     ZELLIJ_SESSION_NAME: "bold-raccoon",
     ZELLIJ_PANE_ID: "4",
-    ITERM_SESSION_ID: "w0t1p2:2F1D2B7C-35A4-4C39-8F1A-0E4F6A2B3C4D",
   };
 
-  it("takes zellij's session and pane, kitty's window and socket, WezTerm's pane, iTerm2's session", () => {
+  it("takes zellij's session and pane, kitty's window and socket, WezTerm's pane", () => {
     expect(findPlace(terminal, "linux")).toMatchObject({
       zellij: { session: "bold-raccoon", pane: "4" },
       kitty: { window: "7", to: "unix:/tmp/kitty-4242" },
       wezterm: { pane: "3" },
-      itermSession: "2F1D2B7C-35A4-4C39-8F1A-0E4F6A2B3C4D",
     });
     expect(findPlace({ ...terminal, KITTY_LISTEN_ON: "unix:@mykitty" }, "linux").kitty).toEqual({
       window: "7",
@@ -122,11 +120,9 @@ describe("findPlace: the terminal's own tab or pane", () => {
       WEZTERM_PANE: "-3",
       ZELLIJ_SESSION_NAME: "--help",
       ZELLIJ_PANE_ID: "terminal_4",
-      ITERM_SESSION_ID: 'w0t0p0:"; do shell script "touch x',
     };
     const place = findPlace(bad, "linux");
-    for (const key of ["kitty", "wezterm", "zellij", "itermSession"] as const)
-      expect(place[key]).toBeUndefined();
+    for (const key of ["kitty", "wezterm", "zellij"] as const) expect(place[key]).toBeUndefined();
     expect(
       findPlace({ ...terminal, KITTY_WINDOW_ID: "7", KITTY_LISTEN_ON: "unix:/a\nb" }, "linux")
         .kitty,
