@@ -3,19 +3,9 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { clients } from "../../src/clients/index.js";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
-import { makeSandbox, readMaybe, SETTINGS_ARGS, type Sandbox } from "./tree.js";
+import { makeSandbox, readMaybe, runSettings } from "./tree.js";
 
-async function run(box: Sandbox, action: "install" | "uninstall", args: Partial<SettingsArgs>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSettingsCommand(
-    action,
-    { ...SETTINGS_ARGS, ...args },
-    { machine: box.machine, out: (text) => out.push(text), err: (line) => err.push(line) },
-  );
-  return { code, out: out.join(""), err: err.join("\n") };
-}
+const run = runSettings;
 
 const launcher = (home: string, client: string) =>
   join(home, ".local/share/hook-notify/launchers", client, "hook-notify.sh");

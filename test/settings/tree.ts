@@ -4,7 +4,7 @@ import { dirname, join, relative } from "node:path";
 import { onTestFinished } from "vitest";
 import { findPackageRoot } from "../../src/settings/load-template.js";
 import type { Machine } from "../../src/settings/prepare.js";
-import type { SettingsArgs } from "../../src/settings/settings-command.js";
+import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
 
 /** A file tree: path → text, or text plus a mode (0o444 for a read-only file). */
 export type Tree = Record<string, string | { text: string; mode: number }>;
@@ -81,3 +81,20 @@ export const SETTINGS_ARGS: SettingsArgs = {
   yes: true,
   fixJsonc: false,
 };
+
+/** `install` / `uninstall` through runSettingsCommand with SETTINGS_ARGS and `args` over them:
+ * the exit code and what it printed. */
+export async function runSettings(
+  box: Sandbox,
+  action: "install" | "uninstall",
+  args: Partial<SettingsArgs>,
+): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runSettingsCommand(
+    action,
+    { ...SETTINGS_ARGS, ...args },
+    { machine: box.machine, out: (text) => out.push(text), err: (line) => err.push(line) },
+  );
+  return { code, out: out.join(""), err: err.join("\n") };
+}
