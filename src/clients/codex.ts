@@ -64,7 +64,7 @@ export const codex = defineClient({
   id: "codex",
   name: "Codex",
   agent: "Codex",
-  verified: "0.169.0",
+  verified: "0.171.0",
   program: { command: "codex", package: "@openai/codex" },
   scopes: ["user", "project"],
   configDir: codexHome,
