@@ -1,16 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
 import { PLUGIN_MARKER, readPluginEntries } from "../../src/settings/plan-opencode-file.js";
-import {
-  SETTINGS_ARGS,
-  makeSandbox,
-  modeOf,
-  readMaybe,
-  readTree,
-  type Sandbox,
-} from "../settings/tree.js";
+import { makeSandbox, modeOf, readMaybe, readTree, runSettings } from "../settings/tree.js";
 
 const FOREIGN = { type: "command", command: "notify-send done", timeout: 5 };
 // The user scope runs the launcher (src/settings/launcher.ts), which records node and the script.
@@ -23,16 +15,7 @@ const argvIn = (home: string): string[] => [
 ];
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2) + "\n";
 
-async function run(box: Sandbox, action: "install" | "uninstall", args: Partial<SettingsArgs>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSettingsCommand(
-    action,
-    { ...SETTINGS_ARGS, ...args },
-    { machine: box.machine, out: (text) => out.push(text), err: (line) => err.push(line) },
-  );
-  return { code, out: out.join(""), err: err.join("\n") };
-}
+const run = runSettings;
 
 type Hooks = Record<string, { hooks: { command: string; timeout: number }[] }[]>;
 const hooksOf = (text: string | undefined): Hooks => (JSON.parse(text!) as { hooks: Hooks }).hooks;

@@ -41,7 +41,15 @@ describe("docs/configuration.md config reference", () => {
   });
 
   it("has a table for every sink type", () => {
-    expect(sinkTypes()).toEqual(["desktop", "sound", "voice", "terminal", "chat", "email", "webhook"]);
+    expect(sinkTypes()).toEqual([
+      "desktop",
+      "sound",
+      "voice",
+      "terminal",
+      "chat",
+      "email",
+      "webhook",
+    ]);
     for (const type of sinkTypes().filter((type) => type !== "chat")) {
       expect(reference).toMatch(new RegExp(`\\*\\*\`${type}\` sink\\*\\*\\n\\n\\| key `));
     }

@@ -1,24 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
-import { SETTINGS_ARGS, makeSandbox, readMaybe, type Sandbox } from "./tree.js";
+import { makeSandbox, readMaybe, runSettings } from "./tree.js";
 
 // uninstall gives back what was there before install: only what hook-notify added goes.
 
 const FOREIGN = { type: "command", command: "notify-send done", timeout: 5 };
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2) + "\n";
 
-async function run(box: Sandbox, action: "install" | "uninstall", args: Partial<SettingsArgs>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSettingsCommand(
-    action,
-    { ...SETTINGS_ARGS, ...args },
-    { machine: box.machine, out: (text) => out.push(text), err: (line) => err.push(line) },
-  );
-  return { code, out: out.join(""), err: err.join("\n") };
-}
+const run = runSettings;
 
 const CLAUDE = { args: { client: "claude-code" }, path: "home/.claude/settings.json" } as const;
 const DROID = { args: { client: "droid" }, path: "home/.factory/hooks.json" } as const;

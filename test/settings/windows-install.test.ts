@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runSettingsCommand, type SettingsArgs } from "../../src/settings/settings-command.js";
 import { isOurHandler } from "../../src/settings/jsonc-edit.js";
-import { SETTINGS_ARGS, makeSandbox, readMaybe, type Sandbox } from "./tree.js";
+import { makeSandbox, readMaybe, type Sandbox, runSettings } from "./tree.js";
 
 const NODE = "C:\\Program Files\\nodejs\\node.exe";
 const SCRIPT =
@@ -16,16 +15,7 @@ async function windowsBox(): Promise<Sandbox> {
   return box;
 }
 
-async function run(box: Sandbox, action: "install" | "uninstall", args: Partial<SettingsArgs>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runSettingsCommand(
-    action,
-    { ...SETTINGS_ARGS, ...args },
-    { machine: box.machine, out: (text) => out.push(text), err: (line) => err.push(line) },
-  );
-  return { code, out: out.join(""), err: err.join("\n") };
-}
+const run = runSettings;
 
 type Handlers = Record<string, { hooks: Record<string, unknown>[] }[]>;
 
