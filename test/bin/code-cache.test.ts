@@ -75,6 +75,21 @@ describe("the V8 code cache of the hook's bundle", () => {
     expect(statSync(file).mtimeMs).toBe(written); // accepted: not rewritten
   });
 
+  it("covers the commands a person types: dist/commands.cjs gets its own, used by the next command", async () => {
+    const home = tempHome();
+    const first = await runBin(["--help"], { env: home.env });
+    expect(first.code).toBe(0);
+    const names = readdirSync(cacheFolder(home.dir)).sort();
+    expect(names.map((name) => name.split("-")[0])).toEqual(["cli.cjs", "commands.cjs"]);
+    const file = join(cacheFolder(home.dir), String(names[1]));
+    const written = statSync(file).mtimeMs;
+    const log = await runBin(["log"], { env: home.env });
+    expect(log.code).toBe(0);
+    const again = await runBin(["--help"], { env: home.env });
+    expect(again.stdout).toBe(first.stdout);
+    expect(statSync(file).mtimeMs).toBe(written); // accepted: not rewritten
+  });
+
   it("replaces a corrupt cache, and the run is unaffected", async () => {
     const home = tempHome();
     await runBin(["--dry-run"], { input: stop(), env: home.env });
