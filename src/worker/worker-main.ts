@@ -18,6 +18,8 @@ import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
+import { pruneAnswers } from "../escalation/answers.js";
+import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import { drain, isWaitingForEnv, type DrainSummary } from "./drain.js";
 import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
@@ -30,6 +32,8 @@ const POLL_WITHOUT_SOCKET_MS = 500;
 // How long after a knock the worker starts on the event: the hook that knocked exits first (it
 // does within a few ms), so on two cores the agent does not wait beside the worker's work.
 const KNOCK_SETTLE_MS = 25;
+/** The day's pruning waits this long: a cold worker's first banner goes first. */
+const PRUNE_AFTER_MS = 2_000;
 /** How long a paused worker waits for a flush to end. */
 const FLUSH_RUNS_MS = 10 * 60_000;
 
@@ -162,6 +166,12 @@ async function sweepDeadSockets(): Promise<void> {
 async function main(): Promise<void> {
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
+  // answered/ keeps a marker per session: pruned once a day, after the worker's first round.
+  setTimeout(() => {
+    void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
+      () => undefined,
+    );
+  }, PRUNE_AFTER_MS).unref();
   const life = createWorkerLife(ports, {
     idleMs: workerIdleSeconds(deps.env) * 1000,
     recheckMs: RECHECK_MS,

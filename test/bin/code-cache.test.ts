@@ -103,6 +103,20 @@ describe("the V8 code cache of the hook's bundle", () => {
     expect(readFileSync(file).equals(Buffer.alloc(good.length, 0x5a))).toBe(false);
   });
 
+  it("removes the temp files killed runs left once they are a minute old, when it writes one", async () => {
+    const home = tempHome();
+    mkdirSync(cacheFolder(home.dir), { recursive: true });
+    const old = `cli.cjs-0123456789abcdef-${process.version}-${process.arch}.v8.4242.${String(Date.now() - 120_000)}.tmp`;
+    const fresh = `cli.cjs-0123456789abcdef-${process.version}-${process.arch}.v8.4243.${String(Date.now())}.tmp`;
+    for (const name of [old, fresh]) writeFileSync(join(cacheFolder(home.dir), name), "");
+    const run = await runBin(["--dry-run"], { input: stop(), env: home.env });
+    expect(run.code).toBe(0);
+    const left = readdirSync(cacheFolder(home.dir));
+    expect(left).not.toContain(old);
+    expect(left).toContain(fresh); // it may be a live run's, writing now
+    expect(left.filter((name) => name.endsWith(".v8"))).toHaveLength(1);
+  });
+
   it.runIf(process.platform !== "win32")(
     "neither blocks on a FIFO nor fails when the cache folder cannot be written",
     async () => {
