@@ -262,7 +262,13 @@ try {
   await build({
     ...common,
     entryPoints: { commands: "src/cli-yargs.ts" },
-    external: [...external.filter((id) => !id.startsWith("yargs")), "yargs/package.json"],
+    // yargs and jsonc-parser (the clients' settings files: doctor, install) are bundled too; the
+    // latter's ES module build (its UMD build requires its parts by computed names).
+    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
+    external: [
+      ...external.filter((id) => !id.startsWith("yargs") && id !== "jsonc-parser"),
+      "yargs/package.json",
+    ],
     plugins: [commandsApart, yargsBundled, asciiWidthFirst],
     // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
     supported: { "dynamic-import": false },
