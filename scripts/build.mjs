@@ -9,7 +9,7 @@
 // by it (V8 accepts a cache for any source of the same length, so the name must change with the
 // content), and a hook hands its event only to a worker of the same build (src/build-id.ts). One id,
 // a hash of all the bundles, is written into each.
-// Why no dynamic import() in dist/cli.cjs: it runs inside a vm.Script there, where import() fails;
+// Why no dynamic import() in dist/cli.cjs and dist/commands.cjs: they run inside a vm.Script there, where import() fails;
 // each import() becomes a require() (which also skips starting the ES module loader).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
@@ -50,6 +50,62 @@ const mcpApart = {
         ? { path: "./mcp.cjs", external: true }
         : undefined,
     );
+  },
+};
+
+// yargs is bundled into dist/commands.cjs (issue #41): loaded as its ~30 ES modules it cost every
+// command ~50 ms of node's ES module loader, and bundled it shares the commands bundle's V8 code
+// cache. Its node shim finds its locales (yargs' messages in the user's language) from
+// import.meta.url: there it is the installed yargs' shim, looked up when yargs loads.
+const yargsBundled = {
+  name: "yargs-bundled",
+  setup(build) {
+    build.onLoad(
+      { filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ },
+      async (args) => {
+        const text = await readFile(args.path, "utf8");
+        const contents = `import { shimUrl } from "yargs-shim-url";\n${text.replaceAll("import.meta.url", "shimUrl")}`;
+        return { contents, loader: "js", resolveDir: dirname(args.path) };
+      },
+    );
+    build.onResolve({ filter: /^yargs-shim-url$/ }, () => ({
+      path: "url",
+      namespace: "yargs-shim",
+    }));
+    // The shim declares its own `require`: this module has the bundle's.
+    build.onLoad({ filter: /.*/, namespace: "yargs-shim" }, () => ({
+      contents: [
+        `const { dirname, join } = require("node:path");`,
+        `const shim = join(dirname(require.resolve("yargs/package.json")), "lib", "platform-shims", "esm.mjs");`,
+        `export const shimUrl = require("node:url").pathToFileURL(shim).href;`,
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
+// yargs measures every word of its help (and, after a command ran, of the help it keeps for an
+// error) with string-width, which builds Intl.Segmenter and large Unicode regexes as it loads:
+// ~40 ms of every command typed. Printable ASCII is as wide as it is long (what string-width
+// itself answers for it); anything else asks the real string-width, loaded then.
+const asciiWidthFirst = {
+  name: "ascii-width-first",
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.namespace === "ascii-width" ? undefined : { path: "width", namespace: "ascii-width" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "ascii-width" }, () => ({
+      contents: [
+        `let real;`,
+        `export default function stringWidth(text, options) {`,
+        `  if (typeof text === "string" && /^[\\x20-\\x7e]*$/.test(text)) return text.length;`,
+        `  real ??= require("string-width").default;`,
+        `  return real(text, options);`,
+        `}`,
+      ].join("\n"),
+      loader: "js",
+      resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+    }));
   },
 };
 
@@ -219,9 +275,19 @@ try {
   });
   await build({
     ...common,
-    entryPoints: { commands: "src/cli-yargs.ts", worker: "src/worker/worker-main.ts" },
-    plugins: [commandsApart, mcpApart],
+    entryPoints: { commands: "src/cli-yargs.ts" },
+    // yargs and jsonc-parser (the clients' settings files: doctor, install) are bundled too; the
+    // latter's ES module build (its UMD build requires its parts by computed names).
+    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
+    external: [
+      ...external.filter((id) => !id.startsWith("yargs") && id !== "jsonc-parser"),
+      "yargs/package.json",
+    ],
+    plugins: [commandsApart, mcpApart, yargsBundled, asciiWidthFirst],
+    // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
+    supported: { "dynamic-import": false },
   });
+  await build({ ...common, entryPoints: { worker: "src/worker/worker-main.ts" } });
   await build({ ...common, entryPoints: { mcp: "src/commands/mcp-run.ts" } });
   await onlyBuiltins("hook.cjs");
   await requireOnce("hook.cjs", ["fs", "path"]);

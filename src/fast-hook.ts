@@ -13,6 +13,7 @@ import { fdInput, parses, type FdInput } from "./link/fd-input.js";
 import { textInput } from "./input-source.js";
 import { knock, takeBack, writeEvent, type EventEntry } from "./link/inbox.js";
 import { carriedEnv } from "./link/hook-env.js";
+import { absoluteFrom } from "./path-join.js";
 import { maskText, readStamp, stampHolds } from "./link/stamp.js";
 import { outboxPaths } from "./outbox/paths.js";
 import { startDetached } from "./link/start-detached.js";
@@ -92,16 +93,19 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   if (masked === undefined || !parses(masked)) {
     return full().main(argv, handedBack(raw, started));
   }
-  const { config, timeout, client, event } = args;
+  const { timeout, client, event } = args;
+  const cwd = process.cwd();
+  // Paths leave the hook absolute: the worker reads them from its own folder.
+  const config = absoluteFrom(cwd, args.config);
   const entry: EventEntry = {
     version: 1,
     build: buildId(),
     args: { config, timeout, client, event },
     payload: masked,
     receivedAt: started,
-    cwd: process.cwd(),
+    cwd,
     ppid: process.ppid,
-    env: carriedEnv(process.env),
+    env: carriedEnv(process.env, cwd),
   };
   let name: string;
   try {
@@ -113,7 +117,7 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   if (knock(offered.stamp.fifo)) process.exit(0);
   // Nobody read the knock: the worker is gone or leaving (its last look may be over). A new one
   // takes the event; only if none can be started does the hook take it back and run it itself.
-  if (startDetached(process.env, process.cwd())) process.exit(0);
+  if (startDetached(process.env, cwd)) process.exit(0);
   if (takeBack(offered.paths, name)) return full().main(argv, handedBack(raw, started));
   process.exit(0);
 }
@@ -145,7 +149,8 @@ function readOffer(env: NodeJS.ProcessEnv) {
     paths,
     stamp,
     holds: (config: string | undefined) => {
-      const configPath = userConfigPath(deps, config);
+      // Absolute, as the worker's offer names it: a relative one means this hook's folder.
+      const configPath = absoluteFrom(process.cwd(), userConfigPath(deps, config));
       const held = stampHolds(stamp, { build: buildId(), configPath, env });
       // A stale offer: the knock asks the worker to look at this config (again).
       if (!held) knock(stamp.fifo, `s${configPath}\n`);

@@ -5,7 +5,7 @@
 // result has no `//` and no `.` or `..` segment; otherwise, and on Windows (other separators,
 // drive letters), join() itself answers. The same answer either way: a property test holds it to
 // join() (test/path-join.test.ts).
-import { join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 
 export function joinPath(...parts: string[]): string {
   if (process.platform === "win32") return join(...parts);
@@ -31,4 +31,11 @@ function plain(text: string): boolean {
     text !== "." &&
     text !== ".."
   );
+}
+
+/** A path that leaves this process (for the worker, or an outbox entry a worker reads later),
+ * absolute against the folder `cwd` it was given in; undefined and "" stay as they are. */
+export function absoluteFrom<T extends string | undefined>(cwd: string, path: T): T {
+  if (path === undefined || path === "" || isAbsolute(path)) return path;
+  return resolve(cwd, path) as T;
 }

@@ -51,6 +51,8 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       { releaseHeld },
       { releaseDigests },
       { sendWake },
+      { runEvents },
+      { recoverEvents },
     ] = await Promise.all([
       import("../deps.js"),
       import("../worker/drain.js"),
@@ -62,6 +64,8 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       import("../outbox/held.js"),
       import("../outbox/digest.js"),
       import("../link/wake.js"),
+      import("../worker/run-events.js"),
+      import("../link/inbox.js"),
     ]);
     const deps = createDeps();
     const paths = outboxPaths(deps);
@@ -73,6 +77,11 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     if (held.released > 0)
       console.log(`Merged ${String(held.released)} group(s) of held SubagentStop events.`);
     const drainNow = async (): Promise<number> => {
+      // Hook events no worker ran (none was alive, or none could start): run here, with the lock,
+      // as the worker would (a dead taker's go back in line first).
+      recoverEvents(paths, owner.isAlive);
+      const ran = await runEvents(deps, paths, () => undefined, { worker: false });
+      if (ran > 0) console.log(`Ran ${String(ran)} hook event(s) that waited for a worker.`);
       if (argv["retry-failed"])
         console.log(`Retrying ${await requeueFailed(paths, deps.now())} failed deliveries.`);
       await releaseHeld(deps, { force: true }); // with the lock: also what a dead worker claimed

@@ -2,6 +2,8 @@
 import type { CommandModule } from "yargs";
 import type { ApprovalLog } from "../approve/record.js";
 import type { JournalLine } from "../outbox/journal.js";
+import type { WaitingEvent } from "../link/waiting-events.js";
+import { basename } from "node:path";
 import { approvalCell } from "./log-approval.js";
 import { followUpKey, type LoggedRun } from "./log-read.js";
 import { fallbackCells, fallbackNote, isRescued, receiptNote } from "./log-receipts.js";
@@ -41,39 +43,75 @@ export const logCommand: CommandModule<object, LogArgs> = {
       .example("$0 log --failed --tail 5", "the last 5 runs that went wrong")
       .example("$0 log --json | jq .", "the raw log lines"),
   handler: async (args) => {
-    const [{ createDeps }, { logPath }, { readLogFiles, parseLog, selectRuns }, { createStyle }] =
-      await Promise.all([
-        import("../deps.js"),
-        import("../config/paths.js"),
-        import("./log-read.js"),
-        import("../style.js"),
-      ]);
+    const [
+      { createDeps },
+      { logPath },
+      { readLogFiles, parseLog, selectRuns },
+      { createStyle },
+      { outboxPaths },
+      { waitingEvents },
+    ] = await Promise.all([
+      import("../deps.js"),
+      import("../config/paths.js"),
+      import("./log-read.js"),
+      import("../style.js"),
+      import("../outbox/paths.js"),
+      import("../link/waiting-events.js"),
+    ]);
     const deps = createDeps();
     const path = logPath(deps);
     const text = readLogFiles(path);
     const parsed = text === undefined ? undefined : parseLog(text);
-    if (!parsed || parsed.runs.length === 0) {
+    // Events no worker has run yet: nobody received them, so --failed shows them too.
+    const waiting = waitingEvents(outboxPaths(deps));
+    if ((!parsed || parsed.runs.length === 0) && waiting.length === 0) {
       console.log(`No runs logged yet at ${path}.`);
       return;
     }
-    if (parsed.corrupt > 0)
+    if (parsed && parsed.corrupt > 0)
       console.error(`hook-notify: skipped ${parsed.corrupt} unreadable line(s) in ${path}.`);
     const tail = Number.isFinite(args.tail) ? Math.max(0, Math.floor(args.tail)) : 20;
-    const runs = selectRuns(parsed.runs, { tail, failed: args.failed });
+    const runs = selectRuns(parsed?.runs ?? [], { tail, failed: args.failed });
     if (args.json) {
       for (const run of runs) for (const line of run.lines) console.log(line);
-    } else if (runs.length === 0) {
-      console.log(`No failed runs among the ${parsed.runs.length} logged in ${path}.`);
+      if (waiting.length > 0) console.error(waitingNote(waiting.length, outboxPaths(deps).events));
+    } else if (runs.length === 0 && waiting.length === 0) {
+      console.log(`No failed runs among the ${parsed?.runs.length ?? 0} logged in ${path}.`);
     } else {
-      printRuns(runs, createStyle(process.stdout, deps.env));
+      const style = createStyle(process.stdout, deps.env);
+      printRuns(runs, waiting, style);
+      if (waiting.length > 0) console.log(waitingNote(waiting.length, outboxPaths(deps).events));
     }
   },
 };
 
-function printRuns(runs: readonly LoggedRun[], style: Style): void {
+function waitingNote(count: number, dir: string): string {
+  return `${String(count)} hook event(s) in ${dir} wait for a worker: hook-notify flush runs them now.`;
+}
+
+function printRuns(
+  runs: readonly LoggedRun[],
+  waiting: readonly WaitingEvent[],
+  style: Style,
+): void {
   const header = ["time", "client", "event", "project", "error", "sinks"].map((h) => style.bold(h));
-  const rows = runs.map((run) => toRow(run, style));
+  const rows = [
+    ...runs.map((run) => toRow(run, style)),
+    ...waiting.map((w) => waitingRow(w, style)),
+  ];
   for (const line of formatTable(header, rows)) console.log(line);
+}
+
+// An event in outbox/events/ that no worker has run: no sink has seen it yet.
+function waitingRow(event: WaitingEvent, style: Style): string[] {
+  return [
+    localTime(new Date(event.receivedAt).toISOString()),
+    event.client ?? "",
+    event.event ?? "",
+    event.cwd === undefined ? "" : basename(event.cwd),
+    "",
+    style.warn("waiting for a worker"),
+  ];
 }
 
 function toRow(run: LoggedRun, style: Style): string[] {
@@ -84,9 +122,12 @@ function toRow(run: LoggedRun, style: Style): string[] {
     record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
     record.project ?? "",
     record.error ? style.fail(record.error.code) : "",
-    [...sinkCells(run, style), ...approvalCells(run, style), ...issueCells(run, style)].join(
-      ", ",
-    ) || "-",
+    [
+      ...sinkCells(run, style),
+      ...approvalCells(run, style),
+      ...issueCells(run, style),
+      ...keptCells(run, style),
+    ].join(", ") || "-",
   ];
 }
 
@@ -96,6 +137,12 @@ function issueCells(run: LoggedRun, style: Style): string[] {
   return run.record.issues.map((issue) =>
     style.fail(`left out: ${issue.replace(/^.*?\.json: /, "").replace(/\. Export it.*$/, "")}`),
   );
+}
+
+// A hook that ran its event itself instead of handing it to a worker says why (link/hand-over.ts).
+function keptCells(run: LoggedRun, style: Style): string[] {
+  const kept = run.record.kept;
+  return kept === undefined ? [] : [style.dim(`run by the hook (${kept.replace(/^kept: /, "")})`)];
 }
 
 // An approve run's line also says what became of the permission request.

@@ -5,7 +5,17 @@ import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { listNames } from "../outbox/store.js";
-import { ok, warn, type CheckResult } from "../check-result.js";
+import { fail, ok, warn, type CheckResult } from "../check-result.js";
+import { lockHolder } from "../link/lock.js";
+import { processOwner } from "../link/spawn.js";
+import { startDetached } from "../link/start-detached.js";
+import { waitingEvents } from "../link/waiting-events.js";
+
+/** A hook starts a worker within milliseconds of writing its event: older than this with no
+ * worker alive, the event is stranded. */
+export const STRANDED_AFTER_MS = 5_000;
+/** A live worker takes an event within a round; older than this, it is not taking them. */
+const UNTAKEN_AFTER_MS = 60_000;
 
 // Reads file names and times only: doctor never moves or delivers an entry.
 export async function checkOutbox(
@@ -40,6 +50,41 @@ export async function checkOutbox(
     `${pending.length} pending, ${held.length === 0 ? "" : `${held.length} held for coalescing, `}${failed.length} failed, oldest ${age} old (${paths.root})`,
     fix,
   );
+}
+
+// Hook events in outbox/events/ (link/inbox.ts) that no worker runs: doctor starts one to take
+// them (it settles the lock itself), and fails when they have waited past STRANDED_AFTER_MS.
+export async function checkEvents(
+  deps: Pick<Deps, "env" | "homedir" | "platform" | "now" | "cwd">,
+): Promise<CheckResult> {
+  const paths = outboxPaths(deps);
+  const events = waitingEvents(paths);
+  if (events.length === 0) return ok("events", "no hook event waits for a worker");
+  const oldest = Math.min(...events.map((event) => event.receivedAt));
+  const age = deps.now() - oldest;
+  const since = `${String(events.length)} hook event(s) waiting in ${paths.events} since ${stamp(oldest)} (${formatAge(age)} ago)`;
+  const live = (await lockHolder(paths.lock, processOwner(deps))) !== undefined;
+  if (live) {
+    return age > UNTAKEN_AFTER_MS
+      ? warn("events", `${since}; the live worker has not taken them`, "hook-notify flush")
+      : ok("events", `${since}; the live worker takes them`);
+  }
+  const started = startDetached(deps.env, deps.cwd);
+  const taken = started
+    ? "doctor started a worker to take them"
+    : "no worker could be started (dist/worker.cjs missing, or node cannot start a process)";
+  if (age <= STRANDED_AFTER_MS) return ok("events", `${since}; ${taken}`);
+  return fail(
+    "events",
+    `${since} with no worker running; ${taken}`,
+    "hook-notify flush delivers them now; hook-notify log lists them",
+    { blocks: true },
+  );
+}
+
+// "2026-11-27 20:17:03 UTC"
+function stamp(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
 // The pending entries that are receipt watches (worker/receipt-watch.ts); read, never moved.

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.js";
 import { checkApprove } from "./approve-checks.js";
 import { fail, ok, type CheckResult } from "../check-result.js";
 import { checkConfig } from "./config-checks.js";
-import { checkOutbox } from "./outbox-checks.js";
+import { checkEvents, checkOutbox } from "./outbox-checks.js";
 import { checkPresence } from "./presence-checks.js";
 import { checkSettings } from "./settings-checks.js";
 import { checkClients } from "./client-checks.js";
@@ -52,7 +52,12 @@ export async function runDoctor(
     .filter((entry) => entry.when === "away" || entry.digest !== undefined)
     .map((entry) => entry.name);
   results.push(...(await checkPresence(deps, away)));
-  results.push(await checkOutbox(deps), await checkWorker(deps), checkLog(deps));
+  results.push(
+    await checkOutbox(deps),
+    await checkEvents(deps),
+    await checkWorker(deps),
+    checkLog(deps),
+  );
   const service = config.loaded.value.service;
   if (service) {
     const { checkService } = await import("./service-checks.js");

@@ -4,6 +4,7 @@
 // A notification the person opened (a banner clicked, a message acknowledged: a sink's receipt)
 // leaves an "opened" marker under its own id: its follow-up is void too.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstat, readdir, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
@@ -52,4 +53,47 @@ export function answeredAt(deps: PathDeps, key: string, kind: AnswerKind): numbe
 // The marker key of one notification (not a session): a sink reported it opened.
 export function notificationKey(notificationId: string): string {
   return fnv1a64(`notification\0${notificationId}`);
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** answered/'s own file: when it was last pruned. Markers are named by hex keys, never like it. */
+const PRUNED = ".pruned";
+
+/**
+ * Removes the markers older than `maxAgeMs` (the outbox's limit) and an hour: every follow-up one
+ * of them could cancel is older still, so the outbox has given it up. At most once a day (the
+ * worker asks), in one pass; the number removed.
+ */
+export async function pruneAnswers(deps: PathDeps, now: number, maxAgeMs: number): Promise<number> {
+  const dir = join(stateDir(deps), "answered");
+  const stamp = join(dir, PRUNED);
+  const last = await lstat(stamp).then(
+    (info) => info.mtimeMs,
+    () => undefined,
+  );
+  if (last !== undefined && now - last < DAY_MS) return 0;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  if (names.length === 0) return 0;
+  // Claimed first: a second worker of the day finds it fresh and does nothing.
+  const claimed = await writeFile(stamp, "", { mode: 0o600 }).then(
+    () => utimes(stamp, now / 1000, now / 1000).then(() => true),
+    () => false,
+  );
+  if (!claimed) return 0;
+  let removed = 0;
+  for (const name of names) {
+    if (name === PRUNED) continue;
+    const file = join(dir, name);
+    const info = await lstat(file).catch(() => undefined);
+    if (info?.isFile() !== true || now - info.mtimeMs <= maxAgeMs + HOUR_MS) continue;
+    if (
+      await unlink(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed += 1;
+  }
+  return removed;
 }

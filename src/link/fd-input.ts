@@ -1,18 +1,17 @@
 // stdin for the hook's fast path (fast-hook.ts), read without process.stdin: constructing it for
 // a socket (what node-based clients give their hooks) loads net and the stream modules, ~17 M
-// instructions, more than the rest of the fast path. Three ways, by what fd 0 is:
+// instructions, more than the rest of the fast path. Public fs only, three ways, by what fd 0 is:
 // - a regular file: read with readvSync (it cannot block; readSync, which the fast path never
 //   calls, would cost it a compile);
 // - a pipe on Linux: opened again through /proc/self/fd with O_NONBLOCK (a new open file
 //   description, so fd 0 stays as the client made it) and read whenever a poll finds data:
 //   no thread, no waiting past a deadline;
-// - a socket (what node-based clients give), outside Windows: node's own pipe handle opens fd 0,
-//   which makes it non-blocking, and it is read whenever a poll finds data, as a Linux pipe is:
-//   no thread-pool read (whose first use starts libuv's four threads: ~1 ms a hook run);
-// - anything else (a pipe on macOS): fs.read in the thread pool. A read that blocks
-//   there forever (a client that keeps stdin open and never writes) would keep node from exiting
-//   (exit joins the pool's threads): `stuck()` says so, and the caller then ends the process by
-//   a signal once everything is logged.
+// - anything else (a socket, what node-based clients give; a pipe on macOS): fs.read in the
+//   thread pool (~1.5 M instructions, and libuv starts its threads). No public API opens a socket
+//   without blocking short of node:net (~17 M). A read that blocks there forever (a client that
+//   keeps stdin open and never writes) would keep node from exiting (exit joins the pool's
+//   threads): `stuck()` says so, and the caller then ends the process by a signal once
+//   everything is logged.
 // Everything read is recorded, so that the full pipeline can be handed all of it (replay()).
 import { closeSync, constants, fstatSync, openSync, read, readvSync, type Stats } from "node:fs";
 import type { InputSource } from "../input-source.js";
@@ -214,7 +213,6 @@ function nonBlockingReader(
       close: () => undefined,
     };
   }
-  if (info.isSocket() && platform !== "win32") return socketReader(fd);
   if (platform !== "linux" || !info.isFIFO()) return undefined;
   let own: number | undefined;
   try {
@@ -243,32 +241,6 @@ function readNowOf(fd: number): NonBlocking["readNow"] {
       throw error;
     }
   };
-}
-
-// A socket (what node-based clients give a hook): node's own pipe handle opens fd 0, which makes it
-// non-blocking (node puts the flags of fd 0-2 back as they were when the process exits), so
-// a synchronous read answers at once: no thread-pool read, whose first use starts libuv's four threads.
-function socketReader(fd: number): NonBlocking | undefined {
-  const binding = (process as { binding?: (name: string) => unknown }).binding;
-  let Pipe: PipeWrap | undefined;
-  try {
-    Pipe = binding?.("pipe_wrap") as PipeWrap | undefined;
-  } catch {
-    return undefined;
-  }
-  if (!Pipe?.Pipe || Pipe.constants?.SOCKET === undefined) return undefined;
-  try {
-    if (new Pipe.Pipe(Pipe.constants.SOCKET).open(fd) !== 0) return undefined;
-  } catch {
-    return undefined;
-  }
-  return { readNow: readNowOf(fd), close: () => undefined };
-}
-
-/** The part of node's pipe_wrap binding socketReader uses. */
-interface PipeWrap {
-  Pipe?: new (kind: number) => { open: (fd: number) => number };
-  constants?: { SOCKET?: number };
 }
 
 // Resolves with the next bytes (0 at the end), looking every POLL_MS; 0 once released (the

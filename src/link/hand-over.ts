@@ -9,6 +9,7 @@ import { buildId } from "../build-id.js";
 import { scrub, scrubValue } from "../redact.js";
 import { envPrint, readStamp } from "./stamp.js";
 import { carriedEnv } from "./hook-env.js";
+import { absoluteFrom } from "../path-join.js";
 import { knock, takeBack, writeEvent, type EventEntry } from "./inbox.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { processOwner } from "./spawn.js";
@@ -26,7 +27,8 @@ export interface HandOverRequest {
 }
 
 /** Why the hook keeps its event: the log line says so. */
-export type HandOverResult = "handed" | "kept: another worker" | "kept: cannot write" | "kept";
+export type HandOverResult =
+  "handed" | "kept: another worker" | "kept: cannot write" | "kept: no worker could be started";
 
 // Masks, writes, then knocks or starts a worker; "handed" when a worker has the event now.
 export function handOverEvent(deps: Deps, request: HandOverRequest): HandOverResult {
@@ -45,7 +47,7 @@ export function handOverEvent(deps: Deps, request: HandOverRequest): HandOverRes
   // wakes its holder and leaves (PROTOCOL.md).
   if (startDetached(deps.env, deps.cwd)) return "handed";
   // No worker can run it: the hook's own, unless a worker took it in the meantime.
-  return takeBack(paths, name) ? "kept" : "handed";
+  return takeBack(paths, name) ? "kept: no worker could be started" : "handed";
 }
 
 // The event as the worker reads it, with every configured secret masked in its parsed values
@@ -61,12 +63,13 @@ function entryOf(deps: Deps, request: HandOverRequest): EventEntry {
   return {
     version: 1,
     build: buildId(),
-    args: request.args,
+    // Paths leave the hook absolute: the worker reads them from its own folder.
+    args: { ...request.args, config: absoluteFrom(deps.cwd, request.args.config) },
     payload,
     receivedAt: request.started,
     cwd: deps.cwd,
     ppid: deps.ppid ?? process.ppid,
-    env: carriedEnv(deps.env),
+    env: carriedEnv(deps.env, deps.cwd),
   };
 }
 

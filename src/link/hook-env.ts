@@ -6,6 +6,7 @@
 // a password; the worker sends with its own, as it does for every queued delivery).
 // test/link/hook-env.test.ts checks that every variable src/ reads is here or named as not.
 import { clients } from "../clients/index.js";
+import { absoluteFrom } from "../path-join.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 
 /** What notify-send, osascript, PowerShell and the players need from the hook's environment. */
@@ -92,14 +93,52 @@ function hookEnvKeys(): string[] {
   ];
 }
 
+/** Variables that name a file or folder: the worker runs in another folder, so the hook makes a
+ * relative one absolute against its own before it leaves (issue 37: a relative
+ * HOOK_NOTIFY_CONFIG was read by the worker against the worker's folder). */
+export const PATH_ENV_KEYS = [
+  "HOOK_NOTIFY_CONFIG",
+  "HOME",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "XDG_CONFIG_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_RUNTIME_DIR",
+  "XAUTHORITY",
+] as const;
+
+/** The variables of `env` with every PATH_ENV_KEYS value made absolute against `cwd`: the same
+ * object when all of them already are (the usual case: no copy). */
+export function withAbsolutePaths<E extends Readonly<Record<string, string | undefined>>>(
+  env: E,
+  cwd: string,
+): E {
+  let out: E | undefined;
+  for (const key of PATH_ENV_KEYS) {
+    const value = env[key];
+    const absolute = absoluteFrom(cwd, value);
+    if (absolute === value) continue;
+    out ??= { ...env };
+    (out as Record<string, string | undefined>)[key] = absolute;
+  }
+  return out ?? env;
+}
+
 /** The hook's variables that go into its event entry, the set ones of HOOK_ENV_KEYS in order:
  * JSON.stringify with the names as its replacer picks them in C++. A loop over the ~65 names in
  * V8's interpreter made it hot enough for a baseline compile on the hook's fast path (~0.3 M
- * instructions). */
+ * instructions). Paths are made absolute against `cwd` (the hook's folder). */
 export function carriedEnv(
   env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
 ): Record<string, string> {
-  return JSON.parse(JSON.stringify(env, HOOK_ENV_KEYS as string[])) as Record<string, string>;
+  const carried = JSON.parse(JSON.stringify(env, HOOK_ENV_KEYS as string[])) as Record<
+    string,
+    string
+  >;
+  return withAbsolutePaths(carried, cwd);
 }
 
 /** Read by src/ but deliberately not carried: the worker uses its own. */

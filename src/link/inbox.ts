@@ -99,8 +99,9 @@ function writeAll(fd: number, data: Buffer): void {
 // Knocks on the worker's FIFO: true when a reader has it open (the worker is alive and will look
 // at events/ after this), false when nobody reads it (gone, or leaving: its last look is over).
 // O_NONBLOCK: opening a FIFO without a reader fails at once (ENXIO) instead of waiting for one.
-// `message`: "e" (an event is waiting) or "s<config path>\n" (the stamp is stale for that config).
-export function knock(fifo: string, message = "e"): boolean {
+// `message`: "e<pid>\n" (an event is waiting, from this process: the worker starts on it once the
+// hook has exited) or "s<config path>\n" (the stamp is stale for that config).
+export function knock(fifo: string, message = `e${String(process.pid)}\n`): boolean {
   let fd: number;
   try {
     const { O_NOFOLLOW = 0 } = constants as Partial<typeof constants>;

@@ -48,7 +48,7 @@ export function openOffer(
   deps: Deps,
   paths: OutboxPaths,
   token: string,
-  onKnock: () => void,
+  onKnock: (pids: readonly number[]) => void,
 ): Offer | undefined {
   const fifo = join(paths.root, `worker.${token}.fifo`);
   let fd: number;
@@ -102,13 +102,16 @@ export function openOffer(
   socket.setEncoding("utf8");
   socket.on("error", () => undefined);
   socket.on("data", (text: string) => {
-    // "s<path>\n": a hook found the stamp stale, for the config at <path>.
+    // "s<path>\n": a hook found the stamp stale, for the config at <path>. "e<pid>\n": the hook
+    // <pid> handed an event over ("e" alone: a hook that did not say who it is).
+    const pids: number[] = [];
     for (const line of text.split("\n")) {
       const wanted = line.slice(1);
       if (line.startsWith("s") && wanted !== "")
         override = wanted === userConfigPath(deps) ? undefined : wanted;
+      else if (/^e[1-9][0-9]{0,9}$/.test(line)) pids.push(Number(wanted));
     }
-    onKnock();
+    onKnock(pids);
   });
   write();
   return {

@@ -1,10 +1,9 @@
 // Starts the background worker from the hook: detached, stdio ignored, unref'd; a few ms, no throw.
-import { spawn } from "node:child_process";
 import type { Deps } from "../deps.js";
 import { lockHolder, type LockOwner } from "./lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { sendWake } from "./wake.js";
-import { findWorkerFile } from "./start-detached.js";
+import { findWorkerFile, startDetached } from "./start-detached.js";
 
 /** started: a worker was spawned; running: a live one already drains; unavailable: no worker file. */
 export type StartResult = "started" | "running" | "unavailable";
@@ -20,17 +19,7 @@ export async function startWorker(
       return "running";
     const file = options.workerFile ?? findWorkerFile();
     if (!file) return "unavailable";
-    // process.execPath: the same node that runs the hook (Deps has no such field yet).
-    const child = spawn(process.execPath, [file], {
-      detached: true,
-      stdio: "ignore",
-      env: { ...deps.env },
-      cwd: deps.cwd,
-      windowsHide: true,
-    });
-    child.on("error", () => undefined);
-    child.unref();
-    return "started";
+    return startDetached(deps.env, deps.cwd, file) ? "started" : "unavailable";
   } catch {
     return "unavailable";
   }

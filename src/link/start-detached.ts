@@ -4,6 +4,7 @@
 // one whenever its knock finds no reader, and nothing it wrote before that is left behind.
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { withAbsolutePaths } from "./hook-env.js";
 
 // The built worker (dist/worker.cjs) sits beside dist/cli.cjs; a test bundle may name it .js.
 export function findWorkerFile(): string | undefined {
@@ -23,70 +24,31 @@ function workerFile(): string | undefined {
   return beside !== undefined && existsSync(beside) ? beside : findWorkerFile();
 }
 
-// True when a worker process was started (detached, stdio ignored, unref'd) with `env`.
-export function startDetached(env: NodeJS.ProcessEnv, cwd: string): boolean {
+// True when a worker process was started (detached, stdio ignored, unref'd) with `env`: through
+// child_process, the one public API that starts a process (it loads net and the stream modules,
+// ~12 M instructions, paid only by a hook that finds no worker). A spawn that fails (no such
+// node, EAGAIN, ENOMEM) leaves no pid: false, and the caller runs the event itself.
+export function startDetached(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  worker?: string,
+): boolean {
   try {
-    const file = workerFile();
+    const file = worker ?? workerFile();
     if (file === undefined) return false;
-    return spawnWrapped(file, env, cwd) ?? spawnChild(file, env, cwd);
+    const { spawn } = process.getBuiltinModule("node:child_process");
+    // Its own config and folders from the same places as the hook's, wherever it runs later.
+    const child = spawn(process.execPath, [file], {
+      detached: true,
+      stdio: "ignore",
+      env: withAbsolutePaths(env, cwd),
+      cwd,
+      windowsHide: true,
+    });
+    child.on("error", () => undefined);
+    child.unref();
+    return child.pid !== undefined;
   } catch {
     return false;
   }
-}
-
-/** The part of node's process_wrap binding a detached spawn uses. */
-interface ProcessWrap {
-  spawn(options: Record<string, unknown>): number;
-  unref(): void;
-  close(): void;
-  onexit: () => void;
-}
-
-// Through process_wrap, what child_process uses underneath: child_process itself would load net
-// and the stream modules (~17 M instructions, a sixth of a hook run). Internal API: undefined
-// where this node has no such binding, and the caller uses child_process.
-function spawnWrapped(file: string, env: NodeJS.ProcessEnv, cwd: string): boolean | undefined {
-  const binding = (process as { binding?: (name: string) => unknown }).binding;
-  let Process: (new () => ProcessWrap) | undefined;
-  try {
-    Process = (binding?.("process_wrap") as { Process?: new () => ProcessWrap } | undefined)
-      ?.Process;
-  } catch {
-    return undefined;
-  }
-  if (typeof Process !== "function") return undefined;
-  const child = new Process();
-  child.onexit = () => {
-    child.close();
-  };
-  const ignore = { type: "ignore" };
-  const error = child.spawn({
-    file: process.execPath,
-    args: [process.execPath, file],
-    cwd,
-    envPairs: Object.entries(env)
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${key}=${String(value)}`),
-    stdio: [ignore, ignore, ignore],
-    detached: true,
-    windowsHide: true,
-    windowsVerbatimArguments: false,
-  });
-  if (error !== 0) return false;
-  child.unref();
-  return true;
-}
-
-function spawnChild(file: string, env: NodeJS.ProcessEnv, cwd: string): boolean {
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const child = spawn(process.execPath, [file], {
-    detached: true,
-    stdio: "ignore",
-    env,
-    cwd,
-    windowsHide: true,
-  });
-  child.on("error", () => undefined);
-  child.unref();
-  return child.pid !== undefined;
 }

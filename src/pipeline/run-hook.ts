@@ -44,6 +44,7 @@ import {
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { Presence } from "../presence/probe.js";
 import { MAX_EVENT_BYTES } from "../core/defaults.js";
+import { absoluteFrom } from "../path-join.js";
 
 export interface HookOptions {
   configPath?: string | undefined;
@@ -149,7 +150,12 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           budgetMs: deliverBudgetMs(deadline, deps.now()),
           wait: options.mode === "wait",
           secrets: run.config.secrets,
-          configPath: options.configPath,
+          // The file this run read, absolute: a worker sends the entries later, from its own
+          // folder and with its own HOOK_NOTIFY_CONFIG.
+          configPath: absoluteFrom(
+            deps.cwd,
+            options.configPath || deps.env.HOOK_NOTIFY_CONFIG || undefined,
+          ),
           projectDir: run.config.projectPath ? context.projectDir : undefined,
           held: run.plan.held,
           maxBodyLength: value.maxBodyLength,

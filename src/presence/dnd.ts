@@ -20,13 +20,83 @@ interface DndDeps {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   homedir: string;
+  /** The background worker: it reads from a reading it keeps fresh (readDnd below). */
+  worker?: boolean | undefined;
 }
 
 const GNOME = /GNOME|Unity|Budgie|Pantheon|Cinnamon/i;
 const WINDOWS_KEY = "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Notifications\\Settings";
 const WINDOWS_VALUE = "NOC_GLOBAL_SETTING_TOASTS_ENABLED";
 
+// The worker keeps the reading of each desktop it serves (its bus, its desktop, its home) and
+// refreshes it in the background every REFRESH_MS while that desktop had an event in the last
+// KEEP_MS (the worker's default linger), so a banner never waits for gdbus or gsettings. A reading
+// is used while younger than FRESH_MS: Do Not Disturb switched on reaches the sound within
+// REFRESH_MS (banners go either way: the system holds them). Anything else reads each time.
+const REFRESH_MS = 15_000;
+const FRESH_MS = 2 * REFRESH_MS;
+const KEEP_MS = 600_000;
+const READ_MS = 5_000;
+
+interface Kept {
+  reading: DndReading;
+  at: number;
+  usedAt: number;
+  deps: DndDeps;
+  timer?: ReturnType<typeof setInterval>;
+}
+const kept = new Map<string, Kept>();
+
 export async function readDnd(deps: DndDeps, signal: AbortSignal): Promise<DndReading> {
+  if (deps.worker !== true) return readDndNow(deps, signal);
+  const { env } = deps;
+  const key = JSON.stringify([
+    deps.platform,
+    deps.homedir,
+    env.DBUS_SESSION_BUS_ADDRESS,
+    env.XDG_CURRENT_DESKTOP,
+    env.WSL_DISTRO_NAME,
+  ]);
+  const now = Date.now();
+  const known = kept.get(key);
+  if (known && now - known.at < FRESH_MS) {
+    known.usedAt = now;
+    known.deps = deps;
+    return known.reading;
+  }
+  const reading = await readDndNow(deps, signal);
+  const entry: Kept = known ?? { reading, at: now, usedAt: now, deps };
+  Object.assign(entry, { reading, at: Date.now(), usedAt: now, deps });
+  kept.set(key, entry);
+  entry.timer ??= keepFresh(key, entry);
+  return reading;
+}
+
+function keepFresh(key: string, entry: Kept): ReturnType<typeof setInterval> {
+  let reading = false;
+  const timer = setInterval(() => {
+    if (Date.now() - entry.usedAt > KEEP_MS) {
+      clearInterval(timer);
+      kept.delete(key);
+      return;
+    }
+    if (reading) return;
+    reading = true;
+    void readDndNow(entry.deps, AbortSignal.timeout(READ_MS))
+      .then((fresh) => {
+        entry.reading = fresh;
+        entry.at = Date.now();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        reading = false;
+      });
+  }, REFRESH_MS);
+  timer.unref(); // never what keeps the worker alive
+  return timer;
+}
+
+async function readDndNow(deps: DndDeps, signal: AbortSignal): Promise<DndReading> {
   const { env } = deps;
   const options = { env, signal };
   if (deps.platform === "darwin") return readMacFocus(deps.homedir);

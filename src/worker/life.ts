@@ -40,7 +40,11 @@ export interface WorkerPorts {
   wakeHolder(): Promise<void>;
   /** With the lock, before the first round: orphans adopted, a dead taker's events back in line. */
   prepare(): Promise<void>;
-  openDoor(onKnock: () => void): Door | undefined;
+  /** `onKnock` gets the knocking hooks' process ids (none when a knock named none). */
+  openDoor(onKnock: (pids: readonly number[]) => void): Door | undefined;
+  /** True once process `pid` has exited (its exit is over: no longer running or tearing down).
+   * Without it a knock's settle is always knockSettleMs. */
+  exited?(pid: number): boolean;
   /** One round; `door` learns from the events it runs. */
   round(first: boolean, door: Door | undefined): Promise<Round>;
   /** Before a sleep: a look (to repeat while asleep) that is true once an entry came due or a
@@ -56,10 +60,13 @@ export interface WorkerPorts {
 
 export interface LifeOptions {
   idleMs: number;
-  /** A knock wakes the drain this long after it (knocks meanwhile wake it once): the knocking hook
-   * exits first, without the worker's burst of work (reading the event, starting programs) beside
-   * it on a small machine, where that cost the agent ~7% of the hook's time. 0: at once. */
+  /** A knock wakes the drain this long after it at the latest (knocks meanwhile wake it once), or
+   * as soon as every hook that knocked has exited (`exited`, looked at every knockPollMs): the
+   * knocking hook exits first, without the worker's burst of work (reading the event, starting
+   * programs) beside it on a small machine, where that cost the agent ~7% of the hook's time.
+   * 0: at once. */
   knockSettleMs?: number;
+  knockPollMs?: number;
   /** With a socket, a sleeping worker still looks this often; without one, `pollMs`. */
   recheckMs: number;
   pollMs: number;
@@ -96,20 +103,38 @@ export function createWorkerLife(ports: WorkerPorts, options: LifeOptions): Work
     woken = true;
     wakeUp?.();
   };
-  const onKnock = (): void => {
+  // The hooks of the settle under way; undefined once a knock named none (only the time is left).
+  let knockers: Set<number> | undefined = new Set();
+  let settleRound = 0;
+  const onKnock = (pids: readonly number[] = []): void => {
     const settleMs = options.knockSettleMs ?? 0;
     if (settleMs <= 0) {
       knocked = true;
       wake();
       return;
     }
+    if (pids.length === 0) knockers = undefined;
+    for (const pid of pids) knockers?.add(pid);
     if (knockSettling) return;
     knockSettling = true;
-    ports.timer(settleMs, () => {
+    const round = ++settleRound;
+    const settle = (): void => {
+      if (!knockSettling || round !== settleRound) return;
       knockSettling = false;
+      knockers = new Set();
       knocked = true;
       wake();
-    });
+    };
+    ports.timer(settleMs, settle);
+    const exited = ports.exited?.bind(ports);
+    const pollMs = options.knockPollMs ?? 2;
+    if (!exited) return;
+    const look = (): void => {
+      if (!knockSettling || round !== settleRound || knockers === undefined) return;
+      if ([...knockers].every((pid) => exited(pid))) settle();
+      else ports.timer(pollMs, look);
+    };
+    ports.timer(pollMs, look);
   };
   // Functions, so the type checker does not take a flag as unchanged across an await.
   const isWoken = (): boolean => woken;

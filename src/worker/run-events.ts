@@ -22,8 +22,14 @@ import { isClient } from "../clients/index.js";
 /** What a run taught the worker that its offer must know (link/offer.ts). */
 export type OnRun = (run: HookRun) => void;
 
-// Runs every waiting event, oldest first; the number run.
-export async function runEvents(deps: Deps, paths: OutboxPaths, onRun: OnRun): Promise<number> {
+// Runs every waiting event, oldest first; the number run. `worker: false` (a flush) runs them
+// without following their banners: the flush ends when its deliveries are done.
+export async function runEvents(
+  deps: Deps,
+  paths: OutboxPaths,
+  onRun: OnRun,
+  options: { worker?: boolean } = {},
+): Promise<number> {
   let ran = 0;
   for (const name of listEvents(paths)) {
     const taken = takeEvent(paths, name);
@@ -44,7 +50,7 @@ export async function runEvents(deps: Deps, paths: OutboxPaths, onRun: OnRun): P
       });
       continue;
     }
-    const run = await runEvent(deps, entry);
+    const run = await runEvent(deps, entry, options.worker ?? true);
     onRun(run);
     try {
       unlinkSync(taken);
@@ -56,7 +62,7 @@ export async function runEvents(deps: Deps, paths: OutboxPaths, onRun: OnRun): P
   return ran;
 }
 
-async function runEvent(deps: Deps, entry: EventEntry): Promise<HookRun> {
+async function runEvent(deps: Deps, entry: EventEntry, worker: boolean): Promise<HookRun> {
   const now = deps.now();
   const eventDeps: Deps = {
     stdin: textInput(entry.payload),
@@ -76,7 +82,7 @@ async function runEvent(deps: Deps, entry: EventEntry): Promise<HookRun> {
     homedir: deps.homedir,
     now: deps.now,
     ppid: entry.ppid,
-    worker: true,
+    worker,
   };
   const run: HookRun = { record: { ...startRecord(entry.receivedAt), via: "worker" } };
   const { config, timeout, client, event } = entry.args;

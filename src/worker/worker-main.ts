@@ -4,6 +4,7 @@
 // the next retry or group is, within the entries' maximum age), then lingers
 // HOOK_NOTIFY_WORKER_IDLE_SECONDS (default 600) for the session's next hooks, then exits.
 // Never prints anything.
+import { readFileSync } from "node:fs";
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { createDeps } from "../deps.js";
@@ -18,6 +19,8 @@ import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
+import { pruneAnswers } from "../escalation/answers.js";
+import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import { drain, isWaitingForEnv, type DrainSummary } from "./drain.js";
 import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
@@ -27,9 +30,12 @@ import { runEvents } from "./run-events.js";
 // time, looking again at least once a minute. With no socket (an outbox path too long for one)
 // it looks for newly queued work twice a second.
 const POLL_WITHOUT_SOCKET_MS = 500;
-// How long after a knock the worker starts on the event: the hook that knocked exits first (it
-// does within a few ms), so on two cores the agent does not wait beside the worker's work.
+// How long after a knock the worker starts on the event at the latest: the hook that knocked exits
+// first (it does within a few ms; the worker starts as soon as it has), so on two cores the agent
+// does not wait beside the worker's work.
 const KNOCK_SETTLE_MS = 25;
+/** The day's pruning waits this long: a cold worker's first banner goes first. */
+const PRUNE_AFTER_MS = 2_000;
 /** How long a paused worker waits for a flush to end. */
 const FLUSH_RUNS_MS = 10 * 60_000;
 
@@ -90,6 +96,9 @@ const ports: WorkerPorts = {
       ? openOffer(deps, paths, token, onKnock)
       : undefined;
   },
+  exited(pid) {
+    return processExited(pid);
+  },
   async round(first, door) {
     if (!first) adoptOrphans(paths, owner().isAlive);
     const offer = door as Offer | undefined;
@@ -144,6 +153,26 @@ const ports: WorkerPorts = {
   },
 };
 
+// Linux: /proc says when a process is gone or a zombie (its exit over, its memory freed). Elsewhere
+// a zombie still answers signal 0: a knock's settle then takes its full time.
+function processExited(pid: number): boolean {
+  if (deps.platform === "linux") {
+    try {
+      const stat = readFileSync(`/proc/${String(pid)}/stat`, "latin1");
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      return state === "Z" || state === "X";
+    } catch {
+      return true;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 function didWork(summary: DrainSummary): boolean {
   const { delivered, failed, skipped, cancelled, held, retrying } = summary;
   return delivered + failed + skipped + cancelled + held + retrying > 0;
@@ -162,6 +191,12 @@ async function sweepDeadSockets(): Promise<void> {
 async function main(): Promise<void> {
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
+  // answered/ keeps a marker per session: pruned once a day, after the worker's first round.
+  setTimeout(() => {
+    void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
+      () => undefined,
+    );
+  }, PRUNE_AFTER_MS).unref();
   const life = createWorkerLife(ports, {
     idleMs: workerIdleSeconds(deps.env) * 1000,
     recheckMs: RECHECK_MS,

@@ -75,6 +75,21 @@ describe("the V8 code cache of the hook's bundle", () => {
     expect(statSync(file).mtimeMs).toBe(written); // accepted: not rewritten
   });
 
+  it("covers the commands a person types: dist/commands.cjs gets its own, used by the next command", async () => {
+    const home = tempHome();
+    const first = await runBin(["--help"], { env: home.env });
+    expect(first.code).toBe(0);
+    const names = readdirSync(cacheFolder(home.dir)).sort();
+    expect(names.map((name) => name.split("-")[0])).toEqual(["cli.cjs", "commands.cjs"]);
+    const file = join(cacheFolder(home.dir), String(names[1]));
+    const written = statSync(file).mtimeMs;
+    const log = await runBin(["log"], { env: home.env });
+    expect(log.code).toBe(0);
+    const again = await runBin(["--help"], { env: home.env });
+    expect(again.stdout).toBe(first.stdout);
+    expect(statSync(file).mtimeMs).toBe(written); // accepted: not rewritten
+  });
+
   it("replaces a corrupt cache, and the run is unaffected", async () => {
     const home = tempHome();
     await runBin(["--dry-run"], { input: stop(), env: home.env });
@@ -86,6 +101,20 @@ describe("the V8 code cache of the hook's bundle", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout.split("\n")[0] ?? "")).toMatchObject({ sink: "desktop" });
     expect(readFileSync(file).equals(Buffer.alloc(good.length, 0x5a))).toBe(false);
+  });
+
+  it("removes the temp files killed runs left once they are a minute old, when it writes one", async () => {
+    const home = tempHome();
+    mkdirSync(cacheFolder(home.dir), { recursive: true });
+    const old = `cli.cjs-0123456789abcdef-${process.version}-${process.arch}.v8.4242.${String(Date.now() - 120_000)}.tmp`;
+    const fresh = `cli.cjs-0123456789abcdef-${process.version}-${process.arch}.v8.4243.${String(Date.now())}.tmp`;
+    for (const name of [old, fresh]) writeFileSync(join(cacheFolder(home.dir), name), "");
+    const run = await runBin(["--dry-run"], { input: stop(), env: home.env });
+    expect(run.code).toBe(0);
+    const left = readdirSync(cacheFolder(home.dir));
+    expect(left).not.toContain(old);
+    expect(left).toContain(fresh); // it may be a live run's, writing now
+    expect(left.filter((name) => name.endsWith(".v8"))).toHaveLength(1);
   });
 
   it.runIf(process.platform !== "win32")(

@@ -86,12 +86,13 @@ describe("the npm tarball", () => {
     }
   }, 60_000);
 
-  it("depends at run time on exactly the packages the bundles still require (zod is bundled)", () => {
+  it("depends at run time on exactly the packages the bundles still require (zod and jsonc-parser are bundled)", () => {
     const runtime = { ...manifest.dependencies, ...manifest.optionalDependencies };
     const required = new Set<string>();
     for (const name of ["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs", "mcp.cjs"]) {
       const text = readFileSync(join(ROOT, "dist", name), "utf8");
-      for (const match of text.matchAll(/(?:require|import)\("([^"./][^"]*)"\)/g)) {
+      // require.resolve too: the commands bundle finds yargs' locales in the installed yargs.
+      for (const match of text.matchAll(/(?:require(?:\.resolve)?|import)\("([^"./][^"]*)"\)/g)) {
         const id = match[1] ?? "";
         if (id.startsWith("node:") || builtinModules.includes(id)) continue;
         // ajv (bundled in dist/mcp.cjs with the MCP SDK) keeps these in the text of the code it

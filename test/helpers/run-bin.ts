@@ -32,6 +32,8 @@ export interface RunBinOptions {
   bin?: string;
   /** False: return as soon as the process ends, even if a worker still has its event to run. */
   settle?: boolean;
+  /** The folder the hook runs in (default: this process's). */
+  cwd?: string;
 }
 
 // Runs the BUILT binary (npm run build) as a client would: argv, stdin, env; collects everything.
@@ -40,6 +42,7 @@ export function runBin(args: string[], options: RunBinOptions = {}): Promise<Bin
   const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     env: options.env as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   let stdout = "";
   let stderr = "";

@@ -134,9 +134,8 @@ describe("the hook's stdin reader", () => {
     expect(got).toMatchObject({ text: EVENT.slice(0, 50), whole: false });
   });
 
-  // The socket is read without the thread pool: fd 0 is made non-blocking for the read. A shell
-  // that passes its own stdin on to the hook shares that socket, so the flag must not outlive
-  // the reader (node puts fd 0-2's flags back when the process exits).
+  // A shell that passes its own stdin on to the hook shares that socket: the reader must leave it
+  // as it found it, blocking (it reads through public fs and never changes fd 0's flags).
   it("a socket shared with the shell that started the reader: still blocking afterwards", async () => {
     const flags = `${JSON.stringify(process.execPath)} -e 'process.stdout.write(String(require("node:fs").fstatSync(0).isSocket()))'; python3 -c 'import fcntl, os; print(" nonblock=" + str(bool(fcntl.fcntl(0, fcntl.F_GETFL) & os.O_NONBLOCK)))'`;
     const child = spawn("sh", ["-c", `"${process.execPath}" "${reader}" >/dev/null; ${flags}`], {

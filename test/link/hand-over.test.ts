@@ -99,7 +99,7 @@ describe("handOverEvent", () => {
   it("takes the event back when no worker reads the knock and none can be started", async () => {
     // No stamp, and vitest runs src/: no dist/worker.cjs beside it to start.
     const { deps, events } = await scene(undefined);
-    expect(handOverEvent(deps, request(event("hi")))).toBe("kept");
+    expect(handOverEvent(deps, request(event("hi")))).toBe("kept: no worker could be started");
     expect(events()).toEqual([]);
   });
 

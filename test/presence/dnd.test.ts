@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -94,4 +94,51 @@ describe.runIf(notificationDaemonTools().available)("Inhibited on a real bus", (
     );
     expect(reading).toMatchObject({ on: true, source: "Inhibited" });
   }, 60_000);
+});
+
+// The worker's banner does not wait for a program: it reads a kept reading, refreshed in the
+// background. A stand-in gdbus (a real program on PATH) counts its runs and prints the property.
+describe.runIf(process.platform === "linux")("the worker's kept reading", () => {
+  function standIn() {
+    const dir = tempDir("dnd-gdbus");
+    const count = join(dir, "runs");
+    const answer = join(dir, "answer");
+    writeFileSync(answer, "(<true>,)\n");
+    const program = join(dir, "gdbus");
+    writeFileSync(program, `#!/bin/sh\necho run >> "${count}"\ncat "${answer}"\n`, { mode: 0o755 });
+    const runs = () => (existsSync(count) ? readFileSync(count, "utf8").split("\n").length - 1 : 0);
+    const env = {
+      PATH: `${dir}:${process.env.PATH ?? ""}`,
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${dir}/bus`,
+    };
+    return { env, runs, home: dir };
+  }
+
+  it("the worker reads once and answers from it; a hook or doctor reads every time", async () => {
+    const { env, runs, home } = standIn();
+    const signal = AbortSignal.timeout(10_000);
+    const worker = { env, platform: "linux" as const, homedir: home, worker: true };
+    expect(await readDnd(worker, signal)).toMatchObject({ on: true, source: "Inhibited" });
+    expect(await readDnd(worker, signal)).toMatchObject({ on: true, source: "Inhibited" });
+    expect(runs()).toBe(1);
+    const hook = { env, platform: "linux" as const, homedir: home };
+    await readDnd(hook, signal);
+    await readDnd(hook, signal);
+    expect(runs()).toBe(3);
+  });
+
+  it("keeps one reading per desktop: another bus is read for itself", async () => {
+    const first = standIn();
+    const second = standIn();
+    const signal = AbortSignal.timeout(10_000);
+    const deps = (env: NodeJS.ProcessEnv) => ({
+      env,
+      platform: "linux" as const,
+      homedir: first.home,
+      worker: true,
+    });
+    await readDnd(deps(first.env), signal);
+    await readDnd(deps(second.env), signal);
+    expect([first.runs(), second.runs()]).toEqual([1, 1]);
+  });
 });

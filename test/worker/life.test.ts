@@ -21,7 +21,7 @@ interface Scene {
   /** Lets every pending promise settle, then fires timers until `until` (virtual ms). */
   advance(ms: number): Promise<void>;
   send: OnMessage;
-  knock(): void;
+  knock(pids?: number[]): void;
   done: Promise<void>;
   isDone(): boolean;
 }
@@ -42,7 +42,7 @@ function scene(
   const timers: { at: number; done: () => void }[] = [];
   const trace: string[] = [];
   let onMessage: OnMessage = () => false;
-  let onKnock: () => void = () => undefined;
+  let onKnock: (pids: readonly number[]) => void = () => undefined;
   let work: boolean[] = [];
   const ports: WorkerPorts = {
     now: () => clock,
@@ -130,8 +130,8 @@ function scene(
       await settle();
     },
     send: (message, pid) => onMessage(message, pid),
-    knock: () => {
-      onKnock();
+    knock: (pids = []) => {
+      onKnock(pids);
     },
     done,
     isDone: () => finished,
@@ -187,6 +187,44 @@ describe("the worker's life", () => {
     expect(s.trace.slice(4)).toEqual(["round (first) at 0", "door refreshed", "round at 3025"]);
     await s.advance(100);
     expect(s.trace.slice(4)).toHaveLength(3);
+    s.life.stop();
+    await s.advance(0);
+    await s.done;
+  });
+
+  it("with the knocking hooks named, the round comes once all of them have exited, within the settle", async () => {
+    const gone = new Set<number>();
+    const s = scene({ exited: (pid) => gone.has(pid) }, [], {
+      ...OPTIONS,
+      knockSettleMs: 25,
+      knockPollMs: 2,
+    });
+    await s.advance(3_000);
+    s.knock([41]);
+    s.knock([42]);
+    await s.advance(6);
+    gone.add(41);
+    await s.advance(4);
+    expect(s.trace.slice(4)).toEqual(["round (first) at 0"]); // 42 is still exiting
+    gone.add(42);
+    await s.advance(2);
+    expect(s.trace.slice(4)).toEqual(["round (first) at 0", "door refreshed", "round at 3012"]);
+    await s.advance(100);
+    expect(s.trace.slice(4)).toHaveLength(3); // the settle's own end wakes nothing more
+    // A knock that names no hook: only the settle's time is left to go by.
+    s.knock([43]);
+    s.knock();
+    gone.add(43);
+    await s.advance(20);
+    expect(s.trace.slice(4)).toHaveLength(3);
+    await s.advance(5);
+    expect(s.trace.slice(4)).toEqual([
+      "round (first) at 0",
+      "door refreshed",
+      "round at 3012",
+      "door refreshed",
+      "round at 3137",
+    ]);
     s.life.stop();
     await s.advance(0);
     await s.done;
