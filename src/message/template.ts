@@ -28,4 +28,5 @@ export const TEMPLATE_PLACEHOLDERS = [
   "facts",
   "session_line",
   "token_usage",
+  "resets",
 ] as const;
