@@ -445,10 +445,28 @@ describe("formatNotification default wording", () => {
     ],
     [
       "StopFailure",
-      { name: "StopFailure", error: "rate_limit", errorDetails: "429 Too Many Requests" },
+      { name: "StopFailure", error: "overloaded", errorDetails: "529 Overloaded" },
       { client: "claude-code", lastMessage: "Halfway there" },
-      "shop-api · Claude stopped on an error (rate_limit)",
-      "rate_limit: 429 Too Many Requests\nHalfway there",
+      "shop-api · Claude stopped on an error (overloaded)",
+      "overloaded: 529 Overloaded\nHalfway there",
+    ],
+    [
+      "StopFailure for a rate limit that does not say when it resets",
+      { name: "StopFailure", error: "rate_limit", errorDetails: "429 Too Many Requests" },
+      { client: "claude-code", lastMessage: "API Error: Request rejected (429)" },
+      "shop-api · Claude hit a usage limit",
+      "API Error: Request rejected (429)",
+    ],
+    [
+      "a notice says what it is in its own words",
+      {
+        name: "Notification",
+        notificationType: "auth_success",
+        message: "Claude Code login successful",
+      },
+      { client: "claude-code" },
+      "shop-api · Claude Code login successful",
+      "",
     ],
     [
       "SessionEnd error with facts",
@@ -486,6 +504,18 @@ describe("formatNotification default wording", () => {
     [{ name: "SessionEnd", reason: "logout" }, "done"],
     [{ name: "SessionEnd", reason: "other" }, "failure"],
     [{ name: "StopFailure" }, "failure"],
+    [{ name: "StopFailure", error: "rate_limit" }, "limit"],
+    [{ name: "StopFailure", error: "overloaded" }, "failure"],
+    [{ name: "Notification", notificationType: "permission_prompt" }, "attention"],
+    [{ name: "Notification", notificationType: "elicitation_dialog" }, "attention"],
+    [{ name: "Notification", notificationType: "auth_success" }, "info"],
+    [{ name: "Notification", notificationType: "agent_completed" }, "info"],
+    [{ name: "Notification", notificationType: "elicitation_response" }, "info"],
+    [{ name: "Notification", notificationType: "push_notification" }, "info"],
+    [{ name: "Notification", notificationType: "auth_storage_failure" }, "failure"],
+    [{ name: "Notification", notificationType: "quota_auto_resume_stale" }, "limit"],
+    // A type nobody has told hook-notify about rings as needs you (and is logged once).
+    [{ name: "Notification", notificationType: "brand_new_type" }, "attention"],
   ])("%o has level %s", (fields, level) => {
     expect(render(fields).level).toBe(level);
   });
