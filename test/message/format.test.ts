@@ -1,3 +1,4 @@
+import { describeReset } from "../../src/message/usage-limit.js";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG_JSON } from "../../src/config/default-config.js";
 import { validateConfig } from "../../src/config/validate-config.js";
@@ -13,6 +14,7 @@ import {
   clientOfFixture,
   eventOfFixture,
   FIXTURE_NAMES,
+  fixtureJson,
   fixtureText,
 } from "../pipeline/event-fixtures.js";
 
@@ -321,7 +323,57 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
     to: SENT,
   },
   "droid/SessionStart.json": "ignored",
+  // Claude Code 2.1.332's usage limit (written from its code, fixtures/events/claude-code-read):
+  // 3pm in Berlin is 14:00 UTC; the title says it in the local time of the machine.
+  "claude-code-read/StopFailure-rate_limit.json": {
+    title: `shop-api · Claude hit a usage limit, ${describeReset(Date.parse("2026-11-22T14:00:00Z"), NOW)}`,
+    body: "You've hit your 5-hour limit · resets 3pm (Europe/Berlin)",
+    level: "limit",
+    failure: false,
+    to: ["desktop"],
+  },
+  ...readNotifications(),
 };
+
+// Claude Code 2.1.332's notification types (written from its code, fixtures/events/claude-code-read),
+// each at the level issue 38 asks for: needs you (the banner and the attention sound), a notice
+// and a usage limit (the banner only: the sound sink has nothing to play), a failure.
+function readNotifications(): Record<string, Rendered> {
+  const levels: Record<string, Level> = {
+    idle_prompt: "attention",
+    elicitation_url_dialog: "attention",
+    worker_permission_prompt: "attention",
+    auth_success: "info",
+    agent_completed: "info",
+    elicitation_complete: "info",
+    elicitation_response: "info",
+    plugin_notification: "info",
+    push_notification: "info",
+    computer_use_exit: "info",
+    auth_storage_failure: "failure",
+    quota_auto_resume_fired: "limit",
+    quota_auto_resume_stale: "limit",
+    quota_auto_resume_disabled: "limit",
+  };
+  return Object.fromEntries(
+    Object.entries(levels).map(([type, level]) => {
+      const name = `claude-code-read/Notification-${type}.json`;
+      const message = String(fixtureJson(name).message);
+      const waits = level === "attention";
+      const asks = /permission/.test(type);
+      const rendered: Rendered = {
+        title: waits
+          ? `shop-api · Claude needs your ${asks ? "permission" : "input"}`
+          : `shop-api · ${message}`,
+        body: waits ? message : "Session 7f3c9a2e in /home/dev/projects/shop-api",
+        level,
+        failure: level === "failure",
+        to: level === "info" || level === "limit" ? ["desktop"] : SENT,
+      };
+      return [name, rendered];
+    }),
+  );
+}
 
 describe("captured payloads: parse, render, route", () => {
   const defaults = validateConfig(DEFAULT_CONFIG_JSON, {}).value;

@@ -407,6 +407,28 @@ const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boo
     failure: true,
   },
   "droid/SessionStart.json": { event: { ignored: "SessionStart" } },
+  // Claude Code 2.1.332's other notification types and its usage-limit StopFailure, written from
+  // its code (fixtures/events/claude-code-read/README.md): every field as it was written.
+  ...Object.fromEntries(
+    FIXTURE_NAMES.filter((name) => name.startsWith("claude-code-read/")).map((name) => {
+      const json = fixtureJson(name);
+      const event: Normalized = {
+        name: json.hook_event_name as Normalized["name"],
+        sessionId: json.session_id as string,
+        transcriptPath: json.transcript_path as string,
+        cwd: CWD,
+        message: json.message as string | undefined,
+        notificationType: json.notification_type as string | undefined,
+        error: json.error as string | undefined,
+        lastAssistantMessage: json.last_assistant_message as string | undefined,
+      };
+      const defined = Object.entries(event).filter(([, value]) => value !== undefined);
+      return [
+        name,
+        { event: Object.fromEntries(defined) as Normalized, failure: json.error !== undefined },
+      ];
+    }),
+  ),
 };
 
 function withoutRaw(event: HookEvent | IgnoredEvent): Normalized | IgnoredEvent {
