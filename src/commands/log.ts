@@ -84,9 +84,12 @@ function toRow(run: LoggedRun, style: Style): string[] {
     record.event ?? (record.ignored ? `${record.ignored} (ignored)` : ""),
     record.project ?? "",
     record.error ? style.fail(record.error.code) : "",
-    [...sinkCells(run, style), ...approvalCells(run, style), ...issueCells(run, style)].join(
-      ", ",
-    ) || "-",
+    [
+      ...sinkCells(run, style),
+      ...approvalCells(run, style),
+      ...issueCells(run, style),
+      ...(run.record.notes ?? []).map((note) => `note: ${note}`),
+    ].join(", ") || "-",
   ];
 }
 

@@ -160,12 +160,12 @@ const NEW_TYPE_WINDOW_SECONDS = 365 * 86_400;
 // once per type (pipeline/seen-markers.ts); undefined for a known type or none.
 export function newTypeNote(
   type: string | undefined,
-): { marker: string; windowMs: number; issue: string } | undefined {
+): { marker: string; windowMs: number; note: string } | undefined {
   if (notificationLevel(type).known || type === undefined) return undefined;
   const shown = JSON.stringify(truncate(oneLine(stripControl(type)), 80));
   return {
     marker: `nt-${fnv1a64(type)}-${String(NEW_TYPE_WINDOW_SECONDS)}`,
     windowMs: NEW_TYPE_WINDOW_SECONDS * 1000,
-    issue: `notification_type ${shown} is new to hook-notify: it rang as needs you (logged once; docs/levels.md says how to report it)`,
+    note: `notification_type ${shown} is new to hook-notify: it rang as needs you (logged once; docs/levels.md says how to report it)`,
   };
 }

@@ -243,7 +243,7 @@ function policyFacts(
 function noteNewType(record: RunRecord, event: HookEvent, deps: Deps): void {
   const note = newTypeNote(event.name === "Notification" ? event.notificationType : undefined);
   if (note && claimMarker(join(stateDir(deps), "seen"), note.marker, note.windowMs, deps.now()))
-    record.issues.push(note.issue);
+    record.notes = [note.note];
 }
 
 function describe(

@@ -108,6 +108,36 @@ describe.runIf(process.platform === "linux")("levels", () => {
   }, 150_000);
 });
 
+describe("a notification_type hook-notify does not know", () => {
+  it("rings as needs you, and the log says so the first time only", async () => {
+    const server = await startHttpServer();
+    const home = tempHome();
+    home.writeConfig({ sinks: { chat: { type: "webhook", url: `${server.url}/chat` } } });
+    const input = (session: string) =>
+      JSON.stringify({
+        hook_event_name: "Notification",
+        notification_type: "brand_new_type",
+        message: "Something new",
+        session_id: session,
+      });
+    const issue = /^notification_type "brand_new_type" is new to hook-notify: it rang as needs you/;
+    for (const session of ["new-1", "new-2"])
+      expect(await run(home, input(session))).toMatchObject({ code: 0, stderr: "" });
+    const log = await runBin(["log"], { env: { ...home.env, NO_COLOR: "1" } });
+    expect(log.stdout).toContain('note: notification_type "brand_new_type" is new to hook-notify');
+    const lines = home.logLines().filter((line) => line.event === "Notification");
+    expect(lines).toHaveLength(2);
+    const noted = lines.map(
+      (line) => (line.notes as string[] | undefined)?.some((text) => issue.test(text)) ?? false,
+    );
+    expect(noted).toEqual([true, false]);
+    const levels = server.requests.map(
+      (r) => (JSON.parse(r.body) as { data: { level: string } }).data.level,
+    );
+    expect(levels).toEqual(["attention", "attention"]);
+  }, 120_000);
+});
+
 describe("a prompt a machine wrote does not answer an escalation", () => {
   const escalating = (server: TestHttpServer) => {
     const home = tempHome();
