@@ -323,6 +323,24 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
     to: SENT,
   },
   "droid/SessionStart.json": "ignored",
+  // Claude Code 2.1.332, captured: `claude -p` against a loopback Messages mock answering 429
+  // (fixtures/events/claude-code/README.md). A rate limit is a usage limit, not a failure.
+  "claude-code/StopFailure-rate_limit.json": {
+    title: "shop-api · Claude hit a usage limit",
+    body: "API Error: Request rejected (429) · mock: rate limit reached for requests",
+    level: "limit",
+    failure: false,
+    to: ["desktop"],
+  },
+  // Claude Code itself wrote the reset (from the 429's anthropic-ratelimit-unified-reset): 2am
+  // UTC, the next one after NOW is the 23rd's.
+  "claude-code/StopFailure-rate_limit-resets.json": {
+    title: `shop-api · Claude hit a usage limit, ${describeReset(Date.parse("2026-11-23T02:00:00Z"), NOW)}`,
+    body: "API Error: Request rejected (429) · spend limit reached · resets 2am (UTC) · ask your admin for more",
+    level: "limit",
+    failure: false,
+    to: ["desktop"],
+  },
   // Claude Code 2.1.332's usage limit (written from its code, fixtures/events/claude-code-read):
   // 3pm in Berlin is 14:00 UTC; the title says it in the local time of the machine.
   "claude-code-read/StopFailure-rate_limit.json": {
