@@ -39,10 +39,8 @@ function statedReset(event: HookEvent, now: number): number | undefined {
     if (at !== undefined) return at;
   }
   // HTTP's Retry-After in seconds (OpenCode's adapter passes a 429's on).
-  const retry = event.raw["retry_after"];
-  const after =
-    typeof retry === "number" ? retry : typeof retry === "string" ? Number(retry.trim()) : NaN;
-  if (after > 0 && after < 8 * 86_400) return now + after * 1000;
+  const after = event.retryAfterSeconds;
+  if (after !== undefined && after < 8 * 86_400) return now + after * 1000;
   for (const text of [event.lastAssistantMessage, event.message, event.errorDetails]) {
     const at = text === undefined ? undefined : resetFromText(text, now);
     if (at !== undefined) return at;

@@ -8,8 +8,12 @@ import {
   resetTimeOf,
 } from "../../src/message/usage-limit.js";
 import { DEFAULT_LIMIT_WINDOW_SECONDS } from "../../src/core/defaults.js";
+import { formatNotification } from "../../src/message/format.js";
+import { parseEvent } from "../../src/pipeline/parse-event.js";
+import { fixtureJson } from "../pipeline/event-fixtures.js";
 
 const NOW = Date.parse("2026-11-22T12:00:00.000Z"); // 13:00 in Berlin (CET)
+const OPTIONS = { maxBodyLength: 300, id: "n-1", now: NOW };
 
 function stop(fields: Partial<HookEvent> = {}): HookEvent {
   return { name: "StopFailure", error: "rate_limit", raw: {}, ...fields };
@@ -83,13 +87,12 @@ describe("resetTimeOf", () => {
   });
 
   it("a Retry-After counts from now", () => {
-    const event = stop({ raw: { retry_after: "90" } });
+    const event = stop({ retryAfterSeconds: 90 });
     expect(resetTimeOf(event, NOW)).toBe(NOW + 120_000); // 90 s, to the next minute
   });
 
   it("nothing said, nothing guessed", () => {
     expect(resetTimeOf(stop({ errorDetails: "429 Too Many Requests" }), NOW)).toBeUndefined();
-    expect(resetTimeOf(stop({ raw: { retry_after: "" } }), NOW)).toBeUndefined();
   });
 });
 
@@ -132,5 +135,35 @@ describe("limitWindow: one notification per session, kind and reset", () => {
       new RegExp(`^lim-[0-9a-f]+-${String(DEFAULT_LIMIT_WINDOW_SECONDS)}$`),
     );
     expect(window.reason).toContain("did not say when it resets");
+  });
+});
+
+describe("the other clients' rate limits", () => {
+  // OpenCode 1.18.33's session.error (captured: an APIError with its HTTP status and headers),
+  // here with the status and Retry-After of a 429. Kilo's plugin sends the same bus event.
+  it("OpenCode and Kilo: an APIError with HTTP 429 is a usage limit, resetting after its Retry-After", () => {
+    const captured = fixtureJson("opencode/session.error.json");
+    const properties = captured.properties as { error: { data: Record<string, unknown> } };
+    const data = properties.error.data;
+    const limited = {
+      ...captured,
+      properties: {
+        ...properties,
+        error: {
+          ...properties.error,
+          data: { ...data, statusCode: 429, responseHeaders: { "retry-after": "3600" } },
+        },
+      },
+    };
+    for (const client of ["opencode", "kilo"]) {
+      const event = parseEvent(JSON.stringify(limited), client);
+      if ("ignored" in event) throw new Error("ignored");
+      expect(event).toMatchObject({ name: "StopFailure", error: "rate_limit" });
+      const n = formatNotification(event, { project: "p", projectDir: "/p", client }, OPTIONS);
+      expect(n).toMatchObject({ level: "limit", resetsAt: "2026-11-22T13:00:00.000Z" });
+    }
+    // The captured 400 stays a failure.
+    const failed = parseEvent(JSON.stringify(captured), "opencode");
+    expect(failed).toMatchObject({ name: "StopFailure", error: "APIError" });
   });
 });
