@@ -29,6 +29,9 @@ export function formatNotification(
   const resetsAt = level === "limit" ? resetTimeOf(event, options.now) : undefined;
   const values = templateValues(event, context);
   values.resets = resetsAt === undefined ? undefined : describeReset(resetsAt, options.now);
+  // "… is waiting for your input" is for what needs you; a notice without words names its type.
+  if (level !== "attention" && event.name === "Notification" && !oneLine(event.message ?? ""))
+    values.message = `${values.agent ?? ""}: ${oneLine(stripControl(event.notificationType ?? ""))}`;
   const fallback = defaultTemplate(event, level, values);
   const custom = levelTemplate(level, options.templates) ?? options.templates?.[event.name];
   const title = oneLine(stripControl(fillTemplate(custom?.title ?? fallback.title, values)));

@@ -528,6 +528,13 @@ describe("formatNotification default wording", () => {
       "API Error: Request rejected (429)",
     ],
     [
+      "a notice without words names its type, not a wait",
+      { name: "Notification", notificationType: "agent_completed" },
+      { client: "claude-code" },
+      "shop-api · Claude: agent_completed",
+      "",
+    ],
+    [
       "a notice says what it is in its own words",
       {
         name: "Notification",
