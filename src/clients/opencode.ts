@@ -53,8 +53,15 @@ export function busEventToCanonical(agent: string) {
     }
     if (type === "session.error") {
       const error = record(props["error"]);
+      const data = record(error["data"]);
       out["error"] = typeof error["name"] === "string" ? error["name"] : "error";
-      out["error_details"] = record(error["data"])["message"];
+      out["error_details"] = data["message"];
+      // An APIError with HTTP 429 (its data: message, statusCode, responseHeaders) is a rate
+      // limit: a usage limit to hook-notify, with the server's retry-after when it sent one.
+      if (error["name"] === "APIError" && data["statusCode"] === 429) {
+        out["error"] = "rate_limit";
+        out["retry_after"] = record(data["responseHeaders"])["retry-after"];
+      }
     }
     return compact(out);
   };

@@ -167,6 +167,7 @@ function toRecord(value: Record<string, unknown>): RunRecord {
     outcomes: objects(value.outcomes),
     skipped: objects(value.skipped),
     issues: stringsOf(value.issues),
+    notes: value.notes === undefined ? undefined : stringsOf(value.notes),
   } as unknown as RunRecord;
 }
 

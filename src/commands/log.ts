@@ -127,6 +127,7 @@ function toRow(run: LoggedRun, style: Style): string[] {
       ...approvalCells(run, style),
       ...issueCells(run, style),
       ...keptCells(run, style),
+      ...(run.record.notes ?? []).map((note) => `note: ${note}`),
     ].join(", ") || "-",
   ];
 }

@@ -391,10 +391,10 @@ const topLevelBuilders = {
   templates: () =>
     z.optional(
       z
-        .partialRecord(z.enum([...NOTICE_EVENTS, "failure"]), template())
+        .partialRecord(z.enum([...NOTICE_EVENTS, "failure", "limit", "info"]), template())
         .check(
           about(
-            'Per-event title and body templates; the "failure" one wins for failures. Placeholders: {project}, {agent}, {event}, {message}, {last_message} and more (see the README).',
+            'Per-event title and body templates; the "failure", "limit" (a usage limit) and "info" (a notice) ones win for their level (docs/levels.md). Placeholders: {project}, {agent}, {event}, {message}, {last_message}, {resets} and more (docs/configuration.md).',
           ),
         ),
     ),

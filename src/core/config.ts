@@ -7,8 +7,9 @@ export interface Template {
   body?: string | undefined;
 }
 
-/** Per-event templates, plus "failure" which wins for failures. */
-export type Templates = Partial<Record<NoticeEvent | "failure", Template>>;
+/** Per-event templates, plus per-level ones that win for their level: "failure", "limit" (a
+ * usage limit), "info" (a notice). */
+export type Templates = Partial<Record<NoticeEvent | "failure" | "limit" | "info", Template>>;
 
 /** A valid sink entry, defaults applied; `options` has passed the sink's own schema. */
 export interface SinkEntry {

@@ -26,6 +26,13 @@ export const DEFAULT_INTERVAL_SECONDS = 60;
 /** SubagentStop events of one session this close together become one notification. */
 export const DEFAULT_COALESCE_SECONDS = 3;
 
+/** A usage limit notifies once per reset window; when the event does not say when it resets, once
+ * in this long per session: Claude's shortest usage window (five hours). */
+export const DEFAULT_LIMIT_WINDOW_SECONDS = 5 * 3600;
+
+/** A usage limit whose reset is known is remembered this long at most (past the weekly window). */
+export const MAX_LIMIT_WINDOW_SECONDS = 8 * 86_400;
+
 /** How long `hook-notify approve` waits for the phone by default. */
 export const DEFAULT_APPROVE_SECONDS = 120;
 

@@ -71,6 +71,8 @@ export interface HookEvent {
   /** StopFailure error type (rate_limit, overloaded, ...). */
   error?: string | undefined;
   errorDetails?: string | undefined;
+  /** StopFailure: an HTTP Retry-After in seconds, when the client passed one on. */
+  retryAfterSeconds?: number | undefined;
   /** PermissionRequest and PermissionDenied tool. */
   toolName?: string | undefined;
   sessionDurationMs?: number | undefined;

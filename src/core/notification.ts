@@ -1,7 +1,14 @@
 import type { Client, NoticeEvent } from "./hook-event.js";
 
-/** What kind of moment this is; drives sound, colours, urgency and priority. */
-export type Level = "attention" | "done" | "failure";
+/** What kind of moment this is; drives sound, colours, urgency, priority and escalation:
+ * "attention" needs you, "done" a finished turn or session, "failure" something broke, "info" a
+ * notice (a quiet banner, never escalated), "limit" a usage limit (with when it resets). Which
+ * notification_type has which: message/notification-types.ts; docs/levels.md. */
+export type Level = "attention" | "done" | "failure" | "info" | "limit";
+
+/** Levels that make no sound of their own: no shipped sound file, no terminal bell, a low or
+ * normal banner. A notice says something happened; a usage limit says when it lifts. */
+export const QUIET_LEVELS: readonly Level[] = ["info", "limit"];
 
 /** A rendered notification: what every sink receives. Plain data, safe to serialise. */
 export interface Notification {
@@ -25,6 +32,8 @@ export interface Notification {
   agentType?: string | undefined;
   durationMs?: number | undefined;
   messageCount?: number | undefined;
+  /** A usage limit: when it resets (ISO-8601), when the event said. */
+  resetsAt?: string | undefined;
   /** Token usage of the session, from the service (enrichment in the background worker). */
   tokenUsage?: TokenUsage | undefined;
   /** ISO-8601 time the hook ran. */

@@ -14,6 +14,14 @@ export type AnswerKind = "prompt" | "moved" | "opened";
 
 type PathDeps = Pick<Deps, "env" | "homedir" | "platform">;
 
+// Who wrote a UserPromptSubmit's prompt, by its `source` (Claude Code 2.1.332): "user" is the
+// person at the composer; "sdk", "system", "loop_wakeup", "schedule_wakeup" and "poll_event" are
+// machines (a /loop wakeup, a scheduled task, a peer's message), which answer nothing. Clients
+// that send no source (and Claude Code while the field rolls out) are the person typing.
+export function promptIsPerson(source: unknown): boolean {
+  return source === undefined || source === null || source === "user";
+}
+
 // The session id is hashed: markers name no session, and any id is a safe file name.
 export function sessionKey(sessionId: string): string {
   return fnv1a64(sessionId);

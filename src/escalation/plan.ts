@@ -1,18 +1,7 @@
 // Which sinks get a follow-up when nobody answers the session, and what that follow-up says. Pure.
 import type { Config, Escalate } from "../core/config.js";
-import type { Notification } from "../core/notification.js";
+import { QUIET_LEVELS, type Notification } from "../core/notification.js";
 import type { NoticeEvent } from "../core/hook-event.js";
-
-/** Notification types that wait for the person (Claude Code's notification_type; the last three
- * since 2.1.3xx: a subagent's permission prompt, a URL to open, a choice the agent needs). */
-const WAITING_TYPES = new Set([
-  "permission_prompt",
-  "idle_prompt",
-  "elicitation_dialog",
-  "worker_permission_prompt",
-  "elicitation_url_dialog",
-  "agent_needs_input",
-]);
 
 /** One follow-up to send unless the session is answered first. */
 export interface PlannedEscalation {
@@ -27,18 +16,17 @@ export interface PlannedEscalation {
   cancelOn: "prompt" | "prompt-or-moved";
 }
 
-// True for an event a person must act on: a permission or idle prompt, a failure; a Stop only
-// when the escalation's `events` lists it.
+// True for an event a person must act on: a Notification that needs you (by its type, in
+// message/notification-types.ts; Droid sends none and always waits), a failure; a Stop only when
+// the escalation's `events` lists it. A notice ("info") and a usage limit never escalate, even
+// when `events` names their event.
 export function needsPerson(notification: Notification, events?: readonly NoticeEvent[]): boolean {
   if (events && !events.includes(notification.event)) return false;
+  if (QUIET_LEVELS.includes(notification.level)) return false;
   if (notification.failure) return true;
   // The agent said it waits for the person (hook-notify mcp's notify, level needs-you).
   if (notification.event === "AgentNotify") return notification.level === "attention";
-  if (notification.event === "Notification") {
-    const type = notification.raw.notification_type;
-    // Droid sends no type: its Notification always waits for the person.
-    return typeof type !== "string" || WAITING_TYPES.has(type);
-  }
+  if (notification.event === "Notification") return notification.level === "attention";
   return events !== undefined && notification.event !== "SubagentStop";
 }
 

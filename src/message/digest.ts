@@ -3,7 +3,7 @@
 // you, and its last message. Every piece of outside text is made inert and put on one line here
 // again, whatever the parts' own formatting did. Deterministic: the same parts give the same id.
 import { fnv1a64 } from "../fnv1a.js";
-import type { DigestPart, Notification } from "../core/notification.js";
+import type { DigestPart, Level, Notification } from "../core/notification.js";
 import { oneLine, stripControl, truncate } from "./text.js";
 
 /** Sessions listed in the body; the rest are counted. */
@@ -28,7 +28,7 @@ export function composeDigest(parts: readonly Notification[]): Notification {
   return {
     id: `digest-${fnv1a64(parts.map((part) => part.id).join("\0")).slice(0, 12)}`,
     event: last.event,
-    level: failed > 0 ? "failure" : waiting > 0 ? "attention" : "done",
+    level: failed > 0 ? "failure" : waiting > 0 ? "attention" : quietestLevel(parts),
     failure: failed > 0,
     title: `While you were away: ${counts.join(", ")}`,
     body: bodyOf(sessions),
@@ -37,6 +37,13 @@ export function composeDigest(parts: readonly Notification[]): Notification {
     raw: {},
     digest: parts.map(partOf),
   };
+}
+
+// A digest of nothing that failed or waits: "done" when a turn or session ended, else a usage
+// limit's or a notice's level (which play no sound and never escalate).
+function quietestLevel(parts: readonly Notification[]): Level {
+  if (parts.some((part) => part.level === "done")) return "done";
+  return parts.some((part) => part.level === "limit") ? "limit" : "info";
 }
 
 // Whole sessions while they fit (at most SESSIONS_MAX), then a count of the rest.
@@ -72,15 +79,19 @@ function sessionLines(parts: readonly Notification[]): string[] {
   const last = parts.at(-1) as Notification;
   const title = clean(parts.findLast((part) => part.sessionTitle)?.sessionTitle ?? "");
   const heading = `• ${clean(last.project)}${title ? ` · ${title}` : ""}`;
-  const ended = parts.filter((part) => !part.failure && part.level !== "attention");
+  const ended = parts.filter((part) => part.level === "done");
   const failed = parts.filter((part) => part.failure);
   const waits = parts.filter((part) => part.level === "attention");
+  const limits = parts.filter((part) => part.level === "limit");
+  const notes = parts.filter((part) => part.level === "info");
   const said = clean(parts.findLast((part) => part.lastMessage)?.lastMessage ?? "");
   return [
     truncate(heading, LINE_MAX),
     ...(ended.length > 0 ? [line("ended", ended.map(endedOf))] : []),
     ...(failed.length > 0 ? [line("failed", failed.map(failedOf))] : []),
     ...(waits.length > 0 ? [line("waits for you", waits.map(waitsOf))] : []),
+    ...(limits.length > 0 ? [line("usage limit", limits.map(failedOf))] : []),
+    ...(notes.length > 0 ? [line("noted", notes.map(waitsOf))] : []),
     ...(said ? [truncate(`  last: ${said}`, LINE_MAX)] : []),
   ];
 }

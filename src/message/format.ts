@@ -2,10 +2,12 @@ import { adapterFor } from "../clients/index.js";
 import { isFailure, type HookEvent } from "../core/hook-event.js";
 import type { EventContext } from "../core/event-context.js";
 import type { Level, Notification, TokenUsage } from "../core/notification.js";
+import { notificationLevel } from "./notification-types.js";
+import { describeReset, isRateLimitStop, resetTimeOf } from "./usage-limit.js";
 import { deniedAction } from "./denied-action.js";
 import { fillTemplate, type TemplateValues } from "./template.js";
 import { formatDuration, oneLine, stripControl, truncate } from "./text.js";
-import type { Templates } from "../core/config.js";
+import type { Template, Templates } from "../core/config.js";
 import { LAST_MESSAGE_MAX } from "../core/defaults.js";
 
 export interface FormatOptions {
@@ -22,11 +24,16 @@ export function formatNotification(
   context: EventContext,
   options: FormatOptions,
 ): Notification {
-  const failure = isFailure(event);
+  const level = levelOf(event);
+  const failure = level === "failure";
+  const resetsAt = level === "limit" ? resetTimeOf(event, options.now) : undefined;
   const values = templateValues(event, context);
-  const fallback = defaultTemplate(event, failure);
-  const custom =
-    (failure ? options.templates?.failure : undefined) ?? options.templates?.[event.name];
+  values.resets = resetsAt === undefined ? undefined : describeReset(resetsAt, options.now);
+  // "… is waiting for your input" is for what needs you; a notice without words names its type.
+  if (level !== "attention" && event.name === "Notification" && !oneLine(event.message ?? ""))
+    values.message = `${values.agent ?? ""}: ${oneLine(stripControl(event.notificationType ?? ""))}`;
+  const fallback = defaultTemplate(event, level, values);
+  const custom = levelTemplate(level, options.templates) ?? options.templates?.[event.name];
   const title = oneLine(stripControl(fillTemplate(custom?.title ?? fallback.title, values)));
   const rendered = stripControl(fillTemplate(custom?.body ?? fallback.body, values))
     .split("\n")
@@ -41,7 +48,7 @@ export function formatNotification(
     id: options.id,
     event: event.name,
     failure,
-    level: levelOf(event, failure),
+    level,
     title: truncate(title, 200),
     body: truncate(body, options.maxBodyLength),
     // Shown in chat footers, e-mail subjects and coalesced titles: inert like the title.
@@ -59,18 +66,32 @@ export function formatNotification(
     agentType: shownOrUndefined(event.agentType),
     durationMs: event.sessionDurationMs,
     messageCount: event.messageCount,
+    resetsAt: resetsAt === undefined ? undefined : new Date(resetsAt).toISOString(),
     timestamp: new Date(options.now).toISOString(),
     raw: event.raw,
   });
 }
 
-function levelOf(event: HookEvent, failure: boolean): Level {
-  if (failure) return "failure";
-  // The agent's own notify tool says which it is (hook-notify mcp).
+// How the event rings: a Notification by its type (notification-types.ts), a rate-limit stop
+// as a usage limit, the other failures as failures, a permission request or denial as needing
+// you, the rest (a turn or session that ended) as done.
+export function levelOf(event: HookEvent): Level {
+  if (isRateLimitStop(event)) return "limit";
+  if (isFailure(event)) return "failure";
+  // The agent's own notify tool says which it is (hook-notify mcp): needs-you or a notice.
   if (event.name === "AgentNotify")
-    return event.raw["level"] === "needs-you" ? "attention" : "done";
-  const waits = ["Notification", "PermissionRequest", "PermissionDenied"].includes(event.name);
-  return waits ? "attention" : "done";
+    return event.raw["level"] === "needs-you" ? "attention" : "info";
+  if (event.name === "Notification") return notificationLevel(event.notificationType).level;
+  return event.name === "PermissionRequest" || event.name === "PermissionDenied"
+    ? "attention"
+    : "done";
+}
+
+// The config's template for the level ("failure", "limit", "info"): it wins over the event's.
+function levelTemplate(level: Level, templates: Templates | undefined): Template | undefined {
+  return level === "failure" || level === "limit" || level === "info"
+    ? templates?.[level]
+    : undefined;
 }
 
 function templateValues(event: HookEvent, context: EventContext): TemplateValues {
@@ -131,9 +152,16 @@ export function compact(value: number): string {
 }
 
 // The built-in wording; every piece can be overridden with config templates.
-function defaultTemplate(event: HookEvent, failure: boolean): { title: string; body: string } {
+function defaultTemplate(
+  event: HookEvent,
+  level: Level,
+  values: TemplateValues,
+): { title: string; body: string } {
+  const failure = level === "failure";
   switch (event.name) {
     case "Notification":
+      // A notice, a failure or a usage limit says what it is in its own words.
+      if (level !== "attention") return { title: "{project} · {message}", body: "{session_line}" };
       return {
         title: isPermission(event)
           ? "{project} · {agent} needs your permission"
@@ -163,6 +191,14 @@ function defaultTemplate(event: HookEvent, failure: boolean): { title: string; b
         body: "{last_message}\n{session_line}",
       };
     case "StopFailure":
+      if (level === "limit") {
+        return {
+          title: values.resets
+            ? "{project} · {agent} hit a usage limit, {resets}"
+            : "{project} · {agent} hit a usage limit",
+          body: "{last_message}\n{session_line}",
+        };
+      }
       return {
         title: "{project} · {agent} stopped on an error ({reason})",
         body: "{error}\n{last_message}\n{session_line}",

@@ -29,4 +29,5 @@ export const TEMPLATE_PLACEHOLDERS = [
   "session_line",
   "token_usage",
   "title",
+  "resets",
 ] as const;

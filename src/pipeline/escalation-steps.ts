@@ -7,21 +7,24 @@ import type { NoticeEvent } from "../core/hook-event.js";
 import { isWithin, type PolicyPlan } from "./policy.js";
 import type { Skip } from "./route.js";
 import { findSink } from "../sinks/index.js";
-import { recordAnswer } from "../escalation/answers.js";
+import { promptIsPerson, recordAnswer } from "../escalation/answers.js";
 import { planEscalations, type PlannedEscalation } from "../escalation/plan.js";
 
-// UserPromptSubmit: the person typed into the session; its pending follow-ups are void. The
-// event is otherwise ignored, so only its session id is read. Returns the session id.
+// UserPromptSubmit: the person typed into the session; its pending follow-ups are void. A prompt
+// a machine wrote (its `source`: a /loop wakeup, a scheduled task) answers nothing. The event is
+// otherwise ignored, so only its session id and source are read. Returns the session id.
 export function noteAnswer(raw: string, deps: Deps): string | undefined {
   let sessionId: unknown;
+  let source: unknown;
   try {
     const event = JSON.parse(raw) as Record<string, unknown>;
     sessionId = event.session_id ?? event.sessionId;
+    source = event.source;
   } catch {
     return undefined;
   }
   if (typeof sessionId !== "string" || sessionId === "") return undefined;
-  recordAnswer(deps, sessionId, "prompt", deps.now());
+  if (promptIsPerson(source)) recordAnswer(deps, sessionId, "prompt", deps.now());
   return sessionId;
 }
 

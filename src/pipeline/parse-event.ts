@@ -188,11 +188,18 @@ function pickFields(raw: Record<string, unknown>): Canonical {
   return out as Canonical;
 }
 
-// StopFailure's error fields are a type name and free-form details (string or object).
-function failureFields(raw: Record<string, unknown>): Pick<HookEvent, "error" | "errorDetails"> {
-  const out: Pick<HookEvent, "error" | "errorDetails"> = {};
+// StopFailure's error fields are a type name and free-form details (string or object), and the
+// seconds of an HTTP Retry-After an adapter passed on (OpenCode's 429).
+function failureFields(
+  raw: Record<string, unknown>,
+): Pick<HookEvent, "error" | "errorDetails" | "retryAfterSeconds"> {
+  const out: Pick<HookEvent, "error" | "errorDetails" | "retryAfterSeconds"> = {};
   const error = raw.error;
   const details = raw.error_details ?? raw.errorDetails;
+  const retry = raw.retry_after;
+  const seconds =
+    typeof retry === "number" ? retry : typeof retry === "string" ? Number(retry.trim()) : NaN;
+  if (retry !== "" && Number.isFinite(seconds) && seconds > 0) out.retryAfterSeconds = seconds;
   if (typeof error === "string" && error) out.error = error;
   if (typeof details === "string" && details) out.errorDetails = details;
   else if (details && typeof details === "object") out.errorDetails = JSON.stringify(details);

@@ -4,6 +4,7 @@ import type { Notification } from "../core/notification.js";
 import type { HookEvent, NoticeEvent } from "../core/hook-event.js";
 import type { RoutedDelivery, RoutePlan, Skip } from "./route.js";
 import type { ClaimMarker } from "./seen-markers.js";
+import { limitWindow } from "../message/usage-limit.js";
 import { DEFAULT_COOLDOWNS, MAX_HOLD_MS } from "../core/defaults.js";
 
 /** What the rules read of an event: a hook event, or one that `hook-notify watch` raised. */
@@ -11,7 +12,15 @@ export type PolicyEvent = Omit<HookEvent, "name"> & { name: NoticeEvent };
 
 /** The "signal, not noise" rules, in the order they are checked. */
 export type Rule =
-  "ssh" | "container" | "quiet-hours" | "min-turn" | "background" | "dedupe" | "cooldown" | "dnd";
+  | "ssh"
+  | "container"
+  | "quiet-hours"
+  | "min-turn"
+  | "background"
+  | "dedupe"
+  | "limit"
+  | "cooldown"
+  | "dnd";
 
 /** A delivery that route() planned and a rule held back. */
 export interface Suppressed extends RoutedDelivery {
@@ -54,8 +63,9 @@ const SALIENT_MAX = 256;
 // The order matters, and is, per delivery: 1. ssh, 2. container, 3. quiet-hours, 4. min-turn,
 // background (facts only, no I/O; the first that applies names the rule), 5. dedupe (claims one marker per
 // event, only for a delivery that passed 1-4, so a held-back delivery never opens the window),
-// 6. cooldown (claims its own marker, again only if nothing above applied), 7. coalescing: a
-// SubagentStop that passed everything is held to merge with the session's next ones.
+// 6. limit: a usage limit notifies once per reset window (usage-limit.ts claims one marker per
+// event, like dedupe), 7. cooldown (claims its own marker, again only if nothing above applied),
+// 8. coalescing: a SubagentStop that passed everything is held to merge with the session's next ones.
 export function applyPolicy(
   plan: RoutePlan,
   event: PolicyEvent,
@@ -64,12 +74,18 @@ export function applyPolicy(
 ): PolicyPlan {
   const out: PolicyPlan = { deliveries: [], skipped: [...plan.skipped], suppressed: [], held: [] };
   let duplicate: boolean | undefined;
+  let limitSeen: boolean | undefined;
   for (const delivery of plan.deliveries) {
     let verdict = localRule(delivery, event, config, facts);
     if (!verdict && config.dedupeSeconds > 0) {
       const marker = dedupeMarker(event, delivery.notification, config.dedupeSeconds);
       duplicate ??= !facts.claim(marker, config.dedupeSeconds * 1000);
       if (duplicate) verdict = dedupeVerdict(config.dedupeSeconds);
+    }
+    if (!verdict && delivery.notification.level === "limit") {
+      const window = limitWindow(event, delivery.notification);
+      limitSeen ??= !facts.claim(window.marker, window.seconds * 1000);
+      if (limitSeen) verdict = { rule: "limit", reason: window.reason };
     }
     verdict ??= cooldownRule(delivery, event, config, facts);
     const holdSeconds = verdict ? 0 : coalesceSeconds(delivery, event, config, facts);

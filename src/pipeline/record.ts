@@ -36,6 +36,8 @@ export interface RunRecord {
   escalations?: EscalationRecord[] | undefined;
   /** Config problems: broken entries that were left out. */
   issues: string[];
+  /** Worth knowing, and no problem: a notification_type seen for the first time. */
+  notes?: string[] | undefined;
   error?: { code: ErrorCode; message: string } | undefined;
   /** "worker": a hook handed the event to a worker, which ran it (src/link/PROTOCOL.md);
    * "test": `hook-notify test` sent a sample. */

@@ -28,8 +28,9 @@ export interface RoutePlan {
 export function route(notification: Notification, config: Config): RoutePlan {
   const plan: RoutePlan = { deliveries: [], skipped: [] };
   for (const entry of Object.values(config.sinks)) {
-    const reason = skipReason(notification, entry, config);
     const sink = findSink(entry.type);
+    const reason =
+      skipReason(notification, entry, config) ?? sink?.silentFor?.(notification, entry.options);
     if (reason || !sink)
       plan.skipped.push({ sink: entry.name, reason: reason ?? unknownType(entry) });
     else plan.deliveries.push({ entry, sink, notification });

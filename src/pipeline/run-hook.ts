@@ -6,6 +6,7 @@ import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
+import { newTypeNote } from "../message/notification-types.js";
 import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
@@ -128,6 +129,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         now: deps.now(),
       });
       describe(run.record, event, run.notification, run.config);
+      if (options.mode !== "dry-run") noteNewType(run.record, event, deps);
       const planned = route(run.notification, value);
       run.plan = applyPolicy(planned, event, value, policyFacts(deps, event, context, options));
       const dnd = await readDndFor(run.plan, value.dnd, deps);
@@ -240,6 +242,14 @@ function policyFacts(
     claim: (name, windowMs) => mark(dir, name, windowMs, now),
     coalesce: options.mode !== "wait",
   };
+}
+
+// A notification_type the table does not know is logged, the first time it is seen (a seen
+// marker of a year), so that the table can grow (message/notification-types.ts).
+function noteNewType(record: RunRecord, event: HookEvent, deps: Deps): void {
+  const note = newTypeNote(event.name === "Notification" ? event.notificationType : undefined);
+  if (note && claimMarker(join(stateDir(deps), "seen"), note.marker, note.windowMs, deps.now()))
+    record.notes = [note.note];
 }
 
 function describe(

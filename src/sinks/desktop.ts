@@ -52,7 +52,7 @@ function optionsSchema() {
         .string()
         .check(
           z.describe(
-            "Icon name or path. Default with notify-send: a freedesktop icon per level (dialog-question, dialog-information, dialog-error).",
+            "Icon name or path. Default with notify-send: a freedesktop icon per level (dialog-question, dialog-information, dialog-error, dialog-warning for a usage limit).",
           ),
         ),
     ),
@@ -87,6 +87,18 @@ const ICONS: Record<Level, string> = {
   attention: "dialog-question",
   done: "dialog-information",
   failure: "dialog-error",
+  info: "dialog-information",
+  limit: "dialog-warning",
+};
+
+// Critical (most daemons keep it until dismissed) for a failure, normal when the agent waits or a
+// usage limit stopped it, low (no pop-up on some desktops) when done and for a notice.
+const URGENCY: Record<Level, string> = {
+  failure: "critical",
+  attention: "normal",
+  limit: "normal",
+  done: "low",
+  info: "low",
 };
 
 // The argv for notify-send: text after "--", so a title starting with "-" is never an option.
@@ -97,11 +109,7 @@ export function notifySendArgs(
   opts: DesktopOptions,
   action = false,
 ): string[] {
-  const urgency = notification.failure
-    ? "critical"
-    : notification.level === "attention"
-      ? "normal"
-      : "low";
+  const urgency = URGENCY[notification.level];
   const args = [
     // The daemon's id for the banner, on stdout: the log's receipt that it was shown.
     "--print-id",

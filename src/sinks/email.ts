@@ -1,7 +1,7 @@
 // E-mail over SMTP with nodemailer (loaded inside send): short timeouts, STARTTLS when offered.
 import * as z from "../zod.js";
 import { HookNotifyError } from "../errors.js";
-import type { Notification } from "../core/notification.js";
+import type { Level, Notification } from "../core/notification.js";
 import { maskSecrets, secretValuesOf } from "../secret-values.js";
 import { scrub, secretPartsOf } from "../redact.js";
 import { inertText } from "../shown-text.js";
@@ -126,9 +126,17 @@ function factsOf(n: Notification): [string, string][] {
     .map(([key, value]) => [key, inertText(value, "line")]);
 }
 
+const ACCENTS: Record<Level, string> = {
+  failure: "#c62828",
+  attention: "#b26a00",
+  done: "#2e7d32",
+  info: "#1565c0",
+  limit: "#e65100",
+};
+
 // A small inline-styled card: mail clients drop <style>; a red accent marks failures.
 function emailHtml(n: Notification, facts: [string, string][]): string {
-  const accent = n.failure ? "#c62828" : n.level === "attention" ? "#b26a00" : "#2e7d32";
+  const accent = ACCENTS[n.level];
   const rows = facts
     .map(
       ([k, v]) =>

@@ -105,6 +105,9 @@ export interface Sink<Options> {
   readonly audible?: boolean;
   /** Where it goes, for logs and tables; secrets masked (a host, a player name). */
   describeTarget(options: Options): string;
+  /** Why this sink has nothing to deliver for this notification (the sound sink for a level it
+   * has no sound for), or undefined. Asked by route(); pure. */
+  silentFor?(notification: Notification, options: Options): string | undefined;
   /** The exact payload `send` would deliver, secrets masked; shown by --dry-run. Pure. */
   render(notification: Notification, options: Options, deps: Deps): unknown;
   /** doctor: can it deliver from here, checked the way `send` runs? Its code loads on call. */

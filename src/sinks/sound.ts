@@ -2,7 +2,7 @@ import { basename, join, resolve } from "node:path";
 import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
-import type { Level } from "../core/notification.js";
+import { QUIET_LEVELS, type Level, type Notification } from "../core/notification.js";
 import { assetsDir } from "./assets.js";
 import { findFirstProgram, findProgram } from "./find-program.js";
 import { findPowerShell, isWsl, powerShellArgs, settleMs, windowsEnv } from "./platform.js";
@@ -45,8 +45,30 @@ function optionsSchema() {
           ),
           done: z.optional(z.string().check(z.describe("Sound when the agent finished."))),
           failure: z.optional(z.string().check(z.describe("Sound for a failure."))),
+          info: z.optional(
+            z
+              .string()
+              .check(
+                z.describe(
+                  "Sound for a notice (a login, a background agent finished, a plugin's message). Default: none, the notice is not played.",
+                ),
+              ),
+          ),
+          limit: z.optional(
+            z
+              .string()
+              .check(
+                z.describe(
+                  "Sound for a usage limit (the agent stopped until the limit resets). Default: none, the limit is not played.",
+                ),
+              ),
+          ),
         })
-        .check(z.describe("Your own sound files per level, instead of the shipped ones.")),
+        .check(
+          z.describe(
+            "Your own sound files per level, instead of the shipped ones (docs/levels.md). A notice and a usage limit play nothing unless named here.",
+          ),
+        ),
     ),
   });
 }
@@ -79,7 +101,8 @@ export function platformPlayers(deps: PlayerDeps): readonly string[] {
 export const SOUND_SCRIPT =
   "(New-Object System.Media.SoundPlayer $env:HOOK_NOTIFY_SOUND).PlaySync()";
 
-// The shipped (or configured) sound for a level: attention, done or failure.
+// The shipped (or configured) sound for a level: attention, done or failure; a notice or a usage
+// limit only when configured (otherwise `silentFor` keeps the sink from being asked).
 // A configured relative name is made absolute (from the folder the player would start in), so
 // that no file name can reach a player as one of its options ("-x").
 export function soundFile(level: Level, opts: SoundOptions): string {
@@ -88,6 +111,15 @@ export function soundFile(level: Level, opts: SoundOptions): string {
   return configured === undefined
     ? join(assetsDir(), "sounds", `${level}.wav`)
     : resolve(configured);
+}
+
+// A notice or a usage limit has no shipped sound: the sink is skipped for it (route.ts), unless
+// `files` names one.
+function silentFor(notification: Notification, opts: SoundOptions): string | undefined {
+  const { level } = notification;
+  if (!QUIET_LEVELS.includes(level) || opts.files?.[level] !== undefined) return undefined;
+  const what = level === "info" ? "a notice" : "a usage limit";
+  return `${what} plays no sound ("files": {"${level}": "<file.wav>"} plays one)`;
 }
 
 /** A player: argv ones get the file as the last argument; PowerShell gets it in its environment. */
@@ -139,6 +171,7 @@ export const sound = defineSink({
   check: async (entry, ctx) => (await import("./sound-check.js")).checkSound(entry, ctx.deps),
   starters: [{ choice: "sound", entry: () => ({ type: "sound" }) }],
   explain: () => undefined,
+  silentFor,
   render(notification, opts, deps) {
     const player = choosePlayer(opts, deps);
     const file = soundFile(notification.level, opts);

@@ -16,7 +16,7 @@
 // every ESC doubled), and only when tmux's allow-passthrough is on (the sink asks tmux); the bell
 // and the title go to tmux itself, which shows them in its own way (bell-action, set-titles).
 import { inertText } from "../shown-text.js";
-import type { Notification } from "../core/notification.js";
+import { QUIET_LEVELS, type Notification } from "../core/notification.js";
 
 /** How a terminal shows a banner, if it does. */
 export type Banner = "osc9" | "osc777" | "osc99";
@@ -134,7 +134,8 @@ export function terminalWrite(
     text += `${ESC}]0;${inertField(notification.title, MAX_TITLE)}${BEL}`;
     sent.push("title");
   }
-  if (parts.bell) {
+  // The bell is an attention sound: a notice or a usage limit does not ring it.
+  if (parts.bell && !QUIET_LEVELS.includes(notification.level)) {
     text += BEL;
     sent.push("bell");
   }

@@ -13,7 +13,13 @@ import { findAgentTty, writeToTty } from "./terminal-tty.js";
 function optionsSchema() {
   return z.strictObject({
     bell: z._default(
-      z.boolean().check(z.describe("Ring the terminal's bell (BEL). Default: true.")),
+      z
+        .boolean()
+        .check(
+          z.describe(
+            "Ring the terminal's bell (BEL); never for a notice or a usage limit. Default: true.",
+          ),
+        ),
       true,
     ),
     banner: z._default(

@@ -93,6 +93,7 @@ export function webhookBody(notification: Notification, id: string): string {
       agentType: n.agentType,
       durationMs: n.durationMs,
       messageCount: n.messageCount,
+      resetsAt: n.resetsAt,
       raw: n.raw,
       coalesced: n.coalesced,
       digest: n.digest,

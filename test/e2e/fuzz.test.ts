@@ -14,10 +14,12 @@ const PARALLEL = 4;
 const TIMEOUT_S = 5;
 
 const fixtures = ["claude-code", "droid", "droid-documented"].flatMap((dir) =>
-  readdirSync(join(FIXTURES, dir)).map(
-    (file) =>
-      JSON.parse(readFileSync(join(FIXTURES, dir, file), "utf8")) as Record<string, unknown>,
-  ),
+  readdirSync(join(FIXTURES, dir))
+    .filter((file) => file.endsWith(".json"))
+    .map(
+      (file) =>
+        JSON.parse(readFileSync(join(FIXTURES, dir, file), "utf8")) as Record<string, unknown>,
+    ),
 );
 const EVENTS = ["Notification", "Stop", "SubagentStop", "SessionEnd", "StopFailure"];
 const FIELDS = [

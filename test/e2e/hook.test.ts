@@ -5,8 +5,11 @@ import { describe, expect, it } from "vitest";
 import { startHttpServer } from "../helpers/http-server.js";
 import { FIXTURES, fixture, runBin, tempHome } from "../helpers/run-bin.js";
 
-const allFixtures = ["claude-code", "droid", "droid-documented"].flatMap((dir) =>
-  readdirSync(join(FIXTURES, dir)).map((file) => `${dir}/${file}`),
+const allFixtures = ["claude-code", "claude-code-read", "droid", "droid-documented"].flatMap(
+  (dir) =>
+    readdirSync(join(FIXTURES, dir))
+      .filter((file) => file.endsWith(".json"))
+      .map((file) => `${dir}/${file}`),
 );
 
 // The hook contract, on the built binary: never exit 2, never a byte on stdout, one log line a run.

@@ -121,7 +121,7 @@ describe("hook-notify mcp", () => {
     await workerDone(home);
     expect(server.requests.map((r) => r.url)).toEqual(["/phone"]);
     const sent = JSON.parse(server.requests[0]!.body) as Sent;
-    expect(sent.data).toMatchObject({ event: "AgentNotify", level: "done" });
+    expect(sent.data).toMatchObject({ event: "AgentNotify", level: "info" });
     const line = home.logLines().find((l) => l.event === "AgentNotify")!;
     expect(line.skipped).toEqual([
       expect.objectContaining({ sink: "team", reason: "not among the sinks the agent named" }),

@@ -10,27 +10,19 @@ const sinks = {
 };
 
 describe("needsPerson", () => {
+  // The level comes from the notification_type (message/notification-types.ts, format.ts).
   it.each([
-    [{ event: "Notification", raw: { notification_type: "permission_prompt" } }, undefined, true],
-    [{ event: "Notification", raw: { notification_type: "idle_prompt" } }, undefined, true],
-    [{ event: "Notification", raw: { notification_type: "auth_success" } }, undefined, false],
-    // Claude Code 2.1.3xx: a subagent's prompt, a URL to open, auto mode asking for a choice.
-    [
-      { event: "Notification", raw: { notification_type: "worker_permission_prompt" } },
-      undefined,
-      true,
-    ],
-    [
-      { event: "Notification", raw: { notification_type: "elicitation_url_dialog" } },
-      undefined,
-      true,
-    ],
-    [{ event: "Notification", raw: { notification_type: "agent_needs_input" } }, undefined, true],
-    [{ event: "Notification", raw: {} }, undefined, true],
-    [{ event: "StopFailure", failure: true, raw: {} }, undefined, true],
-    [{ event: "Stop", raw: {} }, undefined, false],
-    [{ event: "Stop", raw: {} }, ["Stop"], true],
-    [{ event: "SubagentStop", raw: {} }, undefined, false],
+    [{ event: "Notification", level: "attention" }, undefined, true],
+    [{ event: "Notification", level: "info" }, undefined, false],
+    [{ event: "Notification", level: "limit" }, undefined, false],
+    [{ event: "Notification", level: "failure", failure: true }, undefined, true],
+    // A notice and a usage limit never escalate, even when `events` names their event.
+    [{ event: "Notification", level: "info" }, ["Notification"], false],
+    [{ event: "StopFailure", level: "limit" }, ["StopFailure"], false],
+    [{ event: "StopFailure", level: "failure", failure: true }, undefined, true],
+    [{ event: "Stop", level: "done" }, undefined, false],
+    [{ event: "Stop", level: "done" }, ["Stop"], true],
+    [{ event: "SubagentStop", level: "done" }, undefined, false],
   ] as const)("%j with events %j → %s", (patch, events, expected) => {
     const notification = { ...sampleNotification(), failure: false, ...patch };
     expect(needsPerson(notification as never, events as never)).toBe(expected);
@@ -42,6 +34,7 @@ describe("planEscalations", () => {
     ...sampleNotification(),
     event: "Notification" as const,
     failure: false,
+    level: "attention" as const,
     sessionId: "s1",
     raw: { notification_type: "permission_prompt" },
   };

@@ -59,6 +59,34 @@ describe("composeDigest", () => {
     expect(digest.raw).toEqual({});
   });
 
+  it("a usage limit and a notice get lines of their own, and a digest of only them stays quiet", () => {
+    const limit = part(1, {
+      event: "StopFailure",
+      level: "limit",
+      title: "p1 · Agent hit a usage limit, resets at 14:00",
+      lastMessage: undefined,
+    });
+    const notice = part(2, {
+      event: "Notification",
+      level: "info",
+      message: "Claude Code login successful",
+      lastMessage: undefined,
+    });
+    const digest = composeDigest([limit, notice]);
+    expect(digest.body).toBe(
+      [
+        "• p1 · Task 1",
+        "  usage limit: Agent hit a usage limit, resets at 14:00",
+        "• p2 · Task 2",
+        "  noted: Claude Code login successful",
+      ].join("\n"),
+    );
+    expect(digest.level).toBe("limit");
+    expect(digest.failure).toBe(false);
+    expect(composeDigest([notice]).level).toBe("info");
+    expect(composeDigest([notice, part(3)]).level).toBe("done");
+  });
+
   it("makes outside text inert and keeps each entry on its lines", () => {
     const digest = composeDigest([
       part(1, { sessionTitle: "evil\u202Etitle\nnext\u001b[31m", lastMessage: "a\u2028b\u0007c" }),

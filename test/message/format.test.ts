@@ -1,3 +1,4 @@
+import { describeReset } from "../../src/message/usage-limit.js";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG_JSON } from "../../src/config/default-config.js";
 import { validateConfig } from "../../src/config/validate-config.js";
@@ -13,6 +14,7 @@ import {
   clientOfFixture,
   eventOfFixture,
   FIXTURE_NAMES,
+  fixtureJson,
   fixtureText,
 } from "../pipeline/event-fixtures.js";
 
@@ -321,7 +323,75 @@ const EXPECTED: Record<string, Rendered | "ignored"> = {
     to: SENT,
   },
   "droid/SessionStart.json": "ignored",
+  // Claude Code 2.1.332, captured: `claude -p` against a loopback Messages mock answering 429
+  // (fixtures/events/claude-code/README.md). A rate limit is a usage limit, not a failure.
+  "claude-code/StopFailure-rate_limit.json": {
+    title: "shop-api · Claude hit a usage limit",
+    body: "API Error: Request rejected (429) · mock: rate limit reached for requests",
+    level: "limit",
+    failure: false,
+    to: ["desktop"],
+  },
+  // Claude Code itself wrote the reset (from the 429's anthropic-ratelimit-unified-reset): 2am
+  // UTC, the next one after NOW is the 23rd's.
+  "claude-code/StopFailure-rate_limit-resets.json": {
+    title: `shop-api · Claude hit a usage limit, ${describeReset(Date.parse("2026-11-23T02:00:00Z"), NOW)}`,
+    body: "API Error: Request rejected (429) · spend limit reached · resets 2am (UTC) · ask your admin for more",
+    level: "limit",
+    failure: false,
+    to: ["desktop"],
+  },
+  // Claude Code 2.1.332's usage limit (written from its code, fixtures/events/claude-code-read):
+  // 3pm in Berlin is 14:00 UTC; the title says it in the local time of the machine.
+  "claude-code-read/StopFailure-rate_limit.json": {
+    title: `shop-api · Claude hit a usage limit, ${describeReset(Date.parse("2026-11-22T14:00:00Z"), NOW)}`,
+    body: "You've hit your 5-hour limit · resets 3pm (Europe/Berlin)",
+    level: "limit",
+    failure: false,
+    to: ["desktop"],
+  },
+  ...readNotifications(),
 };
+
+// Claude Code 2.1.332's notification types (written from its code, fixtures/events/claude-code-read),
+// each at the level issue 38 asks for: needs you (the banner and the attention sound), a notice
+// and a usage limit (the banner only: the sound sink has nothing to play), a failure.
+function readNotifications(): Record<string, Rendered> {
+  const levels: Record<string, Level> = {
+    idle_prompt: "attention",
+    elicitation_url_dialog: "attention",
+    worker_permission_prompt: "attention",
+    auth_success: "info",
+    agent_completed: "info",
+    elicitation_complete: "info",
+    elicitation_response: "info",
+    plugin_notification: "info",
+    push_notification: "info",
+    computer_use_exit: "info",
+    auth_storage_failure: "failure",
+    quota_auto_resume_fired: "limit",
+    quota_auto_resume_stale: "limit",
+    quota_auto_resume_disabled: "limit",
+  };
+  return Object.fromEntries(
+    Object.entries(levels).map(([type, level]) => {
+      const name = `claude-code-read/Notification-${type}.json`;
+      const message = String(fixtureJson(name).message);
+      const waits = level === "attention";
+      const asks = /permission/.test(type);
+      const rendered: Rendered = {
+        title: waits
+          ? `shop-api · Claude needs your ${asks ? "permission" : "input"}`
+          : `shop-api · ${message}`,
+        body: waits ? message : "Session 7f3c9a2e in /home/dev/projects/shop-api",
+        level,
+        failure: level === "failure",
+        to: level === "info" || level === "limit" ? ["desktop"] : SENT,
+      };
+      return [name, rendered];
+    }),
+  );
+}
 
 describe("captured payloads: parse, render, route", () => {
   const defaults = validateConfig(DEFAULT_CONFIG_JSON, {}).value;
@@ -445,10 +515,35 @@ describe("formatNotification default wording", () => {
     ],
     [
       "StopFailure",
-      { name: "StopFailure", error: "rate_limit", errorDetails: "429 Too Many Requests" },
+      { name: "StopFailure", error: "overloaded", errorDetails: "529 Overloaded" },
       { client: "claude-code", lastMessage: "Halfway there" },
-      "shop-api · Claude stopped on an error (rate_limit)",
-      "rate_limit: 429 Too Many Requests\nHalfway there",
+      "shop-api · Claude stopped on an error (overloaded)",
+      "overloaded: 529 Overloaded\nHalfway there",
+    ],
+    [
+      "StopFailure for a rate limit that does not say when it resets",
+      { name: "StopFailure", error: "rate_limit", errorDetails: "429 Too Many Requests" },
+      { client: "claude-code", lastMessage: "API Error: Request rejected (429)" },
+      "shop-api · Claude hit a usage limit",
+      "API Error: Request rejected (429)",
+    ],
+    [
+      "a notice without words names its type, not a wait",
+      { name: "Notification", notificationType: "agent_completed" },
+      { client: "claude-code" },
+      "shop-api · Claude: agent_completed",
+      "",
+    ],
+    [
+      "a notice says what it is in its own words",
+      {
+        name: "Notification",
+        notificationType: "auth_success",
+        message: "Claude Code login successful",
+      },
+      { client: "claude-code" },
+      "shop-api · Claude Code login successful",
+      "",
     ],
     [
       "SessionEnd error with facts",
@@ -486,6 +581,18 @@ describe("formatNotification default wording", () => {
     [{ name: "SessionEnd", reason: "logout" }, "done"],
     [{ name: "SessionEnd", reason: "other" }, "failure"],
     [{ name: "StopFailure" }, "failure"],
+    [{ name: "StopFailure", error: "rate_limit" }, "limit"],
+    [{ name: "StopFailure", error: "overloaded" }, "failure"],
+    [{ name: "Notification", notificationType: "permission_prompt" }, "attention"],
+    [{ name: "Notification", notificationType: "elicitation_dialog" }, "attention"],
+    [{ name: "Notification", notificationType: "auth_success" }, "info"],
+    [{ name: "Notification", notificationType: "agent_completed" }, "info"],
+    [{ name: "Notification", notificationType: "elicitation_response" }, "info"],
+    [{ name: "Notification", notificationType: "push_notification" }, "info"],
+    [{ name: "Notification", notificationType: "auth_storage_failure" }, "failure"],
+    [{ name: "Notification", notificationType: "quota_auto_resume_stale" }, "limit"],
+    // A type nobody has told hook-notify about rings as needs you (and is logged once).
+    [{ name: "Notification", notificationType: "brand_new_type" }, "attention"],
   ])("%o has level %s", (fields, level) => {
     expect(render(fields).level).toBe(level);
   });

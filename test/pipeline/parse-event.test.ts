@@ -56,6 +56,32 @@ const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boo
     },
     failure: true,
   },
+  // Claude Code 2.1.332, captured: `claude -p` against a Messages mock answering 429, once plain
+  // and once with a reset header, which Claude Code writes into its message.
+  "claude-code/StopFailure-rate_limit.json": {
+    event: {
+      name: "StopFailure",
+      sessionId: "3c7346b8-7ae6-42ec-b98f-01898156d55d",
+      transcriptPath: claudeTranscript("3c7346b8-7ae6-42ec-b98f-01898156d55d"),
+      cwd: CWD,
+      lastAssistantMessage:
+        "API Error: Request rejected (429) · mock: rate limit reached for requests",
+      error: "rate_limit",
+    },
+    failure: true,
+  },
+  "claude-code/StopFailure-rate_limit-resets.json": {
+    event: {
+      name: "StopFailure",
+      sessionId: "bb41effc-d57e-4f1b-af1f-91f6f456157b",
+      transcriptPath: claudeTranscript("bb41effc-d57e-4f1b-af1f-91f6f456157b"),
+      cwd: CWD,
+      lastAssistantMessage:
+        "API Error: Request rejected (429) · spend limit reached · resets 2am (UTC) · ask your admin for more",
+      error: "rate_limit",
+    },
+    failure: true,
+  },
   // OpenCode 1.18.33 (captured for real): bus events as hook-notify's plugin pipes them, plus the
   // plugin's directory and the session's last assistant text.
   "opencode/permission.asked.json": {
@@ -407,6 +433,28 @@ const EXPECTED: Record<string, { event: Normalized | IgnoredEvent; failure?: boo
     failure: true,
   },
   "droid/SessionStart.json": { event: { ignored: "SessionStart" } },
+  // Claude Code 2.1.332's other notification types and its usage-limit StopFailure, written from
+  // its code (fixtures/events/claude-code-read/README.md): every field as it was written.
+  ...Object.fromEntries(
+    FIXTURE_NAMES.filter((name) => name.startsWith("claude-code-read/")).map((name) => {
+      const json = fixtureJson(name);
+      const event: Normalized = {
+        name: json.hook_event_name as Normalized["name"],
+        sessionId: json.session_id as string,
+        transcriptPath: json.transcript_path as string,
+        cwd: CWD,
+        message: json.message as string | undefined,
+        notificationType: json.notification_type as string | undefined,
+        error: json.error as string | undefined,
+        lastAssistantMessage: json.last_assistant_message as string | undefined,
+      };
+      const defined = Object.entries(event).filter(([, value]) => value !== undefined);
+      return [
+        name,
+        { event: Object.fromEntries(defined) as Normalized, failure: json.error !== undefined },
+      ];
+    }),
+  ),
 };
 
 function withoutRaw(event: HookEvent | IgnoredEvent): Normalized | IgnoredEvent {

@@ -9,8 +9,15 @@ import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 // description + footer always stays under the 6000 total.
 export const DISCORD_LIMITS = { content: 2000, description: 4096, footer: 256, embedsTotal: 6000 };
 
-// Embed colours (decimal RGB): red for failure, amber for attention, green for done.
-const COLOURS: Record<Level, number> = { failure: 0xed4245, attention: 0xfee75c, done: 0x57f287 };
+// Embed colours (decimal RGB): red for failure, amber for attention, green for done, blurple for
+// a notice, orange for a usage limit.
+const COLOURS: Record<Level, number> = {
+  failure: 0xed4245,
+  attention: 0xfee75c,
+  done: 0x57f287,
+  info: 0x5865f2,
+  limit: 0xf0883e,
+};
 
 // Builds the webhook request: the title as content (it shows in push notifications), the body in
 // a coloured embed, both Markdown with mentions and masked links (`[words](url)`) broken.

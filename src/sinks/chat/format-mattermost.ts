@@ -9,11 +9,14 @@ import { describeOrigin, encodeMattermostText, fitText, levelEmoji } from "./tex
 // the same bound. Title, fallback and footer are short lines (no separate documented limit).
 export const MATTERMOST_LIMITS = { text: 16_383, title: 250, fallback: 500, footer: 500 };
 
-// Attachment border colours: red for failure, amber for attention, green for done.
+// Attachment border colours: red for failure, amber for attention, green for done, blue for a
+// notice, orange for a usage limit.
 const COLOURS: Record<Level, string> = {
   failure: "#D24B4E",
   attention: "#FFBC1F",
   done: "#3DB887",
+  info: "#1C58D9",
+  limit: "#F0883E",
 };
 
 // Builds the webhook request: one coloured attachment (title, Markdown body, origin footer) and a

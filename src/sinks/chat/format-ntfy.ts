@@ -13,13 +13,16 @@ export const NTFY_LIMITS = { messageBytes: 4096, title: 250 };
 // Topic names are `[-_A-Za-z0-9]{1,64}` (publish.md "Picking a topic").
 const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
 
-// Priority 5 (max) for failures, 4 (high) when the agent waits, 3 (default) when done; the tag
-// becomes the emoji shown before the title.
-const PRIORITY: Record<Level, number> = { failure: 5, attention: 4, done: 3 };
+// Priority 5 (max) for failures, 4 (high) when the agent waits, 3 (default) when done or at a
+// usage limit, 2 (low: no sound, no pop-up) for a notice; the tag becomes the emoji shown before
+// the title.
+const PRIORITY: Record<Level, number> = { failure: 5, attention: 4, done: 3, info: 2, limit: 3 };
 const TAG: Record<Level, string> = {
   failure: "rotating_light",
   attention: "bell",
   done: "white_check_mark",
+  info: "information_source",
+  limit: "hourglass",
 };
 
 // Splits the topic URL the user copies (`https://ntfy.sh/mytopic`) into the server root that

@@ -9,8 +9,14 @@ import { describeOrigin, encodeText, fitText, levelEmoji } from "./text.js";
 // title and origin 1,000 each (titles have no documented limit), so the card stays below 28 KB.
 export const TEAMS_LIMITS = { payloadBytes: 28_000, bodyJsonBytes: 24_000, lineJsonBytes: 1000 };
 
-// Adaptive Card TextBlock colours: Attention is red, Warning amber, Good green.
-const COLOURS: Record<Level, string> = { failure: "Attention", attention: "Warning", done: "Good" };
+// Adaptive Card TextBlock colours: Attention is red, Warning amber, Good green, Accent blue.
+const COLOURS: Record<Level, string> = {
+  failure: "Attention",
+  attention: "Warning",
+  done: "Good",
+  info: "Accent",
+  limit: "Warning",
+};
 
 // Builds the Workflows request: a `message` with one Adaptive Card 1.4 attachment (a bare `text`
 // body makes the flow fail). The flow answers 202 Accepted and posts the card asynchronously.

@@ -17,7 +17,7 @@ export interface GotifyOptions {
 }
 
 // Gotify's Android app: 8-10 high (sound and pop-up), 4-7 with sound, 1-3 silent.
-const PRIORITY: Record<Level, number> = { failure: 8, attention: 6, done: 4 };
+const PRIORITY: Record<Level, number> = { failure: 8, attention: 6, done: 4, info: 2, limit: 4 };
 // No documented limits; these keep a message readable on a phone.
 export const GOTIFY_LIMITS = { title: 250, message: 8000 };
 

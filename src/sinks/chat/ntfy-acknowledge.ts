@@ -23,7 +23,13 @@ const DOMAIN = "hook-notify acknowledge v1";
 const MAX_BODY = 1024;
 
 // Only what waits on a person gets the button (and is watched): a failure, or the agent waiting.
-const ASKS: Record<Level, boolean> = { failure: true, attention: true, done: false };
+const ASKS: Record<Level, boolean> = {
+  failure: true,
+  attention: true,
+  done: false,
+  info: false,
+  limit: false,
+};
 
 // The first look 15 s after sending, then one every 30 s for an hour: at most 121 small GETs of
 // the reply topic per acknowledgeable notification. A press after the hour is not recorded.

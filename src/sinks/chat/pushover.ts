@@ -1,7 +1,7 @@
 // Pushover Message API: https://pushover.net/api (POST /1/messages.json, form-encoded), and its
 // receipts API for emergency messages (GET /1/receipts/RECEIPT.json?token=APP_TOKEN).
 import * as z from "../../zod.js";
-import type { Notification } from "../../core/notification.js";
+import type { Level, Notification } from "../../core/notification.js";
 import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { idOf, parseJson, reject, shortText } from "./answer.js";
 import type { ReceiptAnswer, ReceiptWindow, SentMessage } from "../../core/receipt.js";
@@ -67,14 +67,17 @@ function apiOf(options: PushoverOptions): string {
   return (options.apiUrl ?? PUSHOVER_API).replace(/\/+$/, "");
 }
 
+const PRIORITY: Record<Level, number> = { failure: 1, attention: 1, done: 0, info: -1, limit: 0 };
+
 // Priority 2 (emergency: repeats every retrySeconds until acknowledged or expireSeconds) for
-// failures and permission requests, 1 (high) for the rest that needs you, 0 when done. Plain text.
+// failures and permission requests, 1 (high) for the rest that needs you, 0 when done or at a
+// usage limit, -1 (quiet: no sound or vibration) for a notice. Plain text.
 function build(notification: Notification, options: PushoverOptions): ChatRequest {
   const { user, token, device } = target(options);
   const origin = describeOrigin(notification);
   const text = [notification.body, origin].filter((part) => part !== "").join("\n\n");
   const emergency = isEmergency(notification, options);
-  const priority = emergency ? 2 : notification.level === "done" ? 0 : 1;
+  const priority = emergency ? 2 : PRIORITY[notification.level];
   const body: Record<string, string> = {
     token,
     user,

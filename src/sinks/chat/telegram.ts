@@ -78,7 +78,7 @@ function messageText(notification: Notification, html: boolean): string {
 }
 
 // sendMessage with every field from the docs we use: no link preview (agent text may carry a
-// URL), silent for "done", into a forum topic when a thread is given.
+// URL), silent for "done" and for a notice ("info"), into a forum topic when a thread is given.
 function build(notification: Notification, options: TelegramOptions): ChatRequest {
   const { botToken, chatId, threadId, api } = telegramTarget(options);
   const html = options.format === "html";
@@ -89,7 +89,8 @@ function build(notification: Notification, options: TelegramOptions): ChatReques
     link_preview_options: { is_disabled: true },
   };
   if (threadId !== undefined) body.message_thread_id = threadId;
-  if (notification.level === "done" && options.silentWhenDone !== false) {
+  if (notification.level === "info") body.disable_notification = true;
+  else if (notification.level === "done" && options.silentWhenDone !== false) {
     body.disable_notification = true;
   }
   return {

@@ -111,6 +111,10 @@ export function levelEmoji(level: Level): string {
       return "🔔";
     case "done":
       return "✅";
+    case "info":
+      return "ℹ️";
+    case "limit":
+      return "⏳";
   }
 }
 
