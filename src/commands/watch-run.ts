@@ -45,9 +45,13 @@ export async function runWatch(options: WatchRun): Promise<number> {
       if (options.once) return onceExit(result, retryAfterMs);
       failures = result.errors.length > 0 ? failures + 1 : 0;
       const delay = nextDelay({ intervalMs, failures, retryAfterMs, random: Math.random });
-      if (result.errors.length > 0)
-        console.error(`hook-notify watch: next poll in ${describeWait(delay)}.`);
-      if (!(await sleep(delay, stop.signal))) return 0;
+      if (delay.clampedFrom !== undefined)
+        console.error(
+          `hook-notify watch: asked to wait ${describeWait(delay.clampedFrom)}; waiting ${describeWait(delay.ms)}, the longest wait between polls.`,
+        );
+      else if (result.errors.length > 0)
+        console.error(`hook-notify watch: next poll in ${describeWait(delay.ms)}.`);
+      if (!(await sleep(delay.ms, stop.signal))) return 0;
     }
   } finally {
     process.off("SIGINT", onSignal);

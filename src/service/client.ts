@@ -1,7 +1,7 @@
 // The typed client of the service's API: one function per endpoint hook-notify uses. Loaded only
 // by the background worker and the service commands, never on the hook path.
 import type * as z from "../zod.js";
-import { callService, type ServiceContext } from "./http.js";
+import { callService, idSegment, type ServiceContext } from "./http.js";
 import { paginate } from "./paginate.js";
 import {
   activityRowSchema,
@@ -26,12 +26,12 @@ export type { ServiceContext } from "./http.js";
 const PAGE_SIZE = 100;
 
 // GET /api/v0/sessions/{id}, optionally asking one computer directly (computerId).
-export function getSession(
+export async function getSession(
   ctx: ServiceContext,
   sessionId: string,
   computerId?: string,
 ): Promise<Session> {
-  const path = `/api/v0/sessions/${encodeURIComponent(sessionId)}`;
+  const path = `/api/v0/sessions/${idSegment(sessionId, "session")}`;
   return callService(ctx, { path, query: { computerId } }, sessionSchema);
 }
 
@@ -55,8 +55,8 @@ export async function listComputers(ctx: ServiceContext): Promise<Computer[]> {
 }
 
 // POST /api/v0/computers/{id}/install-deps: retries the install-dependencies step (202).
-export function retryInstallDeps(ctx: ServiceContext, computerId: string): Promise<Computer> {
-  const path = `/api/v0/computers/${encodeURIComponent(computerId)}/install-deps`;
+export async function retryInstallDeps(ctx: ServiceContext, computerId: string): Promise<Computer> {
+  const path = `/api/v0/computers/${idSegment(computerId, "computer")}/install-deps`;
   return callService(ctx, { method: "POST", path }, computerSchema);
 }
 

@@ -98,6 +98,7 @@ export const messageSchema = z.looseObject({
   content: z.optional(z.array(z.looseObject({ text: z.optional(str), id: z.optional(str) }))),
   createdAt: z.optional(num),
   updatedAt: z.optional(num),
+  parentId: z.optional(z.nullable(str)),
   isUserVisible: z.optional(z.boolean()),
   isError: z.optional(z.boolean()),
 });

@@ -38,10 +38,15 @@ export async function scanSessions(
   const cursors: Record<string, SessionCursors> = { ...state.sessionCursors };
   const pages = state.sessions === undefined ? FIRST_POLL_PAGES : POLL_PAGES;
   for (const scope of options.computerIds.length > 0 ? options.computerIds : [""]) {
-    const read = await readScope(ctx, scope, cursors[scope] ?? {}, {
-      pages,
-      since: state.sessionsPolledAt,
-    });
+    const saved: SessionCursors = { ...cursors[scope] };
+    let read: ScopeRead;
+    try {
+      read = await readScope(ctx, scope, saved, { pages, since: state.sessionsPolledAt });
+    } catch (error) {
+      // The poll fails, but what readSaved learnt about the saved cursors is kept.
+      state.sessionCursors = { ...cursors, [scope]: saved };
+      throw error;
+    }
     cursors[scope] = read.cursors;
     for (const session of read.sessions) found.set(session.sessionId, session);
     if (read.capped)
@@ -87,9 +92,9 @@ async function readScope(
     ? await read(first.nextCursor, limits.pages, (page) =>
         since === undefined ? false : page.every((s) => (s.updatedAt ?? s.createdAt ?? 0) < since),
       )
-    : await readSaved(saved.tail, first.nextCursor, (cursor) => read(cursor, limits.pages));
+    : await readSaved(saved, "tail", first.nextCursor, (cursor) => read(cursor, limits.pages));
   // Either way a rolling sweep through the rest, starting again from the top at the end.
-  const sweep = await readSaved(saved.sweep, first.nextCursor, (cursor) =>
+  const sweep = await readSaved(saved, "sweep", first.nextCursor, (cursor) =>
     read(cursor, SWEEP_PAGES),
   );
   return {
@@ -128,17 +133,32 @@ async function readPages(
   }
 }
 
-// Reads from a saved cursor; when the service no longer knows it (400), from `fallback`.
+// Reads from a saved cursor, else from `fallback` (the first page's next cursor). A cursor the
+// service refuses (any 4xx but 401, 403 and 429: 400, 404, 410, 422, …) is dropped at once, one
+// answered with a 5xx twice in a row too: a cursor saved polls ago may have expired, and nothing
+// documents how that is said. `saved` is updated in place (the strikes survive a failed poll).
 async function readSaved(
-  saved: string | undefined,
+  saved: SessionCursors,
+  which: "tail" | "sweep",
   fallback: string,
   read: (cursor: string) => Promise<PagesRead>,
 ): Promise<PagesRead> {
-  if (saved === undefined) return read(fallback);
+  const cursor = saved[which];
+  if (cursor === undefined) return read(fallback);
   try {
-    return await read(saved);
+    const pages = await read(cursor);
+    saved.strikes = undefined;
+    return pages;
   } catch (error) {
-    if (toHookNotifyError(error).code !== "SERVICE_BAD_REQUEST") throw error;
+    const status = toHookNotifyError(error).status ?? 0;
+    const refused = status >= 400 && status < 500 && ![401, 403, 429].includes(status);
+    const broken = status >= 500 && (saved.strikes ?? 0) >= 1;
+    if (!refused && !broken) {
+      if (status >= 500) saved.strikes = (saved.strikes ?? 0) + 1;
+      throw error;
+    }
+    saved[which] = undefined;
+    saved.strikes = undefined;
     return read(fallback);
   }
 }
