@@ -37,6 +37,8 @@ export const sessionSchema = z.looseObject({
   sessionSettings: z.optional(
     z.looseObject({
       model: z.optional(str),
+      archivedAt: maybe(str),
+      tags: z.optional(z.array(z.looseObject({ name: z.optional(str) }))),
       tokenUsage: z.optional(tokenUsageSchema),
       inclusiveTokenUsage: z.optional(tokenUsageSchema),
     }),
