@@ -81,13 +81,15 @@ export function loadService(
 // The config's problems inside "service" (an unset ${VAR}, a wrong type, an unknown key with the
 // key it most likely meant).
 export function serviceProblems(issues: readonly string[]): string[] {
-  return issues
-    .filter((issue) => /(^|: )service[.:]/.test(issue))
-    .map((issue) => {
-      const unknown = /Unrecognized keys?: "([^"]+)"/.exec(issue)?.[1];
-      const guess = unknown === undefined ? undefined : closestName(unknown, SERVICE_KEYS);
-      return guess ? `${issue}. Did you mean "${guess}"?` : issue;
-    });
+  return issues.filter((issue) => /(^|: )service[.:]/.test(issue)).map(withGuess);
+}
+
+// A config issue, with the key it most likely meant when it names an unknown key of "service".
+export function withGuess(issue: string): string {
+  if (!/(^|: )service[.:]/.test(issue)) return issue;
+  const unknown = /Unrecognized keys?: "([^"]+)"/.exec(issue)?.[1];
+  const guess = unknown === undefined ? undefined : closestName(unknown, SERVICE_KEYS);
+  return guess ? `${issue}. Did you mean "${guess}"?` : issue;
 }
 
 // The exit code for a failure: 2 a usage mistake (nothing was sent), 3 the service refused

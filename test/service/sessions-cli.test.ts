@@ -187,3 +187,25 @@ describe("hook-notify sessions messages and update", () => {
     },
   );
 });
+
+describe("the service's setup", () => {
+  it(
+    "names an unknown key of service with the one it most likely meant, and doctor exits 1 on a rejected key",
+    { timeout: 60_000 },
+    async () => {
+      const ctx = await setup();
+      ctx.home.writeConfig({
+        service: { baseUrl: ctx.fake.url, apiKey: "${FACTORY_API_KEY}", intervalSecond: 60 },
+      });
+      const typo = await ctx.run(["list"]);
+      expect(typo.code).toBe(1);
+      expect(typo.stderr).toContain(
+        'Unrecognized key: "intervalSecond". Did you mean "intervalSeconds"?',
+      );
+      ctx.home.writeConfig({ service: { baseUrl: ctx.fake.url, apiKey: "wrong-key-0123456789" } });
+      const doctor = await runBin(["doctor"], { env: ctx.home.env, settle: false });
+      expect(doctor.stdout + doctor.stderr).toMatch(/service key/);
+      expect(doctor.code).toBe(1);
+    },
+  );
+});
