@@ -235,6 +235,35 @@ describe("scanSessions", () => {
   });
 });
 
+describe("a wave of finished turns", () => {
+  it("tells every turn that ended on the next poll, however many, and prunes sessions gone", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 1000);
+    for (let i = 0; i < 1000; i += 10)
+      fake.apply({ op: "session", sessionId: `bulk-${String(i)}`, status: "running" });
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    for (let i = 0; i < 1000; i += 10)
+      fake.apply({
+        op: "session",
+        sessionId: `bulk-${String(i)}`,
+        status: "idle",
+        messageCount: 4,
+      });
+    fake.state.sessions.splice(
+      fake.state.sessions.findIndex((s) => s["sessionId"] === "bulk-5"),
+      1,
+    );
+    const wave = await scan(fake, state);
+    expect(wave.facts).toHaveLength(100);
+    expect(wave.lists.length).toBeLessThanOrEqual(11);
+    expect(state.sessions?.["bulk-5"]).toBeUndefined();
+    const after = await scan(fake, state);
+    expect(after.facts).toEqual([]);
+    expect(after.made.length).toBeLessThanOrEqual(5);
+  });
+});
+
 describe("the last answer of a finished turn", () => {
   async function finishedTurn(fake: FakeService): Promise<SessionIdleFact | undefined> {
     const state: WatchState = { version: 1 };
