@@ -22,6 +22,8 @@ export const POLL_PAGES = 5;
 const SWEEP_PAGES = 2;
 /** Sessions fetched one by one (status missing, or busy and on no page read), per poll. */
 const MAX_SESSION_GETS = 50;
+/** Finished turns whose last answer is read, per poll (the digest lists 30). */
+const MAX_DESCRIBED = 30;
 /** Pages read at most when the whole list is read (more sessions seen busy than GETs allow). */
 const FULL_PAGES = 200;
 const BUSY = new Set(["running", "pending"]);
@@ -83,7 +85,10 @@ export async function scanSessions(
     ),
   );
   Object.assign(state, { sessions: kept, sessionsPolledAt: options.now, sessionCursors: cursors });
-  for (const fact of facts) await describeTurn(ctx, fact, found.get(fact.sessionId));
+  // Each described turn costs a messages request: a wave is described only as far as its
+  // digest lists it (the rest go out with their title and status).
+  for (const fact of facts.slice(0, MAX_DESCRIBED))
+    await describeTurn(ctx, fact, found.get(fact.sessionId));
   return { facts, warnings };
 }
 
