@@ -11,7 +11,7 @@ import {
 import type { ServiceContext } from "../service/http.js";
 import type { Computer } from "../service/schemas.js";
 import { failedStepsOf } from "../service/watch/detect.js";
-import { EXIT, loadService, runServiceWork, type CommandIo } from "./service-command.js";
+import { withService, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 
 /** What `hook-notify computers` does. */
@@ -37,35 +37,22 @@ const CREATE_ONLY = {
   source: "--source",
 } as const;
 
-// Exit code: 0 when the service accepted, 1 otherwise (the reason on stderr, key masked).
+// Exit code: 0 done, 2 a usage mistake, 3 the service refused, 1 another failure.
 export async function runComputers(io: CommandIo, options: ComputersRun): Promise<number> {
   const name = `computers ${options.action}`;
-  const problem = mistakeOf(options);
-  if (problem) {
-    io.err(`hook-notify ${name}: ${problem}`);
-    return EXIT.usage;
-  }
-  const loaded = loadService(io, name, options.configPath);
-  if (!loaded) return EXIT.failure;
-  return runServiceWork(
-    io,
-    name,
-    loaded,
-    async (ctx) => {
-      const result = await act(ctx, options);
-      if (options.json) io.out(JSON.stringify(result, null, 2));
-      else if (Array.isArray(result) && result.length === 0)
-        io.err(
-          `hook-notify ${name}: no computers${options.host ? ` on host ${cell(options.host)}` : ""}.`,
-        );
-      else if (Array.isArray(result)) for (const computer of result) io.out(describe(computer));
-      else
-        io.out(
-          `${options.action === "retry" ? "Retrying install-deps on" : "Computer"} ${describe(result)}`,
-        );
-    },
-    options.timeoutSeconds,
-  );
+  return withService(io, name, { ...options, mistake: mistakeOf(options) }, async (ctx) => {
+    const result = await act(ctx, options);
+    if (options.json) io.out(JSON.stringify(result, null, 2));
+    else if (Array.isArray(result) && result.length === 0)
+      io.err(
+        `hook-notify ${name}: no computers${options.host ? ` on host ${cell(options.host)}` : ""}.`,
+      );
+    else if (Array.isArray(result)) for (const computer of result) io.out(describe(computer));
+    else
+      io.out(
+        `${options.action === "retry" ? "Retrying install-deps on" : "Computer"} ${describe(result)}`,
+      );
+  });
 }
 
 // A flag this action would drop, or a missing id; undefined when the command line is whole.

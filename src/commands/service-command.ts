@@ -101,6 +101,27 @@ export function exitCodeOf(error: HookNotifyError): number {
   return EXIT.failure;
 }
 
+// A usage mistake found before anything is sent (exit 2); else the config's service, then
+// `work` under runServiceWork. Returns the exit code (1 without a usable service).
+export async function withService(
+  io: CommandIo,
+  name: string,
+  options: {
+    configPath?: string | undefined;
+    timeoutSeconds?: number | undefined;
+    mistake?: string | undefined;
+  },
+  work: (ctx: ServiceContext, loaded: LoadedService) => Promise<void>,
+): Promise<number> {
+  if (options.mistake) {
+    io.err(`hook-notify ${name}: ${options.mistake}`);
+    return EXIT.usage;
+  }
+  const loaded = loadService(io, name, options.configPath);
+  if (!loaded) return EXIT.failure;
+  return runServiceWork(io, name, loaded, (ctx) => work(ctx, loaded), options.timeoutSeconds);
+}
+
 // Runs `work` with a deadline; a 429 whose Retry-After is short is waited out and tried once
 // more (said on stderr); any failure is one line. Returns the exit code.
 export async function runServiceWork(
@@ -108,8 +129,9 @@ export async function runServiceWork(
   name: string,
   loaded: LoadedService,
   work: (ctx: ServiceContext) => Promise<void>,
-  timeoutSeconds: number = DEFAULT_TIMEOUT_SECONDS,
+  timeoutSeconds: number | undefined = DEFAULT_TIMEOUT_SECONDS,
 ): Promise<number> {
+  timeoutSeconds ??= DEFAULT_TIMEOUT_SECONDS;
   for (let attempt = 0; ; attempt++) {
     const timer = deadline(timeoutSeconds * 1000);
     try {

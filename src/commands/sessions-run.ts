@@ -13,7 +13,7 @@ import {
 } from "../service/session-api.js";
 import { cell, timeOf } from "./cells.js";
 import { closestName } from "./did-you-mean.js";
-import { loadService, runServiceWork, EXIT, type CommandIo } from "./service-command.js";
+import { withService, type CommandIo } from "./service-command.js";
 import { listAction, messagesAction } from "./sessions-read.js";
 import { attachments, messageText, readStdin } from "./sessions-attach.js";
 
@@ -73,18 +73,8 @@ export async function runSessions(io: CommandIo, options: SessionsRun): Promise<
     needsId && !options.id
       ? `give the session's id, e.g. hook-notify ${name} sess-123`
       : mistakeOf(options);
-  if (problem) {
-    io.err(`hook-notify ${name}: ${problem}`);
-    return EXIT.usage;
-  }
-  const loaded = loadService(io, name, options.configPath);
-  if (!loaded) return EXIT.failure;
-  return runServiceWork(
-    io,
-    name,
-    loaded,
-    (ctx) => ACTIONS[options.action](ctx, io, options),
-    options.timeoutSeconds,
+  return withService(io, name, { ...options, mistake: problem }, (ctx) =>
+    ACTIONS[options.action](ctx, io, options),
   );
 }
 

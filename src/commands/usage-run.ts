@@ -13,7 +13,7 @@ import type { ServiceContext } from "../service/http.js";
 import { fetchRangeDigest, yesterdayUtc } from "../service/watch/digest.js";
 import { noticeOf } from "../service/watch/notices.js";
 import { formatTable } from "../style.js";
-import { EXIT, loadService, runServiceWork, type CommandIo } from "./service-command.js";
+import { withService, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 import { barChart, type ChartStyle, type Point } from "./usage-chart.js";
 import { reportHtml } from "./usage-report.js";
@@ -79,39 +79,26 @@ const AVERAGED = /(_avg|_p50|_p90|ratio|weekly_active|monthly_active|daily_activ
 // Exit code: 0 with the rows printed, 2 a usage mistake, 3 the service refused, 1 a failure.
 export async function runUsage(io: CommandIo, options: UsageRun): Promise<number> {
   const name = `usage ${options.kind}`;
-  if (options.kind === "report" && !options.html) {
-    io.err(`hook-notify ${name}: give the file to write, e.g. --html usage.html`);
-    return EXIT.usage;
-  }
-  const loaded = loadService(io, name, options.configPath);
-  if (!loaded) return EXIT.failure;
-  return runServiceWork(
-    io,
-    name,
-    loaded,
-    async (ctx) => {
-      const end = options.to ?? yesterdayUtc(io.deps.now());
-      const days = options.month || options.kind === "report" ? 30 : options.week ? 7 : 0;
-      const start = days ? daysBefore(end, days) : (options.from ?? end);
-      const range = checkRange({ startDate: start, endDate: end }, io.deps.now());
-      if (options.kind === "digest")
-        return printDigest(ctx, io, range, loaded.config, options.json);
-      if (options.kind === "report") return writeReport(ctx, io, range, options.html ?? "");
-      const kind = options.kind;
-      const { data, meta } = await rowsOf(ctx, kind, range, options);
-      const rows = byPeriod(
-        data,
-        options.period ?? "day",
-        options.groupBy ? "group_key" : undefined,
-      );
-      if (options.json) {
-        io.out(JSON.stringify({ data: rows, meta }, null, 2));
-        return;
-      }
-      printTable(io, { ...options, kind }, rows, meta, range);
-    },
-    options.timeoutSeconds,
-  );
+  const mistake =
+    options.kind === "report" && !options.html
+      ? "give the file to write, e.g. --html usage.html"
+      : undefined;
+  return withService(io, name, { ...options, mistake }, async (ctx, loaded) => {
+    const end = options.to ?? yesterdayUtc(io.deps.now());
+    const days = options.month || options.kind === "report" ? 30 : options.week ? 7 : 0;
+    const start = days ? daysBefore(end, days) : (options.from ?? end);
+    const range = checkRange({ startDate: start, endDate: end }, io.deps.now());
+    if (options.kind === "digest") return printDigest(ctx, io, range, loaded.config, options.json);
+    if (options.kind === "report") return writeReport(ctx, io, range, options.html ?? "");
+    const kind = options.kind;
+    const { data, meta } = await rowsOf(ctx, kind, range, options);
+    const rows = byPeriod(data, options.period ?? "day", options.groupBy ? "group_key" : undefined);
+    if (options.json) {
+      io.out(JSON.stringify({ data: rows, meta }, null, 2));
+      return;
+    }
+    printTable(io, { ...options, kind }, rows, meta, range);
+  });
 }
 
 function printTable(

@@ -2,12 +2,9 @@
 // Unicode blocks on a terminal and plain ASCII with NO_COLOR or in a pipe; `usage tokens --week`
 // prints the week's table with a total and its credits chart.
 import { describe, expect, it } from "vitest";
-import type { CommandIo } from "../../src/commands/service-command.js";
 import { barChart, compact, sparkline } from "../../src/commands/usage-chart.js";
 import { runUsage } from "../../src/commands/usage-run.js";
-import { createDeps } from "../../src/deps.js";
-import { startFakeService } from "../helpers/fake-service.js";
-import { tempHome } from "../helpers/run-bin.js";
+import { serviceSetup } from "./service-io.js";
 
 const points = [
   { label: "mon", value: 10 },
@@ -44,17 +41,7 @@ describe("barChart", () => {
 
 describe("usage tokens --week", () => {
   async function run(env: Record<string, string>) {
-    const fake = await startFakeService({ apiKey: "usage-chart-key-0123456789" });
-    const home = tempHome({ FACTORY_API_KEY: fake.apiKey, ...env });
-    const configPath = home.writeConfig({
-      service: { baseUrl: fake.url, apiKey: "${FACTORY_API_KEY}" },
-    });
-    const out: string[] = [];
-    const io: CommandIo = {
-      deps: { ...createDeps(), env: home.env, homedir: home.dir },
-      out: (line) => out.push(line),
-      err: (line) => out.push(line),
-    };
+    const { configPath, io, out } = await serviceSetup(env);
     expect(await runUsage(io, { configPath, kind: "tokens", week: true, json: false })).toBe(0);
     return out.join("\n");
   }

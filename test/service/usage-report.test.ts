@@ -9,11 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { CommandIo } from "../../src/commands/service-command.js";
 import { runUsage } from "../../src/commands/usage-run.js";
-import { createDeps } from "../../src/deps.js";
-import { startFakeService } from "../helpers/fake-service.js";
-import { tempHome } from "../helpers/run-bin.js";
+import { serviceSetup } from "./service-io.js";
 
 const CHROMIUM = ["chromium", "chromium-browser"].find(
   (name) => spawnSync("sh", ["-c", `command -v ${name}`]).status === 0,
@@ -74,17 +71,7 @@ describe.skipIf(!CHROMIUM)(
   `usage report --html in headless Chromium${CHROMIUM ? "" : " (skipped: no chromium on PATH; apt-get install chromium)"}`,
   () => {
     it("renders the four charts and makes no network request", { timeout: 150_000 }, async () => {
-      const fake = await startFakeService({ apiKey: "usage-report-key-0123456789" });
-      const home = tempHome({ FACTORY_API_KEY: fake.apiKey });
-      const configPath = home.writeConfig({
-        service: { baseUrl: fake.url, apiKey: "${FACTORY_API_KEY}" },
-      });
-      const out: string[] = [];
-      const io: CommandIo = {
-        deps: { ...createDeps(), env: home.env, homedir: home.dir },
-        out: (line) => out.push(line),
-        err: (line) => out.push(line),
-      };
+      const { home, configPath, io } = await serviceSetup();
       const file = join(home.dir, "usage.html");
       expect(await runUsage(io, { configPath, kind: "report", html: file, json: false })).toBe(0);
       const html = readFileSync(file, "utf8");
