@@ -86,8 +86,7 @@ export function idProblem(id: string): string | undefined {
   if (id.trim() === "") return "an id is needed";
   if (id === "." || id === "..") return "not an id (a dot segment would reach another endpoint)";
   if (id.startsWith("-")) return "an id does not start with -";
-  if (/[/\\]/.test(id) || /\p{Cc}/u.test(id))
-    return "an id has no /, \\ or control characters";
+  if (/[/\\]/.test(id) || /\p{Cc}/u.test(id)) return "an id has no /, \\ or control characters";
   return undefined;
 }
 
