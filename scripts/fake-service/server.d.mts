@@ -21,7 +21,14 @@ export type FakeOp =
       installSessionId?: string;
     }
   | { op: "revision"; settings: Record<string, unknown>; user?: Record<string, string> }
-  | { op: "message"; sessionId: string; role: string; text: string; isError?: boolean };
+  | {
+      op: "message";
+      sessionId: string;
+      role: string;
+      text: string;
+      isError?: boolean;
+      isUserVisible?: boolean;
+    };
 
 export interface FakeFailure {
   path?: string | RegExp;
@@ -57,6 +64,15 @@ export interface FakeService {
   /** Sessions by createdAt: "oldest" first (the live service, the default) or "newest" first. */
   listOrder: "oldest" | "newest";
   rateLimit?: { limit: number; windowMs: number } | undefined;
+  /** Messages listed "oldest" (default) or "newest" first. */
+  messageOrder: "oldest" | "newest";
+  /** Messages without `role` (the document's Message has none) or without `createdAt`. */
+  messagesOmitRole: boolean;
+  messagesOmitCreatedAt: boolean;
+  /** Every cursor handed out so far answers `status` (default 410) from now on. */
+  expireCursors(status?: number): void;
+  /** The bodies of the messages POSTed, in order. */
+  sent?: { sessionId: string; body: Record<string, unknown> }[];
   apply(op: FakeOp | FakeOp[]): void;
   fail(rule: FakeFailure): void;
   clearFailures(): void;
@@ -73,6 +89,9 @@ export interface FakeOptions {
   listOmitsStatus?: boolean;
   listOrder?: "oldest" | "newest";
   rateLimit?: { limit: number; windowMs: number };
+  messageOrder?: "oldest" | "newest";
+  messagesOmitRole?: boolean;
+  messagesOmitCreatedAt?: boolean;
 }
 
 export function startFakeService(options?: FakeOptions): Promise<FakeService>;

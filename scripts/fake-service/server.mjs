@@ -23,6 +23,20 @@ export async function startFakeService(options = {}) {
     // The live service lists sessions oldest first (issue 31); "newest" tries the other order.
     listOrder: options.listOrder ?? "oldest",
     rateLimit: options.rateLimit, // {limit, windowMs}
+    // What the document leaves open, each switchable: messages listed "oldest" (default) or
+    // "newest" first, without the role field the document's Message does not have, without
+    // createdAt (which fields are required is not shown).
+    messageOrder: options.messageOrder ?? "oldest",
+    messagesOmitRole: options.messagesOmitRole ?? false,
+    messagesOmitCreatedAt: options.messagesOmitCreatedAt ?? false,
+    // Cursors carry an epoch; expireCursors(status) makes every cursor handed out so far answer
+    // `status` (410 by default): how long a cursor lives is not documented.
+    cursorEpoch: 0,
+    staleCursorStatus: 410,
+    expireCursors: (status = 410) => {
+      fake.cursorEpoch += 1;
+      fake.staleCursorStatus = status;
+    },
     hits: [],
     timers: new Set(),
     apply: (op) => {
@@ -172,7 +186,7 @@ function route(fake, method, path, query, body, now) {
       const sign = fake.listOrder === "newest" ? -1 : 1;
       const sorted = mine.sort((a, b) => sign * (a.createdAt - b.createdAt));
       const shown = fake.listOmitsStatus ? sorted.map((s) => omit(s, "status")) : sorted;
-      return listPage(query, shown, (s) => s.sessionId, "sessions");
+      return listPage(query, shown, (s) => s.sessionId, "sessions", fake);
     }
     case "POST sessions": {
       if (typeof body?.computerId !== "string") return err(400, "computerId is required.");
@@ -252,19 +266,32 @@ function messages(fake, method, sessionId, query, body, now) {
   const list = fake.state.messages.get(sessionId) ?? [];
   fake.state.messages.set(sessionId, list);
   if (method === "GET") {
-    const shown = query.role ? list.filter((m) => m.role === query.role) : list;
     if (query.role && !["user", "assistant", "tool"].includes(query.role))
       return err(400, "Invalid role.");
-    return listPage(query, shown, (m) => m.id, "messages");
+    const ofRole = query.role ? list.filter((m) => m.role === query.role) : list;
+    const ordered = fake.messageOrder === "newest" ? [...ofRole].reverse() : ofRole;
+    const shown = ordered.map((m) => {
+      const { role, createdAt, updatedAt, ...rest } = m;
+      return {
+        ...rest,
+        ...(fake.messagesOmitRole ? {} : { role }),
+        ...(fake.messagesOmitCreatedAt ? {} : { createdAt, updatedAt }),
+      };
+    });
+    return listPage(query, shown, (m) => m.id, "messages", fake);
   }
   if (typeof body?.text !== "string") return err(400, "text is required.");
   const message = {
     id: `msg-${randomUUID().slice(0, 8)}`,
     role: "user",
     content: [{ id: "c1", text: body.text }],
-    createdAt: now(),
+    createdAt: Math.max(now(), (list.at(-1)?.createdAt ?? 0) + 1),
     updatedAt: now(),
+    isUserVisible: true,
+    ...(list.length > 0 ? { parentId: list.at(-1).id } : {}),
+    ...(body.files ? { files: body.files.length } : {}),
   };
+  fake.sent = [...(fake.sent ?? []), { sessionId, body }];
   list.push(message);
   Object.assign(found, {
     status: "running",
@@ -306,13 +333,17 @@ function createComputer(state, body, now) {
 }
 
 // limit 1-100 (default 20) and an opaque cursor: the id of the last item served.
-function listPage(query, items, idOf, key) {
+function listPage(query, items, idOf, key, fake) {
   const limit = query.limit === undefined ? 20 : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
     return err(400, "limit must be between 1 and 100.");
+  const epoch = fake?.cursorEpoch ?? 0;
+  const cursorOf = (item) => (epoch === 0 ? idOf(item) : `e${String(epoch)}.${idOf(item)}`);
   let start = 0;
   if (query.cursor !== undefined) {
-    const at = items.findIndex((item) => idOf(item) === query.cursor);
+    const at = items.findIndex((item) => cursorOf(item) === query.cursor);
+    if (at < 0 && fake && epoch > 0 && !query.cursor.startsWith(`e${String(epoch)}.`))
+      return err(fake.staleCursorStatus, "This cursor has expired.", "Gone");
     if (at < 0) return err(400, "Invalid cursor.");
     start = at + 1;
   }
@@ -322,7 +353,7 @@ function listPage(query, items, idOf, key) {
     status: 200,
     body: {
       [key]: page,
-      pagination: { hasMore, ...(hasMore ? { nextCursor: idOf(page.at(-1)) } : {}) },
+      pagination: { hasMore, ...(hasMore ? { nextCursor: cursorOf(page.at(-1)) } : {}) },
     },
   };
 }

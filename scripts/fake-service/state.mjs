@@ -78,7 +78,7 @@ export function step(name, status, error) {
 //   {op:"computer", id, ...fields}            create or update a computer
 //   {op:"step", computerId, name, status, error?, installSessionId?}   set one provisioning step
 //   {op:"revision", settings, user?}          a new enterprise-control revision
-//   {op:"message", sessionId, role, text, isError?}  a message in a session (messageCount +1)
+//   {op:"message", sessionId, role, text, isError?, isUserVisible?}  a message (messageCount +1)
 export function applyOp(state, op, now) {
   switch (op.op) {
     case "session": {
@@ -133,13 +133,17 @@ export function applyOp(state, op, now) {
       if (!found) throw new Error(`no session ${op.sessionId}`);
       const list = state.messages.get(op.sessionId) ?? [];
       state.messages.set(op.sessionId, list);
+      // Distinct, increasing times (ops applied in one go share a millisecond), and the
+      // previous message as parentId.
+      const at = Math.max(now, (list.at(-1)?.createdAt ?? 0) + 1);
       list.push({
         id: `msg-${op.sessionId}-${list.length + 1}`,
         role: op.role,
         content: [{ id: "c1", text: op.text }],
-        createdAt: now,
-        updatedAt: now,
-        isUserVisible: true,
+        createdAt: at,
+        updatedAt: at,
+        ...(list.length > 0 ? { parentId: list.at(-1).id } : {}),
+        isUserVisible: op.isUserVisible ?? true,
         ...(op.isError === undefined ? {} : { isError: op.isError }),
       });
       Object.assign(found, { messageCount: (found.messageCount ?? 0) + 1, updatedAt: now });

@@ -11,7 +11,7 @@ import {
 import type { ServiceContext } from "../service/http.js";
 import type { Computer } from "../service/schemas.js";
 import { failedStepsOf } from "../service/watch/detect.js";
-import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
+import { withService, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 
 /** What `hook-notify computers` does. */
@@ -24,27 +24,62 @@ export interface ComputersRun {
   id?: string | undefined;
   json: boolean;
   host?: string | undefined;
+  timeoutSeconds?: number | undefined;
   fields: Omit<NewComputer, "name" | "hostId"> & { name?: string | undefined };
 }
 
-// Exit code: 0 when the service accepted, 1 otherwise (the reason on stderr, key masked).
+/** The flags only create takes (the update body is name, hostId and remoteUser). */
+const CREATE_ONLY = {
+  provider: "--provider",
+  repos: "--repo",
+  autoInstallDeps: "--auto-install-deps",
+  serviceAccountId: "--service-account",
+  source: "--source",
+} as const;
+
+// Exit code: 0 done, 2 a usage mistake, 3 the service refused, 1 another failure.
 export async function runComputers(io: CommandIo, options: ComputersRun): Promise<number> {
   const name = `computers ${options.action}`;
-  if ((options.action === "retry" || options.action === "update") && !options.id) {
-    io.err(`hook-notify ${name}: give the computer's id, e.g. hook-notify ${name} comp-123`);
-    return 1;
-  }
-  const loaded = loadService(io, name, options.configPath);
-  if (!loaded) return 1;
-  return runServiceWork(io, name, loaded, async (ctx) => {
+  return withService(io, name, { ...options, mistake: mistakeOf(options) }, async (ctx) => {
     const result = await act(ctx, options);
     if (options.json) io.out(JSON.stringify(result, null, 2));
+    else if (Array.isArray(result) && result.length === 0)
+      io.err(
+        `hook-notify ${name}: no computers${options.host ? ` on host ${cell(options.host)}` : ""}.`,
+      );
     else if (Array.isArray(result)) for (const computer of result) io.out(describe(computer));
     else
       io.out(
         `${options.action === "retry" ? "Retrying install-deps on" : "Computer"} ${describe(result)}`,
       );
   });
+}
+
+// A flag this action would drop, or a missing id; undefined when the command line is whole.
+function mistakeOf(o: ComputersRun): string | undefined {
+  const name = `computers ${o.action}`;
+  if ((o.action === "retry" || o.action === "update") && !o.id)
+    return `give the computer's id, e.g. hook-notify ${name} comp-123`;
+  if (o.action !== "create") {
+    const given = Object.entries(CREATE_ONLY)
+      .filter(([field]) => o.fields[field as keyof typeof CREATE_ONLY] !== undefined)
+      .map(([, flag]) => flag);
+    if (given.length > 0)
+      return `${given.join(", ")}: only for create (the service cannot change ${given.length > 1 ? "them" : "it"} later).`;
+  }
+  if (
+    (o.action === "list" || o.action === "retry") &&
+    (o.fields.name ?? o.fields.remoteUser) !== undefined
+  )
+    return `--name and --remote-user are for create and update.`;
+  if (
+    o.action === "update" &&
+    o.fields.name === undefined &&
+    o.fields.remoteUser === undefined &&
+    o.host === undefined
+  )
+    return "nothing to change: give --name, --remote-user or --host.";
+  return undefined;
 }
 
 function act(ctx: ServiceContext, o: ComputersRun): Promise<Computer | Computer[]> {

@@ -3,6 +3,7 @@
 // failed (what a ComputerError notification offers).
 import type { Argv, CommandModule } from "yargs";
 import { configOption } from "./config-option.js";
+import { checkTimeout, timeoutOption } from "./service-flags.js";
 
 interface ComputersArgs {
   config?: string | undefined;
@@ -17,6 +18,7 @@ interface ComputersArgs {
   "auto-install-deps"?: boolean | undefined;
   "service-account"?: string | undefined;
   source?: string | undefined;
+  timeout: number;
 }
 
 export const computersCommand: CommandModule<object, ComputersArgs> = {
@@ -40,11 +42,14 @@ export const computersCommand: CommandModule<object, ComputersArgs> = {
       .option("auto-install-deps", { type: "boolean", describe: "create: install dependencies" })
       .option("service-account", { type: "string", describe: "create: service account id" })
       .option("source", { choices: ["scratch"], describe: "create: start from scratch" })
+      .option("timeout", timeoutOption)
+      .check(checkTimeout)
       .example("$0 computers retry comp-123", "POST …/computers/comp-123/install-deps")
       .example("$0 computers create --name build --repo https://git.example/app", "a new one")
       .epilog(
         'Needs "service" in the config (see hook-notify watch --help). Exit 0 when the service ' +
-          "accepted, 1 on any failure.",
+          "accepted, 2 on a usage mistake (nothing sent), 3 when the service refused (4xx), 1 on any " +
+          "other failure.",
       ) as unknown as Argv<ComputersArgs>,
   handler: async (argv) => {
     const [{ runComputers }, { consoleIo }, { createDeps }] = await Promise.all([
@@ -58,6 +63,7 @@ export const computersCommand: CommandModule<object, ComputersArgs> = {
       id: argv.id,
       json: argv.json,
       host: argv.host,
+      timeoutSeconds: argv.timeout,
       fields: {
         name: argv.name,
         provider: argv.provider as "hosted" | undefined,

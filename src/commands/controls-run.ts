@@ -4,17 +4,20 @@ import { listControlHistory } from "../service/client.js";
 import type { ControlChange } from "../service/schemas.js";
 import { checkLimit } from "../service/session-api.js";
 import { diffSettings, maskDeep } from "../service/watch/diff-settings.js";
-import { loadService, runServiceWork, type CommandIo } from "./service-command.js";
+import { withService, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 
-// Exit code: 0 with the history printed, 1 on any failure (one line on stderr).
+// Exit code: 0 with the history printed, 2 a usage mistake, 3 refused, 1 another failure.
 export async function runControls(
   io: CommandIo,
-  options: { configPath?: string | undefined; limit: number; json: boolean },
+  options: {
+    configPath?: string | undefined;
+    limit: number;
+    json: boolean;
+    timeoutSeconds?: number | undefined;
+  },
 ): Promise<number> {
-  const loaded = loadService(io, "controls history", options.configPath);
-  if (!loaded) return 1;
-  return runServiceWork(io, "controls history", loaded, async (ctx) => {
+  return withService(io, "controls history", options, async (ctx) => {
     const limit = checkLimit(options.limit);
     const history: ControlChange[] = [];
     for await (const change of listControlHistory(ctx, Math.min(100, limit + 1))) {

@@ -2,11 +2,13 @@
 // what changed (credential-bearing values masked), newest first.
 import type { Argv, CommandModule } from "yargs";
 import { configOption } from "./config-option.js";
+import { checkTimeout, timeoutOption } from "./service-flags.js";
 
 interface ControlsArgs {
   config?: string | undefined;
   action?: string;
   limit?: number | undefined;
+  timeout?: number | undefined;
   json: boolean;
 }
 
@@ -19,6 +21,8 @@ export const controlsCommand: CommandModule<object, ControlsArgs> = {
       .option("config", configOption)
       .option("limit", { type: "number", describe: "Revisions to show, 1-100 (default 10)" })
       .option("json", { type: "boolean", default: false, describe: "Print JSON for scripts" })
+      .option("timeout", timeoutOption)
+      .check(checkTimeout)
       .example("$0 controls history --limit 3", "the last three changes and their diffs")
       .epilog(
         "Settings are shown as a diff against the revision before, with keys masked. With " +
@@ -33,6 +37,7 @@ export const controlsCommand: CommandModule<object, ControlsArgs> = {
     process.exitCode = await runControls(consoleIo(createDeps()), {
       configPath: argv.config,
       limit: argv.limit ?? 10,
+      timeoutSeconds: argv.timeout,
       json: argv.json,
     });
   },

@@ -5,9 +5,11 @@ import { deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Config, ServiceConfig } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { toHookNotifyError } from "../errors.js";
+import { toHookNotifyError, type HookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { describeWait, type ServiceContext } from "../service/http.js";
+import { closestName } from "./did-you-mean.js";
+import { DEFAULT_TIMEOUT_SECONDS } from "./service-flags.js";
 
 /** Where a command's output goes; the yargs handler passes the console, tests collect lines. */
 export interface CommandIo {
@@ -18,7 +20,21 @@ export interface CommandIo {
 
 /** The longest Retry-After a one-shot command waits out before its single second try. */
 const MAX_WAIT_MS = 15_000;
-const TIMEOUT_MS = 30_000;
+
+/** Exit codes of the service commands (docs/service.md): done, failed, usage, refused. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3 } as const;
+
+/** The keys of "service" in the config (src/config/schema.ts), for a did-you-mean. */
+const SERVICE_KEYS = [
+  "baseUrl",
+  "apiKey",
+  "enrich",
+  "enrichTimeoutSeconds",
+  "intervalSeconds",
+  "computers",
+  "hostId",
+  "alerts",
+];
 
 // The console as a CommandIo (the commands' handlers).
 export function consoleIo(deps: Deps): CommandIo {
@@ -53,13 +69,57 @@ export function loadService(
   if (loaded.error) say(loaded.error.message);
   const service = loaded.value.service;
   if (service) return { service, secrets: loaded.secrets, config: loaded.value };
-  const unset = loaded.issues.filter((issue) => /(^|: )service\./.test(issue));
-  for (const issue of unset) say(issue);
-  if (unset.length === 0)
+  const problems = serviceProblems(loaded.issues);
+  for (const problem of problems) say(problem);
+  if (problems.length === 0)
     say(
       'no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
     );
   return undefined;
+}
+
+// The config's problems inside "service" (an unset ${VAR}, a wrong type, an unknown key with the
+// key it most likely meant).
+export function serviceProblems(issues: readonly string[]): string[] {
+  return issues.filter((issue) => /(^|: )service[.:]/.test(issue)).map(withGuess);
+}
+
+// A config issue, with the key it most likely meant when it names an unknown key of "service".
+export function withGuess(issue: string): string {
+  if (!/(^|: )service[.:]/.test(issue)) return issue;
+  const unknown = /Unrecognized keys?: "([^"]+)"/.exec(issue)?.[1];
+  const guess = unknown === undefined ? undefined : closestName(unknown, SERVICE_KEYS);
+  return guess ? `${issue}. Did you mean "${guess}"?` : issue;
+}
+
+// The exit code for a failure: 2 a usage mistake (nothing was sent), 3 the service refused
+// (it answered 4xx), 1 anything else (5xx, network, timeout, a broken answer, the config).
+export function exitCodeOf(error: HookNotifyError): number {
+  if (error.code === "USAGE") return EXIT.usage;
+  const status = error.status ?? 0;
+  if (status >= 400 && status < 500) return EXIT.refused;
+  return EXIT.failure;
+}
+
+// A usage mistake found before anything is sent (exit 2); else the config's service, then
+// `work` under runServiceWork. Returns the exit code (1 without a usable service).
+export async function withService(
+  io: CommandIo,
+  name: string,
+  options: {
+    configPath?: string | undefined;
+    timeoutSeconds?: number | undefined;
+    mistake?: string | undefined;
+  },
+  work: (ctx: ServiceContext, loaded: LoadedService) => Promise<void>,
+): Promise<number> {
+  if (options.mistake) {
+    io.err(`hook-notify ${name}: ${options.mistake}`);
+    return EXIT.usage;
+  }
+  const loaded = loadService(io, name, options.configPath);
+  if (!loaded) return EXIT.failure;
+  return runServiceWork(io, name, loaded, (ctx) => work(ctx, loaded), options.timeoutSeconds);
 }
 
 // Runs `work` with a deadline; a 429 whose Retry-After is short is waited out and tried once
@@ -69,9 +129,11 @@ export async function runServiceWork(
   name: string,
   loaded: LoadedService,
   work: (ctx: ServiceContext) => Promise<void>,
+  timeoutSeconds: number | undefined = DEFAULT_TIMEOUT_SECONDS,
 ): Promise<number> {
+  timeoutSeconds ??= DEFAULT_TIMEOUT_SECONDS;
   for (let attempt = 0; ; attempt++) {
-    const timer = deadline(TIMEOUT_MS);
+    const timer = deadline(timeoutSeconds * 1000);
     try {
       await work({ service: loaded.service, env: io.deps.env, signal: timer.signal });
       return 0;
@@ -88,8 +150,12 @@ export async function runServiceWork(
         known.code === "SERVICE_RATE_LIMITED"
           ? ` Not retried now: run it again ${wait === undefined ? "later" : `in ${describeWait(wait)}`}.`
           : "";
-      io.err(`hook-notify ${name}: ${known.code}: ${message}${advice}`);
-      return 1;
+      const waited =
+        known.code === "SERVICE_TIMEOUT"
+          ? ` Waited ${String(timeoutSeconds)} s (--timeout to change it).`
+          : "";
+      io.err(`hook-notify ${name}: ${known.code}: ${message}${advice}${waited}`);
+      return exitCodeOf(known);
     } finally {
       timer.clear();
     }

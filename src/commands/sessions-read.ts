@@ -5,7 +5,8 @@
 import { HookNotifyError } from "../errors.js";
 import type { ServiceContext } from "../service/http.js";
 import type { Message, Session } from "../service/schemas.js";
-import { getSessionPage, listMessages } from "../service/session-api.js";
+import { isVisible, orderMessages } from "../service/message-order.js";
+import { getSessionPage, listMessages, MESSAGE_ROLES } from "../service/session-api.js";
 import { textOf } from "../service/watch/describe-turn.js";
 import { formatTable } from "../style.js";
 import { cell, timeOf } from "./cells.js";
@@ -31,6 +32,8 @@ export async function listAction(
     sessions.push(...result.items);
     cursor = result.nextCursor ?? undefined;
     if (!result.hasMore || !cursor) break;
+    // A list that comes newest first has the newest `--limit` on its first pages.
+    if (sessions.length >= shown && comesNewestFirst(sessions)) break;
     if (page === MAX_PAGES)
       io.err(
         `hook-notify sessions list: more than ${String(MAX_PAGES * 100)} sessions; showing the newest of those read.`,
@@ -39,6 +42,12 @@ export async function listAction(
   const newest = [...sessions].sort((a, b) => recency(b) - recency(a)).slice(0, shown);
   if (o.json) {
     io.out(JSON.stringify(newest, null, 2));
+    return;
+  }
+  if (newest.length === 0) {
+    io.err(
+      `hook-notify sessions list: no sessions${o.computer ? ` on computer ${cell(o.computer)}` : ""}.`,
+    );
     return;
   }
   const rows = newest.map((s) => [
@@ -52,7 +61,10 @@ export async function listAction(
     io.out(line);
 }
 
-// A session's messages, oldest to newest: the last `--limit` (all with --all).
+// A session's messages, oldest to newest: the last `--limit` (all with --all), each with who
+// said it. The document's Message has no role: the role is the one asked for (--role), else the
+// message's own field when the service sends one, else learnt from one listing per role. Hidden
+// messages (isUserVisible false) only with --all, marked.
 export async function messagesAction(
   ctx: ServiceContext,
   io: CommandIo,
@@ -60,21 +72,50 @@ export async function messagesAction(
 ): Promise<void> {
   const shown = shownCount(o);
   const query = { role: o.role, computerId: o.computer };
-  const messages: Message[] = [];
-  for await (const message of listMessages(ctx, o.id ?? "", query, MAX_PAGES))
-    messages.push(message);
-  const ordered = messages.every((m) => m.createdAt !== undefined)
-    ? [...messages].sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0))
-    : messages;
-  const last = ordered.slice(-shown);
+  const listed: Message[] = [];
+  for await (const message of listMessages(ctx, o.id ?? "", query, MAX_PAGES)) listed.push(message);
+  const roles = o.role || listed.every((m) => m.role) ? undefined : await rolesOf(ctx, o);
+  const { messages, guessed } = orderMessages(listed);
+  const kept = o.all ? messages : messages.filter(isVisible);
+  const last = kept.slice(-shown);
+  const roleOf = (m: Message): string => o.role ?? m.role ?? roles?.get(m.id) ?? "message";
   if (o.json) {
-    io.out(JSON.stringify(last, null, 2));
+    io.out(
+      JSON.stringify(
+        last.map((m) => ({ ...m, role: roleOf(m) })),
+        null,
+        2,
+      ),
+    );
     return;
   }
+  if (last.length === 0) {
+    const hidden = messages.length - kept.length;
+    io.err(
+      `hook-notify sessions messages: no ${o.role ? `${o.role} ` : ""}messages${hidden > 0 ? ` (${String(hidden)} hidden; --all shows them)` : ""}.`,
+    );
+    return;
+  }
+  if (guessed)
+    io.err(
+      "hook-notify sessions messages: the messages carry no time or parent; shown in the order listed.",
+    );
   for (const m of last) {
-    const who = `${m.role ?? "message"}${m.isError ? " (error)" : ""}`;
+    const marks = [m.isError ? "error" : "", isVisible(m) ? "" : "hidden"].filter(Boolean);
+    const who = `${roleOf(m)}${marks.length ? ` (${marks.join(", ")})` : ""}`;
     io.out(`${timeOf(m.createdAt)}  ${who}: ${cell(textOf(m), 500)}`);
   }
+}
+
+// Each message's role, from one listing per role (the messages carry none).
+async function rolesOf(ctx: ServiceContext, o: SessionsRun): Promise<Map<string, string>> {
+  const roles = new Map<string, string>();
+  for (const role of MESSAGE_ROLES) {
+    const query = { role, computerId: o.computer };
+    for await (const message of listMessages(ctx, o.id ?? "", query, MAX_PAGES))
+      roles.set(message.id, role);
+  }
+  return roles;
 }
 
 // --limit (how many to show), or everything with --all.
@@ -87,6 +128,12 @@ function shownCount(o: SessionsRun): number {
       `--limit must be a whole number of 1 or more (got ${String(limit)}).`,
     );
   return limit;
+}
+
+function comesNewestFirst(sessions: readonly Session[]): boolean {
+  const first = sessions[0];
+  const last = sessions.at(-1);
+  return !!first && !!last && (first.createdAt ?? 0) > (last.createdAt ?? 0);
 }
 
 function recency(session: Session): number {

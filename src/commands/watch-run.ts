@@ -4,6 +4,7 @@ import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import type { ServiceConfig } from "../core/config.js";
 import { createDeps } from "../deps.js";
 import { scrub } from "../redact.js";
+import { serviceProblems, withGuess } from "./service-command.js";
 import { describeWait } from "../service/http.js";
 import { pollOnce, type PollResult } from "../service/watch/poll.js";
 import { nextDelay } from "../service/watch/schedule.js";
@@ -45,9 +46,13 @@ export async function runWatch(options: WatchRun): Promise<number> {
       if (options.once) return onceExit(result, retryAfterMs);
       failures = result.errors.length > 0 ? failures + 1 : 0;
       const delay = nextDelay({ intervalMs, failures, retryAfterMs, random: Math.random });
-      if (result.errors.length > 0)
-        console.error(`hook-notify watch: next poll in ${describeWait(delay)}.`);
-      if (!(await sleep(delay, stop.signal))) return 0;
+      if (delay.clampedFrom !== undefined)
+        console.error(
+          `hook-notify watch: asked to wait ${describeWait(delay.clampedFrom)}; waiting ${describeWait(delay.ms)}, the longest wait between polls.`,
+        );
+      else if (result.errors.length > 0)
+        console.error(`hook-notify watch: next poll in ${describeWait(delay.ms)}.`);
+      if (!(await sleep(delay.ms, stop.signal))) return 0;
     }
   } finally {
     process.off("SIGINT", onSignal);
@@ -61,9 +66,9 @@ function serviceOrSay(loaded: LoadedConfig): ServiceConfig | undefined {
   if (loaded.error)
     console.error(`hook-notify watch: ${scrub(loaded.error.message, loaded.secrets)}`);
   for (const issue of loaded.issues)
-    console.error(`hook-notify watch: ${scrub(issue, loaded.secrets)}`);
+    console.error(`hook-notify watch: ${scrub(withGuess(issue), loaded.secrets)}`);
   const service = loaded.value.service;
-  if (!service && !loaded.issues.some((issue) => /(^|: )service\./.test(issue)))
+  if (!service && serviceProblems(loaded.issues).length === 0)
     console.error(
       'hook-notify watch: no "service" in the config. Add "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} (see hook-notify watch --help).',
     );

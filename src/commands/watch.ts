@@ -2,6 +2,7 @@
 // going idle, a computer failing to provision, a change of the enterprise controls, yesterday's
 // usage) through the configured sinks.
 import type { CommandModule } from "yargs";
+import { MAX_INTERVAL_SECONDS } from "../service/watch/schedule.js";
 import { configOption } from "./config-option.js";
 
 /** The shortest interval between polls (the config's intervalSeconds has the same floor). */
@@ -34,7 +35,7 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
       .option("interval", {
         type: "number",
         describe:
-          "Seconds between polls, at least 10 (default: service.intervalSeconds, else 60; +10 % jitter)",
+          "Seconds between polls, 10 to 86400 (default: service.intervalSeconds, else 60; +10 % jitter)",
       })
       .option("computer", {
         type: "string",
@@ -46,9 +47,13 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
         describe: "Only sessions on the computers of this host id (UUID)",
       })
       .check((argv) => {
-        if (argv.interval !== undefined && !(argv.interval >= MIN_INTERVAL_SECONDS))
+        const interval = argv.interval;
+        if (
+          interval !== undefined &&
+          !(interval >= MIN_INTERVAL_SECONDS && interval <= MAX_INTERVAL_SECONDS)
+        )
           throw new Error(
-            `--interval ${String(argv.interval)}: polls are at least ${String(MIN_INTERVAL_SECONDS)} seconds apart; give --interval ${String(MIN_INTERVAL_SECONDS)} or more.`,
+            `--interval ${Number.isNaN(interval) ? "is not a number" : String(interval)}: give the seconds between polls, from ${String(MIN_INTERVAL_SECONDS)} to ${String(MAX_INTERVAL_SECONDS)} (a day).`,
           );
         return true;
       })

@@ -27,10 +27,16 @@ export async function checkService(
     } catch (error) {
       const known = toHookNotifyError(error);
       const fix =
-        known.code === "SERVICE_UNAUTHORIZED"
-          ? "Set service.apiKey (e.g. FACTORY_API_KEY) to a valid API key from the web app's API key settings."
-          : "Check service.baseUrl, the network and the proxy.";
-      return [fail("service key", `${where}: ${scrub(known.message, secrets)}`, fix)];
+        known.code === "CONFIG_INVALID"
+          ? "Fix service.baseUrl as said."
+          : known.code === "SERVICE_UNAUTHORIZED"
+            ? "Set service.apiKey (e.g. FACTORY_API_KEY) to a valid API key from the web app's API key settings."
+            : "Check service.baseUrl, the network and the proxy.";
+      // blocks: doctor exits 1, so it can check the service setup in CI (the hooks' local
+      // notifications still work; what the service part promises does not).
+      return [
+        fail("service key", `${where}: ${scrub(known.message, secrets)}`, fix, { blocks: true }),
+      ];
     }
     const results = [ok("service key", `${where} accepts the API key`)];
     const yesterday = new Date(now - 86_400_000).toISOString().slice(0, 10);

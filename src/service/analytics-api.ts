@@ -45,7 +45,7 @@ export async function getGroupedAnalytics(
   kind: AnalyticsKind,
   range: DateRange,
   groupBy: string,
-): Promise<Record<string, unknown>[]> {
+): Promise<{ data: Record<string, unknown>[]; meta: Record<string, unknown> }> {
   if (GROUP_BY[kind] !== groupBy)
     throw usage(
       `--group-by ${groupBy.slice(0, 20)} is not documented for ${kind}${GROUP_BY[kind] ? `; use ${GROUP_BY[kind]}` : " (it has no group_by)"}.`,
@@ -55,7 +55,7 @@ export async function getGroupedAnalytics(
     { path: `/api/v1/analytics/${kind}`, query: { ...range, group_by: groupBy } },
     analyticsSchema(groupRowSchema),
   );
-  return answer.data;
+  return { data: answer.data, meta: answer.meta ?? {} };
 }
 
 function usage(message: string): HookNotifyError {

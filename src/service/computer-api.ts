@@ -1,7 +1,7 @@
 // The computers resource beyond what the watch reads (research/service-api.md, "Computers"):
 // the list by host, create and update, with the documented limits checked before sending.
 import { HookNotifyError } from "../errors.js";
-import { callService, type ServiceContext } from "./http.js";
+import { callService, idSegment, type ServiceContext } from "./http.js";
 import { computerListSchema, computerSchema, type Computer } from "./schemas.js";
 
 /** The body of POST /computers. */
@@ -61,7 +61,7 @@ export function createComputer(ctx: ServiceContext, body: NewComputer): Promise<
 }
 
 // PATCH /api/v0/computers/{id}: name, host, remote user.
-export function updateComputer(
+export async function updateComputer(
   ctx: ServiceContext,
   computerId: string,
   change: ComputerChange,
@@ -69,7 +69,7 @@ export function updateComputer(
   if (Object.values(change).every((v) => v === undefined))
     throw usage("nothing to change: give --name, --host or --remote-user.");
   checkChange(change);
-  const path = `/api/v0/computers/${encodeURIComponent(computerId)}`;
+  const path = `/api/v0/computers/${idSegment(computerId, "computer")}`;
   return callService(ctx, { method: "PATCH", path, body: strip({ ...change }) }, computerSchema);
 }
 

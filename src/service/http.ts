@@ -33,6 +33,7 @@ export async function callService<T>(
   request: ServiceRequest,
   schema: z.ZodMiniType<T>,
 ): Promise<T> {
+  checkBaseUrl(ctx.service.baseUrl);
   const url = buildUrl(ctx.service.baseUrl, request);
   const where = `${request.method ?? "GET"} ${request.path}`;
   const secrets = secretPartsOf(ctx.service.apiKey);
@@ -66,6 +67,40 @@ export async function callService<T>(
 // Loads the HTTP client ahead of a timed call, so a deadline measures the service, not the disk.
 export async function loadTransport(): Promise<void> {
   await import("undici");
+}
+
+// One id as one path segment: refused when it is empty, a dot segment (`.`, `..`: URL resolution
+// would send the request to another endpoint), starts with `-` (it would read as an option in a
+// suggested command) or holds a `/`; otherwise percent-encoded.
+export function idSegment(id: string, what = "id"): string {
+  const problem = idProblem(id);
+  if (problem)
+    throw new HookNotifyError("USAGE", `${what} ${JSON.stringify(id)}: ${problem}.`, {
+      retryable: false,
+    });
+  return encodeURIComponent(id);
+}
+
+// Why `id` cannot be a service id, or undefined when it can.
+export function idProblem(id: string): string | undefined {
+  if (id.trim() === "") return "an id is needed";
+  if (id === "." || id === "..") return "not an id (a dot segment would reach another endpoint)";
+  if (id.startsWith("-")) return "an id does not start with -";
+  if (/[/\\]/.test(id) || /\p{Cc}/u.test(id)) return "an id has no /, \\ or control characters";
+  return undefined;
+}
+
+// baseUrl is the part before /api: a value that already ends in /api/v0 (the obvious mistake)
+// would send every request to /api/v0/api/v0/…, and the 404 would name a path never requested.
+function checkBaseUrl(baseUrl: string): void {
+  const path = baseUrl.replace(/[?#].*$/, "").replace(/\/+$/, "");
+  const tail = /\/api(\/v[0-9]+(\/analytics)?)?$/i.exec(path);
+  if (tail)
+    throw new HookNotifyError(
+      "CONFIG_INVALID",
+      `service.baseUrl ends in ${tail[0]}: give the part before /api, e.g. "${redactUrl(path.slice(0, -tail[0].length) || path)}" (hook-notify adds /api/v0 and /api/v1 itself).`,
+      { retryable: false, sink: "service" },
+    );
 }
 
 function buildUrl(baseUrl: string, request: ServiceRequest): string {
@@ -162,24 +197,30 @@ function statusError(
   const said = [info.title, info.detail].filter(Boolean).join(": ").slice(0, 300);
   const id = info.requestId ? ` (request ${info.requestId})` : "";
   const notJson = json === undefined ? " with a page that is not JSON (a proxy or gateway?)" : "";
-  const head = `${where}: the service answered ${String(response.status)}${notJson}${said ? ` "${oneLine(stripControl(scrub(said, secrets)))}"` : ""}${id}.`;
+  const shown = maskFragments(scrub(said, secrets), secrets);
+  const head = `${where}: the service answered ${String(response.status)}${notJson}${said ? ` "${oneLine(stripControl(shown))}"` : ""}${id}.`;
   const { status } = response;
   if (status === 401)
     return serviceError(
       "SERVICE_UNAUTHORIZED",
       `${head} The API key is missing or invalid: check service.apiKey (e.g. FACTORY_API_KEY).`,
-      { retryable: false },
+      { retryable: false, status },
     );
   if (status === 403)
     return serviceError("SERVICE_FORBIDDEN", `${head} ${forbiddenAdvice(where)}`, {
       retryable: false,
+      status,
     });
   if (status === 400)
     return serviceError("SERVICE_BAD_REQUEST", `${head} The request was rejected.`, {
       retryable: false,
+      status,
     });
   if (status === 404)
-    return serviceError("SERVICE_NOT_FOUND", `${head} Not found.`, { retryable: false });
+    return serviceError("SERVICE_NOT_FOUND", `${head}${notFoundAdvice(where)}`, {
+      retryable: false,
+      status,
+    });
   if (status === 429) return rateLimited(head, response.headers);
   return serviceError("SERVICE_HTTP_STATUS", head, {
     retryable: status >= 500,
@@ -196,8 +237,15 @@ function rateLimited(head: string, headers: Record<string, string>): HookNotifyE
       : `it asks to wait ${describeWait(retryAfterMs)} (Retry-After)`;
   return serviceError("SERVICE_RATE_LIMITED", `${head} Rate limited: ${wait}.`, {
     retryable: true,
+    status: 429,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
+}
+
+function notFoundAdvice(where: string): string {
+  return /\/api\/v0\/(sessions|computers)\/[^/]/.test(where)
+    ? " Not found: check the id (it must be one of this organisation's)."
+    : " Not found.";
 }
 
 // Analytics is documented as Manager or Owner only; the roles of v0 are not documented.
@@ -205,6 +253,27 @@ function forbiddenAdvice(where: string): string {
   return where.includes("/api/v1/analytics/")
     ? "Analytics needs a key of a Manager or Owner of the organisation."
     : "This key may not use this endpoint (which roles may is not documented): try a key of an organisation admin, or check the id belongs to your organisation.";
+}
+
+/** The shortest piece of a secret masked on its own in what the service says. */
+const FRAGMENT = 8;
+
+// Masks every run of FRAGMENT or more characters that also occurs in one of `secrets`: a server
+// that echoes the key minus its last characters must not get the rest printed.
+export function maskFragments(text: string, secrets: readonly string[]): string {
+  const grams = new Set<string>();
+  for (const secret of secrets)
+    for (let i = 0; i + FRAGMENT <= secret.length; i++) grams.add(secret.slice(i, i + FRAGMENT));
+  if (grams.size === 0) return text;
+  const masked = new Array<boolean>(text.length).fill(false);
+  for (let j = 0; j + FRAGMENT <= text.length; j++)
+    if (grams.has(text.slice(j, j + FRAGMENT))) masked.fill(true, j, j + FRAGMENT);
+  let out = "";
+  for (let j = 0; j < text.length; j++) {
+    if (!masked[j]) out += text.charAt(j);
+    else if (j === 0 || !masked[j - 1]) out += "***";
+  }
+  return out;
 }
 
 // 1500 → "2 s", 90_000 → "1 min 30 s"

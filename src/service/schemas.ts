@@ -37,6 +37,8 @@ export const sessionSchema = z.looseObject({
   sessionSettings: z.optional(
     z.looseObject({
       model: z.optional(str),
+      archivedAt: maybe(str),
+      tags: z.optional(z.array(z.looseObject({ name: z.optional(str) }))),
       tokenUsage: z.optional(tokenUsageSchema),
       inclusiveTokenUsage: z.optional(tokenUsageSchema),
     }),
@@ -98,6 +100,7 @@ export const messageSchema = z.looseObject({
   content: z.optional(z.array(z.looseObject({ text: z.optional(str), id: z.optional(str) }))),
   createdAt: z.optional(num),
   updatedAt: z.optional(num),
+  parentId: z.optional(z.nullable(str)),
   isUserVisible: z.optional(z.boolean()),
   isError: z.optional(z.boolean()),
 });

@@ -2,7 +2,7 @@
 // computerId filter, create, update, and a session's messages (list by role, send). The
 // documented limits are checked before anything is sent, so a mistake costs no request.
 import { HookNotifyError } from "../errors.js";
-import { callService, type ServiceContext } from "./http.js";
+import { callService, idSegment, type ServiceContext } from "./http.js";
 import { paginate, type Page } from "./paginate.js";
 import {
   messagePageSchema,
@@ -36,7 +36,7 @@ export interface SendInput {
   computerId?: string | undefined;
 }
 
-const sessionPath = (id: string): string => `/api/v0/sessions/${encodeURIComponent(id)}`;
+const sessionPath = (id: string): string => `/api/v0/sessions/${idSegment(id, "session")}`;
 
 // One page of GET /api/v0/sessions (the order is the service's; the caller picks the cursor).
 export async function getSessionPage(
@@ -56,7 +56,7 @@ export async function getSessionPage(
 }
 
 // POST /api/v0/sessions: a new session on a computer (201).
-export function createSession(
+export async function createSession(
   ctx: ServiceContext,
   body: { computerId: string; cwd?: string | undefined; sessionSettings?: SessionSettingsInput },
 ): Promise<Session> {
@@ -72,7 +72,7 @@ export function createSession(
 }
 
 // PATCH /api/v0/sessions/{id}: changes the session's settings (model, tags, …).
-export function updateSession(
+export async function updateSession(
   ctx: ServiceContext,
   sessionId: string,
   sessionSettings: SessionSettingsInput,
@@ -106,7 +106,7 @@ export function listMessages(
 }
 
 // POST /api/v0/sessions/{id}/messages: a user message; answers its id and the agent's status.
-export function sendMessage(
+export async function sendMessage(
   ctx: ServiceContext,
   sessionId: string,
   input: SendInput,

@@ -43,8 +43,6 @@ const sessions = (ctx: Ctx, o: Partial<SessionsRun> & Pick<SessionsRun, "action"
     json: false,
     all: false,
     settings: {},
-    files: [],
-    images: [],
     ...o,
   });
 const computers = (ctx: Ctx, o: Partial<ComputersRun> & Pick<ComputersRun, "action">) =>
@@ -64,9 +62,8 @@ describe("hook-notify sessions", () => {
     ctx.out.length = 0;
     expect(await sessions(ctx, { action: "list", computer: "comp-x" })).toBe(0);
     expect(last(ctx.fake.requests).query).toMatchObject({ computerId: "comp-x", limit: "100" });
-    expect(ctx.out).toEqual([
-      expect.stringMatching(/^SESSION\s+STATUS\s+MESSAGES\s+UPDATED\s+TITLE$/),
-    ]);
+    expect(ctx.out).toEqual([]);
+    expect(ctx.err).toEqual(["hook-notify sessions list: no sessions on computer comp-x."]);
     ctx.noLeak();
   });
 
@@ -137,9 +134,9 @@ describe("hook-notify sessions", () => {
     expect(last(ctx.fake.requests).query).toEqual({ computerId: "comp-build" });
     expect(ctx.out.join("\n")).toContain("Model: model-gamma");
     const before = ctx.fake.requests.length;
-    expect(await sessions(ctx, { action: "create", computer: "c", cwd: "x".repeat(4097) })).toBe(1);
-    expect(await sessions(ctx, { action: "messages", id, limit: 0 })).toBe(1);
-    expect(await sessions(ctx, { action: "send", id: "sess-idle", text: "  " })).toBe(1);
+    expect(await sessions(ctx, { action: "create", computer: "c", cwd: "x".repeat(4097) })).toBe(2);
+    expect(await sessions(ctx, { action: "messages", id, limit: 0 })).toBe(2);
+    expect(await sessions(ctx, { action: "send", id: "sess-idle", text: "  " })).toBe(2);
     expect(ctx.fake.requests.length).toBe(before);
     expect(ctx.err.every((line) => line.includes("USAGE"))).toBe(true);
   });
@@ -159,7 +156,7 @@ describe("hook-notify computers, usage, controls", () => {
     expect((JSON.parse(ctx.out.join("\n")) as { name: string }[]).map((c) => c.name)).toEqual([
       "gpu-2",
     ]);
-    expect(await computers(ctx, { action: "update", id, host: "not-a-uuid" })).toBe(1);
+    expect(await computers(ctx, { action: "update", id, host: "not-a-uuid" })).toBe(2);
     expect(await computers(ctx, { action: "retry", id: "comp-build" })).toBe(0);
     expect(ctx.out.at(-1)).toContain("Retrying install-deps on build-box (comp-build)");
   });
@@ -169,13 +166,20 @@ describe("hook-notify computers, usage, controls", () => {
     const range = { from: day(-3), to: day(-1) };
     expect(await usage(ctx, { kind: "tokens", ...range, groupBy: "model", json: true })).toBe(0);
     expect(last(ctx.fake.requests).query).toMatchObject({ group_by: "model" });
-    const rows = JSON.parse(ctx.out.join("\n")) as { group_key: string }[];
+    const answer = JSON.parse(ctx.out.join("\n")) as {
+      data: { group_key: string }[];
+      meta: { org_id: string };
+    };
+    const rows = answer.data;
+    expect(answer.meta.org_id).toEqual(expect.any(String));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => typeof r.group_key === "string")).toBe(true);
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "activity", ...range })).toBe(0);
-    expect(ctx.out[0]).toMatch(/^DATE\s+DAILY_ACTIVE_USERS/);
-    expect(ctx.out).toHaveLength(4);
+    expect(ctx.out[0]).toMatch(/^Organisation \S+ · .* \(UTC\)$/);
+    expect(ctx.out[1]).toMatch(/^DAY\s+DAILY_ACTIVE_USERS/);
+    expect(ctx.out[5]).toMatch(/^TOTAL\s/);
+    expect(ctx.out.join("\n")).toMatch(/Active users per day\n( {2}\S+ #* +\S+\n){3}/);
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "digest" })).toBe(0);
     expect(ctx.out[0]).toContain(`Usage on ${day(-1)}`);
@@ -187,8 +191,8 @@ describe("hook-notify computers, usage, controls", () => {
     const days = Array.from({ length: 7 }, (_, i) => analyticsDay(day(-7 + i)));
     expect(week.credits).toBe(days.reduce((t, d) => t + d.tokens.billable_tokens, 0));
     const before = ctx.fake.requests.length;
-    expect(await usage(ctx, { kind: "tokens", from: day(0), to: day(0) })).toBe(1);
-    expect(await usage(ctx, { kind: "tools", ...range, groupBy: "model" })).toBe(1);
+    expect(await usage(ctx, { kind: "tokens", from: day(0), to: day(0) })).toBe(2);
+    expect(await usage(ctx, { kind: "tools", ...range, groupBy: "model" })).toBe(2);
     expect(ctx.fake.requests.length).toBe(before);
   });
 
@@ -224,7 +228,7 @@ describe("what the service commands say when something is wrong", () => {
     expect(ctx.err).toEqual(["hook-notify computers list: rate limited; trying again in 1 s."]);
     ctx.fake.fail({ path: "/api/v0/computers", status: 429, retryAfter: 90, times: 2 });
     const started = Date.now();
-    expect(await computers(ctx, { action: "list" })).toBe(1);
+    expect(await computers(ctx, { action: "list" })).toBe(3);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(ctx.err.at(-1)).toMatch(/SERVICE_RATE_LIMITED.*wait 1 min 30 s.*run it again in 1 min/);
     ctx.noLeak();
@@ -250,19 +254,19 @@ describe("every documented field and parameter reaches the service", () => {
     expect(JSON.parse(last(ctx.fake.requests).body)).toEqual({ remoteUser: "ops" });
     const before = ctx.fake.requests.length;
     const many = Array.from({ length: 21 }, (_, i) => `https://git.example/r${String(i)}`);
-    expect(await computers(ctx, { action: "create", fields: { name: "x", repos: many } })).toBe(1);
+    expect(await computers(ctx, { action: "create", fields: { name: "x", repos: many } })).toBe(2);
     expect(ctx.fake.requests.length).toBe(before);
   });
 
   it("sessions send carries images and computerId; messages pages by cursor with computerId", async () => {
     const ctx = await setup();
     const image = join(ctx.home.dir, "shot.png");
-    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     const sent = { action: "send" as const, id: "sess-idle", text: "see", images: [image] };
     expect(await sessions(ctx, { ...sent, computer: "comp-build" })).toBe(0);
     expect(JSON.parse(last(ctx.fake.requests).body)).toEqual({
       text: "see",
-      images: [{ data: "iVBORw==" }],
+      images: [{ data: "iVBORw0KGgo=" }],
       computerId: "comp-build",
     });
     for (let i = 0; i < 150; i++)
@@ -285,7 +289,7 @@ describe("every documented field and parameter reaches the service", () => {
     const shown = JSON.parse(ctx.out.join("\n")) as { content: { text: string }[] }[];
     expect(shown.map((m) => m.content[0]?.text)).toEqual(["m148", "m149"]);
     const settings = { tokenUsage: { inputTokens: 1 } };
-    expect(await sessions(ctx, { action: "update", id: "sess-idle", settings })).toBe(1);
+    expect(await sessions(ctx, { action: "update", id: "sess-idle", settings })).toBe(2);
   });
 
   it("usage: group_by tool_name and client, users of one user, the tools row's hooks", async () => {
@@ -293,19 +297,19 @@ describe("every documented field and parameter reaches the service", () => {
     const range = { from: day(-2), to: day(-1), json: true };
     expect(await usage(ctx, { kind: "tools", ...range, groupBy: "tool_name" })).toBe(0);
     expect(await usage(ctx, { kind: "activity", ...range, groupBy: "client" })).toBe(0);
-    const clients = JSON.parse(ctx.out.pop()!) as { group_key: string }[];
+    const clients = (JSON.parse(ctx.out.pop()!) as { data: { group_key: string }[] }).data;
     expect(new Set(clients.map((r) => r.group_key))).toEqual(new Set(["terminal-ui", "web"]));
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "users", ...range, user: "ada@example.com" })).toBe(0);
-    const users = JSON.parse(ctx.out.join("\n")) as { user_email: string }[];
+    const users = (JSON.parse(ctx.out.join("\n")) as { data: { user_email: string }[] }).data;
     expect(users.map((u) => u.user_email)).toEqual(["ada@example.com", "ada@example.com"]);
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "tools", ...range })).toBe(0);
     expect(ctx.out.join("\n")).toContain('"hooks_by_event"');
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "productivity", ...range })).toBe(0);
-    const rows = JSON.parse(ctx.out.join("\n")) as Record<string, unknown>[];
-    expect(rows.map((r) => r.date)).toEqual([day(-2), day(-1)]);
+    const rows = (JSON.parse(ctx.out.join("\n")) as { data: Record<string, unknown>[] }).data;
+    expect(rows.map((r) => r["date"])).toEqual([day(-2), day(-1)]);
     expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(["by_extension", "by_language"]));
   });
 });

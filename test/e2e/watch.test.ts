@@ -262,7 +262,7 @@ describe("hook-notify watch --once", () => {
     const ctx = await setup();
     const fast = await runBin(["watch", "--interval", "2"], { env: ctx.home.env });
     expect(fast.code).toBe(1);
-    expect(fast.stderr).toContain("--interval 2: polls are at least 10 seconds apart");
+    expect(fast.stderr).toContain("--interval 2: give the seconds between polls, from 10 to 86400");
     const unset = await runBin(["watch", "--once"], {
       env: { ...ctx.home.env, FACTORY_API_KEY: undefined },
     });

@@ -139,4 +139,43 @@ describe("service client", () => {
     const analytics = await codeOf(getAnalytics(contextFor(fake), "tools", yesterday));
     expect(analytics.message).toMatch(/Manager or Owner/);
   });
+
+  it.each([".", "..", "-rf", "a/b", "", "x\ny"])(
+    "refuses the id %j before any request (no dot segment reaches another endpoint)",
+    async (id) => {
+      const fake = await startFakeService();
+      expect((await codeOf(getSession(contextFor(fake), id))).code).toBe("USAGE");
+      expect((await codeOf(retryInstallDeps(contextFor(fake), id))).code).toBe("USAGE");
+      expect(fake.requests).toHaveLength(0);
+    },
+  );
+
+  it("encodes an id with reserved characters into one path segment", async () => {
+    const fake = await startFakeService();
+    await codeOf(getSession(contextFor(fake), "a?b#c d%"));
+    expect(fake.requests.map((r) => r.path)).toEqual(["/api/v0/sessions/a%3Fb%23c%20d%25"]);
+  });
+
+  it("masks any 8+ character piece of the key a server echoes in its error", async () => {
+    const key = makeCanary("EchoKey");
+    const fake = await startFakeService({ apiKey: key });
+    const echoed = `Unknown key ${key.slice(0, -3)} for ${key.slice(5, 20)}.`;
+    fake.fail({ path: "/api/v0/computers", status: 400, body: { title: "Bad", detail: echoed } });
+    const error = await codeOf(listComputers(contextFor(fake)));
+    expect(error.message).toContain("Unknown key *** for ***.");
+    for (let i = 0; i + 8 <= key.length; i++)
+      expect(error.message).not.toContain(key.slice(i, i + 8));
+  });
+
+  it.each(["/api/v0", "/api/v0/", "/api", "/api/v1/analytics"])(
+    "names a baseUrl ending in %s with the fix, before any request",
+    async (tail) => {
+      const fake = await startFakeService();
+      const ctx = contextFor(fake);
+      ctx.service = { ...ctx.service, baseUrl: `${fake.url}${tail}` };
+      const error = await codeOf(listComputers(ctx));
+      expect(error.message).toContain(`give the part before /api, e.g. "${fake.url}"`);
+      expect(fake.requests).toHaveLength(0);
+    },
+  );
 });

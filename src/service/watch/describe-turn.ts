@@ -4,6 +4,7 @@
 import type { TokenUsage } from "../../core/notification.js";
 import type { ServiceContext } from "../http.js";
 import type { Message, Session } from "../schemas.js";
+import { isVisible, newestVisible, orderMessages } from "../message-order.js";
 import { listMessages } from "../session-api.js";
 import type { SessionIdleFact } from "./detect-sessions.js";
 
@@ -11,7 +12,7 @@ import type { SessionIdleFact } from "./detect-sessions.js";
 const MAX_MESSAGE_PAGES = 10;
 const MAX_TEXT = 1000;
 
-// Fills lastMessage, failure and tokenUsage of `fact` in place.
+// Fills lastMessage, failure, orderGuessed and tokenUsage of `fact` in place.
 export async function describeTurn(
   ctx: ServiceContext,
   fact: SessionIdleFact,
@@ -21,24 +22,26 @@ export async function describeTurn(
   const usage = (settings?.inclusiveTokenUsage ?? settings?.tokenUsage) as TokenUsage | undefined;
   if (usage) fact.tokenUsage = usage;
   const last = await lastAssistantMessage(ctx, fact.sessionId).catch(() => undefined);
-  if (!last) return;
-  const text = textOf(last);
+  if (!last?.message) return;
+  const text = textOf(last.message);
   if (text) fact.lastMessage = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
-  if (last.isError === true) fact.failure = true;
+  if (last.message.isError === true) fact.failure = true;
+  if (last.guessed) fact.orderGuessed = true;
 }
 
-// The newest assistant message: by createdAt when the messages carry it, else the last listed.
-// Undefined when the list is longer than the pages read (a guess would be worse than nothing).
+// The newest visible assistant message (message-order.ts), and whether the order was guessed.
+// Undefined when the list is longer than the pages read and its order is not known (a guess
+// would be worse than nothing).
 export async function lastAssistantMessage(
   ctx: ServiceContext,
   sessionId: string,
-): Promise<Message | undefined> {
+): Promise<{ message: Message | undefined; guessed: boolean } | undefined> {
   const messages: Message[] = [];
   const pages = listMessages(ctx, sessionId, { role: "assistant" }, MAX_MESSAGE_PAGES);
   for await (const message of pages) messages.push(message);
-  if (messages.length >= MAX_MESSAGE_PAGES * 100)
-    return newestFirst(messages) ? messages[0] : undefined;
-  return pickNewest(messages);
+  const newest = newestVisible(messages);
+  if (messages.length >= MAX_MESSAGE_PAGES * 100 && newest.guessed) return undefined;
+  return newest;
 }
 
 // Joins the text parts of a message.
@@ -49,23 +52,8 @@ export function textOf(message: Message): string {
     .trim();
 }
 
-function pickNewest(messages: readonly Message[]): Message | undefined {
-  if (messages.every((m) => m.createdAt !== undefined))
-    return messages.reduce<Message | undefined>(
-      (best, m) => (!best || (m.createdAt ?? 0) >= (best.createdAt ?? 0) ? m : best),
-      undefined,
-    );
-  return messages.at(-1);
-}
-
-function newestFirst(messages: readonly Message[]): boolean {
-  const a = messages[0]?.createdAt;
-  const b = messages.at(-1)?.createdAt;
-  return a !== undefined && b !== undefined && a > b;
-}
-
-// The texts of a session's last `count` assistant messages, oldest first (an install session's
-// account of what failed); [] when they cannot be read.
+// The texts of a session's last `count` visible assistant messages, oldest first (an install
+// session's account of what failed); [] when they cannot be read.
 export async function lastMessageTexts(
   ctx: ServiceContext,
   sessionId: string,
@@ -75,8 +63,8 @@ export async function lastMessageTexts(
     const messages: Message[] = [];
     const pages = listMessages(ctx, sessionId, { role: "assistant" }, MAX_MESSAGE_PAGES);
     for await (const message of pages) messages.push(message);
-    const ordered = newestFirst(messages) ? [...messages].reverse() : messages;
-    return ordered
+    return orderMessages(messages)
+      .messages.filter(isVisible)
       .slice(-count)
       .map((m) => textOf(m))
       .filter(Boolean);

@@ -19,6 +19,8 @@ export interface SessionIdleFact {
   /** The last assistant message was an error (isError): announced as a failure. */
   failure?: boolean | undefined;
   lastMessage?: string | undefined;
+  /** The messages carried no order (no createdAt, updatedAt or parentId): the last listed. */
+  orderGuessed?: boolean | undefined;
   tokenUsage?: TokenUsage | undefined;
 }
 

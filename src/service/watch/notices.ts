@@ -9,6 +9,7 @@ import type { WatchEventName } from "../../core/hook-event.js";
 import type { ComputerFact, ControlsFact } from "./detect.js";
 import type { SessionIdleFact } from "./detect-sessions.js";
 import type { UsageAlertFact } from "./alerts.js";
+import { idProblem } from "../http.js";
 import { shellArg } from "./shell-arg.js";
 import { describeTopModels, type DigestFact } from "./digest.js";
 
@@ -170,10 +171,19 @@ function sessionValues(fact: SessionIdleFact): TemplateValues {
     message_count: fact.messageCount === undefined ? "?" : String(fact.messageCount),
     outcome: fact.failure ? "failed" : "done",
     error_note: fact.failure ? ", on an error" : "",
-    last_message: fact.lastMessage ? `Last: ${truncate(oneLine(fact.lastMessage), 300)}` : "",
+    last_message: fact.lastMessage
+      ? `Last${fact.orderGuessed ? " (as listed; the messages carry no order)" : ""}: ${truncate(oneLine(fact.lastMessage), 300)}`
+      : "",
     token_usage: usage ? `Tokens: ${usage}` : "",
-    reply_command: `hook-notify sessions send ${shellArg(fact.sessionId)} "…"`,
+    reply_command: replyCommand(fact.sessionId),
   };
+}
+
+// What to type to answer: the id quoted for sh, the text after `--` (so a reply may start with
+// -); an id that could not be sent to (`..`, `-x`) gets no command at all.
+function replyCommand(sessionId: string): string {
+  if (idProblem(sessionId)) return "(this session's id cannot be used in a command)";
+  return `hook-notify sessions send ${shellArg(sessionId)} -- "…"`;
 }
 
 // "The organisation: 169.6k credits (limit 100k)\nada@example.com: 58.2k credits (limit 50k)"

@@ -11,6 +11,7 @@ import { acquireLock } from "../../link/lock.js";
 import { processOwner } from "../../link/spawn.js";
 import type { ServiceConfig } from "../../core/config.js";
 import { announce } from "./announce.js";
+import { DIGEST_OVER, idleDigest } from "./idle-digest.js";
 import { partsOf } from "./parts.js";
 import { noticeOf, type WatchFact } from "./notices.js";
 import { readWatchState, watchDir, writeWatchState } from "./state.js";
@@ -56,8 +57,24 @@ export async function pollOnce(
       const timer = deadline(PART_MS, options.signal);
       try {
         const facts = await part({ service, env: deps.env, signal: timer.signal });
-        for (const fact of facts)
-          result.announced.push(await send(fact, loaded, service, deps, options));
+        const notices = facts.map((fact) => ({
+          notice: noticeFor(fact, loaded, service, deps),
+          key: keyOf(fact),
+          idle: fact.kind === "SessionIdle",
+        }));
+        const idle = notices.filter((n) => n.idle);
+        // A wave of finished turns is one notification listing them, not one per session.
+        const batch =
+          idle.length > DIGEST_OVER
+            ? [
+                ...notices.filter((n) => !n.idle),
+                { notice: idleDigest(idle.map((n) => n.notice)), key: "sessions-digest" },
+              ]
+            : notices;
+        for (const { notice, key } of batch) {
+          await announce(notice, loaded, deps, { configPath: options.configPath, key });
+          result.announced.push(notice);
+        }
       } catch (error) {
         result.errors.push(toHookNotifyError(error));
       } finally {
@@ -83,21 +100,19 @@ function stateScope(service: ServiceConfig, options: PollOptions): string {
   ].join("\n");
 }
 
-async function send(
+function noticeFor(
   fact: WatchFact,
   loaded: LoadedConfig,
   service: ServiceConfig,
   deps: Deps,
-  options: PollOptions,
-): Promise<Notification> {
-  const project = new URL(service.baseUrl).host;
-  const notification = noticeOf(fact, loaded.value, {
+): Notification {
+  return noticeOf(fact, loaded.value, {
     id: newNotificationId(),
     now: deps.now(),
-    project,
+    project: new URL(service.baseUrl).host,
   });
-  const key =
-    "sessionId" in fact ? fact.sessionId : "computerId" in fact ? fact.computerId : fact.kind;
-  await announce(notification, loaded, deps, { configPath: options.configPath, key });
-  return notification;
+}
+
+function keyOf(fact: WatchFact): string {
+  return "sessionId" in fact ? fact.sessionId : "computerId" in fact ? fact.computerId : fact.kind;
 }

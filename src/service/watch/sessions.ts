@@ -1,4 +1,7 @@
 // The sessions part of a watch poll, with a bounded number of requests however long the list.
+// When more sessions were busy than a poll may GET one by one, the whole list is read instead
+// (one request per 100 sessions, at most 200 pages), so every turn that ended is told on the
+// next poll, and sessions on no page are dropped from the state.
 // The live service lists sessions oldest first and has no order parameter, so each poll reads the
 // first page, the list's end from the cursor saved last time (new sessions), and a few pages of a
 // rolling sweep (follow-up turns of older sessions, found a few polls late but found); sessions
@@ -19,6 +22,10 @@ export const POLL_PAGES = 5;
 const SWEEP_PAGES = 2;
 /** Sessions fetched one by one (status missing, or busy and on no page read), per poll. */
 const MAX_SESSION_GETS = 50;
+/** Finished turns whose last answer is read, per poll (the digest lists 30). */
+const MAX_DESCRIBED = 30;
+/** Pages read at most when the whole list is read (more sessions seen busy than GETs allow). */
+const FULL_PAGES = 200;
 const BUSY = new Set(["running", "pending"]);
 
 /** What a scan found to announce, and what a person should know (a list longer than read). */
@@ -37,12 +44,27 @@ export async function scanSessions(
   const warnings: string[] = [];
   const cursors: Record<string, SessionCursors> = { ...state.sessionCursors };
   const pages = state.sessions === undefined ? FIRST_POLL_PAGES : POLL_PAGES;
+  // More sessions were busy than a poll may GET one by one: a page tells 100 statuses for one
+  // request, so the whole list is read, and every turn that ended is told on this poll.
+  const busy = Object.values(state.sessions ?? {}).filter((s) => BUSY.has(s.status ?? ""));
+  const full = busy.length > MAX_SESSION_GETS;
+  let complete = true;
   for (const scope of options.computerIds.length > 0 ? options.computerIds : [""]) {
-    const read = await readScope(ctx, scope, cursors[scope] ?? {}, {
-      pages,
-      since: state.sessionsPolledAt,
-    });
+    const saved: SessionCursors = { ...cursors[scope] };
+    let read: ScopeRead;
+    try {
+      read = await readScope(ctx, scope, saved, {
+        pages,
+        since: state.sessionsPolledAt,
+        full,
+      });
+    } catch (error) {
+      // The poll fails, but what readSaved learnt about the saved cursors is kept.
+      state.sessionCursors = { ...cursors, [scope]: saved };
+      throw error;
+    }
     cursors[scope] = read.cursors;
+    complete &&= read.complete;
     for (const session of read.sessions) found.set(session.sessionId, session);
     if (read.capped)
       warnings.push(
@@ -55,9 +77,18 @@ export async function scanSessions(
     [...found.values()],
     state.sessionsPolledAt,
   );
-  const kept = Object.fromEntries(Object.entries(next).filter(([id]) => !gone.includes(id)));
+  // A session gone from the service: a 404 on its GET, or (after the whole list was read) on no
+  // page. The state keeps only what the service still has.
+  const kept = Object.fromEntries(
+    Object.entries(next).filter(
+      ([id]) => !gone.includes(id) && (!complete || !state.sessions || found.has(id)),
+    ),
+  );
   Object.assign(state, { sessions: kept, sessionsPolledAt: options.now, sessionCursors: cursors });
-  for (const fact of facts) await describeTurn(ctx, fact, found.get(fact.sessionId));
+  // Each described turn costs a messages request: a wave is described only as far as its
+  // digest lists it (the rest go out with their title and status).
+  for (const fact of facts.slice(0, MAX_DESCRIBED))
+    await describeTurn(ctx, fact, found.get(fact.sessionId));
   return { facts, warnings };
 }
 
@@ -65,20 +96,32 @@ interface ScopeRead {
   sessions: Session[];
   cursors: SessionCursors;
   capped: boolean;
+  /** Every page of the list was read. */
+  complete: boolean;
 }
 
 async function readScope(
   ctx: ServiceContext,
   scope: string,
   saved: SessionCursors,
-  limits: { pages: number; since: number | undefined },
+  limits: { pages: number; since: number | undefined; full: boolean },
 ): Promise<ScopeRead> {
   const computerId = scope || undefined;
   const first = await getSessionPage(ctx, { computerId });
   const sessions = [...first.items];
-  if (!first.hasMore || !first.nextCursor) return { sessions, cursors: {}, capped: false };
+  if (!first.hasMore || !first.nextCursor)
+    return { sessions, cursors: {}, capped: false, complete: true };
   const read = (cursor: string, pages: number, stop?: (page: Session[]) => boolean) =>
     readPages(ctx, computerId, cursor, pages, stop);
+  if (limits.full) {
+    const all = await read(first.nextCursor, FULL_PAGES);
+    return {
+      sessions: [...sessions, ...all.sessions],
+      cursors: { tail: all.last },
+      capped: all.capped,
+      complete: all.done,
+    };
+  }
   const since = limits.since;
   const newest = isNewestFirst(first.items);
   // Newest first: down to the last poll. Oldest first: the list's end, re-reading its last page
@@ -87,15 +130,16 @@ async function readScope(
     ? await read(first.nextCursor, limits.pages, (page) =>
         since === undefined ? false : page.every((s) => (s.updatedAt ?? s.createdAt ?? 0) < since),
       )
-    : await readSaved(saved.tail, first.nextCursor, (cursor) => read(cursor, limits.pages));
+    : await readSaved(saved, "tail", first.nextCursor, (cursor) => read(cursor, limits.pages));
   // Either way a rolling sweep through the rest, starting again from the top at the end.
-  const sweep = await readSaved(saved.sweep, first.nextCursor, (cursor) =>
+  const sweep = await readSaved(saved, "sweep", first.nextCursor, (cursor) =>
     read(cursor, SWEEP_PAGES),
   );
   return {
     sessions: [...sessions, ...tail.sessions, ...sweep.sessions],
     cursors: { ...(newest ? {} : { tail: tail.last }), sweep: sweep.done ? undefined : sweep.next },
     capped: tail.capped,
+    complete: false,
   };
 }
 
@@ -128,17 +172,32 @@ async function readPages(
   }
 }
 
-// Reads from a saved cursor; when the service no longer knows it (400), from `fallback`.
+// Reads from a saved cursor, else from `fallback` (the first page's next cursor). A cursor the
+// service refuses (any 4xx but 401, 403 and 429: 400, 404, 410, 422, …) is dropped at once, one
+// answered with a 5xx twice in a row too: a cursor saved polls ago may have expired, and nothing
+// documents how that is said. `saved` is updated in place (the strikes survive a failed poll).
 async function readSaved(
-  saved: string | undefined,
+  saved: SessionCursors,
+  which: "tail" | "sweep",
   fallback: string,
   read: (cursor: string) => Promise<PagesRead>,
 ): Promise<PagesRead> {
-  if (saved === undefined) return read(fallback);
+  const cursor = saved[which];
+  if (cursor === undefined) return read(fallback);
   try {
-    return await read(saved);
+    const pages = await read(cursor);
+    saved.strikes = undefined;
+    return pages;
   } catch (error) {
-    if (toHookNotifyError(error).code !== "SERVICE_BAD_REQUEST") throw error;
+    const status = toHookNotifyError(error).status ?? 0;
+    const refused = status >= 400 && status < 500 && ![401, 403, 429].includes(status);
+    const broken = status >= 500 && (saved.strikes ?? 0) >= 1;
+    if (!refused && !broken) {
+      if (status >= 500) saved.strikes = (saved.strikes ?? 0) + 1;
+      throw error;
+    }
+    saved[which] = undefined;
+    saved.strikes = undefined;
     return read(fallback);
   }
 }

@@ -20,6 +20,8 @@ export interface SessionCursors {
   tail?: string | undefined;
   /** The rolling sweep through the rest of the list; undefined = from the start. */
   sweep?: string | undefined;
+  /** 5xx answers in a row to a saved cursor; the second drops it. */
+  strikes?: number | undefined;
 }
 
 /** A computer's last seen health. */

@@ -27,7 +27,7 @@ describe("noticeOf", () => {
     );
     expect(n.title).toBe("svc.example · Session done: Ship the release");
     expect(n.body).toBe(
-      'Ship the release is idle after 14 messages.\nLast: Released 1.2.0 and tagged it.\nTokens: 12.4k in, 3.1k out, 410 credits\nAnswer it: hook-notify sessions send sess-1 "…"',
+      'Ship the release is idle after 14 messages.\nLast: Released 1.2.0 and tagged it.\nTokens: 12.4k in, 3.1k out, 410 credits\nAnswer it: hook-notify sessions send sess-1 -- "…"',
     );
     expect([n.level, n.failure, n.lastMessage, n.tokenUsage]).toEqual([
       "done",
@@ -82,7 +82,7 @@ describe("noticeOf", () => {
     expect(n.body).not.toContain(`retry ${computerId}`);
     expect(n.body).toContain("hook-notify computers retry <id> (this computer's id is not plain");
     const idle = noticeOf({ kind: "SessionIdle", sessionId: "s 1", from: "idle" }, config, meta);
-    expect(idle.body).toContain(`hook-notify sessions send 's 1' "…"`);
+    expect(idle.body).toContain(`hook-notify sessions send 's 1' -- "…"`);
   });
 
   it("a failed step shows what its install session said", () => {

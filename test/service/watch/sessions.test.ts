@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../../src/service/client.js";
 import { scanSessions } from "../../../src/service/watch/sessions.js";
 import type { WatchState } from "../../../src/service/watch/state.js";
+import type { SessionIdleFact } from "../../../src/service/watch/detect-sessions.js";
 import { startFakeService, type FakeService } from "../../helpers/fake-service.js";
 
 function contextFor(fake: FakeService): ServiceContext {
@@ -185,5 +186,121 @@ describe("scanSessions", () => {
       expect(lists.length).toBeLessThanOrEqual(4);
     }
     expect(found).toEqual(["bulk-550"]);
+  });
+
+  it.each([410, 404, 400, 422])(
+    "drops a saved cursor the service answers %i and announces the next idle session",
+    async (status) => {
+      const fake = await startFakeService();
+      addSessions(fake, 450);
+      const state: WatchState = { version: 1 };
+      await scan(fake, state);
+      await scan(fake, state);
+      expect(state.sessionCursors?.[""]?.tail ?? state.sessionCursors?.[""]?.sweep).toBeDefined();
+      fake.expireCursors(status);
+      fake.apply({ op: "session", sessionId: "sess-running", status: "idle", messageCount: 9 });
+      const { facts } = await scan(fake, state);
+      expect(facts.map((f) => f.sessionId)).toEqual(["sess-running"]);
+      expect(fake.requests.some((r) => r.query.cursor?.startsWith("e1.") === true)).toBe(true);
+      fake.apply({ op: "session", sessionId: "late", status: "idle", messageCount: 2 });
+      expect((await scan(fake, state)).facts.map((f) => f.sessionId)).toEqual(["late"]);
+    },
+  );
+
+  it("drops a saved cursor answered 500 twice in a row, after failing the first poll only", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 450);
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    await scan(fake, state);
+    fake.expireCursors(500);
+    fake.apply({ op: "session", sessionId: "sess-running", status: "idle", messageCount: 9 });
+    await expect(scan(fake, state)).rejects.toMatchObject({ status: 500 });
+    expect(state.sessionCursors?.[""]?.strikes).toBe(1);
+    const { facts } = await scan(fake, state);
+    expect(facts.map((f) => f.sessionId)).toEqual(["sess-running"]);
+    expect(state.sessionCursors?.[""]?.strikes).toBeUndefined();
+  });
+
+  it("keeps a saved cursor through a 401 or 429 (not the cursor's fault)", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 450);
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    await scan(fake, state);
+    const before = state.sessionCursors?.[""];
+    fake.fail({ path: "/api/v0/sessions", status: 429, retryAfter: 5, times: 1 });
+    await expect(scan(fake, state)).rejects.toMatchObject({ code: "SERVICE_RATE_LIMITED" });
+    expect(state.sessionCursors?.[""]).toEqual(before);
+  });
+});
+
+describe("a wave of finished turns", () => {
+  it("tells every turn that ended on the next poll, however many, and prunes sessions gone", async () => {
+    const fake = await startFakeService();
+    addSessions(fake, 1000);
+    for (let i = 0; i < 1000; i += 10)
+      fake.apply({ op: "session", sessionId: `bulk-${String(i)}`, status: "running" });
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    for (let i = 0; i < 1000; i += 10)
+      fake.apply({
+        op: "session",
+        sessionId: `bulk-${String(i)}`,
+        status: "idle",
+        messageCount: 4,
+      });
+    fake.state.sessions.splice(
+      fake.state.sessions.findIndex((s) => s["sessionId"] === "bulk-5"),
+      1,
+    );
+    const wave = await scan(fake, state);
+    expect(wave.facts).toHaveLength(100);
+    expect(wave.lists.length).toBeLessThanOrEqual(11);
+    expect(state.sessions?.["bulk-5"]).toBeUndefined();
+    const after = await scan(fake, state);
+    expect(after.facts).toEqual([]);
+    expect(after.made.length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("the last answer of a finished turn", () => {
+  async function finishedTurn(fake: FakeService): Promise<SessionIdleFact | undefined> {
+    const state: WatchState = { version: 1 };
+    await scan(fake, state);
+    fake.apply([
+      { op: "message", sessionId: "sess-running", role: "assistant", text: "Looking at it." },
+      { op: "message", sessionId: "sess-running", role: "assistant", text: "Deployed 1.2.0." },
+      {
+        op: "message",
+        sessionId: "sess-running",
+        role: "assistant",
+        text: "HIDDEN internal note",
+        isUserVisible: false,
+      },
+      { op: "session", sessionId: "sess-running", status: "idle" },
+    ]);
+    const { facts } = await scan(fake, state);
+    return facts[0];
+  }
+
+  it.each([
+    ["oldest first", { messageOrder: "oldest" as const }],
+    ["newest first", { messageOrder: "newest" as const }],
+    ["newest first, no role", { messageOrder: "newest" as const, messagesOmitRole: true }],
+  ])("quotes the newest visible answer, never a hidden one (%s)", async (_name, options) => {
+    const fake = await startFakeService(options);
+    const fact = await finishedTurn(fake);
+    expect(fact?.lastMessage).toBe("Deployed 1.2.0.");
+    expect(JSON.stringify(fact)).not.toContain("HIDDEN");
+  });
+
+  it("without createdAt or updatedAt, follows the parentId links, in either order", async () => {
+    for (const messageOrder of ["oldest", "newest"] as const) {
+      const fake = await startFakeService({ messageOrder, messagesOmitCreatedAt: true });
+      const fact = await finishedTurn(fake);
+      expect(fact?.lastMessage).toBe("Deployed 1.2.0.");
+      expect(fact?.orderGuessed).toBeUndefined();
+    }
   });
 });
