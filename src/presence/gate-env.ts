@@ -3,6 +3,7 @@
 // is started on the hook path.
 import { readFileSync } from "node:fs";
 import type { Deps } from "../deps.js";
+import { processStart } from "../process-start.js";
 
 /** The variables the probes read (PATH too: the hook's PATH finds tmux, xdotool, …). */
 export const PRESENCE_ENV_KEYS = [
@@ -32,7 +33,14 @@ export function presenceGate(deps: Deps, idleSeconds: number, forced?: "away"): 
   }
   const ppid = deps.ppid ?? 0;
   const pids = deps.platform === "linux" && !env.TMUX ? procChain(ppid) : [ppid];
-  return { idleSeconds, pids, env, ...(forced ? { forced } : {}) };
+  const started = processStart(ppid, deps.platform);
+  return {
+    idleSeconds,
+    pids,
+    env,
+    ...(started === undefined ? {} : { started }),
+    ...(forced ? { forced } : {}),
+  };
 }
 
 // Linux: the agent's ancestors now, from /proc (a few small reads), in case the shell that ran
@@ -59,6 +67,8 @@ export interface PresenceGate {
   pids: number[];
   /** The hook's display and tmux variables (TMUX, DISPLAY, WAYLAND_DISPLAY, …); no secrets. */
   env: Record<string, string>;
+  /** When the agent (pids[0]) started (process-start.ts): a later terminal write checks it. */
+  started?: string;
   /** `test --away`: the answer is away without asking. */
   forced?: "away";
 }
