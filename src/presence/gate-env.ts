@@ -1,6 +1,7 @@
 // What the hook hands the worker so that it can ask about the same session later: the agent's
-// pids and the few variables that say which display and tmux pane it runs in. Cheap: no program
-// is started on the hook path.
+// pids (with the agent's start time: a later terminal write checks it is still the same process)
+// and the few variables that say which display and tmux pane it runs in. Cheap: on Linux no
+// program is started (macOS asks one `ps` for the start time, only for a delayed delivery).
 import { readFileSync } from "node:fs";
 import type { Deps } from "../deps.js";
 import { processStart } from "../process-start.js";
