@@ -108,11 +108,27 @@ describe("every argument is shown (property)", () => {
         );
     return steps.length === 0 ? [path] : steps.flatMap(([at, item]) => leafPaths(item, at));
   };
+  // At most 8 keys of at most 5 leaves each: every path fits the message (a larger request lists
+  // what fits and says how many more; "a request too large…" above).
   const key = fc.oneof(
     fc.constantFrom("command", "sql", "file_path", "path", "edits"),
-    fc.string(),
+    fc.string({ maxLength: 12 }),
   );
-  const input = fc.dictionary(key, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 12 });
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 600 }),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const value = fc.oneof(
+    scalar,
+    fc.array(scalar, { maxLength: 5 }),
+    fc.dictionary(fc.string({ maxLength: 12 }), scalar, { maxKeys: 5 }),
+    fc.array(fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 2 }), {
+      maxLength: 2,
+    }),
+  );
+  const input = fc.dictionary(key, value, { maxKeys: 8 });
 
   it("no path of a generated tool input is absent from what the phone shows", () => {
     fc.assert(
