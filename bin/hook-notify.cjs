@@ -40,7 +40,14 @@ function cacheDir(env, platform, home) {
   return join(env.XDG_CACHE_HOME || join(home, ".cache"), "hook-notify");
 }
 
-// Only a regular file, opened without following a link or blocking, and bounded in size.
+// Ours alone: owned by the running user and writable by nobody else. A cache is code that runs: a
+// root run that keeps a user's HOME (sudo -E, macOS sudo) must not run what that user put there.
+// Windows has no uid (the cache sits in the user's own %LOCALAPPDATA%).
+const UID = process.getuid?.();
+const ours = (info) => UID === undefined || (info.uid === UID && (info.mode & 0o022) === 0);
+
+// Only a regular file, opened without following a link or blocking, bounded in size, ours, in a
+// folder that is ours (not a link).
 function readCache(file) {
   const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
   let fd;
@@ -48,6 +55,7 @@ function readCache(file) {
     fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     const info = fs.fstatSync(fd);
     if (!info.isFile() || info.size === 0 || info.size > MAX_CACHE_BYTES) return undefined;
+    if (!ours(info) || !ourFolder(dirOf(file))) return undefined;
     const buffer = readUpTo(fd, info.size);
     return buffer.length === info.size ? buffer : undefined;
   } catch {
@@ -80,13 +88,23 @@ function readSource(file) {
   }
 }
 
+function ourFolder(dir) {
+  const info = fs.lstatSync(dir);
+  return info.isDirectory() && ours(info);
+}
+
 // Temp file beside the target (0600, never over an existing one), then rename: a reader sees a
 // whole cache or none. Caches of other builds of the same bundle are removed, and temp files a
-// killed run left (named with their time) once they are a minute old.
-function writeCache(script, dir, file) {
+// killed run left (named with their time) once they are a minute old. Nothing is created in a
+// HOME that belongs to another user (root under sudo -E: ~/.cache would become root's), and
+// nothing is written into a folder that is not ours alone.
+function writeCache(script, dir, file, home) {
   try {
+    const owner = UID === undefined ? UID : fs.statSync(home, { throwIfNoEntry: false })?.uid;
+    if (owner !== undefined && owner !== UID) return;
     const data = script.createCachedData();
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ourFolder(dir)) return;
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
     fs.writeFileSync(temp, data, { mode: 0o600, flag: "wx" });
     fs.renameSync(temp, file);
@@ -123,7 +141,7 @@ function requireCached(file, env = process.env, options = {}) {
   const module = { exports: {}, id: file, filename: file, loaded: false };
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once("exit", () => {
-      if (worthKeeping(module.exports)) writeCache(script, dir, cacheFile);
+      if (worthKeeping(module.exports)) writeCache(script, dir, cacheFile, home);
     });
   }
   const compiled = script.runInThisContext();

@@ -1,5 +1,6 @@
 // Which channel `hook-notify approve` asks through (an ntfy topic pair, or a Telegram bot and
 // chat), with its secrets: all from the user's config.
+import { isIPv4 } from "node:net";
 import { APPROVE_EXIT_MARGIN_MS } from "../core/defaults.js";
 import type { Config, SinkEntry } from "../core/config.js";
 import { isNtfyEntry, resolveNtfy, type NtfyOptions } from "../sinks/chat/ntfy.js";
@@ -63,6 +64,8 @@ export function resolveSetup(config: Config): ApproveSetup | SetupProblem {
   } catch (error) {
     return { problem: `sinks.${sink.name}.url: ${(error as Error).message}` };
   }
+  const clear = clearTextProblem(split.root, `sinks.${sink.name}.url`);
+  if (clear) return clear;
   // An answer grants a command: a topic anyone can post to is no place to take one from.
   if (options.token === undefined || options.token === "") {
     return {
@@ -106,7 +109,31 @@ function telegramSetup(
       problem: `sinks.${name}: approving from Telegram needs the numeric chat id ("chatId": 123456789, or -100… for a group), not a @name: only presses from that chat count.`,
     };
   }
+  const clear = clearTextProblem(api, `sinks.${name}.apiUrl`);
+  if (clear) return clear;
   return { service: telegram.id, ...common, api, botToken, chatId: String(chatId), threadId };
+}
+
+// An approval carries the token and the signed Allow: over plain http anyone on the path reads
+// them and can press Allow first. Only https, or a server on this machine (loopback), is taken.
+export function clearTextProblem(url: string, place: string): SetupProblem | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { problem: `${place}: not a URL. Write it as https://host/…` };
+  }
+  if (parsed.protocol !== "http:" || isLoopback(parsed.hostname)) return undefined;
+  return {
+    problem: `${place}: approvals over plain http to ${parsed.host} can be read on the way, and whoever reads one can press Allow. Use https:// (or a server on this machine: 127.0.0.1, ::1, localhost), then run: hook-notify install --approve`,
+  };
+}
+
+// 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine.
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host === "::1") return true;
+  return isIPv4(host) && host.startsWith("127.");
 }
 
 function isTelegramEntry(entry: Pick<SinkEntry, "type" | "options">): boolean {

@@ -2,7 +2,7 @@
 // package (no process started), else `<program> --version` under a short bound. Never hangs.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import type { ClientAdapter } from "../clients/adapter.js";
 
 /** How long `<program> --version` may take before doctor gives up on it. */
@@ -37,7 +37,9 @@ export function findClientVersion(
   return { unknown: why.includes("ETIMEDOUT") ? `"${command} --version" did not answer` : why };
 }
 
-// The first file named `command` in PATH's folders (on Windows also with PATHEXT's endings).
+// The first file named `command` in PATH's absolute folders (on Windows also with PATHEXT's
+// endings). A relative entry (`node_modules/.bin`, `.`) names whatever folder doctor runs in: a
+// cloned repository's program is not started.
 export function findOnPath(
   command: string,
   env: Readonly<Record<string, string | undefined>>,
@@ -47,7 +49,7 @@ export function findOnPath(
   const endings =
     platform === "win32" ? ["", ...(env["PATHEXT"] ?? ".COM;.EXE;.BAT;.CMD").split(";")] : [""];
   for (const dir of path.split(delimiter)) {
-    if (dir === "") continue;
+    if (!isAbsolute(dir)) continue;
     for (const ending of endings) {
       const file = join(dir, command + ending.toLowerCase());
       if (isFile(file)) return file;

@@ -2,21 +2,54 @@
 // runs; doctor asks it what it would run today (HOOK_NOTIFY_LAUNCHER=check), so a node upgrade or
 // an uninstalled package shows up here, not as silence.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 const LAUNCHER_LINE = "hook-notify wrapper: the launcher";
+/** The marker sits in the first lines: this much of a file is all doctor reads. */
+const PREFIX_BYTES = 4096;
+// Kernel and device trees: /proc/self/cwd/… points into whatever folder doctor runs in.
+const SYSTEM_TREE = /^\/(proc|dev|sys)(\/|$)/;
 
-// True for a file install wrote as the launcher (its marker in the first lines).
+// True for a file install wrote as the launcher (its marker in the first lines). A settings file
+// may come with a cloned repository: only a regular file (lstat: not a link, device or FIFO) of
+// the running user's, outside /proc, /dev and /sys, is looked at, and only its first 4 KiB.
 export function isLauncher(path: string): boolean {
+  if (SYSTEM_TREE.test(path)) return false;
+  const flags = constants as Partial<typeof constants>;
+  let fd: number | undefined;
   try {
-    return readFileSync(path, "utf8")
+    const info = lstatSync(path);
+    if (!info.isFile() || !isOwn(info.uid)) return false;
+    fd = openSync(path, constants.O_RDONLY | (flags.O_NOFOLLOW ?? 0) | (flags.O_NONBLOCK ?? 0));
+    const opened = fstatSync(fd);
+    if (!opened.isFile() || opened.ino !== info.ino || opened.dev !== info.dev) return false;
+    const prefix = Buffer.alloc(PREFIX_BYTES);
+    const read = readSync(fd, prefix, 0, PREFIX_BYTES, 0);
+    return prefix
+      .subarray(0, read)
+      .toString("utf8")
       .split("\n", 4)
       .some((line) => line.includes(LAUNCHER_LINE));
   } catch {
     return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+function isOwn(uid: number): boolean {
+  const own = process.getuid?.();
+  return own === undefined || uid === own;
 }
 
 // Runs the launcher in check mode: ok with the node and script it found, or its one-line reason.
@@ -43,6 +76,20 @@ export function checkLauncher(
   }
   const reason = said.split("\n")[0]?.replace(/^hook-notify: /, "") || String(run.error?.message);
   return fail(check, `${shownPath}: ${reason}`, "npm i -g hook-notify, then: hook-notify install");
+}
+
+// A launcher that is not the one install writes for this user: not run, and said so.
+export function foreignLauncher(
+  check: string,
+  shownPath: string,
+  client: string,
+  scope: string,
+): CheckResult {
+  return warn(
+    check,
+    `${shownPath}: a launcher hook-notify did not write for you here; doctor does not run it`,
+    `If this file is yours, run: hook-notify install --client ${client} --scope ${scope}`,
+  );
 }
 
 // An entry that still runs node and the package by absolute path (an install before the

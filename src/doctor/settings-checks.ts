@@ -15,8 +15,10 @@ import { type FileShape, type LocateInput } from "../core/install-target.js";
 import { readText } from "../settings/read.js";
 import { eventMapOf } from "../settings/file-shape.js";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
+import { launcherPath } from "../settings/launcher.js";
 import {
   checkLauncher,
+  foreignLauncher,
   isLauncher,
   isOlderScript,
   oldStyleEntry,
@@ -104,7 +106,14 @@ function checkPaths(
         ),
       );
     } else if (isLauncher(path)) {
-      results.push(checkLauncher(check, path, displayPath(path, input.home), input.env));
+      // Only the launcher install writes for this user is run; one a file names elsewhere (a
+      // cloned repository's settings) is code doctor has no business starting.
+      const shownPath = displayPath(path, input.home);
+      results.push(
+        path === launcherPath(location.client, input)
+          ? checkLauncher(check, path, shownPath, input.env)
+          : foreignLauncher(check, shownPath, location.client, location.scope),
+      );
     } else if (isOlderScript(path)) {
       results.push(olderScript(check, shown, path));
     }

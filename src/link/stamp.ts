@@ -183,10 +183,17 @@ export function maskOf(pieces: readonly string[], bases: [number, number]): Secr
 
 // Polynomial hashes modulo 2^32 (Math.imul, | 0): int32 all the way, which V8's interpreter keeps
 // in small integers; a double would allocate at every step.
+// Case-folded (ASCII letters), as scrub's case-insensitive match (redact.ts): an upper-case copy
+// of a hex token is the token.
 function hashOf(text: string, base: number, from = 0, to = text.length): number {
   let h = 0;
-  for (let i = from; i < to; i++) h = (Math.imul(h, base) + text.charCodeAt(i)) | 0;
+  for (let i = from; i < to; i++) h = (Math.imul(h, base) + fold(text.charCodeAt(i))) | 0;
   return h;
+}
+
+// A-Z as a-z; every other code unit as it is.
+function fold(code: number): number {
+  return code - 65 < 26 && code >= 65 ? code + 32 : code;
 }
 
 function power(base: number, exponent: number): number {
@@ -273,7 +280,7 @@ function maskSpan(span: string, hashes: Hashes): string {
   const shift = hashes.shift;
   let ranges: [number, number][] | undefined;
   let h = 0; // the hash of span[i, i + width)
-  for (let k = 0; k < width; k++) h = (Math.imul(h, b1) + span.charCodeAt(k)) | 0;
+  for (let k = 0; k < width; k++) h = (Math.imul(h, b1) + fold(span.charCodeAt(k))) | 0;
   for (let i = 0; ; i++) {
     const candidates = byAnchor.get(h);
     if (candidates !== undefined) {
@@ -284,7 +291,11 @@ function maskSpan(span: string, hashes: Hashes): string {
       }
     }
     if (i + width >= n) break;
-    h = (Math.imul(h, b1) + span.charCodeAt(i + width) - Math.imul(span.charCodeAt(i), shift)) | 0;
+    h =
+      (Math.imul(h, b1) +
+        fold(span.charCodeAt(i + width)) -
+        Math.imul(fold(span.charCodeAt(i)), shift)) |
+      0;
   }
   if (ranges === undefined) return span;
   ranges.sort((a, b) => a[0] - b[0]);

@@ -1,8 +1,10 @@
 // What the hook hands the worker so that it can ask about the same session later: the agent's
-// pids and the few variables that say which display and tmux pane it runs in. Cheap: no program
-// is started on the hook path.
+// pids (with the agent's start time: a later terminal write checks it is still the same process)
+// and the few variables that say which display and tmux pane it runs in. Cheap: on Linux no
+// program is started (macOS asks one `ps` for the start time, only for a delayed delivery).
 import { readFileSync } from "node:fs";
 import type { Deps } from "../deps.js";
+import { processStart } from "../process-start.js";
 
 /** The variables the probes read (PATH too: the hook's PATH finds tmux, xdotool, …). */
 export const PRESENCE_ENV_KEYS = [
@@ -32,7 +34,14 @@ export function presenceGate(deps: Deps, idleSeconds: number, forced?: "away"): 
   }
   const ppid = deps.ppid ?? 0;
   const pids = deps.platform === "linux" && !env.TMUX ? procChain(ppid) : [ppid];
-  return { idleSeconds, pids, env, ...(forced ? { forced } : {}) };
+  const started = processStart(ppid, deps.platform);
+  return {
+    idleSeconds,
+    pids,
+    env,
+    ...(started === undefined ? {} : { started }),
+    ...(forced ? { forced } : {}),
+  };
 }
 
 // Linux: the agent's ancestors now, from /proc (a few small reads), in case the shell that ran
@@ -59,6 +68,8 @@ export interface PresenceGate {
   pids: number[];
   /** The hook's display and tmux variables (TMUX, DISPLAY, WAYLAND_DISPLAY, …); no secrets. */
   env: Record<string, string>;
+  /** When the agent (pids[0]) started (process-start.ts): a later terminal write checks it. */
+  started?: string;
   /** `test --away`: the answer is away without asking. */
   forced?: "away";
 }

@@ -1,5 +1,9 @@
 import { createHash } from "node:crypto";
+import { constants } from "node:fs";
 import { open } from "node:fs/promises";
+
+// No settings file is near this; a larger one (or /dev/zero, a FIFO) named as one is refused.
+const MAX_SETTINGS_BYTES = 16 << 20;
 
 /** What a file was when we read it: where it lives, how big, when written, and what it held. */
 export interface Stamp {
@@ -20,7 +24,11 @@ export interface Stamped {
 export async function readStamped(file: string): Promise<Stamped> {
   let handle;
   try {
-    handle = await open(file, "r");
+    // O_NONBLOCK: a FIFO in a settings file's place does not hang the open (not on Windows).
+    handle = await open(
+      file,
+      constants.O_RDONLY | ((constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0),
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       return { bytes: undefined, stamp: undefined };
@@ -29,6 +37,11 @@ export async function readStamped(file: string): Promise<Stamped> {
   }
   try {
     const info = await handle.stat({ bigint: true });
+    if (info.isDirectory()) throw Object.assign(new Error("is a folder"), { code: "EISDIR" });
+    if (!info.isFile()) throw Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
+    if (info.size > MAX_SETTINGS_BYTES) {
+      throw Object.assign(new Error(`larger than ${MAX_SETTINGS_BYTES} bytes`), { code: "EFBIG" });
+    }
     const bytes = await handle.readFile();
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     const stamp = { dev: info.dev, ino: info.ino, size: info.size, mtimeNs: info.mtimeNs, sha256 };

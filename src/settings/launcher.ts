@@ -17,7 +17,7 @@ export interface LauncherHome {
 
 // One launcher per client, so uninstalling one client leaves the others' launcher in place:
 // $XDG_DATA_HOME/hook-notify/launchers/<client>/hook-notify.sh (~/.local/share by default).
-export function launcherPath(client: Client, where: LauncherHome): string {
+export function launcherPath(client: Client, where: Pick<LauncherHome, "home" | "env">): string {
   const data = where.env.XDG_DATA_HOME || join(where.home, ".local", "share");
   return join(data, "hook-notify", "launchers", client, "hook-notify.sh");
 }
@@ -32,9 +32,10 @@ export function withLauncher(target: Target, where: LauncherHome): Target {
   return { ...target, wrapper: { path, command: quoteForShell(path, where.platform) } };
 }
 
-// The template with the node and the script of this install recorded in it.
+// The template with the node and the script of this install recorded in it, literally: a
+// function as the replacement, so `$'`, `$&` or `$$` in a path is not a replacement pattern.
 export function renderLauncher(template: string, nodePath: string, scriptPath: string): string {
-  const set = (name: string, value: string) => `${name}=${shellQuote(value)}`;
+  const set = (name: string, value: string) => () => `${name}=${shellQuote(value)}`;
   return template
     .replace(/^node=''$/m, set("node", nodePath))
     .replace(/^script=''$/m, set("script", scriptPath));

@@ -9,6 +9,7 @@ import type { OutboxEntry } from "../outbox/store.js";
 import { receiptRecorder } from "../outbox/receipts.js";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
 import type { ReceiptWindow } from "../core/receipt.js";
+import { sameAgent } from "../process-start.js";
 
 type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
 
@@ -101,17 +102,22 @@ export function entrySink(
 // session's bus and its click brings back that session's place.
 // Without it (a fallback's, a digest's) the worker's own variables may be another session's: its
 // banner is shown but not followed, so no click can bring back a wrong place.
+// The agent's pid is kept only while it still runs the same process (its start time).
 function inHookSession(entry: OutboxEntry, deps: Deps): Deps {
   // Over the worker's deps, not a copy: copying would run their getters (stdin among them).
   const session = Object.create(deps) as Deps;
   const gate = entry.presence;
   if (!gate) {
     session.worker = false;
+    // No agent recorded: the worker's own parent is not one (its pid may be anyone's by now).
+    session.ppid = undefined;
     return session;
   }
   session.env = { ...deps.env, ...gate.env };
-  const agent = gate.pids[0];
-  if (agent !== undefined && agent > 0) session.ppid = agent;
+  // Its terminal only while the recorded pid still runs the process recorded with it: a pid
+  // reused since (hours later, for a follow-up) may hold another terminal. Else the sink finds
+  // no terminal, and its fallback (the banner) takes the notification.
+  session.ppid = sameAgent(gate.pids[0], gate.started, deps.platform);
   return session;
 }
 

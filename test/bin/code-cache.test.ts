@@ -3,6 +3,8 @@
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -12,7 +14,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture, ROOT, runBin, tempHome } from "../helpers/run-bin.js";
 
@@ -175,5 +177,80 @@ describe("the V8 code cache of the hook's bundle", () => {
     const off = bundle(dir, "off.cjs", "c".repeat(16), "off");
     expect(loadInChild(off, home, { HOOK_NOTIFY_CODE_CACHE: "0" })).toBe('{"value":"off"}');
     expect(() => readdirSync(cacheFolder(home))).toThrow(/ENOENT/);
+  });
+
+  // Issue 38 (redteam F1): a cache is code that runs. Planted by another user in a HOME a root
+  // run keeps (sudo -E, macOS sudo), it must never run as root, and root creates nothing there.
+  describe.runIf(isRoot)("another user's cache (tests run as root here)", () => {
+    const USER = 1000;
+
+    // Writes, as the real loader would name it, a cache compiled from a same-length source that
+    // writes `marker`: V8 takes a cache for any source of the same length.
+    function plant(file: string, home: string, marker: string): void {
+      const source = readFileSync(file, "utf8");
+      const evil = `require("fs").writeFileSync(${JSON.stringify(marker)}, "ran");module.exports={value:"planted"};`;
+      expect(evil.length).toBeLessThan(source.length);
+      const padded = `${evil}${"/".repeat(source.length - evil.length - 1)}\n`;
+      const id = /"([0-9a-f]{16})"/.exec(source)?.[1];
+      const cache = join(
+        cacheFolder(home),
+        `${basename(file)}-${String(id)}-${process.version}-${process.arch}.v8`,
+      );
+      mkdirSync(cacheFolder(home), { recursive: true, mode: 0o700 });
+      // Compiled in a child node, as the loader compiles (same flags), with the loader's wrapper.
+      const compile = `const vm=require("vm");const s=${JSON.stringify(padded)};const w="(function (exports, require, module, __filename, __dirname) { "+s+"\\n})";require("fs").writeFileSync(${JSON.stringify(cache)},new vm.Script(w,{filename:${JSON.stringify(file)}}).createCachedData(),{mode:0o600})`;
+      const out = spawnSync(process.execPath, ["-e", compile], { encoding: "utf8" });
+      expect(out.stderr).toBe("");
+    }
+
+    function ownersUnder(dir: string): number[] {
+      const found = new Set<number>([statSync(dir).uid]);
+      for (const name of readdirSync(dir, { recursive: true }))
+        found.add(lstatSync(join(dir, String(name))).uid);
+      return [...found];
+    }
+
+    it("the plant works when the cache is the running user's own (the control)", () => {
+      const dir = scratch();
+      const home = join(dir, "home");
+      const file = bundle(
+        dir,
+        "one.cjs",
+        "d".repeat(16),
+        "genuine-value-long-enough-for-the-planted-code-to-fit-in-it".repeat(3),
+      );
+      const marker = join(dir, "marker");
+      plant(file, home, marker);
+      expect(loadInChild(file, home)).toBe('{"value":"planted"}');
+      expect(readFileSync(marker, "utf8")).toBe("ran");
+    });
+
+    it("a cache planted by uid 1000 in its own HOME does not run as root; root writes nothing there", () => {
+      const dir = scratch();
+      const home = join(dir, "home");
+      const genuine = "genuine-value-long-enough-for-the-planted-code-to-fit-in-it".repeat(3);
+      const file = bundle(dir, "one.cjs", "e".repeat(16), genuine);
+      const marker = join(dir, "marker");
+      plant(file, home, marker);
+      spawnSync("chown", ["-R", `${USER}:${USER}`, home]);
+      expect(loadInChild(file, home)).toBe(JSON.stringify({ value: genuine }));
+      expect(existsSync(marker)).toBe(false);
+      expect(ownersUnder(home)).toEqual([USER]);
+      // The cache folder writable by others, in a HOME of root's own: ignored too.
+      spawnSync("chown", ["-R", "0:0", home]);
+      chmodSync(cacheFolder(home), 0o777);
+      expect(loadInChild(file, home)).toBe(JSON.stringify({ value: genuine }));
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it("never creates ~/.cache for root in a HOME owned by another user", () => {
+      const dir = scratch();
+      const home = join(dir, "home");
+      mkdirSync(home);
+      spawnSync("chown", [`${USER}:${USER}`, home]);
+      const file = bundle(dir, "one.cjs", "f".repeat(16), "x");
+      expect(loadInChild(file, home)).toBe('{"value":"x"}');
+      expect(readdirSync(home)).toEqual([]);
+    });
   });
 });

@@ -1,11 +1,11 @@
 // doctor's line per client: the version (from the package, or the program's --version under a
 // bound), whether hook-notify's entries are still in its hooks files, and its last hook run.
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeCode } from "../../src/clients/claude-code.js";
 import { checkClients, lastRunPerClient } from "../../src/doctor/client-checks.js";
-import { compareVersions, findClientVersion } from "../../src/doctor/client-version.js";
+import { compareVersions, findClientVersion, findOnPath } from "../../src/doctor/client-version.js";
 import { tempDir } from "../helpers/sink-harness.js";
 
 function write(file: string, text: string, mode = 0o644): void {
@@ -152,5 +152,27 @@ describe.runIf(POSIX)("checkClients", () => {
   it("leaves out a client that is nowhere on this machine", async () => {
     const { deps } = machine();
     expect(await checkClients(deps)).toEqual([]);
+  });
+});
+
+// Issue 38 (redteam F2): a relative PATH entry names whatever folder doctor runs in (a cloned
+// repository's node_modules/.bin): its `claude` is neither found nor run.
+describe("findOnPath", () => {
+  it("looks in absolute PATH entries only", () => {
+    const dir = tempDir("doctor-relative-path");
+    const bin = join(dir, "node_modules", ".bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "claude"), "#!/bin/sh\necho 9.9.9\n", { mode: 0o755 });
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(findOnPath("claude", { PATH: "node_modules/.bin" }, "linux")).toBeUndefined();
+      expect(
+        findOnPath("claude", { PATH: `.${delimiter}node_modules/.bin` }, "linux"),
+      ).toBeUndefined();
+      expect(findOnPath("claude", { PATH: bin }, "linux")).toBe(join(bin, "claude"));
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

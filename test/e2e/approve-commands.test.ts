@@ -33,7 +33,7 @@ describe("test --approve, log and doctor", () => {
     await pressButton(request, "Deny");
     const result = await running;
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Press Allow or Deny on your phone within (19|20) s/);
+    expect(result.stdout).toMatch(/Press Allow or Deny on your phone within (1\d|20) s/);
     expect(result.stdout).toMatch(/Verified answer: denied from the phone at \d{4}-/);
     expect(result.stdout).toContain(
       'Claude Code would receive: {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny"',

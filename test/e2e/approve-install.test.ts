@@ -127,6 +127,37 @@ describe("install --approve", () => {
     expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(false);
   });
 
+  // Issue 38: over plain http the token and the signed Allow are readable on the way.
+  it.each([
+    [
+      "an ntfy server",
+      { service: "ntfy", url: "http://192.0.2.1/topic", token: "tk_x123456" },
+      /sinks\.phone\.url: approvals over plain http to 192\.0\.2\.1/,
+    ],
+    [
+      "a Telegram apiUrl",
+      { service: "telegram", botToken: "1:AA", chatId: 4242, apiUrl: "http://192.0.2.1:8081" },
+      /sinks\.phone\.apiUrl: approvals over plain http to 192\.0\.2\.1:8081/,
+    ],
+  ])(
+    "%s over plain http, not loopback: exit 1, one line naming the fix, writes nothing",
+    async (_, sink, message) => {
+      const h = home({ sinks: { phone: { type: "chat", ...sink } } });
+      const config = join(h.dir, "config", "hook-notify", "config.json");
+      const before = readFileSync(config, "utf8");
+      const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
+        env: h.env,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toMatch(/Use https:\/\/ .*then run: hook-notify install --approve\n$/);
+      expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(() => settings(h)).toThrow();
+      expect(readFileSync(config, "utf8")).toBe(before);
+      expect(existsSync(join(h.dir, "state", "hook-notify", "approve.key"))).toBe(false);
+    },
+  );
+
   // Issue 25: the presses are read with the bot token; without one there is no bot to ask.
   it("a Telegram sink without a bot token: exit 1, one line, writes nothing", async () => {
     const h = home({

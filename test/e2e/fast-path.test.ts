@@ -105,7 +105,8 @@ describe("the hook's fast path with a live worker", () => {
     const session = `fast-secret-${String(Date.now())}`;
     const quoted = fixture("claude-code/Notification.json", {
       session_id: session,
-      message: `Post to ${secretUrl} or to "${JSON.stringify(secretUrl).slice(1, -1)}"? (${encodeURIComponent(secretUrl)}) or ESCAPED`,
+      // An upper-case copy too: scrub ignores case, and so does the hook (issue 38, F7).
+      message: `Post to ${secretUrl} or to "${JSON.stringify(secretUrl).slice(1, -1)}"? (${encodeURIComponent(secretUrl)}) or ESCAPED or ${secretUrl.toUpperCase()}`,
     });
     // The same secret written with JSON's \u escapes (a client may escape any character).
     const escaped = Array.from({ length: secretUrl.length }, (_, i) => secretUrl.charCodeAt(i))
@@ -123,7 +124,7 @@ describe("the hook's fast path with a live worker", () => {
     const waiting = events(home);
     expect(waiting).toHaveLength(1);
     const onDisk = readFileSync(join(outbox(home), "events", waiting[0] as string), "utf8");
-    expect(onDisk).not.toContain("fastPathSECRETtoken0123456789");
+    expect(onDisk.toLowerCase()).not.toContain("fastpathsecrettoken0123456789");
     // Read as the worker reads it: no escape hides the secret either.
     const payload = (JSON.parse(onDisk) as { payload: string }).payload;
     expect(JSON.stringify(JSON.parse(payload))).not.toContain("fastPathSECRETtoken0123456789");

@@ -90,6 +90,23 @@ describe.runIf(process.platform !== "win32")("the user-scope launcher", () => {
     expect((await run(box.launcher, [], { ...box.env, FAKE_EXIT: "3" })).code).toBe(3);
   });
 
+  // Issue 38 (redteam F5): `$'`, `$&` and `$$` are String.replace patterns; a path is written
+  // literally, and the launcher still runs (a broken one would exit 2 on every hook).
+  it("a node path holding $', $& and $$ is written literally and runs", async () => {
+    const dir = await makeTree();
+    const odd = join(dir, "nd$'x$&y$$z$`w");
+    await mkdir(odd);
+    await symlink(process.execPath, join(odd, "node"));
+    const rendered = renderLauncher("node=''\nscript=''\n", join(odd, "node"), "/p/$&/$'.cjs");
+    expect(rendered).toBe(
+      `node='${join(dir, "nd$'\\''x$&y$$z$`w")}/node'\nscript='/p/$&/$'\\''.cjs'\n`,
+    );
+    const box = await setup(join(odd, "node"));
+    const result = await run(box.launcher, ["--client", "claude-code"], box.env);
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "fake stderr\n" });
+    expect((await box.ran())["argv"]).toEqual(["--client", "claude-code"]);
+  });
+
   it("after a node upgrade (the recorded node gone) finds node on PATH", async () => {
     const box = await setup(join("/gone", "v20.19.0", "bin", "node"));
     await symlink(process.execPath, join(box.tools, "node"));

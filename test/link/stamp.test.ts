@@ -55,9 +55,12 @@ describe("maskText: the hook masks what scrub would, from fingerprints only", ()
     ["the token alone", "token fastSECRETtoken0123456789 end"],
     ["base64", Buffer.from(SECRET).toString("base64")],
     ["twice, overlapping pieces", `${SECRET}${SECRET} /services/T0AAA/B0BBB/x`],
+    // Issue 38 (redteam F7): scrub ignores case, and so does the hook.
+    ["upper-case", `post to ${SECRET.toUpperCase()} now`],
+    ["the token in mixed case", "token FASTsecretTOKEN0123456789 end"],
   ])("%s", (_name, text) => {
     const masked = maskText(text, mask);
-    expect(masked).not.toContain("fastSECRETtoken0123456789");
+    expect(masked.toLowerCase()).not.toContain("fastsecrettoken0123456789");
     expect(masked).not.toContain(Buffer.from(SECRET).toString("base64"));
     expect(masked).toContain("***");
     // Nothing is left that scrub, which knows the values, would mask.
@@ -96,6 +99,8 @@ describe("maskText: the hook masks what scrub would, from fingerprints only", ()
       "=",
       "/services/",
       "fastSECRET",
+      "FASTsecret",
+      "TOKEN0123",
       "token0123",
     );
     const spaces = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2028", "", "", "");
@@ -115,7 +120,10 @@ describe("maskText: the hook masks what scrub would, from fingerprints only", ()
     // runs, no repeats skipped; overlapping stretches merged, as maskText merges them.
     const hash = (text: string, base: number) => {
       let h = 0;
-      for (let i = 0; i < text.length; i++) h = (Math.imul(h, base) + text.charCodeAt(i)) | 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        h = (Math.imul(h, base) + (c >= 65 && c <= 90 ? c + 32 : c)) | 0;
+      }
       return h;
     };
     const plain = (text: string): string => {
@@ -147,6 +155,8 @@ describe("maskText: the hook masks what scrub would, from fingerprints only", ()
       "=",
       "/services/",
       "fastSECRET",
+      "FASTsecret",
+      "TOKEN0123",
       "token0123",
     );
     const spaces = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2028", "", "", "");
@@ -159,6 +169,14 @@ describe("maskText: the hook masks what scrub would, from fingerprints only", ()
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it("an upper-case copy of a hex token is masked, as scrub masks it", () => {
+    const hex = "deadbeefcafe0123456789abcdef4242";
+    const hexMask = maskOf(secretPartsOf(hex), randomBases(Math.random));
+    const text = `raw ${hex} upper ${hex.toUpperCase()} mixed DeadBeefCafe0123456789ABCDEF4242`;
+    expect(maskText(text, hexMask)).toBe("raw *** upper *** mixed ***");
+    expect(scrub(text, secretPartsOf(hex))).toBe("raw *** upper *** mixed ***");
   });
 
   it("a secret with white space in it is looked for everywhere", () => {

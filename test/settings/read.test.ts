@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { checkText } from "../../src/settings/jsonc-policy.js";
-import { firstJsoncProblem, parseSettings } from "../../src/settings/read.js";
+import { firstJsoncProblem, parseSettings, readText } from "../../src/settings/read.js";
 import { toStrictJson } from "../../src/settings/strict-json.js";
 
 const JSONC = `{
@@ -69,5 +73,23 @@ describe("toStrictJson", () => {
   it("leaves strict JSON alone", () => {
     const text = '{\n  "a": [1, 2],\n  "b": "// not a comment, /* nor this */"\n}\n';
     expect(toStrictJson(text)).toBe(text);
+  });
+});
+
+// Issue 38 (redteam F2): doctor and install read the settings files of a cloned repository too.
+describe.runIf(process.platform !== "win32")("readText: only a regular file, bounded", () => {
+  it("refuses /dev/zero and a FIFO named as a settings file, at once, with the place", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hook-notify-read-"));
+    onTestFinished(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const zero = join(dir, "settings.json");
+    symlinkSync("/dev/zero", zero);
+    await expect(readText(zero, ".claude/settings.json")).rejects.toThrow(
+      /^\.claude\/settings\.json: cannot read the file \(not a regular file\)/,
+    );
+    const fifo = join(dir, "fifo.json");
+    spawnSync("mkfifo", [fifo]);
+    await expect(readText(fifo, "fifo.json")).rejects.toThrow(/not a regular file/);
   });
 });
