@@ -173,7 +173,11 @@ describe("hook-notify approve through Telegram (built binary, local Bot API)", (
       const id = logged.find((l) => message.text.includes(`Request ${l.request.slice(0, 8)}`));
       expect(id?.result).toBe(decision);
     }
-    expect(logged.flatMap((l) => reasons(l))).toEqual(["other-request"]);
+    // A press meant for the other request may be seen by either poller, once or more, or never
+    // (each getUpdates may bring only its own press): what is rejected is only ever that.
+    expect(
+      logged.flatMap((l) => reasons(l)).filter((reason) => reason !== "other-request"),
+    ).toEqual([]);
     expect(bot.conflicts).toBe(0);
   }, 60_000);
 
