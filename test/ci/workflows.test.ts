@@ -9,6 +9,7 @@ import { ROOT } from "../helpers/run-bin.js";
 
 const CI = join(ROOT, ".github", "workflows", "ci.yml");
 const workflow = readFileSync(CI, "utf8");
+const ciRun = readFileSync(join(ROOT, ".ci", "run"), "utf8");
 
 describe("the CI workflow", () => {
   it("lints clean with scripts/lint-workflows.mjs (as npm run lint runs it)", () => {
@@ -51,5 +52,20 @@ describe("the CI workflow", () => {
       .filter((a) => a.startsWith("test/"));
     expect(paths.length).toBeGreaterThan(5);
     expect(paths.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
+  // Issue 37: the Nodes people run. .ci/run (the Linux job) brings 22, 24 and 26 from the registry
+  // beside the machine's 20, runs the whole suite on the active LTS and the hook's tests on the
+  // others, one result line each; macOS and Windows run on the active LTS.
+  it("runs the whole suite on Node 24 and the hook, link, worker and e2e tests on 20, 22 and 26", () => {
+    expect(ciRun).toContain("for major in 20 22 24 26; do");
+    expect(ciRun).toMatch(/export PATH="\$\{node_bin\[24\]\}:\$PATH"[\s\S]*npm test -- /);
+    expect(ciRun).toContain("for major in 20 22 26; do");
+    expect(ciRun).toMatch(/vitest\.mjs run test\/bin test\/link test\/worker test\/e2e/);
+    expect(ciRun).toContain('results+=("$(result_line');
+    expect(ciRun).toContain("hook-notify/node");
+    expect(workflow).toContain("run: .ci/run");
+    expect(workflow).toContain("path: ~/.cache/hook-notify/node");
+    expect(workflow.match(/node-version: 24/g)).toHaveLength(2);
   });
 });
