@@ -54,6 +54,22 @@ export const LOCAL_ENV_KEYS = [
   "VTE_VERSION",
 ] as const;
 
+/** Variables that name a file or folder: the worker runs in another folder, so the hook makes a
+ * relative one absolute against its own before it leaves (issue 37: a relative
+ * HOOK_NOTIFY_CONFIG was read by the worker against the worker's folder). */
+export const PATH_ENV_KEYS = [
+  "HOOK_NOTIFY_CONFIG",
+  "HOME",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "XDG_CONFIG_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_RUNTIME_DIR",
+  "XAUTHORITY",
+] as const;
+
 /** Set by the build in dist/hook.cjs: the list below as data, so that the hook does not build it
  * on every run (~0.14 M instructions). */
 declare const __hnHookEnvKeys: readonly string[] | undefined;
@@ -67,15 +83,8 @@ function hookEnvKeys(): string[] {
     ...new Set([
       ...LOCAL_ENV_KEYS,
       ...PRESENCE_ENV_KEYS,
-      "HOME",
-      "USERPROFILE",
-      "APPDATA",
-      "LOCALAPPDATA",
-      "XDG_CONFIG_HOME",
-      "XDG_STATE_HOME",
-      "XDG_CACHE_HOME",
+      ...PATH_ENV_KEYS,
       ...clients.flatMap((adapter) => [...(adapter.recognises.env ?? []), ...adapter.env]),
-      "HOOK_NOTIFY_CONFIG",
       "HOOK_NOTIFY_DEBUG",
       "HOOK_NOTIFY_FAST",
       "HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS",
@@ -92,22 +101,6 @@ function hookEnvKeys(): string[] {
     ]),
   ];
 }
-
-/** Variables that name a file or folder: the worker runs in another folder, so the hook makes a
- * relative one absolute against its own before it leaves (issue 37: a relative
- * HOOK_NOTIFY_CONFIG was read by the worker against the worker's folder). */
-export const PATH_ENV_KEYS = [
-  "HOOK_NOTIFY_CONFIG",
-  "HOME",
-  "USERPROFILE",
-  "APPDATA",
-  "LOCALAPPDATA",
-  "XDG_CONFIG_HOME",
-  "XDG_STATE_HOME",
-  "XDG_CACHE_HOME",
-  "XDG_RUNTIME_DIR",
-  "XAUTHORITY",
-] as const;
 
 /** The variables of `env` with every PATH_ENV_KEYS value made absolute against `cwd`: the same
  * object when all of them already are (the usual case: no copy). */
