@@ -4,11 +4,21 @@
 // worker is never silent (log shows it waiting, doctor fails naming it, flush delivers it); a
 // relative --config or HOOK_NOTIFY_CONFIG means the hook's folder, whichever folder the live worker
 // started in. Real processes and a real HTTP server; nothing here measures time.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
-import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { ROOT, fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
 
 // Several real hooks, workers and commands a test: generous for a loaded machine (CI runs this
 // file beside CPU burners).
@@ -56,6 +66,44 @@ describe(`the built bin on node ${process.version}`, () => {
     expect(log.stdout.match(/Stop/g)).toHaveLength(2);
     expect(log.stdout.match(/(?:✓|ok) hook/g)).toHaveLength(2);
     expect(log.stdout).not.toContain("waiting for a worker");
+  });
+});
+
+// A copy of the package without its worker (dist/worker.cjs): no hook can start one.
+function packageWithoutWorker(): string {
+  const dir = mkdtempSync(join(tmpdir(), "hn-no-worker-"));
+  onTestFinished(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (const part of ["bin", "dist", "package.json"])
+    cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  for (const name of ["worker.cjs", "worker.js"]) rmSync(join(dir, "dist", name), { force: true });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return join(dir, "bin", "hook-notify.cjs");
+}
+
+describe("a hook that cannot start a worker", () => {
+  // The hook runs the pipeline itself, as it did before workers ran events: desktop and sound
+  // would start from it, a remote sink's delivery waits in the outbox for a flush (or a worker).
+  it("runs the event itself: exit 0, nothing on stdout, the log says why, and flush sends it once", async () => {
+    const { home, server } = await webhookHome();
+    const bin = packageWithoutWorker();
+    const id = session("no-worker");
+    const run = await runBin(["--client", "claude-code", "--timeout", "10"], {
+      input: stop(id),
+      env: home.env,
+      bin,
+    });
+    expect(run).toMatchObject({ code: 0, signal: null, stdout: "" });
+    const line = home.logLines().find((logged) => logged.session === id);
+    expect(line).toMatchObject({ event: "Stop", kept: "kept: no worker could be started" });
+    expect(line?.via).toBeUndefined();
+    expect(waitingFiles(home)).toEqual([]);
+    const log = await runBin(["log"], { env: home.env, bin, settle: false });
+    expect(log.stdout).toContain("run by the hook (no worker could be started)");
+    const flush = await runBin(["flush"], { env: home.env, bin, settle: false });
+    expect(flush.code).toBe(0);
+    expect(requestsFor(server, id)).toHaveLength(1);
   });
 });
 
