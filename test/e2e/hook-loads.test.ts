@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, ROOT, fixture, handedOverRun, tempHome } from "../helpers/run-bin.js";
@@ -60,12 +60,35 @@ describe("what a hook run loads", () => {
     expect(run.builtins).not.toContain("tty");
   });
 
-  it("stdin from a file: no net and no streams either", async () => {
-    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
-    const input = fixture("claude-code/Stop.json", { session_id: "loads-file-net" });
-    const run = await runAndReport(["--timeout", "5"], input, home.env, "file");
+  // With a live worker (most hooks of a session) the hook knocks and exits: no net, no streams.
+  // A hook that finds no worker starts one through child_process, the one public API that starts
+  // a process (issue 37: no process_wrap), which loads net and the stream modules: that is all.
+  it("stdin from a file: no net and no streams with a live worker; child_process's alone when it starts one", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0", HOOK_NOTIFY_WORKER_IDLE_SECONDS: "60" });
+    const first = await runAndReport(
+      ["--timeout", "5"],
+      fixture("claude-code/Stop.json", { session_id: "loads-file-first" }),
+      home.env,
+      "file",
+    );
+    expect(first.code).toBe(0);
+    expect(first.builtins).toContain("child_process");
+    expect(first.builtins).not.toContain("tty");
+    // The worker it started offers (its stamp) and stays (its lock) for the next hook.
+    const outbox = join(home.dir, "state", "hook-notify", "outbox");
+    const offers = () =>
+      ["fast.json", "worker.lock"].every((name) => existsSync(join(outbox, name)));
+    await expect.poll(offers, { timeout: 20_000 }).toBe(true);
+    const run = await runAndReport(
+      ["--timeout", "5"],
+      fixture("claude-code/Stop.json", { session_id: "loads-file-net" }),
+      home.env,
+      "file",
+    );
     expect(run.code).toBe(0);
-    expect(run.builtins.filter((name) => /^(net|stream|tty)$/.test(name))).toEqual([]);
+    expect(run.builtins.filter((name) => /^(net|stream|tty|child_process)$/.test(name))).toEqual(
+      [],
+    );
   });
 
   // zod is evaluated only when a schema is used: a config file, or a field of the wrong type.
