@@ -65,12 +65,14 @@ describe("what a hook run loads", () => {
   // a process (issue 37: no process_wrap), which loads net and the stream modules: that is all.
   it("stdin from a file: no net and no streams with a live worker; child_process's alone when it starts one", async () => {
     const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0", HOOK_NOTIFY_WORKER_IDLE_SECONDS: "60" });
-    const first = await runAndReport(
-      ["--timeout", "5"],
-      fixture("claude-code/Stop.json", { session_id: "loads-file-first" }),
-      home.env,
-      "file",
-    );
+    const hook = (session: string) =>
+      runAndReport(
+        ["--timeout", "5"],
+        fixture("claude-code/Stop.json", { session_id: session }),
+        home.env,
+        "file",
+      );
+    const first = await hook("loads-file-first");
     expect(first.code).toBe(0);
     expect(first.builtins).toContain("child_process");
     expect(first.builtins).not.toContain("tty");
@@ -79,12 +81,7 @@ describe("what a hook run loads", () => {
     const offers = () =>
       ["fast.json", "worker.lock"].every((name) => existsSync(join(outbox, name)));
     await expect.poll(offers, { timeout: 20_000 }).toBe(true);
-    const run = await runAndReport(
-      ["--timeout", "5"],
-      fixture("claude-code/Stop.json", { session_id: "loads-file-net" }),
-      home.env,
-      "file",
-    );
+    const run = await hook("loads-file-net");
     expect(run.code).toBe(0);
     expect(run.builtins.filter((name) => /^(net|stream|tty|child_process)$/.test(name))).toEqual(
       [],
