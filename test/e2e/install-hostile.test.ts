@@ -4,7 +4,7 @@ import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { BIN } from "../helpers/run-bin.js";
+import { BIN, NODE_PATH } from "../helpers/run-bin.js";
 
 // The installer as a person runs it (the built binary), against what else happens on a machine:
 // sudo with HOME kept, and another program writing the same settings file while install runs.
@@ -32,7 +32,7 @@ interface Run {
 
 // `hook-notify <action> --client claude-code --scope user -y` with HOME = home, as the caller.
 function runSettings(action: "install" | "uninstall", home: string): Promise<Run> {
-  const env = { HOME: home, XDG_STATE_HOME: join(home, ".state"), PATH: dirname(process.execPath) };
+  const env = { HOME: home, XDG_STATE_HOME: join(home, ".state"), PATH: NODE_PATH };
   const args = [BIN, action, "--client", "claude-code", "--scope", "user", "-y"];
   const child = spawn(process.execPath, args, { env, cwd: home });
   let stdout = "";

@@ -1,14 +1,32 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { onTestFinished } from "vitest";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const BIN = join(ROOT, "bin", "hook-notify.cjs");
 export const FIXTURES = join(ROOT, "test", "fixtures", "events");
+
+/** A test home's PATH: node's own folder, and the system folder that holds mkfifo (the worker
+ * makes its FIFO with it, src/link/offer.ts). Where node is the system's both are /usr/bin; a
+ * node from elsewhere (CI's Node matrix: 22, 24, 26 from the registry) gets the same programs. */
+export const NODE_PATH = [
+  ...new Set([
+    dirname(process.execPath),
+    ...["/usr/bin", "/bin"].filter((dir) => existsSync(join(dir, "mkfifo"))).slice(0, 1),
+  ]),
+].join(delimiter);
 
 export interface BinResult {
   code: number | null;
@@ -134,7 +152,7 @@ function askToYield(path: string): Promise<void> {
   });
 }
 
-// A throwaway HOME with XDG dirs, removed after the test; PATH keeps only node's own folder.
+// A throwaway HOME with XDG dirs, removed after the test; PATH is NODE_PATH.
 export function tempHome(extraEnv: Record<string, string | undefined> = {}): TempHome {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-e2e-"));
   onTestFinished(() => removeHome(dir));
@@ -142,7 +160,7 @@ export function tempHome(extraEnv: Record<string, string | undefined> = {}): Tem
     HOME: dir,
     XDG_CONFIG_HOME: join(dir, "config"),
     XDG_STATE_HOME: join(dir, "state"),
-    PATH: dirname(process.execPath),
+    PATH: NODE_PATH,
     NO_PROXY: "127.0.0.1,localhost",
     // The same answer on a laptop and in a CI container: desktop and sound are attempted. Tests
     // of the SSH and container rules set it to "0".
