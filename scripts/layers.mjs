@@ -17,6 +17,7 @@ export const BASE = [
   "machine-key.ts",
   "once.ts",
   "path-join.ts",
+  "process-start.ts",
   "read-bounded.ts",
   "redact.ts",
   "secret-values.ts",
