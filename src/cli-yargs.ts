@@ -76,6 +76,7 @@ export async function runYargs(given: string[]): Promise<void> {
     .help()
     .alias("h", "help")
     .alias("v", "version")
+    .alias("V", "version")
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((message: string | undefined, error: Error | undefined) => {
       console.error(`hook-notify: ${message ?? error?.message ?? "usage error"}`);

@@ -27,6 +27,8 @@ export interface RunArgs {
   payload?: string | undefined;
   dryRun: boolean;
   wait: boolean;
+  /** Flags the hook does not know, as written (hook-argv.ts): the run refuses them. */
+  unknownFlags?: readonly string[] | undefined;
 }
 
 /** What the fast path (fast-hook.ts) hands over when the live worker cannot take the event. */
@@ -48,6 +50,17 @@ const UNUSABLE: readonly ErrorCode[] = [
 
 // The hook command: never exit 2, never a byte on stdout in hook mode, never past --timeout.
 export async function runCommand(args: RunArgs, handover: Handover = {}): Promise<void> {
+  if (args.unknownFlags !== undefined && args.unknownFlags.length > 0) {
+    // A typo (`--dry-rn`) must never send for real: refused before stdin is read. Exit 1, as
+    // every hook failure: 2 would block a Stop.
+    const { unknownFlagMessage } = await import("./did-you-mean.js");
+    const { RUN_FLAGS } = await import("./run-flags.js");
+    const known = [...Object.keys(RUN_FLAGS), "help", "version", "color", "no-color"];
+    for (const flag of args.unknownFlags) console.error(unknownFlagMessage(flag, known));
+    console.error("hook-notify: nothing was sent. The hook's options: hook-notify help run");
+    process.exitCode = 1;
+    return;
+  }
   const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
   const started = handover.started ?? Date.now();
   const budget = hookBudget(started, args.timeout);

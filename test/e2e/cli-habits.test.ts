@@ -26,6 +26,53 @@ describe("the command line people expect", () => {
     expect(home.logLines()).toEqual([]);
   });
 
+  it("a mistyped hook flag is refused before stdin is read: exit 1, the likely flag, nothing sent", async () => {
+    const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "30" });
+    const server = await startHttpServer();
+    home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/hook` } } });
+    const typo = () =>
+      runBin(["--client", "claude-code", "--dry-rn"], {
+        env: home.env,
+        input: fixture("claude-code/Stop.json"),
+      });
+    const cold = await typo(); // no worker: the full path refuses it
+    expect(cold).toMatchObject({ code: 1, stdout: "" });
+    expect(cold.stderr).toContain("hook-notify: unknown option --dry-rn. Did you mean --dry-run?");
+    // A live worker offers the fast path: a typo still goes nowhere near it.
+    const real = await runBin(["--client", "claude-code"], {
+      env: home.env,
+      input: fixture("claude-code/Stop.json"),
+    });
+    expect(real).toMatchObject({ code: 0, stdout: "" });
+    await server.waitForRequests(1);
+    const warm = await typo();
+    expect(warm).toMatchObject({ code: 1, stdout: "" });
+    expect(warm.stderr).toContain("Did you mean --dry-run?");
+    const flush = await runBin(["flush"], { env: home.env });
+    expect(flush.stdout).toMatch(/Outbox: (nothing is waiting|0 delivered, 0 failed)/);
+    expect(server.requests).toHaveLength(1);
+    expect(home.logLines().filter((line) => "event" in line)).toHaveLength(1);
+  });
+
+  it("--version, -V, --help never read stdin; --versoin and --hlep get the likely flag, exit 1", async () => {
+    const home = tempHome();
+    const open = (args: string[]) =>
+      runBin(args, { env: home.env, neverClose: true, killAfterMs: 15_000 });
+    for (const flag of ["--version", "-V", "-v"]) {
+      expect(await open([flag])).toMatchObject({ code: 0, signal: null, stdout: "0.1.0\n" });
+    }
+    expect((await open(["--help"])).stdout).toContain("hook-notify [command]");
+    for (const [typo, meant] of [
+      ["--versoin", "--version"],
+      ["--hlep", "--help"],
+    ]) {
+      const run = await open([typo ?? ""]);
+      expect(run).toMatchObject({ code: 1, signal: null, stdout: "" });
+      expect(run.stderr).toContain(`unknown option ${typo ?? ""}. Did you mean ${meant ?? ""}?`);
+    }
+    expect(home.logLines()).toEqual([]);
+  });
+
   it("a mistyped command gets the likely one, exit 1, nothing on stdout", async () => {
     const home = tempHome();
     const run = await runBin(["instal"], { env: home.env });
