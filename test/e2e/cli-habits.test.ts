@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer } from "../helpers/http-server.js";
 import { hasScript, runOnPty } from "../helpers/pty.js";
@@ -71,6 +73,26 @@ describe("the command line people expect", () => {
       expect(run.stderr).toContain(`unknown option ${typo ?? ""}. Did you mean ${meant ?? ""}?`);
     }
     expect(home.logLines()).toEqual([]);
+  });
+
+  it("install and uninstall without a terminal refuse to write without --yes (exit 2); --dry-run still shows", async () => {
+    const home = tempHome();
+    const hooks = join(home.dir, ".factory", "hooks.json");
+    mkdirSync(dirname(hooks), { recursive: true });
+    const droid = ["--client", "droid"];
+    const install = await runBin(["install", ...droid], { env: home.env });
+    expect(install).toMatchObject({ code: 2, stdout: "" });
+    expect(install.stderr).toContain("--yes required when not running interactively");
+    expect(existsSync(hooks)).toBe(false);
+    const preview = await runBin(["install", ...droid, "--dry-run"], { env: home.env });
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain("hooks.json");
+    expect((await runBin(["install", ...droid, "--yes"], { env: home.env })).code).toBe(0);
+    const installed = readFileSync(hooks, "utf8");
+    const uninstall = await runBin(["uninstall", ...droid], { env: home.env });
+    expect(uninstall).toMatchObject({ code: 2, stdout: "" });
+    expect(uninstall.stderr).toContain("hook-notify uninstall --dry-run");
+    expect(readFileSync(hooks, "utf8")).toBe(installed);
   });
 
   it("a mistyped command gets the likely one, exit 1, nothing on stdout", async () => {
