@@ -41,7 +41,7 @@ export async function runApprove(argv: string[]): Promise<void> {
 export async function runYargs(given: string[]): Promise<void> {
   exitQuietly();
   const [{ unknownCommandMessage }, { COMMAND_NAMES, commandAfterGlobals }] = await Promise.all([
-    import("./commands/did-you-mean.js"),
+    import("./did-you-mean.js"),
     import("./commands/hook-argv.js"),
   ]);
   // `help <command>` is `<command> --help`, also after global options (`--no-color help log`).

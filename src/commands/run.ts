@@ -53,7 +53,7 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
   if (args.unknownFlags !== undefined && args.unknownFlags.length > 0) {
     // A typo (`--dry-rn`) must never send for real: refused before stdin is read. Exit 1, as
     // every hook failure: 2 would block a Stop.
-    const { unknownFlagMessage } = await import("./did-you-mean.js");
+    const { unknownFlagMessage } = await import("../did-you-mean.js");
     const { RUN_FLAGS } = await import("./run-flags.js");
     const known = [...Object.keys(RUN_FLAGS), "help", "version", "color", "no-color"];
     for (const flag of args.unknownFlags) console.error(unknownFlagMessage(flag, known));
