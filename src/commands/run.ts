@@ -88,6 +88,8 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     handOver: mode === "hook" ? handOverTo(deps, args, started) : undefined,
   });
   finished = true;
+  // Once per version of the config file (config-notice.ts), also when a worker has the event.
+  if (mode === "hook") for (const line of run.configNotice ?? []) say(`hook-notify: ${line}`);
   if (run.handedOver) process.exit(0);
   if (deps.env.HOOK_NOTIFY_DEBUG === "1") console.error(JSON.stringify(run.record));
   const failed = report(run, mode, deps);
@@ -111,7 +113,10 @@ export function handOverTo(deps: Deps, args: RunArgs, started: number) {
 function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): boolean {
   const { record } = run;
   const unusable = record.error !== undefined && UNUSABLE.includes(record.error.code);
-  if (record.error) say(`hook-notify: ${record.error.message}`);
+  // The config's problems reach a hook's stderr once per version of the file (config-notice.ts).
+  const configError = record.error?.code.startsWith("CONFIG_") === true;
+  if (record.error && !(mode === "hook" && configError))
+    say(`hook-notify: ${record.error.message}`);
   reportNoOutbox(run, deps);
   if (mode === "hook") return unusable;
   for (const issue of record.issues) say(`hook-notify: ${issue}`);

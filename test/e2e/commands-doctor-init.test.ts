@@ -111,7 +111,7 @@ describe("hook-notify doctor", () => {
     const result = await box.run(["doctor"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      `${file}: sinks.team.url: expected https://hooks.slack.com/services/… or slack://TOKEN_A/TOKEN_B/TOKEN_C`,
+      `${file}:6:7: sinks.team.url: expected https://hooks.slack.com/services/… or slack://TOKEN_A/TOKEN_B/TOKEN_C`,
     );
     expect(result.stdout).toContain(`fix: Fix sinks.team.url in ${file}`);
   });
