@@ -87,7 +87,8 @@ export async function runYargs(given: string[]): Promise<void> {
       if (isInterrupt(error)) process.exit(EXIT.interrupted);
       console.error(`hook-notify: ${message ?? error?.message ?? "usage error"}`);
       // yargs' own complaints (unknown flag, bad value) are usage; a command's throw is a failure.
-      const usage = error === undefined || error.name === "YError" || isUsageError(error);
+      // (A failed .check() passes its message string as the "error".)
+      const usage = !(error instanceof Error) || error.name === "YError" || isUsageError(error);
       if (usage) console.error("Run hook-notify --help for usage.");
       process.exit(usage ? EXIT.usage : EXIT.failure);
     });

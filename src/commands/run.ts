@@ -72,8 +72,15 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     if (!finished && mode !== "dry-run") logCutShort(run, deps, code);
   });
   if (deps.stdin.isTTY) {
+    // A person who typed `hook-notify` to get started: the three first steps, not a wait on stdin.
     console.error(
-      "hook-notify reads one hook event (JSON) on stdin. Try: cat event.json | hook-notify --dry-run   (see hook-notify --help)",
+      [
+        "hook-notify runs as your coding agent's hook (it reads one event on stdin). First time?",
+        "  hook-notify install   add it to your agents' hooks (shows the change, asks first)",
+        "  hook-notify test      send a sample notification to every sink",
+        "  hook-notify doctor    check that notifications can work here",
+        "All commands: hook-notify --help",
+      ].join("\n"),
     );
     process.exit(1);
   }

@@ -93,6 +93,28 @@ describe("the command line people expect", () => {
     expect(readFileSync(hooks, "utf8")).toBe(installed);
   });
 
+  it("log --tail takes a whole number of runs: abc, -3 and 2.5 are usage errors (exit 2)", async () => {
+    const home = tempHome();
+    for (const tail of ["abc", "-3", "2.5"]) {
+      const run = await runBin(["log", "-n", tail], { env: home.env });
+      expect(run).toMatchObject({ code: 2, stdout: "" });
+      expect(run.stderr).toContain("--tail: give a whole number of runs, 0 or more");
+    }
+    expect((await runBin(["log", "-n", "0"], { env: home.env })).code).toBe(0);
+  });
+
+  it.runIf(hasScript)(
+    "bare hook-notify on a terminal shows the three first steps, reads nothing",
+    async () => {
+      const home = tempHome();
+      const run = await runOnPty([], home.env);
+      expect(run.code).toBe(1);
+      for (const step of ["hook-notify install", "hook-notify test", "hook-notify doctor"])
+        expect(run.screen).toContain(step);
+      expect(home.logLines()).toEqual([]);
+    },
+  );
+
   it("a mistyped command gets the likely one, exit 2 (usage), nothing on stdout", async () => {
     const home = tempHome();
     const run = await runBin(["instal"], { env: home.env });
