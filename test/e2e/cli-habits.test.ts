@@ -246,6 +246,13 @@ describe("the command line people expect", () => {
     expect(failed.stdout).toContain(`left out: ${notSet}`);
   });
 
+  it("help init lists every sink --sinks accepts (from the registry)", async () => {
+    const home = tempHome();
+    const help = (await runBin(["help", "init"], { env: home.env })).stdout.replace(/\s+/g, " ");
+    for (const sink of ["terminal", "telegram", "pushover", "gotify", "matrix", "webhook"])
+      expect(help).toContain(sink);
+  });
+
   it("init's next steps name all six clients", async () => {
     const home = tempHome();
     const init = await runBin(["init", "--sinks", "desktop"], { env: home.env });
