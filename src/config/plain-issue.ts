@@ -47,9 +47,10 @@ const KEY_HINT = " (check its spelling against the schema)";
 /** One line per problem. `known`: the keys valid at `prefix` (a sink's), for did-you-mean. */
 export function plainIssues(
   issue: z.core.$ZodIssue,
-  options: { prefix?: string; root?: unknown; known?: readonly string[] } = {},
+  options: { prefix?: string; root?: unknown; known?: readonly string[]; schema?: unknown } = {},
 ): string[] {
-  const { prefix = "", root, known = [] } = options;
+  const { prefix = "", root } = options;
+  const known = options.known ?? keysAt(options.schema, issue.path);
   const at = issuePath(issue.path, prefix);
   const place = at || "(top level)";
   const value = valueAt(root, issue.path);
@@ -97,6 +98,31 @@ export function plainIssues(
     case "not_multiple_of":
       return [`${place}: ${issue.message}`];
   }
+}
+
+// The keys of the object schema at `path` inside `schema` (through optional, default, nullable and
+// list wrappers), for a did-you-mean on a nested key ("service.intervalSecond").
+function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  type Def = {
+    type?: string;
+    shape?: Record<string, unknown>;
+    innerType?: unknown;
+    element?: unknown;
+  };
+  const defOf = (s: unknown): Def | undefined =>
+    (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+  const unwrap = (s: unknown): unknown => {
+    for (let def = defOf(s); def?.innerType !== undefined; def = defOf(s)) s = def.innerType;
+    return s;
+  };
+  let current = unwrap(schema);
+  for (const key of path) {
+    const def = defOf(current);
+    if (def?.shape && typeof key === "string") current = unwrap(def.shape[key]);
+    else if (def?.element !== undefined && typeof key === "number") current = unwrap(def.element);
+    else return [];
+  }
+  return Object.keys(defOf(current)?.shape ?? {});
 }
 
 /** "quietHour: unknown setting. Did you mean "quietHours"?" */

@@ -184,7 +184,11 @@ function parseTopLevel(value: unknown, issues: string[]): TopLevel {
   const topLevel = topLevelFor(isObject ? Object.keys(value) : []);
   const parsed = z.safeParse(topLevel, value);
   if (parsed.success) return parsed.data;
-  issues.push(...parsed.error.issues.flatMap((issue) => plainIssues(issue, { root: value })));
+  issues.push(
+    ...parsed.error.issues.flatMap((issue) =>
+      plainIssues(issue, { root: value, schema: topLevel }),
+    ),
+  );
   const bad = new Set(parsed.error.issues.map((issue) => issue.path[0]));
   if (bad.has(undefined) || !value || typeof value !== "object") return {};
   const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !bad.has(key)));
