@@ -34,4 +34,8 @@ if [ ! -x "$bin" ]; then
   exit 1
 fi
 
+# Piped into sh (curl ... | sh), stdin is the script: install asks on the terminal instead.
+if [ ! -t 0 ] && [ -t 1 ] && { : </dev/tty; } 2>/dev/null; then
+  exec "$bin" install "$@" </dev/tty
+fi
 exec "$bin" install "$@"

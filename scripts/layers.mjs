@@ -10,6 +10,7 @@ export const BASE = [
   "build-id.ts",
   "check-result.ts",
   "deps.ts",
+  "did-you-mean.ts",
   "errors.ts",
   "fnv1a.ts",
   "inert-output.ts",

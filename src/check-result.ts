@@ -1,8 +1,9 @@
 // One doctor finding, as data: the terminal and --json both print this shape. Sinks (their own
 // checks), settings and doctor build it, so it sits at the base of the tree.
 
-/** ok: fine; warn: worth a look, notifications still work; fail: something does not work. */
-export type CheckStatus = "ok" | "warn" | "fail";
+/** ok: fine; warn: worth a look, notifications still work; fail: something does not work;
+ * reachable: a remote sink whose host answers, but that cannot be proved without sending. */
+export type CheckStatus = "ok" | "warn" | "fail" | "reachable";
 
 /** One line of `hook-notify doctor`, and one element of its --json array. */
 export interface CheckResult {

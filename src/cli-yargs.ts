@@ -3,6 +3,12 @@ import { runCommand } from "./commands/run.js";
 import { version } from "./version.js";
 import { clientNames } from "./clients/index.js";
 import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
+import { EXIT, EXIT_CODES_HELP, exitQuietly, isInterrupt } from "./commands/exit-codes.js";
+import { HookNotifyError } from "./errors.js";
+
+function isUsageError(error: Error): boolean {
+  return error instanceof HookNotifyError && error.code === "USAGE";
+}
 
 const runModule: CommandModule = {
   command: ["run", "$0"],
@@ -33,25 +39,26 @@ export async function runApprove(argv: string[]): Promise<void> {
 
 // Every command but the hook path: yargs and the command modules load only here.
 export async function runYargs(given: string[]): Promise<void> {
-  if (given[0] === "completion" && given[1] === "fish") {
-    const { fishCompletion } = await import("./commands/completion.js");
-    process.stdout.write(fishCompletion());
-    return;
-  }
+  exitQuietly();
   const [{ unknownCommandMessage }, { COMMAND_NAMES, commandAfterGlobals }] = await Promise.all([
-    import("./commands/did-you-mean.js"),
+    import("./did-you-mean.js"),
     import("./commands/hook-argv.js"),
   ]);
   // `help <command>` is `<command> --help`, also after global options (`--no-color help log`).
   const at = Math.max(0, commandAfterGlobals(given));
+  if (given[at] === "help" && given[at + 1] === "exit-codes") {
+    process.stdout.write(EXIT_CODES_HELP);
+    return;
+  }
   const argv =
     given[at] === "help" ? [...given.slice(0, at), ...given.slice(at + 1), "--help"] : given;
   const unknown = unknownCommandMessage(argv[0], COMMAND_NAMES);
   if (unknown !== undefined) {
     console.error(unknown);
-    process.exitCode = 1;
+    process.exitCode = EXIT.usage;
     return;
   }
+
   applyColorFlag(argv);
   const { default: yargs } = await import("yargs");
   const commands = await loadCommands();
@@ -67,20 +74,23 @@ export async function runYargs(given: string[]): Promise<void> {
       describe:
         "--color: colour even when not on a terminal (as FORCE_COLOR=1); --no-color: none (as NO_COLOR=1)",
     })
-    .completion(
-      "completion",
-      "Print a shell completion script: bash and zsh (`hook-notify completion >> ~/.bashrc`), fish (`hook-notify completion fish > ~/.config/fish/completions/hook-notify.fish`)",
-    )
+    // yargs' own script command, under a name nobody types: `completion [shell]` (completion.ts)
+    // prints the scripts; yargs answers their --get-yargs-completions.
+    .completion("__yargs-completion", false)
     .recommendCommands()
     .strict()
     .help()
     .alias("h", "help")
-    .alias("v", "version")
+    .alias("version", ["v", "V"])
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((message: string | undefined, error: Error | undefined) => {
+      if (isInterrupt(error)) process.exit(EXIT.interrupted);
       console.error(`hook-notify: ${message ?? error?.message ?? "usage error"}`);
-      console.error("Run hook-notify --help for usage.");
-      process.exit(1);
+      // yargs' own complaints (unknown flag, bad value) are usage; a command's throw is a failure.
+      // (A failed .check() passes its message string as the "error".)
+      const usage = !(error instanceof Error) || error.name === "YError" || isUsageError(error);
+      if (usage) console.error("Run hook-notify --help for usage.");
+      process.exit(usage ? EXIT.usage : EXIT.failure);
     });
   for (const command of commands) parser.command(command);
   await parser.parseAsync();
@@ -114,6 +124,7 @@ async function loadCommands(): Promise<CommandModule[]> {
     usage,
     controls,
     mcp,
+    completion,
   ] = await Promise.all([
     import("./commands/install.js"),
     import("./commands/uninstall.js"),
@@ -129,6 +140,7 @@ async function loadCommands(): Promise<CommandModule[]> {
     import("./commands/usage.js"),
     import("./commands/controls.js"),
     import("./commands/mcp.js"),
+    import("./commands/completion.js"),
   ]);
   return [
     install.installCommand,
@@ -145,5 +157,6 @@ async function loadCommands(): Promise<CommandModule[]> {
     usage.usageCommand,
     controls.controlsCommand,
     mcp.mcpCommand,
+    completion.completionCommand,
   ] as unknown as CommandModule[];
 }

@@ -44,7 +44,7 @@ export function main(argv: string[], full: () => { main: FullPath }): Promise<vo
   const offered = fastPathOn(env, process.platform) && isHookInvocation(argv) && readOffer(env);
   if (!offered) return full().main(argv, { started });
   const args = hookArgs(argv);
-  if (args.dryRun || args.wait || !offered.holds(args.config)) {
+  if (args.dryRun || args.wait || args.unknownFlags.length > 0 || !offered.holds(args.config)) {
     return full().main(argv, { started });
   }
   const handOver = (raw: string) => handOverEvent(raw, { argv, args, started, offered, full });

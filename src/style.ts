@@ -2,6 +2,7 @@
 // (https://no-color.org), unless FORCE_COLOR says otherwise (--color / --no-color set these). Piped or redirected output stays plain text, without escapes. Colours
 // are marks that the output guard (src/inert-output.ts) turns into escapes, the only ones it lets by.
 import { COLOUR_MARK, colourMark } from "./inert-output.js";
+import stringWidth from "string-width";
 
 /** How one command paints its output; every function is the identity in plain mode. */
 export interface Style {
@@ -49,7 +50,8 @@ function isForced(env: Readonly<Record<string, string | undefined>>): boolean | 
 
 // The width a person sees: colour marks (escapes once printed) take no columns.
 export function visibleLength(text: string): number {
-  return text.replace(COLOUR_MARK, "").length;
+  // Columns on a terminal, not UTF-16 units: CJK and emoji take two (the tables stay aligned).
+  return stringWidth(text.replace(COLOUR_MARK, ""));
 }
 
 // Lays out rows in columns two spaces apart; the last column is not padded.

@@ -124,16 +124,26 @@ function isGlobalWord(word: string): boolean {
 }
 
 export function asksForHelp(argv: readonly string[]): boolean {
-  return argv.some((a) => ["--help", "-h", "--version", "-v"].includes(a));
+  return argv.some((a) => ["--help", "-h", "--version", "-v", "-V"].includes(a));
 }
 
-// Lenient on purpose: an unknown or malformed flag in a hook entry must not stop the notification.
+/** Flags the hook reads besides its own (RUN_FLAGS): the global colour switches. */
+const GLOBAL_FLAGS: readonly string[] = ["color", "no-color"];
+
+// The flags of a hook command line that the hook does not know, as written (`--dry-rn`, `-x`):
+// the hook refuses to run with one (a typo must never send for real) and reads no stdin.
+function unknownFlags(values: Readonly<Record<string, string | boolean>>): string[] {
+  return Object.keys(values)
+    .filter((name) => !Object.hasOwn(RUN_FLAGS, name) && !GLOBAL_FLAGS.includes(name))
+    .map((name) => (name.length === 1 ? `-${name}` : `--${name}`));
+}
+
+// Lenient on values: a malformed value in a hook entry must not stop the notification. An unknown
+// flag name is kept in `unknownFlags`: runCommand refuses it (exit 1, never 2) before reading stdin.
 // cli.ts and the fast path (fast-hook.ts) read the hook's argv here.
-export function hookArgs(argv: readonly string[]): RunArgs {
+export function hookArgs(argv: readonly string[]): RunArgs & { unknownFlags: string[] } {
   const { values, positionals } = parseHookArgv(argv.filter((a) => a !== "run"));
   // Codex's `notify` program gets the event as its last argument, not on stdin.
-  return toRunArgs(
-    values,
-    positionals.findLast((word) => word.trimStart().startsWith("{")),
-  );
+  const payload = positionals.findLast((word) => word.trimStart().startsWith("{"));
+  return { ...toRunArgs(values, payload), unknownFlags: unknownFlags(values) };
 }

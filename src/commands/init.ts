@@ -1,5 +1,6 @@
 // `hook-notify init`: writes a starter config with "$schema" and ${ENV_VAR} references for secrets.
 import type { CommandModule } from "yargs";
+import { SINK_CHOICES } from "../init/starter-config.js";
 
 interface InitArgs {
   sinks: string | undefined;
@@ -15,8 +16,8 @@ export const initCommand: CommandModule<object, InitArgs> = {
     yargs
       .option("sinks", {
         type: "string",
-        describe:
-          "Comma-separated: desktop,sound,slack,discord,teams,googlechat,mattermost,ntfy,email,webhook (no questions asked)",
+        // From the sink registry: every choice --sinks accepts.
+        describe: `Comma-separated, from: ${SINK_CHOICES.join(", ")} (no questions asked)`,
       })
       .option("force", {
         type: "boolean",

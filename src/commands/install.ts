@@ -4,6 +4,7 @@ import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-confi
 import { approvingClients, CLIENT_IDS, clientNames, clients } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
 import type { SettingsArgs } from "../settings/settings-command.js";
+import { EXIT, isInterrupt } from "./exit-codes.js";
 
 /** The flags install and uninstall share, as yargs parses them. */
 export interface SettingsFlags {
@@ -116,6 +117,9 @@ export async function runSettingsHandler(
     const prompt = openTerminalPrompt();
     try {
       return /^y(es)?$/i.test((await prompt.ask(question)).trim());
+    } catch (error) {
+      if (isInterrupt(error)) process.exit(EXIT.interrupted); // Ctrl-C: nothing written
+      throw error;
     } finally {
       prompt.close();
     }

@@ -28,6 +28,11 @@ export const logCommand: CommandModule<object, LogArgs> = {
         default: 20,
         describe: "How many runs to show (0: all)",
       })
+      .check((args) =>
+        Number.isInteger(args.tail) && args.tail >= 0
+          ? true
+          : "--tail: give a whole number of runs, 0 or more (0: all)",
+      )
       .option("failed", {
         type: "boolean",
         default: false,

@@ -27,6 +27,8 @@ export interface RunArgs {
   payload?: string | undefined;
   dryRun: boolean;
   wait: boolean;
+  /** Flags the hook does not know, as written (hook-argv.ts): the run refuses them. */
+  unknownFlags?: readonly string[] | undefined;
 }
 
 /** What the fast path (fast-hook.ts) hands over when the live worker cannot take the event. */
@@ -48,6 +50,17 @@ const UNUSABLE: readonly ErrorCode[] = [
 
 // The hook command: never exit 2, never a byte on stdout in hook mode, never past --timeout.
 export async function runCommand(args: RunArgs, handover: Handover = {}): Promise<void> {
+  if (args.unknownFlags !== undefined && args.unknownFlags.length > 0) {
+    // A typo (`--dry-rn`) must never send for real: refused before stdin is read. Exit 1, as
+    // every hook failure: 2 would block a Stop.
+    const { unknownFlagMessage } = await import("../did-you-mean.js");
+    const { RUN_FLAGS } = await import("./run-flags.js");
+    const known = [...Object.keys(RUN_FLAGS), "help", "version", "color", "no-color"];
+    for (const flag of args.unknownFlags) console.error(unknownFlagMessage(flag, known));
+    console.error("hook-notify: nothing was sent. The hook's options: hook-notify help run");
+    process.exitCode = 1;
+    return;
+  }
   const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
   const started = handover.started ?? Date.now();
   const budget = hookBudget(started, args.timeout);
@@ -59,8 +72,15 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     if (!finished && mode !== "dry-run") logCutShort(run, deps, code);
   });
   if (deps.stdin.isTTY) {
+    // A person who typed `hook-notify` to get started: the three first steps, not a wait on stdin.
     console.error(
-      "hook-notify reads one hook event (JSON) on stdin. Try: cat event.json | hook-notify --dry-run   (see hook-notify --help)",
+      [
+        "hook-notify runs as your coding agent's hook (it reads one event on stdin). First time?",
+        "  hook-notify install   add it to your agents' hooks (shows the change, asks first)",
+        "  hook-notify test      send a sample notification to every sink",
+        "  hook-notify doctor    check that notifications can work here",
+        "All commands: hook-notify --help",
+      ].join("\n"),
     );
     process.exit(1);
   }
@@ -75,6 +95,8 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     handOver: mode === "hook" ? handOverTo(deps, args, started) : undefined,
   });
   finished = true;
+  // Once per version of the config file (config-notice.ts), also when a worker has the event.
+  if (mode === "hook") for (const line of run.configNotice ?? []) say(`hook-notify: ${line}`);
   if (run.handedOver) process.exit(0);
   if (deps.env.HOOK_NOTIFY_DEBUG === "1") console.error(JSON.stringify(run.record));
   const failed = report(run, mode, deps);
@@ -98,7 +120,10 @@ export function handOverTo(deps: Deps, args: RunArgs, started: number) {
 function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): boolean {
   const { record } = run;
   const unusable = record.error !== undefined && UNUSABLE.includes(record.error.code);
-  if (record.error) say(`hook-notify: ${record.error.message}`);
+  // The config's problems reach a hook's stderr once per version of the file (config-notice.ts).
+  const configError = record.error?.code.startsWith("CONFIG_") === true;
+  if (record.error && !(mode === "hook" && configError))
+    say(`hook-notify: ${record.error.message}`);
   reportNoOutbox(run, deps);
   if (mode === "hook") return unusable;
   for (const issue of record.issues) say(`hook-notify: ${issue}`);

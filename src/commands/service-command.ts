@@ -8,7 +8,7 @@ import type { Deps } from "../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { describeWait, type ServiceContext } from "../service/http.js";
-import { closestName } from "./did-you-mean.js";
+import { closestName } from "../did-you-mean.js";
 import { DEFAULT_TIMEOUT_SECONDS } from "./service-flags.js";
 
 /** Where a command's output goes; the yargs handler passes the console, tests collect lines. */

@@ -12,7 +12,7 @@ import {
   type SessionSettingsInput,
 } from "../service/session-api.js";
 import { cell, timeOf } from "./cells.js";
-import { closestName } from "./did-you-mean.js";
+import { closestName } from "../did-you-mean.js";
 import { withService, type CommandIo } from "./service-command.js";
 import { listAction, messagesAction } from "./sessions-read.js";
 import { attachments, messageText, readStdin } from "./sessions-attach.js";

@@ -5,6 +5,8 @@ import { readBoundedSync } from "../read-bounded.js";
 import { mergeProjectConfig } from "./merge-project.js";
 import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
 import { validateConfig } from "./validate-config.js";
+import { lineColumn, locateKey } from "./locate-key.js";
+import { fnv1a64 } from "../fnv1a.js";
 import { defaultConfig } from "./default-config.js";
 import { type Config } from "../core/config.js";
 import { MAX_CONFIG_BYTES } from "../core/defaults.js";
@@ -13,6 +15,8 @@ export interface LoadedConfig {
   value: Config;
   /** Problems found; the entries they concern are left out of value. */
   issues: string[];
+  /** The same problems, each as "file:line:column: …" where the place is found in the file. */
+  located: string[];
   /** The user config file, when one was read. */
   path?: string | undefined;
   projectPath?: string | undefined;
@@ -22,6 +26,9 @@ export interface LoadedConfig {
   unresolved: Record<string, string[]>;
   /** Set when a config file could not be used at all (the built-in default then applies). */
   error?: HookNotifyError | undefined;
+  /** A hash of the user config file's text (when one was read): its problems are announced
+   * once per version of the file (config-notice.ts). */
+  hash?: string | undefined;
 }
 
 // Reads the user's config (or the built-in default) and merges the project's file over it.
@@ -40,7 +47,9 @@ export function loadConfig(
   const loaded: LoadedConfig = {
     value: base.value,
     issues: base.issues.map((issue) => `${path}: ${issue}`),
+    located: base.issues.map((issue) => placed(path, user.text, issue)),
     path: user.json === undefined ? undefined : path,
+    hash: user.text === undefined ? undefined : fnv1a64(user.text),
     secrets: base.secrets,
     unresolved: { ...base.unresolved },
     error: user.error,
@@ -48,12 +57,16 @@ export function loadConfig(
   if (!options.projectDir) return loaded;
   const projectPath = join(options.projectDir, PROJECT_CONFIG_NAME);
   const project = readJson(projectPath, false, "The project file was ignored.");
-  if (project.error) loaded.issues.push(project.error.message);
+  if (project.error) {
+    loaded.issues.push(project.error.message);
+    loaded.located.push(project.error.message);
+  }
   if (project.json === undefined) return loaded;
   const merged = mergeProjectConfig(base.value, project.json, deps.env);
   loaded.value = merged.value;
   loaded.projectPath = projectPath;
   loaded.issues.push(...merged.issues.map((issue) => `${projectPath}: ${issue}`));
+  loaded.located.push(...merged.issues.map((issue) => placed(projectPath, project.text, issue)));
   loaded.secrets.push(...merged.secrets);
   Object.assign(loaded.unresolved, merged.unresolved);
   return loaded;
@@ -65,7 +78,7 @@ function readJson(
   path: string,
   mustExist: boolean,
   next = "Check --config / HOOK_NOTIFY_CONFIG (without a file the built-in default is used).",
-): { json?: unknown; error?: HookNotifyError } {
+): { json?: unknown; text?: string; error?: HookNotifyError } {
   let text: string;
   try {
     text = readBoundedSync(path, { maxBytes: MAX_CONFIG_BYTES });
@@ -85,12 +98,13 @@ function readJson(
     };
   }
   try {
-    return { json: JSON.parse(text.replace(/^\uFEFF/, "")) as unknown };
+    return { json: JSON.parse(text.replace(/^\uFEFF/, "")) as unknown, text };
   } catch (error) {
     return {
+      text,
       error: new HookNotifyError(
         "CONFIG_INVALID",
-        `${path}: ${jsonErrorWhere(text, error)}. Fix the file, then check it: echo '{"hook_event_name":"Stop"}' | hook-notify --dry-run`,
+        `${path}: ${jsonErrorWhere(text, error)}. Fix the file, then check it: hook-notify doctor${mustExist ? ` --config ${path}` : ""}`,
         { cause: error },
       ),
     };
@@ -103,6 +117,13 @@ function jsonErrorWhere(text: string, error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).replace(/,\s*".*$/s, "");
   const position = /position (\d+)/.exec(message)?.[1];
   if (position === undefined) return `invalid JSON (${message})`;
-  const before = text.slice(0, Number(position)).split("\n");
-  return `invalid JSON at line ${before.length} column ${(before.at(-1)?.length ?? 0) + 1} (${message})`;
+  const [line, column] = lineColumn(text, Number(position)).split(":");
+  return `invalid JSON at line ${line ?? ""} column ${column ?? ""} (${message})`;
+}
+
+// "config.json:12:7: sinks.team.url: …": the file, and where in it the key stands when it is found.
+function placed(file: string, text: string | undefined, issue: string): string {
+  const place = /^([^\s:]+): /.exec(issue)?.[1];
+  const at = place === undefined || text === undefined ? undefined : locateKey(text, place);
+  return at === undefined ? `${file}: ${issue}` : `${file}:${at}: ${issue}`;
 }

@@ -3,7 +3,9 @@ import { once } from "../once.js";
 import { SINK_DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
 import { secretPartsOf } from "../redact.js";
 import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
-import { expandEnv, join } from "./expand-env.js";
+import { expandEnv } from "./expand-env.js";
+import { plainIssues, unknownKeyMessage } from "./plain-issue.js";
+import { closestName } from "../did-you-mean.js";
 import { checkFallbacks } from "./fallback-check.js";
 import type { topLevelShape } from "./schema.js";
 import { entrySchemaFor, optionShapesOf, TOP_LEVEL_KEYS, topLevelShapeOf } from "./schema.js";
@@ -70,9 +72,7 @@ export function validateConfig(
   const unknownKeys = Object.keys(data).filter(
     (key) => !(TOP_LEVEL_KEYS as readonly string[]).includes(key) && key !== "sinks",
   );
-  issues.push(
-    ...unknownKeys.map((key) => `${key}: unknown setting (check its spelling against the schema)`),
-  );
+  issues.push(...unknownKeys.map((key) => unknownKeyMessage(key, key, TOP_LEVEL_KEYS)));
   const sinks: Record<string, SinkEntry> = {};
   const unresolved: Record<string, string[]> = {};
   for (const [name, raw] of Object.entries(data.sinks ?? {})) {
@@ -184,7 +184,11 @@ function parseTopLevel(value: unknown, issues: string[]): TopLevel {
   const topLevel = topLevelFor(isObject ? Object.keys(value) : []);
   const parsed = z.safeParse(topLevel, value);
   if (parsed.success) return parsed.data;
-  issues.push(...parsed.error.issues.map((issue) => formatIssue(issue)));
+  issues.push(
+    ...parsed.error.issues.flatMap((issue) =>
+      plainIssues(issue, { root: value, schema: topLevel }),
+    ),
+  );
   const bad = new Set(parsed.error.issues.map((issue) => issue.path[0]));
   if (bad.has(undefined) || !value || typeof value !== "object") return {};
   const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !bad.has(key)));
@@ -197,13 +201,18 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
   const sink = typeof type === "string" ? findSink(type) : undefined;
   if (!sink) {
     issues.push(
-      `sinks.${name}.type: ${type === undefined ? "missing" : `unknown sink type ${JSON.stringify(type)}`} (use one of: ${sinkTypes().join(", ")})`,
+      `sinks.${name}.type: ${type === undefined ? "missing" : `unknown sink type ${JSON.stringify(type)}`}.${typeHint(type)} Use one of: ${sinkTypes().join(", ")}`,
     );
     return undefined;
   }
   const result = z.safeParse(entrySchemaFor(sink), raw);
   if (!result.success) {
-    issues.push(...result.error.issues.map((issue) => formatIssue(issue, `sinks.${name}`)));
+    const known = [...COMMON_KEYS, ...optionShapesOf(sink).flatMap((shape) => Object.keys(shape))];
+    issues.push(
+      ...result.error.issues.flatMap((issue) =>
+        plainIssues(issue, { prefix: `sinks.${name}`, root: raw, known }),
+      ),
+    );
     return undefined;
   }
   const data = result.data as Record<string, unknown> & {
@@ -235,6 +244,11 @@ function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry 
   };
 }
 
+function typeHint(type: unknown): string {
+  const guess = typeof type === "string" ? closestName(type, sinkTypes()) : undefined;
+  return guess === undefined ? "" : ` Did you mean "${guess}"?`;
+}
+
 // `escalate` as written, one step or a chain, as the chain it stands for.
 function stepsOf(escalate: Escalate | Escalate[] | undefined): Escalate[] | undefined {
   if (escalate === undefined) return undefined;
@@ -253,20 +267,13 @@ function unknownEscalationTargets(
   return (steps ?? []).flatMap((step, index) =>
     step.to
       .filter((name) => !(name in sinks))
-      .map(
-        (name) =>
-          `${chained ? `${path}[${String(index)}]` : path}.to: no valid sink named "${name}"`,
-      ),
+      .map((name) => {
+        const guess = closestName(name, Object.keys(sinks));
+        const hint = guess === undefined ? "" : ` Did you mean "${guess}"?`;
+        const valid = Object.keys(sinks).join(", ") || "none";
+        return `${chained ? `${path}[${String(index)}]` : path}.to: no valid sink named "${name}".${hint} Valid sinks: ${valid}`;
+      }),
   );
-}
-
-// "sinks.team.url: Invalid URL"
-function formatIssue(issue: z.core.$ZodIssue, prefix = ""): string {
-  const path = issue.path.reduce<string>(
-    (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : join(acc, String(key))),
-    prefix,
-  );
-  return `${path || "(top level)"}: ${issue.message}`;
 }
 
 // The values of an entry's fields that its sink's schema marks secret. An entry of an unknown type

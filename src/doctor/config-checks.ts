@@ -10,9 +10,13 @@ function fixFor(issue: string, file: string): string {
   const unset = /environment variable (\w+) is not set/.exec(issue)?.[1];
   if (unset !== undefined)
     return `Export ${unset} where the agent runs (and where you run hook-notify), then run "hook-notify doctor" again.`;
-  const rest = issue.startsWith(`${file}: `) ? issue.slice(file.length + 2) : issue;
+  const rest = issue.startsWith(file)
+    ? issue.slice(file.length).replace(/^(:\d+:\d+)?: /, "")
+    : issue;
+  const at = issue.startsWith(file) ? /^:(\d+):(\d+)/.exec(issue.slice(file.length)) : null;
   const place = /^([^\s:]+): /.exec(rest)?.[1];
-  const where = place === undefined ? file : `${place} in ${file}`;
+  const line = at ? ` (line ${at[1] ?? ""}, column ${at[2] ?? ""})` : "";
+  const where = place === undefined ? `${file}${line}` : `${place} in ${file}${line}`;
   return `Fix ${where}, then run "hook-notify doctor" again.`;
 }
 
@@ -35,11 +39,12 @@ export function checkConfig(
     const project = loaded.projectPath ? ` + ${loaded.projectPath}` : "";
     results.push(ok("config", `${loaded.path}${project}`));
   }
-  for (const issue of loaded.issues) {
-    const file = issue.startsWith(`${loaded.projectPath}: `)
+  for (const [index, issue] of loaded.issues.entries()) {
+    const file = issue.startsWith(`${loaded.projectPath}:`)
       ? (loaded.projectPath ?? "")
       : userConfigPath(deps, configPath);
-    results.push(fail("config", issue, fixFor(issue, file), { blocks: true }));
+    const detail = loaded.located[index] ?? issue;
+    results.push(fail("config", detail, fixFor(issue, file), { blocks: true }));
   }
   if (!loaded.value.enabled) {
     results.push(

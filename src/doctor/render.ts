@@ -11,6 +11,8 @@ export function mark(status: CheckStatus, style: Style): string {
       return style.fail(style.failMark);
     case "warn":
       return style.warn(style.isRich ? "!" : "warn");
+    case "reachable":
+      return style.warn(style.isRich ? "~ reachable only" : "reachable only");
   }
 }
 
@@ -19,7 +21,9 @@ export function renderResults(results: readonly CheckResult[], style: Style): st
   const lines: string[] = [];
   for (const result of results) {
     lines.push(`${mark(result.status, style)} ${style.bold(result.check)}: ${result.detail}`);
-    if (result.fix && result.status !== "ok") lines.push(`    fix: ${result.fix}`);
+    if (result.fix && result.status !== "ok") {
+      lines.push(`    ${result.status === "reachable" ? "prove it" : "fix"}: ${result.fix}`);
+    }
   }
   const count = (status: CheckStatus) => results.filter((r) => r.status === status).length;
   lines.push("", `${count("fail")} problem(s), ${count("warn")} warning(s).`);

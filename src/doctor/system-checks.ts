@@ -43,7 +43,7 @@ export function checkSsh(
   return warn(
     name,
     `${why}: ${what}`,
-    "Add a chat (ntfy, Slack, …) or email sink to be notified where you are: hook-notify init --force",
+    "Add a chat (ntfy, Slack, …) or email sink to your config file, beside the sinks you have, to be notified where you are (hook-notify help init lists them)",
   );
 }
 

@@ -79,3 +79,14 @@ function tcpConnect(host: string, port: number): Promise<void> {
     });
   });
 }
+
+// DNS and TCP say nothing of the path or the credentials: only `test` proves such an entry.
+export function onlyReachable(reachable: CheckResult, sinkName: string): CheckResult {
+  if (reachable.status !== "ok") return reachable;
+  return {
+    ...reachable,
+    status: "reachable",
+    detail: `${reachable.detail}; it cannot be proved without sending`,
+    fix: `hook-notify test --sink ${sinkName} sends one sample`,
+  };
+}

@@ -79,6 +79,8 @@ export interface HookRun {
   loggedTo?: string | undefined;
   /** A worker has the event now: it runs and logs it. */
   handedOver?: boolean | undefined;
+  /** This run announced the config's problems (once per version of the file): the lines. */
+  configNotice?: string[] | undefined;
 }
 
 // Reads one hook event and notifies: the whole pipeline in one straight line. Never throws.
@@ -106,6 +108,10 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         configPath: options.configPath,
         projectDir: context.projectDir,
       });
+      if (options.mode === "hook" && (run.config.error || run.config.issues.length > 0)) {
+        const { announceConfigProblems } = await import("./config-notice.js");
+        run.configNotice = await announceConfigProblems(run.config, deps);
+      }
       if (options.handOver && !run.config.error) {
         const result = await options.handOver(raw, run.config.secrets);
         if (result === "handed") {

@@ -35,7 +35,8 @@ export interface SettingsIo {
   machine: Machine;
   out: (text: string) => void;
   err: (line: string) => void;
-  /** Present only on an interactive terminal; asked before writing unless --yes. */
+  /** Present only on an interactive terminal; asked before writing unless --yes. Without it
+   * and without --yes nothing is written (exit 2). */
   confirm?: (question: string) => Promise<boolean>;
 }
 
@@ -69,6 +70,12 @@ export async function runSettingsCommand(
       return 0;
     }
     const confirm = args.yes ? undefined : io.confirm;
+    if (!args.yes && confirm === undefined) {
+      // Nobody to ask (stdin or stdout is not a terminal): a script says so with --yes.
+      io.err(`hook-notify ${action}: --yes required when not running interactively.`);
+      io.err(`Nothing was written. See the changes: hook-notify ${action} --dry-run`);
+      return 2;
+    }
     if (confirm !== undefined) {
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "preview" }));
       if (!(await confirm(`Apply these changes? [y/N] `))) {

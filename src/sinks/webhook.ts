@@ -136,15 +136,13 @@ export const webhook = defineSink<WebhookOptions>({
   options: optionsSchema,
   remote: true,
   describeTarget: (options) => redactUrl(endpointOf(options.url)),
-  check: async (entry, ctx) =>
-    (await import("../http/reachable-check.js")).checkReachable(
-      {
-        name: entry.name,
-        label: "webhook",
-        url: endpointOf((entry.options as WebhookOptions).url),
-      },
-      ctx.deps.env,
-    ),
+  // Any endpoint: nothing proves it without sending one (`test` does), so doctor says "reachable only".
+  check: async (entry, ctx) => {
+    const { checkReachable, onlyReachable } = await import("../http/reachable-check.js");
+    const url = endpointOf((entry.options as WebhookOptions).url);
+    const reached = await checkReachable({ name: entry.name, label: "webhook", url }, ctx.deps.env);
+    return onlyReachable(reached, entry.name);
+  },
   starters: [
     {
       choice: "webhook",

@@ -49,7 +49,7 @@ describe("install and uninstall commands", () => {
 
   it("install, a second install and uninstall work end to end through yargs", async () => {
     const box = await makeSandbox();
-    const argv = ["--client", "claude-code", "--project-dir", box.project];
+    const argv = ["--client", "claude-code", "--project-dir", box.project, "-y"];
     const dry = await runCli(["install", ...argv, "--dry-run"], box.home);
     expect(dry.out).toContain("Dry run");
     expect(dry.exitCode).toBeUndefined();

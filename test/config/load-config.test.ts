@@ -129,7 +129,9 @@ describe("loadConfig: which file", () => {
         approveSink: undefined,
       },
       issues: [],
+      located: [],
       path: undefined,
+      hash: undefined,
       secrets: [],
       unresolved: {},
       error: undefined,
@@ -261,8 +263,8 @@ describe("loadConfig: entries", () => {
       ops: on("webhook", ["SessionEnd", "StopFailure"], "failure"),
     });
     expect(loaded.issues).toEqual([
-      `${home.configFile}: sinks.team.url: Invalid URL`,
-      `${home.configFile}: sinks.pager.type: unknown sink type "pager" (use one of: desktop, sound, voice, terminal, chat, email, webhook)`,
+      `${home.configFile}: sinks.team.url: must be a full http:// or https:// URL, like https://example.com/path`,
+      `${home.configFile}: sinks.pager.type: unknown sink type "pager". Use one of: desktop, sound, voice, terminal, chat, email, webhook`,
       expect.stringMatching(new RegExp(`^${escape(home.configFile)}: sinks\\.typo.*evnets`)),
     ]);
     expect(loaded.error).toBeUndefined();
@@ -302,7 +304,9 @@ describe("loadConfig: entries", () => {
       explicitTimeout: true,
     });
     expect(run.record.error).toBeUndefined();
-    expect(run.record.issues).toEqual([`${home.configFile}: sinks.team.url: Invalid URL`]);
+    expect(run.record.issues).toEqual([
+      `${home.configFile}: sinks.team.url: must be a full http:// or https:// URL, like https://example.com/path`,
+    ]);
     expect(run.record.skipped).toEqual([
       { sink: "desk", reason: "sink turned off (enabled: false)" },
     ]);
@@ -315,7 +319,9 @@ describe("loadConfig: entries", () => {
     expect(lines[0]).toMatchObject({
       event: "Stop",
       project: "project",
-      issues: [`${home.configFile}: sinks.team.url: Invalid URL`],
+      issues: [
+        `${home.configFile}: sinks.team.url: must be a full http:// or https:// URL, like https://example.com/path`,
+      ],
     });
   });
 });
@@ -594,7 +600,9 @@ describe("loadConfig: the project's .hook-notify.json", () => {
       { sinks: { team: { type: "webhook", url: "nope" } } },
       { ...user, allowProjectSinks: true },
     );
-    expect(loaded.issues).toEqual([`${projectFile}: sinks.team.url: Invalid URL`]);
+    expect(loaded.issues).toEqual([
+      `${projectFile}: sinks.team.url: must be a full http:// or https:// URL, like https://example.com/path`,
+    ]);
     expect(Object.keys(loaded.value.sinks)).toEqual(["desk", "sound", "ops", "quiet"]);
   });
 });

@@ -1,11 +1,11 @@
-import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer } from "../helpers/http-server.js";
 import { hasScript, runOnPty } from "../helpers/pty.js";
-import { BIN, fixture, runBin, tempHome } from "../helpers/run-bin.js";
+import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
 
 const ESC = "\u001b";
-const hasBash = spawnSync("bash", ["--version"]).status === 0;
 
 describe("the command line people expect", () => {
   it("global options before the command run that command, not the hook (stdin never closes)", async () => {
@@ -26,10 +26,99 @@ describe("the command line people expect", () => {
     expect(home.logLines()).toEqual([]);
   });
 
-  it("a mistyped command gets the likely one, exit 1, nothing on stdout", async () => {
+  it("a mistyped hook flag is refused before stdin is read: exit 1, the likely flag, nothing sent", async () => {
+    const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "30" });
+    const server = await startHttpServer();
+    home.writeConfig({ sinks: { hook: { type: "webhook", url: `${server.url}/hook` } } });
+    const typo = () =>
+      runBin(["--client", "claude-code", "--dry-rn"], {
+        env: home.env,
+        input: fixture("claude-code/Stop.json"),
+      });
+    const cold = await typo(); // no worker: the full path refuses it
+    expect(cold).toMatchObject({ code: 1, stdout: "" });
+    expect(cold.stderr).toContain("hook-notify: unknown option --dry-rn. Did you mean --dry-run?");
+    // A live worker offers the fast path: a typo still goes nowhere near it.
+    const real = await runBin(["--client", "claude-code"], {
+      env: home.env,
+      input: fixture("claude-code/Stop.json"),
+    });
+    expect(real).toMatchObject({ code: 0, stdout: "" });
+    await server.waitForRequests(1);
+    const warm = await typo();
+    expect(warm).toMatchObject({ code: 1, stdout: "" });
+    expect(warm.stderr).toContain("Did you mean --dry-run?");
+    const flush = await runBin(["flush"], { env: home.env });
+    expect(flush.stdout).toMatch(/Outbox: (nothing is waiting|0 delivered, 0 failed)/);
+    expect(server.requests).toHaveLength(1);
+    expect(home.logLines().filter((line) => "event" in line)).toHaveLength(1);
+  });
+
+  it("--version, -V, --help never read stdin; --versoin and --hlep get the likely flag, exit 1", async () => {
+    const home = tempHome();
+    const open = (args: string[]) =>
+      runBin(args, { env: home.env, neverClose: true, killAfterMs: 15_000 });
+    for (const flag of ["--version", "-V", "-v"]) {
+      expect(await open([flag])).toMatchObject({ code: 0, signal: null, stdout: "0.1.0\n" });
+    }
+    expect((await open(["--help"])).stdout).toContain("hook-notify [command]");
+    for (const [typo, meant] of [
+      ["--versoin", "--version"],
+      ["--hlep", "--help"],
+    ]) {
+      const run = await open([typo ?? ""]);
+      expect(run).toMatchObject({ code: 1, signal: null, stdout: "" });
+      expect(run.stderr).toContain(`unknown option ${typo ?? ""}. Did you mean ${meant ?? ""}?`);
+    }
+    expect(home.logLines()).toEqual([]);
+  });
+
+  it("install and uninstall without a terminal refuse to write without --yes (exit 2); --dry-run still shows", async () => {
+    const home = tempHome();
+    const hooks = join(home.dir, ".factory", "hooks.json");
+    mkdirSync(dirname(hooks), { recursive: true });
+    const droid = ["--client", "droid"];
+    const install = await runBin(["install", ...droid], { env: home.env });
+    expect(install).toMatchObject({ code: 2, stdout: "" });
+    expect(install.stderr).toContain("--yes required when not running interactively");
+    expect(existsSync(hooks)).toBe(false);
+    const preview = await runBin(["install", ...droid, "--dry-run"], { env: home.env });
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain("hooks.json");
+    expect((await runBin(["install", ...droid, "--yes"], { env: home.env })).code).toBe(0);
+    const installed = readFileSync(hooks, "utf8");
+    const uninstall = await runBin(["uninstall", ...droid], { env: home.env });
+    expect(uninstall).toMatchObject({ code: 2, stdout: "" });
+    expect(uninstall.stderr).toContain("hook-notify uninstall --dry-run");
+    expect(readFileSync(hooks, "utf8")).toBe(installed);
+  });
+
+  it("log --tail takes a whole number of runs: abc, -3 and 2.5 are usage errors (exit 2)", async () => {
+    const home = tempHome();
+    for (const tail of ["abc", "-3", "2.5"]) {
+      const run = await runBin(["log", "-n", tail], { env: home.env });
+      expect(run).toMatchObject({ code: 2, stdout: "" });
+      expect(run.stderr).toContain("--tail: give a whole number of runs, 0 or more");
+    }
+    expect((await runBin(["log", "-n", "0"], { env: home.env })).code).toBe(0);
+  });
+
+  it.runIf(hasScript)(
+    "bare hook-notify on a terminal shows the three first steps, reads nothing",
+    async () => {
+      const home = tempHome();
+      const run = await runOnPty([], home.env);
+      expect(run.code).toBe(1);
+      for (const step of ["hook-notify install", "hook-notify test", "hook-notify doctor"])
+        expect(run.screen).toContain(step);
+      expect(home.logLines()).toEqual([]);
+    },
+  );
+
+  it("a mistyped command gets the likely one, exit 2 (usage), nothing on stdout", async () => {
     const home = tempHome();
     const run = await runBin(["instal"], { env: home.env });
-    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run).toMatchObject({ code: 2, stdout: "" });
     expect(run.stderr).toBe(
       'hook-notify: "instal" is not a command. Did you mean "hook-notify install"? Run hook-notify --help for the list.\n',
     );
@@ -78,37 +167,6 @@ describe("the command line people expect", () => {
     expect((await runOnPty(["--no-color", "doctor"], home.env)).screen).not.toContain(`${ESC}[3`);
     const zero = await runOnPty(["doctor"], { ...home.env, FORCE_COLOR: "0" });
     expect(zero.screen).not.toContain(`${ESC}[3`);
-  });
-
-  it.runIf(hasBash)("bash completion, through the real bash and the built binary", async () => {
-    const home = tempHome();
-    const script = (await runBin(["completion"], { env: { ...home.env, SHELL: "/bin/bash" } }))
-      .stdout;
-    expect(script).toContain("--get-yargs-completions");
-    const complete = (words: string[]) =>
-      spawnSync(
-        "bash",
-        [
-          "-c",
-          `eval "$HN_COMPLETION"; hook-notify() { "${process.execPath}" "${BIN}" "$@"; }; COMP_WORDS=(${words.join(" ")}); COMP_CWORD=${String(words.length - 1)}; _hook-notify_yargs_completions; printf '%s\\n' "\${COMPREPLY[@]}"`,
-        ],
-        { encoding: "utf8", env: { ...home.env, HN_COMPLETION: script }, timeout: 20_000 },
-      ).stdout.trim();
-    expect(complete(["hook-notify", "doc"])).toBe("doctor");
-    expect(complete(["hook-notify", "install", "--cl"])).toBe("--client");
-  });
-
-  it("fish completion asks the binary the same question", async () => {
-    const home = tempHome();
-    const fish = await runBin(["completion", "fish"], { env: home.env });
-    expect(fish.code).toBe(0);
-    expect(fish.stdout).toContain("complete -c hook-notify");
-    expect(fish.stdout).toContain("hook-notify --get-yargs-completions $words (commandline -ct)");
-    const asked = await runBin(["--get-yargs-completions", "hook-notify", "uninst"], {
-      env: home.env,
-      neverClose: true,
-    });
-    expect(asked.stdout.split("\n")).toContain("uninstall");
   });
 
   it("flush with nothing waiting does not say a worker is delivering", async () => {
@@ -186,6 +244,13 @@ describe("the command line people expect", () => {
     expect(hook).toMatchObject({ code: 0, stdout: "" });
     const failed = await runBin(["log", "--failed"], { env: home.env });
     expect(failed.stdout).toContain(`left out: ${notSet}`);
+  });
+
+  it("help init lists every sink --sinks accepts (from the registry)", async () => {
+    const home = tempHome();
+    const help = (await runBin(["help", "init"], { env: home.env })).stdout.replace(/\s+/g, " ");
+    for (const sink of ["terminal", "telegram", "pushover", "gotify", "matrix", "webhook"])
+      expect(help).toContain(sink);
   });
 
   it("init's next steps name all six clients", async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasScript, runOnPty } from "../helpers/pty.js";
@@ -36,6 +36,21 @@ describe.runIf(hasScript)("prompts on a real terminal", () => {
     expect(run.code).toBe(1);
     expect(run.screen).not.toMatch(INERT_CURSOR);
     expect(run.screen).toContain("Nothing was written.");
+  });
+
+  it("Ctrl-C at a question exits 130 with no usage hint, and writes nothing", async () => {
+    const home = tempHome();
+    mkdirSync(join(home.dir, ".claude"));
+    const install = await runOnPty(["install", "--client", "claude-code"], home.env, [
+      { after: "Apply these changes? [y/N] ", send: "\u0003" },
+    ]);
+    expect(install.code).toBe(130);
+    expect(install.screen).not.toContain("--help");
+    expect(existsSync(join(home.dir, ".claude", "settings.json"))).toBe(false);
+    const init = await runOnPty(["init"], home.env, [{ after: "Which sinks?", send: "\u0003" }]);
+    expect(init.code).toBe(130);
+    expect(init.screen).not.toContain("--help");
+    expect(existsSync(join(home.dir, "config", "hook-notify", "config.json"))).toBe(false);
   });
 
   it("init: clean questions, a wrong answer asked again, the config written", async () => {

@@ -63,7 +63,9 @@ describe("planEscalations", () => {
     expect(planEscalations({ ...permission, sessionId: undefined }, value, ["chat"])).toEqual([]);
     expect(planEscalations(permission, value, [])).toEqual([]);
     const broken = validateConfig({ escalate: { afterSeconds: 300, to: ["pager"] }, sinks }, {});
-    expect(broken.issues).toContain('escalate.to: no valid sink named "pager"');
+    expect(broken.issues[0]).toMatch(
+      /^escalate\.to: no valid sink named "pager"\. .*Valid sinks: /,
+    );
     expect(planEscalations(permission, broken.value, ["chat"])).toEqual([]);
   });
 
@@ -131,9 +133,11 @@ describe("planEscalations", () => {
       },
       {},
     );
-    expect(unknown.issues).toEqual(['sinks.chat.escalate[1].to: no valid sink named "pager"']);
+    expect(unknown.issues).toEqual([
+      'sinks.chat.escalate[1].to: no valid sink named "pager". Valid sinks: chat, phone',
+    ]);
     expect(validateConfig({ escalate: [], sinks }, {}).issues).toEqual([
-      "escalate: Too small: expected array to have >=1 items",
+      "escalate: must have at least 1 entry",
     ]);
   });
 

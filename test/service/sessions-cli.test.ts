@@ -200,7 +200,7 @@ describe("the service's setup", () => {
       const typo = await ctx.run(["list"]);
       expect(typo.code).toBe(1);
       expect(typo.stderr).toContain(
-        'Unrecognized key: "intervalSecond". Did you mean "intervalSeconds"?',
+        'service.intervalSecond: unknown setting. Did you mean "intervalSeconds"?',
       );
       ctx.home.writeConfig({ service: { baseUrl: ctx.fake.url, apiKey: "wrong-key-0123456789" } });
       const doctor = await runBin(["doctor"], { env: ctx.home.env, settle: false });

@@ -98,7 +98,8 @@ describe("doctor", () => {
       if (!entry) throw new Error(`no ${sink.type} entry`);
       const own = await sink.check(entry, { deps, secrets: loaded.secrets });
       expect(results.filter((r) => r.check === own.check)).toEqual([own]);
-      expect(own.status).toBe("ok");
+      // A remote sink nothing proves without sending (Slack here, a webhook) is "reachable".
+      expect(own.status).toBe(["chat", "webhook"].includes(sink.type) ? "reachable" : "ok");
     }
   });
 });

@@ -77,6 +77,8 @@ export const discord = defineChatService<DiscordOptions>({
   }),
   apprise: APPRISE,
   build: formatDiscord,
+  // GET on a webhook URL answers its details (200) without posting; a deleted one answers 404.
+  probe: (options) => ({ url: options.url, method: "GET", headers: {}, body: "" }),
   read,
   escape: encodeText,
   describe: (options) => redactUrl(options.url),

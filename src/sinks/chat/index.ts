@@ -129,9 +129,16 @@ export const chat = defineSink<ChatOptions>({
   check: async (entry, ctx) => {
     const options = entry.options as ChatOptions;
     const url = buildChatRequest(SAMPLE, options).url;
-    const { checkReachable } = await import("../../http/reachable-check.js");
+    const service = findService(options.service);
     const shown = describeChatTarget(options);
-    return checkReachable({ name: entry.name, label: options.service, url, shown }, ctx.deps.env);
+    const { checkChatEntry } = await import("./probe-check.js");
+    if (!service) throw new Error(`unknown chat service ${options.service}`);
+    return checkChatEntry(
+      entry,
+      service,
+      { url, shown },
+      { env: ctx.deps.env, secrets: ctx.secrets },
+    );
   },
   starters: chatServices.map((service) => ({
     choice: service.id,

@@ -85,6 +85,10 @@ export interface ChatService<Options extends ServiceOptions> {
   readonly starter: { name: string; what: string };
   /** test: the next step for one of its failures, or undefined. */
   explain?(failure: SinkFailure): string | undefined;
+  /** doctor: a request that proves the entry works without notifying anyone (Discord's and
+   * Slack's webhook look-up, a health or who-am-I call), secrets included; without it doctor
+   * can only say the host is reachable. */
+  probe?(options: Options): ChatRequest;
   /** Acknowledgements the worker can ask for after sending (Pushover's emergency receipts). */
   readonly receipts?: ReceiptPolling<Options>;
 }

@@ -41,3 +41,11 @@ export function unknownCommandMessage(
   const hint = guess === undefined ? "" : ` Did you mean "hook-notify ${guess}"?`;
   return `hook-notify: "${first}" is not a command.${hint} Run hook-notify --help for the list.`;
 }
+
+// The message for a flag no command knows (`--dry-rn`), with the known flag it most likely meant.
+export function unknownFlagMessage(flag: string, names: readonly string[]): string {
+  const bare = flag.replace(/^-+/, "").split("=")[0] ?? "";
+  const guess = bare.length > 1 ? closestName(bare, names) : undefined;
+  const hint = guess === undefined ? "" : ` Did you mean --${guess}?`;
+  return `hook-notify: unknown option ${flag}.${hint}`;
+}

@@ -1,0 +1,73 @@
+// doctor's check of a chat entry: where the service allows it, one request that proves the entry
+// (the webhook exists, the token is good) without notifying anyone; elsewhere DNS and a TCP
+// connect, said as "reachable only". Loaded by doctor only (scripts/build.mjs keeps it out of the
+// hook's bundle).
+import type { SinkEntry } from "../../core/config.js";
+import { fail, ok, type CheckResult } from "../../check-result.js";
+import { withDeadline } from "../../abort.js";
+import { postRequest } from "../../http/post.js";
+import { checkReachable, onlyReachable } from "../../http/reachable-check.js";
+import { toHookNotifyError } from "../../errors.js";
+import { scrub } from "../../redact.js";
+import type { ChatService, ServiceOptions } from "./service.js";
+
+const PROBE_MS = 5_000;
+
+/** Statuses that say the entry itself is wrong (deleted webhook, bad token), not the network. */
+const GONE = new Set([401, 403, 404, 410]);
+
+export async function checkChatEntry(
+  entry: SinkEntry,
+  service: ChatService<ServiceOptions>,
+  target: { url: string; shown: string },
+  ctx: { env: Readonly<Record<string, string | undefined>>; secrets: readonly string[] },
+): Promise<CheckResult> {
+  const options = entry.options as ServiceOptions;
+  const name = `${service.id} (${entry.name})`;
+  const reach = { name: entry.name, label: service.id, url: target.url, shown: target.shown };
+  if (!service.probe) {
+    return onlyReachable(await checkReachable(reach, ctx.env), entry.name);
+  }
+  const request = service.probe(options);
+  try {
+    const response = await withDeadline(PROBE_MS, (signal) =>
+      postRequest(
+        {
+          ...request,
+          body:
+            typeof request.body === "string" ? request.body : JSON.stringify(request.body ?? ""),
+        },
+        { signal, env: ctx.env, sinkName: entry.name },
+      ),
+    );
+    if (GONE.has(response.status)) {
+      const why =
+        response.status === 404 || response.status === 410
+          ? "does not exist (deleted?)"
+          : "refuses the credentials";
+      return fail(
+        name,
+        `${target.shown}: ${service.name} answered HTTP ${String(response.status)}: the entry ${why}`,
+        `Create a new one in ${service.name} and put it in the config (sinks.${entry.name}).`,
+        { sink: entry.name },
+      );
+    }
+    if (response.status >= 500) {
+      return fail(
+        name,
+        `${target.shown}: ${service.name} answered HTTP ${String(response.status)}`,
+        `${service.name} has trouble; try again later.`,
+        { sink: entry.name },
+      );
+    }
+    return ok(name, `${target.shown}: ${service.name} knows this entry (checked without sending)`);
+  } catch (error) {
+    const message = scrub(toHookNotifyError(error).message, ctx.secrets);
+    return fail(
+      name,
+      message,
+      "Check the url's host name and the network (a proxy: set HTTPS_PROXY).",
+      { sink: entry.name },
+    );
+  }
+}
