@@ -25,7 +25,9 @@ interface Manifest {
   devDependencies: Record<string, string>;
 }
 
-const MAX_PACKED = 700_000;
+// 700 KB until the MCP server (dist/mcp.cjs: the official SDK, its zod and JSON Schema validator,
+// ~720 KB before packing) joined the tarball; the hook's own bundle is unchanged (dist/hook.cjs).
+const MAX_PACKED = 800_000;
 
 // What `npm pack` would put in the tarball, from the dist/ already built (prepack not run again).
 async function packReport(): Promise<PackReport> {
@@ -43,7 +45,7 @@ async function packReport(): Promise<PackReport> {
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
 
 describe("the npm tarball", () => {
-  it("is complete and lean: a LICENSE, a changelog, the bundles, no source map, under 700 KB", async () => {
+  it("is complete and lean: a LICENSE, a changelog, the bundles, no source map, under 800 KB", async () => {
     const report = await packReport();
     const paths = report.files.map((file) => file.path);
     expect(paths).toEqual(
