@@ -5,6 +5,7 @@
 // Windows 10's Focus assist keeps its state where no command reads it: unknown there.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { withDeadline } from "../abort.js";
 import { runProbeProgram } from "./run-probe-program.js";
 
 /** What was read: on, off, or unknown (`on` undefined), with where it came from. */
@@ -82,7 +83,7 @@ function keepFresh(key: string, entry: Kept): ReturnType<typeof setInterval> {
     }
     if (reading) return;
     reading = true;
-    void readDndNow(entry.deps, AbortSignal.timeout(READ_MS))
+    void withDeadline(READ_MS, (signal) => readDndNow(entry.deps, signal))
       .then((fresh) => {
         entry.reading = fresh;
         entry.at = Date.now();
