@@ -11,8 +11,9 @@ import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
 import { composeDigest } from "../message/digest.js";
-import { askPresence, type PresenceBrief, type PresenceCache } from "./gate.js";
-import { writeJournal } from "./journal.js";
+import { askPresence, type PresenceCache } from "./gate.js";
+import type { PresenceBrief } from "../journal/line.js";
+import { journal } from "../journal/append.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
 import {
   holdsParts,
@@ -38,7 +39,7 @@ export async function holdForDigest(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeEntry(paths, dir, entry);
   await removeEntry(paths, entry.key);
-  await writeJournal(deps, {
+  journal(deps, {
     outbox: "held",
     rule: "digest",
     sink: entry.sinkName,

@@ -10,16 +10,8 @@ import type { Deps } from "../deps.js";
 import { probePresence, type Presence } from "../presence/probe.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 import type { OutboxEntry } from "./store.js";
+import type { PresenceBrief } from "../journal/line.js";
 import type { PresenceGate } from "../presence/gate-env.js";
-
-/** The presence answer as logged: no readings' pids, just what decided. */
-export interface PresenceBrief {
-  state: Presence["state"];
-  probe: string;
-  detail: string;
-  ms: number;
-  idleSeconds?: number;
-}
 
 export type GateVerdict =
   | { send: true; presence?: PresenceBrief }

@@ -1,52 +1,16 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
-import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
+import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
-import type { PresenceBrief } from "../outbox/gate.js";
+import type { Outcome } from "../journal/line.js";
 import type { DigestWait, QueuedDelivery } from "../outbox/store.js";
 import { receiptRecorder } from "../outbox/receipts.js";
 import { queueLocalFallbacks } from "./local-fallback.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
 import { DEFAULT_MAX_BODY_LENGTH, DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
-
-/** What happened to one delivery. */
-export interface Outcome {
-  sink: string;
-  type: string;
-  /** Redacted: a host, a program. */
-  target: string;
-  ok: boolean;
-  ms: number;
-  code?: ErrorCode | undefined;
-  error?: string | undefined;
-  /** The HTTP status a failing server answered with (from the error's data, not its text). */
-  status?: number | undefined;
-  /** Handed to the outbox and the background worker rather than sent here. */
-  queued?: boolean | undefined;
-  /** Held for subagent coalescing: the worker sends it merged with the session's next ones. */
-  held?: boolean | undefined;
-  /** "when": "away", decided here (--wait, test): what the presence probes said. */
-  presence?: PresenceBrief | undefined;
-  /** Not sent on purpose ("when": "away" and the person is there). */
-  skipped?: string | undefined;
-  /** A local program still running when the hook went on: started, not seen delivered. */
-  started?: boolean | undefined;
-  /** The program that showed it, when the sink chose among several (a fallback says why). */
-  via?: string | undefined;
-  /** Desktop: what a click on the banner brings back, or why it has no action. */
-  action?: string | undefined;
-  /** Why the outbox could not take it (it was then sent directly, once). */
-  outboxError?: string | undefined;
-  /** Attempts made here when sent directly (one: retries belong to the outbox). */
-  attempts?: number | undefined;
-  /** Failed here: the sinks its `fallback` names, queued to get the notification instead. */
-  fallback?: string[] | undefined;
-  /** Failed here: the fallbacks not queued because the notification went to them anyway. */
-  fallbackSkipped?: string[] | undefined;
-}
 
 export interface DeliverOptions {
   deps: Deps;
@@ -323,7 +287,6 @@ async function deliverOne(
     if (report?.started) outcome.started = true;
     if (report?.via) outcome.via = scrub(report.via, options.secrets);
     if (report?.action) outcome.action = scrub(report.action, options.secrets);
-    await receipts.settled();
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;

@@ -27,12 +27,8 @@ import { readInput } from "./read-input.js";
 import { applyDnd, dndMatters } from "./dnd.js";
 import type { DndMode } from "../core/config.js";
 import type { DndReading } from "../presence/dnd.js";
-import {
-  startRecord,
-  writeRecordSomewhere,
-  type EscalationRecord,
-  type RunRecord,
-} from "./record.js";
+import { appendRunSomewhere, startRecord } from "../journal/append.js";
+import type { EscalationRecord, RunRecord } from "../journal/line.js";
 import { route } from "./route.js";
 import { claimMarker, peekMarker } from "./seen-markers.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
@@ -177,7 +173,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
   }
   run.record.ms = deps.now() - Date.parse(run.record.time);
   if (options.mode !== "dry-run") {
-    run.loggedTo = writeRecordSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
+    run.loggedTo = appendRunSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
   }
   return run;
 }

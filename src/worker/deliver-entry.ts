@@ -42,7 +42,6 @@ export async function deliverEntry(
       wait: true,
       receipt: receipts.report,
     });
-    await receipts.settled();
     if (report?.messageId === undefined) return {};
     const watch = report.watch && sink.poll ? { watch: report.watch } : {};
     return { messageId: report.messageId, ...watch };

@@ -8,8 +8,9 @@ import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
 import { queueFallbacks } from "./fallback.js";
 import { lookAtReceipt, queueReceiptWatch } from "./receipt-watch.js";
 import { holdForDigest } from "../outbox/digest.js";
-import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
-import { writeJournal } from "../outbox/journal.js";
+import { checkGate, type PresenceCache } from "../outbox/gate.js";
+import type { PresenceBrief } from "../journal/line.js";
+import { journal } from "../journal/append.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
 import {
@@ -128,7 +129,7 @@ async function drainWithin(
     paths.pending,
     (item) => {
       summary.quarantined++;
-      void writeJournal(deps, {
+      journal(deps, {
         outbox: "quarantined",
         key: item.name,
         message: item.reason,
@@ -228,7 +229,7 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
     await removeEntry(paths, entry.key);
     const { outcome, rule, message } = verdict;
     const line = { ...journalOf(base), rule, message };
-    await writeJournal(deps, { outbox: outcome, ...line, ...presence, ...followUp });
+    journal(deps, { outbox: outcome, ...line, ...presence, ...followUp });
     return { ...base, outcome, message, ...presence };
   }
   try {
@@ -246,7 +247,7 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
       outcome: "delivered",
       ...presence,
     };
-    await writeJournal(deps, {
+    journal(deps, {
       outbox: "delivered",
       ...journalOf(result),
       ...receipt,
@@ -288,7 +289,7 @@ async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<Deliv
     if (!untouched)
       await writeEntry(paths, paths.pending, { ...entry, attempts, notBefore, lastError });
     const result: DeliveryResult = { ...failed, outcome: "retry", notBefore };
-    await writeJournal(
+    journal(
       deps,
       {
         outbox: "retry",
@@ -316,7 +317,7 @@ async function fail(
     ...(handOff.queued.length > 0 ? { fallback: handOff.queued } : {}),
     ...(handOff.skipped.length > 0 ? { fallbackSkipped: handOff.skipped } : {}),
   };
-  await writeJournal(run.deps, { outbox: "failed", ...journalOf(withFallback) }, secrets);
+  journal(run.deps, { outbox: "failed", ...journalOf(withFallback) }, secrets);
   return withFallback;
 }
 

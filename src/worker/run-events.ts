@@ -10,10 +10,9 @@ import { textInput } from "../input-source.js";
 import type { EventEntry } from "../link/inbox.js";
 import { listEvents, takeEvent } from "../link/inbox.js";
 import { hookEnvFor } from "../link/hook-env.js";
-import { writeJournal } from "../outbox/journal.js";
+import { journal, startRecord } from "../journal/append.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { hookBudget } from "../pipeline/deadline.js";
-import { startRecord } from "../pipeline/record.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { MAX_EVENT_BYTES } from "../core/defaults.js";
@@ -42,7 +41,7 @@ export async function runEvents(
       } catch {
         // gone: nothing to keep
       }
-      await writeJournal(deps, {
+      journal(deps, {
         outbox: "quarantined",
         key: name,
         message: "not a hook event entry",
