@@ -29,6 +29,10 @@ export interface DeliverOptions {
   escalations?: readonly PlannedEscalation[] | undefined;
   /** `test --away`: "when": "away" sinks take the away path without asking the probes. */
   forceAway?: boolean | undefined;
+  /** Who sends what this run queued. Default: start a worker (or find one running). The worker
+   * that runs a handed-over event passes "this-round": the round it is in drains the outbox
+   * after its events, so it never wakes itself over its own socket. */
+  queuedFor?: "a-worker" | "this-round" | undefined;
 }
 
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
@@ -61,7 +65,8 @@ export async function deliver(
     routed,
   );
   const fellBack = withFallbacks.some((o) => o.fallback);
-  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated || fellBack) {
+  const queuedAny = queued.some((o) => o.queued) || held.some((o) => o.held) || escalated;
+  if ((queuedAny || fellBack) && options.queuedFor !== "this-round") {
     const { startWorker } = await import("../link/spawn.js");
     await startWorker(options.deps);
   }

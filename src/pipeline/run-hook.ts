@@ -11,7 +11,7 @@ import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
 import { deliverBudgetMs, eventDeadline, inputWaitMs } from "./deadline.js";
-import { deliver } from "./deliver.js";
+import { deliver, type DeliverOptions } from "./deliver.js";
 import { gatherContext } from "./gather-context.js";
 import type { EventContext } from "../core/event-context.js";
 import type { Client, HookEvent } from "../core/hook-event.js";
@@ -59,6 +59,8 @@ export interface HookOptions {
   /** Hook mode: once the event reads and the config loads, give the event to a worker
    * (link/hand-over.ts); "handed" ends the run here, and the worker logs it. */
   handOver?: ((raw: string, secrets: readonly string[]) => Promise<string>) | undefined;
+  /** Who sends what the run queues (pipeline/deliver.ts). */
+  queuedFor?: DeliverOptions["queuedFor"];
 }
 
 /** What one run did; the record is what goes to the log. */
@@ -159,6 +161,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           maxBodyLength: value.maxBodyLength,
           escalations: run.escalations,
           forceAway,
+          queuedFor: options.queuedFor,
         });
         if (run.escalations.length > 0)
           run.record.escalations = run.escalations.map(escalationRecord);

@@ -102,7 +102,10 @@ const ports: WorkerPorts = {
   async round(first, door) {
     if (!first) adoptOrphans(paths, owner().isAlive);
     const offer = door as Offer | undefined;
-    const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config));
+    // The drain below sends what these events queue: no wake to this worker's own socket.
+    const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config), {
+      queuedFor: "this-round",
+    });
     const held = await releaseHeld(deps);
     const digests = await releaseDigests(deps);
     const summary = await drain(deps, {
