@@ -1,16 +1,16 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
-import { HookNotifyError, toHookNotifyError } from "../errors.js";
+import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
 import type { Outcome } from "../journal/line.js";
 import type { DigestWait, QueuedDelivery } from "../outbox/store.js";
-import { receiptRecorder } from "../outbox/receipts.js";
+import { send } from "../delivery/send.js";
 import { queueLocalFallbacks } from "./local-fallback.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
-import { DEFAULT_MAX_BODY_LENGTH, DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
+import { DEFAULT_MAX_BODY_LENGTH } from "../core/defaults.js";
 
 export interface DeliverOptions {
   deps: Deps;
@@ -275,20 +275,18 @@ async function deliverOne(
     ok: true,
     ms: 0,
   };
-  const timeout = deadline(entry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS, budget);
-  const { signal } = timeout;
-  // What the sink learns later (the banner's id, a click, its close) goes to the log as receipts.
-  const target = { sink: entry.name, id: notification.id };
-  const receipts = receiptRecorder(options.deps, target, options.secrets);
-  const ctx = {
-    signal,
-    deps: options.deps,
-    sinkName: entry.name,
-    wait: options.wait,
-    receipt: receipts.report,
-  };
   try {
-    const report = await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
+    const report = await send({
+      sink,
+      options: entry.options,
+      notification,
+      sinkName: entry.name,
+      timeoutMs: entry.timeoutMs,
+      deps: options.deps,
+      wait: options.wait,
+      signal: budget,
+      secrets: options.secrets,
+    });
     if (report?.started) outcome.started = true;
     if (report?.via) outcome.via = scrub(report.via, options.secrets);
     if (report?.action) outcome.action = scrub(report.action, options.secrets);
@@ -299,27 +297,9 @@ async function deliverOne(
     outcome.code = known.code;
     if (known.status !== undefined) outcome.status = known.status;
     outcome.error = scrub(known.message, options.secrets);
-  } finally {
-    timeout.clear();
   }
   outcome.ms = Math.round(Date.now() - started);
   return outcome;
-}
-
-// A sink that ignores its signal still cannot hold the hook past the deadline.
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal, sink: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      reject(
-        new HookNotifyError("SINK_TIMEOUT", `${sink}: no answer before the deadline.`, { sink }),
-      );
-    };
-    if (signal.aborted) onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => {
-      signal.removeEventListener("abort", onAbort);
-    });
-  });
 }
 
 function safeTarget(delivery: RoutedDelivery): string {

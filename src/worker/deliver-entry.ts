@@ -1,13 +1,11 @@
-// One attempt at one outbox entry: re-read the config, find the sink, send under a deadline.
+// One attempt at one outbox entry: re-read the config, find the sink, send (delivery/send.ts).
 import { findAdapter } from "../clients/index.js";
-import { deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import { findSink } from "../sinks/index.js";
 import type { OutboxEntry } from "../outbox/store.js";
-import { receiptRecorder } from "../outbox/receipts.js";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
+import { send } from "../delivery/send.js";
 import type { ReceiptWindow } from "../core/receipt.js";
 import { sameAgent } from "../process-start.js";
 
@@ -26,28 +24,21 @@ export async function deliverEntry(
 ): Promise<{ messageId?: string; watch?: ReceiptWindow }> {
   const { config, sink, sinkEntry, options } = entrySink(entry, deps, ctx);
   const notification = await enriched(entry, config.value, deps, ctx);
-  const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
-  const timeout = deadline(timeoutMs, ctx.signal);
-  const target = {
-    sink: entry.sinkName,
-    id: entry.notification.id,
+  const report = await send({
+    sink,
+    options,
+    notification,
+    sinkName: entry.sinkName,
+    timeoutMs: sinkEntry.timeoutMs,
+    deps: inHookSession(entry, deps),
+    wait: true,
+    signal: ctx.signal,
+    secrets: ctx.secrets,
     of: entry.notification.followUp?.of,
-  };
-  const receipts = receiptRecorder(deps, target, ctx.secrets);
-  try {
-    const report = await sink.send(notification, options, {
-      signal: timeout.signal,
-      deps: inHookSession(entry, deps),
-      sinkName: entry.sinkName,
-      wait: true,
-      receipt: receipts.report,
-    });
-    if (report?.messageId === undefined) return {};
-    const watch = report.watch && sink.poll ? { watch: report.watch } : {};
-    return { messageId: report.messageId, ...watch };
-  } finally {
-    timeout.clear();
-  }
+  });
+  if (report?.messageId === undefined) return {};
+  const watch = report.watch && sink.poll ? { watch: report.watch } : {};
+  return { messageId: report.messageId, ...watch };
 }
 
 // The entry's sink as the config says it now, with its validated options. Throws HookNotifyError

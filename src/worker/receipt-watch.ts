@@ -4,13 +4,13 @@
 // acknowledged it, it expired, or its window is over. What it learns becomes a receipt line
 // ("acknowledged" cancels the notification's follow-ups, as a click does: outbox/receipts.ts).
 import { deadline } from "../abort.js";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
+import { DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
 import type { ReceiptAnswer, ReceiptWindow } from "../core/receipt.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { journal } from "../journal/append.js";
 import type { OutboxPaths } from "../outbox/paths.js";
-import { receiptRecorder } from "../outbox/receipts.js";
+import { receiptRecorder } from "../delivery/receipts.js";
 import { enqueue, removeEntry, writeEntry, type OutboxEntry } from "../outbox/store.js";
 import { scrub } from "../redact.js";
 import { entrySink, type ConfigCache } from "./deliver-entry.js";
@@ -96,7 +96,7 @@ async function ask(
       retryable: false,
     });
   }
-  const timeout = deadline(sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS, run.signal);
+  const timeout = deadline(sinkEntry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS, run.signal);
   try {
     const sent = { messageId: entry.watch.messageId, notification: entry.notification };
     return await sink.poll(sent, options, {
