@@ -44,9 +44,20 @@ export const LAYERS = {
   escalation: [...BASE, "config"],
   // log.ndjson: its one writer (append, rotation, fallback), its line union and its reader.
   journal: [...BASE, "config"],
-  outbox: [...BASE, "config", "escalation", "journal", "message", "presence"],
+  outbox: [...BASE, "config", "journal", "message", "presence"],
   // What happens to a planned delivery: the one send, its receipts, the steps of an outbox entry.
-  delivery: [...BASE, "config", "escalation", "journal", "outbox", "presence", "sinks"],
+  delivery: [
+    ...BASE,
+    "clients",
+    "config",
+    "escalation",
+    "http",
+    "journal",
+    "message",
+    "outbox",
+    "presence",
+    "sinks",
+  ],
   // The link between a hook and the worker (link/PROTOCOL.md): the hand-over, the stdin reader,
   // the offer and its stamp, the door, the worker's spawn and lock.
   link: [...BASE, "clients", "config", "outbox", "presence"],

@@ -102,7 +102,7 @@ async function deliverOrSkip(
 ): Promise<Outcome> {
   if (delivery.entry.when !== "away") return deliverOne(delivery, budget, options);
   const [{ askPresence }, { presenceGate }] = await Promise.all([
-    import("../outbox/gate.js"),
+    import("../delivery/presence-gate.js"),
     import("../presence/gate-env.js"),
   ]);
   const gate = presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options));

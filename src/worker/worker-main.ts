@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
-import { hasDigest, releaseDigests } from "../outbox/digest.js";
+import { hasDigest, releaseDigests } from "../delivery/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
 import { lockSocket, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
@@ -21,6 +21,7 @@ import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
+import type { Enrich } from "../delivery/deliver-entry.js";
 import { drain, isWaitingForEnv, type DrainSummary } from "./drain.js";
 import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
@@ -110,6 +111,7 @@ const ports: WorkerPorts = {
     const digests = await releaseDigests(deps);
     const summary = await drain(deps, {
       concurrency: 4,
+      enrich,
       signal: stop.signal,
       cache,
       retryWaiting: first,
@@ -175,6 +177,10 @@ function processExited(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
+
+// A Droid notification gets its session's title first (the service code loads only then).
+const enrich: Enrich = async (...args) =>
+  (await import("./enrich-entry.js")).enrichForDelivery(...args);
 
 function didWork(summary: DrainSummary): boolean {
   const { delivered, failed, skipped, cancelled, held, retrying } = summary;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { hasTmux, startRealTmux } from "../helpers/real-tmux.js";
 import { followUp } from "../../src/escalation/plan.js";
 import { sessionKey } from "../../src/escalation/answers.js";
-import { checkGate } from "../../src/outbox/gate.js";
+import { checkGate } from "../../src/delivery/presence-gate.js";
 import { receiptRecorder } from "../../src/delivery/receipts.js";
 import { newEntry } from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";

@@ -10,7 +10,7 @@ import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { journal } from "../journal/append.js";
 import type { OutboxPaths } from "../outbox/paths.js";
-import { receiptRecorder } from "../delivery/receipts.js";
+import { receiptRecorder } from "./receipts.js";
 import { enqueue, removeEntry, writeEntry, type OutboxEntry } from "../outbox/store.js";
 import { scrub } from "../redact.js";
 import { entrySink, type ConfigCache } from "./deliver-entry.js";

@@ -9,7 +9,7 @@ import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { probePresence, type Presence } from "../presence/probe.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
-import type { OutboxEntry } from "./store.js";
+import type { OutboxEntry } from "../outbox/store.js";
 import type { PresenceBrief } from "../journal/line.js";
 import type { PresenceGate } from "../presence/gate-env.js";
 
