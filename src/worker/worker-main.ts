@@ -14,7 +14,7 @@ import { hasDigest, releaseDigests } from "../delivery/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
 import { lockSocket, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
-import { readEntries, type EntryCache } from "../outbox/read-entries.js";
+import { createEntryCache, readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
@@ -45,7 +45,7 @@ const deps = createDeps();
 // entry kept the hook's session (deliver-entry.ts).
 deps.worker = true;
 const paths = outboxPaths(deps);
-const cache: EntryCache = new Map();
+const cache: EntryCache = createEntryCache();
 const stop = new AbortController();
 const maxAgeHours = Number(deps.env.HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS);
 const maxAgeMs = maxAgeHours > 0 ? maxAgeHours * 3_600_000 : undefined;
@@ -132,7 +132,7 @@ const ports: WorkerPorts = {
   async lookout() {
     const heldBefore = await hasHeld(paths);
     return async () => {
-      const entries = await readEntries(paths, paths.pending, () => undefined, cache);
+      const entries = await readEntries(paths, paths.pending, () => undefined, cache, deps.now());
       if (entries.some((entry) => entry.notBefore <= deps.now() && !isWaitingForEnv(entry)))
         return true;
       return !heldBefore && (await hasHeld(paths));
@@ -143,7 +143,7 @@ const ports: WorkerPorts = {
   async hasWork() {
     if (listEvents(paths).length > 0) return true;
     if ((await hasHeld(paths)) || (await hasDigest(paths))) return true;
-    const entries = await readEntries(paths, paths.pending, () => undefined, cache);
+    const entries = await readEntries(paths, paths.pending, () => undefined, cache, deps.now());
     return entries.some((entry) => !isWaitingForEnv(entry));
   },
   // A flush says who it is ("pause <pid>"): it holds the lock only while it lives.
