@@ -108,6 +108,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
               cancelled: "-",
               held: "…",
               watched: "·",
+              waiting: "↻",
             }[r.outcome];
             const detail =
               r.outcome === "delivered"

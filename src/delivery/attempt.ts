@@ -32,12 +32,15 @@ export type Attempt =
   /** A digest sink while the person is away: kept for the digest (delivery/digest.ts). */
   | (AttemptBase & { outcome: "held"; message: string })
   /** A look at a sent message's receipt (delivery/receipt-watch.ts), not a delivery. */
-  | (AttemptBase & { outcome: "watched"; message: string; notBefore?: number | undefined });
+  | (AttemptBase & { outcome: "watched"; message: string; notBefore?: number | undefined })
+  /** Not tried: another entry for the same target just found it down; due again with its next
+   * try. The drain logs one line per target ("N waiting for <sink>"), not one per entry. */
+  | (AttemptBase & { outcome: "waiting"; target: string; message: string; notBefore: number });
 
 export type Outcome = Attempt["outcome"];
 
-// The attempt as its log line; undefined for those the step logged itself (held: the digest's
-// line; watched: the receipt's).
+// The attempt as its log line; undefined for those logged otherwise (held: the digest's line;
+// watched: the receipt's; waiting: the drain's line per target).
 export function toJournalLine(attempt: Attempt): OutboxLine | undefined {
   const { key, sink, id, attempts, fallbackOf, of, presence } = attempt;
   const base = { sink, id, key, attempts, ...(fallbackOf === undefined ? {} : { fallbackOf }) };
@@ -78,6 +81,7 @@ export function toJournalLine(attempt: Attempt): OutboxLine | undefined {
       return { outbox: attempt.outcome, ...decided, rule: attempt.rule, message: attempt.message };
     case "held":
     case "watched":
+    case "waiting":
       return undefined;
   }
 }

@@ -1,7 +1,7 @@
 // The steps an outbox entry goes through when it is due, in order: the first step that decides
 // ends the attempt, and what it decided (an Attempt, delivery/attempt.ts) is the entry's log line.
 // Reading ENTRY_STEPS top to bottom is reading the policy.
-import { toHookNotifyError } from "../errors.js";
+import { toHookNotifyError, type HookNotifyError } from "../errors.js";
 import type { Deps } from "../deps.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { journal } from "../journal/append.js";
@@ -30,7 +30,12 @@ export interface EntryRun {
   /** `flush`: tried early; a missing ${VAR} leaves the entry as the worker scheduled it. */
   force: boolean;
   enrich?: Enrich | undefined;
+  /** Per target, what the first entry sent to it in this drain found: the others wait for it. */
+  targets: Map<string, Promise<TargetState>>;
 }
+
+/** A target is down when a send to it failed and will be retried (a refused connection, a 5xx). */
+type TargetState = { up: true } | { up: false; notBefore: number; message: string };
 
 /** What one attempt learns on its way through the steps. */
 interface Attempting {
@@ -39,6 +44,8 @@ interface Attempting {
   /** The config's secrets, once a step loaded it: scrubbed from every line. */
   secrets: string[];
   presence?: PresenceBrief | undefined;
+  /** Set when this attempt is its target's probe: says the others what it found. */
+  probe?: ((state: TargetState) => void) | undefined;
 }
 
 type Step = (attempt: Attempting, run: EntryRun) => Promise<Attempt | undefined>;
@@ -49,8 +56,14 @@ export const ENTRY_STEPS: readonly { name: string; step: Step }[] = [
   { name: "watch a receipt", step: watchReceipt },
   { name: "give up when too old", step: tooOld },
   { name: "ask presence (skip, cancel, hold for the digest)", step: presenceGate },
+  { name: "wait while its target is down (one probe per target)", step: waitForTarget },
   { name: "send, then retry, or fail and fall back", step: sendOrRetry },
 ];
+
+// Where an entry goes: its sink in its config (entries of one sink share a receiver).
+export function targetOf(entry: OutboxEntry): string {
+  return `${entry.sinkName}\0${entry.configPath ?? ""}\0${entry.projectDir ?? ""}`;
+}
 
 // Runs the entry through the steps; writes and returns what became of it. Never throws.
 export async function attemptEntry(entry: OutboxEntry, run: EntryRun): Promise<Attempt> {
@@ -66,15 +79,43 @@ export async function attemptEntry(entry: OutboxEntry, run: EntryRun): Promise<A
     },
     secrets: [],
   };
-  for (const { step } of ENTRY_STEPS) {
-    const attempt = await step(attempting, run);
-    if (!attempt) continue;
-    const line = toJournalLine(attempt);
-    if (line) journal(run.deps, line, attempting.secrets);
-    return attempt;
+  try {
+    for (const { step } of ENTRY_STEPS) {
+      const attempt = await step(attempting, run);
+      if (!attempt) continue;
+      const line = toJournalLine(attempt);
+      if (line) journal(run.deps, line, attempting.secrets);
+      return attempt;
+    }
+  } finally {
+    attempting.probe?.({ up: true }); // settled already, unless a step threw
   }
   // sendOrRetry always decides; this is for the type checker.
   throw new Error("no step decided");
+}
+
+// The first entry for a target in this drain is its probe; the others wait for what it finds.
+// Down: they are not tried, only put after the probe's next try, so a receiver that stays down
+// costs one attempt (and one log line) per backoff step, not one per entry.
+async function waitForTarget(attempting: Attempting, run: EntryRun): Promise<Attempt | undefined> {
+  const { entry, base } = attempting;
+  const target = targetOf(entry);
+  const known = run.targets.get(target);
+  if (!known) {
+    run.targets.set(
+      target,
+      new Promise((resolve) => {
+        attempting.probe = resolve;
+      }),
+    );
+    return undefined;
+  }
+  const state = await known;
+  if (state.up) return undefined;
+  const notBefore = Math.max(entry.notBefore, state.notBefore);
+  await writeEntry(run.paths, run.paths.pending, { ...entry, notBefore });
+  const message = `waiting for ${entry.sinkName}: ${state.message}`;
+  return { ...base, outcome: "waiting", target, message, notBefore };
 }
 
 async function watchReceipt({ entry, base }: Attempting, run: EntryRun) {
@@ -125,6 +166,7 @@ async function sendOrRetry(attempting: Attempting, run: EntryRun): Promise<Attem
     await removeEntry(run.paths, entry.key);
     if (watch && messageId !== undefined)
       await queueReceiptWatch(entry, { messageId, window: watch }, run.deps);
+    attempting.probe?.({ up: true });
     const sent = messageId === undefined ? {} : { messageId };
     return { ...base, attempts: entry.attempts + 1, outcome: "delivered", ...sent, ...presence };
   } catch (thrown) {
@@ -133,11 +175,26 @@ async function sendOrRetry(attempting: Attempting, run: EntryRun): Promise<Attem
 }
 
 async function retryOrFail(
-  { entry, base, secrets }: Attempting,
+  { entry, base, secrets, probe }: Attempting,
   run: EntryRun,
   thrown: unknown,
 ): Promise<Attempt> {
   const error = toHookNotifyError(thrown);
+  const attempt = await decideAfterFailure({ entry, base, secrets }, run, error);
+  // The receiver did not take it and may later: the target is down until then. A ${VAR} this
+  // process lacks says nothing about the receiver.
+  const down = attempt.outcome === "retry" && error.code !== "CONFIG_ENV_MISSING";
+  probe?.(
+    down ? { up: false, notBefore: attempt.notBefore, message: attempt.message } : { up: true },
+  );
+  return attempt;
+}
+
+async function decideAfterFailure(
+  { entry, base, secrets }: Pick<Attempting, "entry" | "base" | "secrets">,
+  run: EntryRun,
+  error: HookNotifyError,
+): Promise<Attempt> {
   const attempts = entry.attempts + 1;
   const decision = decideRetry(
     {

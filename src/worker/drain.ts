@@ -128,13 +128,32 @@ async function drainWithin(
     random: options.random ?? Math.random,
     force: options.force === true,
     enrich: options.enrich,
+    targets: new Map(),
   };
+  const waiting = new Map<
+    string,
+    { sink: string; count: number; notBefore: number; message: string }
+  >();
   await eachBounded(due, options.concurrency ?? 4, async (entry) => {
     if (signal.aborted) return;
     const result = await attemptEntry(entry, run);
-    summary[result.outcome === "retry" ? "retrying" : result.outcome]++;
+    if (result.outcome === "waiting") {
+      const line = waiting.get(result.target) ?? { ...result, count: 0 };
+      waiting.set(result.target, { ...line, count: line.count + 1 });
+    }
+    const counted = result.outcome === "retry" || result.outcome === "waiting";
+    summary[counted ? "retrying" : result.outcome]++;
     options.onResult?.(result);
   });
+  // One line per target that stayed down, not one per entry that waits for it.
+  for (const { sink, count, notBefore, message } of waiting.values())
+    journal(deps, {
+      outbox: "waiting",
+      sink,
+      count,
+      message: `${String(count)} ${message}`,
+      notBefore: new Date(notBefore).toISOString(),
+    });
   const left = await readEntries(paths, paths.pending, () => undefined, options.cache, deps.now());
   summary.remaining = left.length;
   const active = left.filter((entry) => !isWaitingForEnv(entry));
