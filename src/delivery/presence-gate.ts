@@ -17,7 +17,7 @@ export type GateVerdict =
   | { send: true; presence?: PresenceBrief }
   | {
       send: false;
-      /** held: a digest sink while away (outbox/digest.ts keeps it for the digest). */
+      /** held: a digest sink while away (delivery/digest.ts keeps it for the digest). */
       outcome: "cancelled" | "skipped" | "held";
       rule: string;
       message: string;

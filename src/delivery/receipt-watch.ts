@@ -2,7 +2,7 @@
 // (Pushover's emergency priority) reports a window; the worker then asks the service about that
 // message now and then (an outbox entry with `watch`, due at its next look) until the person
 // acknowledged it, it expired, or its window is over. What it learns becomes a receipt line
-// ("acknowledged" cancels the notification's follow-ups, as a click does: outbox/receipts.ts).
+// ("acknowledged" cancels the notification's follow-ups, as a click does: delivery/receipts.ts).
 import { deadline } from "../abort.js";
 import { DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
 import type { ReceiptAnswer, ReceiptWindow } from "../core/receipt.js";

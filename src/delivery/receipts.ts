@@ -33,7 +33,7 @@ export function receiptRecorder(
         ...(event.by === undefined ? {} : { by: inertText(event.by, "line").slice(0, 64) }),
       };
       journal(deps, line, secrets);
-      // Opened: the person saw it, so nobody needs to chase them about it (outbox/gate.ts).
+      // Opened: the person saw it, so nobody needs to chase them about it (delivery/presence-gate.ts).
       // A follow-up opened answers the notification it chases (and so its later follow-ups).
       if (event.state === "clicked" || event.state === "acknowledged")
         recordAnswer(deps, target.of ?? target.id, "opened", deps.now(), notificationKey);

@@ -1,6 +1,6 @@
 // Fallback for what failed in the hook's own run (desktop, sound, a direct send): the sinks the
 // failed sink's `fallback` names get the notification through the outbox, once each, as the
-// worker does for what it gives up on (worker/fallback.ts). A target this run gives the
+// worker does for what it gives up on (delivery/fallback.ts). A target this run gives the
 // notification to anyway (routed to it, or held for it) is skipped: it already has it.
 import type { DeliverOptions } from "./deliver.js";
 import type { Outcome } from "../journal/line.js";
