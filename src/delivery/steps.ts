@@ -32,6 +32,8 @@ export interface EntryRun {
   enrich?: Enrich | undefined;
   /** Per target, what the first entry sent to it in this drain found: the others wait for it. */
   targets: Map<string, Promise<TargetState>>;
+  /** Targets found down and their probe's next try, kept by the worker between drains. */
+  downUntil: Map<string, number>;
 }
 
 /** A target is down when a send to it failed and will be retried (a refused connection, a 5xx). */
@@ -167,6 +169,7 @@ async function sendOrRetry(attempting: Attempting, run: EntryRun): Promise<Attem
     if (watch && messageId !== undefined)
       await queueReceiptWatch(entry, { messageId, window: watch }, run.deps);
     attempting.probe?.({ up: true });
+    run.downUntil.delete(targetOf(entry));
     const sent = messageId === undefined ? {} : { messageId };
     return { ...base, attempts: entry.attempts + 1, outcome: "delivered", ...sent, ...presence };
   } catch (thrown) {
@@ -184,6 +187,10 @@ async function retryOrFail(
   // The receiver did not take it and may later: the target is down until then. A ${VAR} this
   // process lacks says nothing about the receiver.
   const down = attempt.outcome === "retry" && error.code !== "CONFIG_ENV_MISSING";
+  if (probe) {
+    if (down) run.downUntil.set(targetOf(entry), attempt.notBefore);
+    else run.downUntil.delete(targetOf(entry));
+  }
   probe?.(
     down ? { up: false, notBefore: attempt.notBefore, message: attempt.message } : { up: true },
   );

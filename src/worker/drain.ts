@@ -5,7 +5,7 @@ import type { Deps } from "../deps.js";
 import type { RetryPolicy } from "../http/retry-policy.js";
 import type { Attempt } from "../delivery/attempt.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
-import { attemptEntry, retryPolicyOf, type EntryRun } from "../delivery/steps.js";
+import { attemptEntry, retryPolicyOf, targetOf, type EntryRun } from "../delivery/steps.js";
 import { journal } from "../journal/append.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
@@ -30,6 +30,9 @@ export interface DrainOptions {
   enrich?: Enrich | undefined;
   /** Parsed entries kept between drains (the worker's loop). */
   cache?: EntryCache;
+  /** Targets found down, until when (the worker keeps it between drains): their entries are
+   * due no earlier than their probe's next try (delivery/steps.ts). */
+  downUntil?: Map<string, number> | undefined;
   /** Also try now the entries waiting for an environment variable (a new worker may have it). */
   retryWaiting?: boolean;
 }
@@ -54,6 +57,13 @@ export interface DrainSummary {
   watching: number;
   /** Earliest notBefore among the others. */
   nextDueAt?: number;
+}
+
+// When an entry is due: its own time, or its target's next probe while the target is down (a
+// receiver that stays down wakes the worker once per backoff step, not once per entry).
+export function dueAt(entry: OutboxEntry, downUntil: ReadonlyMap<string, number>): number {
+  if (entry.watch || entry.escalation) return entry.notBefore;
+  return Math.max(entry.notBefore, downUntil.get(targetOf(entry)) ?? 0);
 }
 
 // An entry whose last attempt found its sink's ${VAR} unset: only another environment helps.
@@ -112,10 +122,11 @@ async function drainWithin(
   const now = deps.now();
   // `force` (flush) tries retries early, never an escalation before its window is over, nor a
   // receipt before its next look (the service asks for sparing polls).
+  const downUntil = options.downUntil ?? new Map<string, number>();
   const due = entries.filter(
     (entry) =>
       (options.force === true && !entry.escalation && !entry.watch) ||
-      entry.notBefore <= now ||
+      dueAt(entry, downUntil) <= now ||
       (options.retryWaiting === true && isWaitingForEnv(entry)),
   );
   const run: EntryRun = {
@@ -129,6 +140,7 @@ async function drainWithin(
     force: options.force === true,
     enrich: options.enrich,
     targets: new Map(),
+    downUntil,
   };
   const waiting = new Map<
     string,
@@ -160,8 +172,10 @@ async function drainWithin(
   summary.waitingForEnv = left.length - active.length;
   summary.watching = left.filter((entry) => entry.watch).length;
   // A loop, not Math.min(...spread): that throws past ~125,000 arguments.
-  for (const entry of active)
-    if (entry.notBefore < (summary.nextDueAt ?? Infinity)) summary.nextDueAt = entry.notBefore;
+  for (const entry of active) {
+    const at = dueAt(entry, downUntil);
+    if (at < (summary.nextDueAt ?? Infinity)) summary.nextDueAt = at;
+  }
   return summary;
 }
 

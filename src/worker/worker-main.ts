@@ -22,7 +22,7 @@ import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
-import { drain, isWaitingForEnv, type DrainSummary } from "./drain.js";
+import { drain, dueAt, isWaitingForEnv, type DrainSummary } from "./drain.js";
 import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
 import { runEvents } from "./run-events.js";
@@ -46,6 +46,8 @@ const deps = createDeps();
 deps.worker = true;
 const paths = outboxPaths(deps);
 const cache: EntryCache = createEntryCache();
+/** Targets found down, until their probe's next try (worker/drain.ts dueAt). */
+const downUntil = new Map<string, number>();
 const stop = new AbortController();
 const maxAgeHours = Number(deps.env.HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS);
 const maxAgeMs = maxAgeHours > 0 ? maxAgeHours * 3_600_000 : undefined;
@@ -112,6 +114,7 @@ const ports: WorkerPorts = {
     const summary = await drain(deps, {
       concurrency: 4,
       enrich,
+      downUntil,
       signal: stop.signal,
       cache,
       retryWaiting: first,
@@ -133,7 +136,8 @@ const ports: WorkerPorts = {
     const heldBefore = await hasHeld(paths);
     return async () => {
       const entries = await readEntries(paths, paths.pending, () => undefined, cache, deps.now());
-      if (entries.some((entry) => entry.notBefore <= deps.now() && !isWaitingForEnv(entry)))
+      const now = deps.now();
+      if (entries.some((entry) => dueAt(entry, downUntil) <= now && !isWaitingForEnv(entry)))
         return true;
       return !heldBefore && (await hasHeld(paths));
     };
