@@ -1,6 +1,6 @@
 // The log line of one approve run: a RunRecord (so `hook-notify log` lists it with the hook runs)
 // plus what was asked, where it went, and who answered what and when. Never the key or the topic.
-import type { RunRecord } from "../pipeline/record.js";
+import type { RunRecord } from "../journal/line.js";
 import type { Decision, AnswerVerdict } from "./answer.js";
 import type { PresenceReading } from "./gate.js";
 import type { TelegramRejected } from "./telegram-wait.js";

@@ -40,12 +40,12 @@ export function parseApproveArgs(argv: readonly string[]): ApproveArgs {
 
 // The whole command: one round trip, one log line, at most one write to stdout, exit 0.
 export async function runApproveCommand(args: ApproveArgs): Promise<void> {
-  const [{ createDeps }, { runApprove }, { startApproveRecord }, { writeRecord }, { logPath }] =
+  const [{ createDeps }, { runApprove }, { startApproveRecord }, { appendJournal }, { logPath }] =
     await Promise.all([
       import("../deps.js"),
       import("../approve/run-approve.js"),
       import("../approve/record.js"),
-      import("../pipeline/record.js"),
+      import("../journal/append.js"),
       import("../config/paths.js"),
     ]);
   const deps = createDeps();
@@ -54,7 +54,7 @@ export async function runApproveCommand(args: ApproveArgs): Promise<void> {
   const finish = (): void => {
     if (logged) return;
     logged = true;
-    writeRecord(run.record, logPath(deps), run.secrets);
+    appendJournal(logPath(deps), run.record, run.secrets);
   };
   installSafetyNet(run, finish, args.timeout);
   await runApprove(

@@ -1,5 +1,6 @@
 // `hook-notify flush`: delivers what waits in the outbox now, in the foreground, with a summary.
 import type { CommandModule } from "yargs";
+import type { Enrich } from "../delivery/deliver-entry.js";
 
 interface FlushArgs {
   "retry-failed": boolean;
@@ -62,7 +63,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       import("../outbox/store.js"),
       import("../outbox/read-entries.js"),
       import("../outbox/held.js"),
-      import("../outbox/digest.js"),
+      import("../delivery/digest.js"),
       import("../link/wake.js"),
       import("../worker/run-events.js"),
       import("../link/inbox.js"),
@@ -90,9 +91,13 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       if (digests.released > 0) console.log(`Composed ${String(digests.released)} digest(s).`);
       const hours = argv["max-age-hours"];
       const handedOn = { any: false };
+      // A Droid notification gets its session's title first (the service code loads only then).
+      const enrich: Enrich = async (...args) =>
+        (await import("../worker/enrich-entry.js")).enrichForDelivery(...args);
       const pass = () =>
         drain(deps, {
           force: true,
+          enrich,
           ...(hours && hours > 0 ? { maxAgeMs: hours * 3_600_000 } : {}),
           onResult: (r) => {
             const mark = {
@@ -103,16 +108,18 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
               cancelled: "-",
               held: "…",
               watched: "·",
+              waiting: "↻",
             }[r.outcome];
             const detail =
               r.outcome === "delivered"
                 ? `delivered${r.fallbackOf ? ` (fallback for ${r.fallbackOf})` : ""}`
-                : `${r.outcome === "retry" ? "will retry" : r.outcome}: ${r.message ?? r.code ?? ""}`;
-            const had = r.fallbackSkipped
-              ? ` (fallback to ${r.fallbackSkipped.join(", ")} skipped: already has it)`
+                : `${r.outcome === "retry" ? "will retry" : r.outcome}: ${r.message}`;
+            const gaveUp = r.outcome === "failed" ? r : undefined;
+            const had = gaveUp?.fallbackSkipped
+              ? ` (fallback to ${gaveUp.fallbackSkipped.join(", ")} skipped: already has it)`
               : "";
-            const handed = `${r.fallback ? ` → ${r.fallback.join(", ")}` : ""}${had}`;
-            if (r.fallback) handedOn.any = true;
+            const handed = `${gaveUp?.fallback ? ` → ${gaveUp.fallback.join(", ")}` : ""}${had}`;
+            if (gaveUp?.fallback) handedOn.any = true;
             console.log(`${mark} ${r.sink} ${r.id} ${detail}${handed}`);
           },
         });

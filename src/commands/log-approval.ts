@@ -1,11 +1,11 @@
 // The `hook-notify log` cell of an approve run: who answered what and when, or why the terminal asked.
-import type { ApprovalLog } from "../approve/record.js";
+import type { LoggedApproval } from "../journal/line.js";
 import { formatDuration } from "../message/text.js";
 import type { Style } from "../style.js";
 
 // "allowed from the phone at 12:03:04 (after 9s)", "terminal asked: presence unknown (…)", …
 export function approvalCell(
-  approval: ApprovalLog,
+  approval: LoggedApproval,
   style: Style,
   clock: (iso: string) => string,
 ): string {

@@ -1,13 +1,13 @@
 // The receipt parts of a `hook-notify log` row: the service's message id, what a sink reported
 // after sending (shown, clicked, closed, acknowledged, expired), and the fallbacks that stood in for a sink that gave up.
-import type { JournalLine } from "../outbox/journal.js";
+import type { OutboxLine } from "../journal/line.js";
 import { inertText } from "../shown-text.js";
 import type { Style } from "../style.js";
-import { fallbackKey, rescuedBy, type LoggedRun } from "./log-read.js";
+import { fallbackKey, rescuedBy, type LoggedRun } from "../journal/runs.js";
 
 // " (id 1234)", " (shown #7, dismissed)", " (shown #7, clicked: tmux pane %3 selected)",
 // " (shown #7, close reason unknown: dbus-monitor not found)"; "" when nothing is known.
-export function receiptNote(run: LoggedRun, sink: string, later: JournalLine | undefined): string {
+export function receiptNote(run: LoggedRun, sink: string, later: OutboxLine | undefined): string {
   const parts = [
     ...(typeof later?.messageId === "string" ? [`id ${shortText(later.messageId)}`] : []),
     ...(run.receipts.get(sink) ?? []).map(describeReceipt),
@@ -17,7 +17,7 @@ export function receiptNote(run: LoggedRun, sink: string, later: JournalLine | u
 
 // "shown #7", "dismissed" (a close gives its reason), "clicked: …", "close reason unknown: …",
 // "acknowledged by pixel-8 at 14:02", "expired at 14:30"
-function describeReceipt(line: JournalLine): string {
+function describeReceipt(line: OutboxLine): string {
   const state = typeof line.state === "string" ? line.state : "reported";
   const id = typeof line.messageId === "string" ? ` #${shortText(line.messageId)}` : "";
   const reason = typeof line.reason === "string" ? shortText(line.reason, 72) : undefined;

@@ -1,11 +1,10 @@
 // `hook-notify log`: the last hook runs from log.ndjson as a table (or the raw lines with --json).
 import type { CommandModule } from "yargs";
-import type { ApprovalLog } from "../approve/record.js";
-import type { JournalLine } from "../outbox/journal.js";
+import type { OutboxLine } from "../journal/line.js";
 import type { WaitingEvent } from "../link/waiting-events.js";
 import { basename } from "node:path";
 import { approvalCell } from "./log-approval.js";
-import { followUpKey, type LoggedRun } from "./log-read.js";
+import { followUpKey, type LoggedRun } from "../journal/runs.js";
 import { fallbackCells, fallbackNote, isRescued, receiptNote } from "./log-receipts.js";
 import { FALLBACK_ONLY } from "../core/defaults.js";
 import { formatTable, type Style } from "../style.js";
@@ -51,22 +50,23 @@ export const logCommand: CommandModule<object, LogArgs> = {
     const [
       { createDeps },
       { logPath },
-      { readLogFiles, parseLog, selectRuns },
+      { readRuns },
       { createStyle },
       { outboxPaths },
       { waitingEvents },
     ] = await Promise.all([
       import("../deps.js"),
       import("../config/paths.js"),
-      import("./log-read.js"),
+      import("../journal/runs.js"),
       import("../style.js"),
       import("../outbox/paths.js"),
       import("../link/waiting-events.js"),
     ]);
     const deps = createDeps();
     const path = logPath(deps);
-    const text = readLogFiles(path);
-    const parsed = text === undefined ? undefined : parseLog(text);
+    const tail = Number.isFinite(args.tail) ? Math.max(0, Math.floor(args.tail)) : 20;
+    const read = readRuns(path, { tail, failed: args.failed });
+    const parsed = read?.parsed;
     // Events no worker has run yet: nobody received them, so --failed shows them too.
     const waiting = waitingEvents(outboxPaths(deps));
     if ((!parsed || parsed.runs.length === 0) && waiting.length === 0) {
@@ -75,8 +75,7 @@ export const logCommand: CommandModule<object, LogArgs> = {
     }
     if (parsed && parsed.corrupt > 0)
       console.error(`hook-notify: skipped ${parsed.corrupt} unreadable line(s) in ${path}.`);
-    const tail = Number.isFinite(args.tail) ? Math.max(0, Math.floor(args.tail)) : 20;
-    const runs = selectRuns(parsed?.runs ?? [], { tail, failed: args.failed });
+    const runs = read?.runs ?? [];
     if (args.json) {
       for (const run of runs) for (const line of run.lines) console.log(line);
       if (waiting.length > 0) console.error(waitingNote(waiting.length, outboxPaths(deps).events));
@@ -153,7 +152,7 @@ function keptCells(run: LoggedRun, style: Style): string[] {
 
 // An approve run's line also says what became of the permission request.
 function approvalCells(run: LoggedRun, style: Style): string[] {
-  const approval = (run.record as { approval?: ApprovalLog }).approval;
+  const { approval } = run.record;
   return approval && Array.isArray(approval.rejected)
     ? [approvalCell(approval, style, localTime)]
     : [];
@@ -214,7 +213,7 @@ export function groupSkips(
 }
 
 // "present (tmux: pane %1 is active …)", "away (tmux: …)"
-function presenceOf(line: JournalLine): string {
+function presenceOf(line: OutboxLine): string {
   const presence = line.presence as { state?: string; probe?: string; detail?: string } | undefined;
   if (!presence) return line.message ?? "";
   return `${presence.state ?? ""} (${presence.probe ?? ""}: ${presence.detail ?? ""})`;

@@ -7,7 +7,7 @@ import type { Held, Suppressed } from "../pipeline/policy.js";
 import type { RoutedDelivery } from "../pipeline/route.js";
 import type { Presence } from "../presence/probe.js";
 import { logPath } from "../config/paths.js";
-import { startRecord, writeRecordSomewhere } from "../pipeline/record.js";
+import { appendRunSomewhere, startRecord } from "../journal/append.js";
 import { textInput, type InputSource } from "../input-source.js";
 import { hookBudget } from "../pipeline/deadline.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
@@ -261,7 +261,7 @@ export function logCutShort(
         : "the run failed unexpectedly and was ended",
   };
   run.record.ms = deps.now() - Date.parse(run.record.time);
-  writeRecordSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
+  appendRunSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
 }
 
 // Last resort: whatever goes wrong, the process exits 0 or 1 by the deadline and prints nothing to stdout.

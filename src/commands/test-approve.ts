@@ -6,12 +6,12 @@ import { scrub } from "../redact.js";
 
 // Runs the round trip with the real terminal; returns the exit code.
 export async function runApproveTest(configPath: string | undefined): Promise<number> {
-  const [{ createDeps }, { runApprove }, { startApproveRecord }, { writeRecord }, { logPath }] =
+  const [{ createDeps }, { runApprove }, { startApproveRecord }, { appendJournal }, { logPath }] =
     await Promise.all([
       import("../deps.js"),
       import("../approve/run-approve.js"),
       import("../approve/record.js"),
-      import("../pipeline/record.js"),
+      import("../journal/append.js"),
       import("../config/paths.js"),
     ]);
   const deps = createDeps();
@@ -35,7 +35,7 @@ export async function runApproveTest(configPath: string | undefined): Promise<nu
     },
     run,
   );
-  writeRecord(run.record, logPath(deps), run.secrets);
+  appendJournal(logPath(deps), run.record, run.secrets);
   const { approval, error } = run.record;
   if (run.output !== undefined) {
     console.log(

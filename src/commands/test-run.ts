@@ -7,7 +7,8 @@ import type { Deps } from "../deps.js";
 import type { Notification } from "../core/notification.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
-import { deliver, type Outcome } from "../pipeline/deliver.js";
+import { deliver } from "../pipeline/deliver.js";
+import type { Outcome } from "../journal/line.js";
 import { gatherContext } from "../pipeline/gather-context.js";
 import { parseEvent } from "../pipeline/parse-event.js";
 import { switchedOff, unknownType, type RoutedDelivery } from "../pipeline/route.js";
@@ -15,7 +16,7 @@ import { findSink } from "../sinks/index.js";
 import { planEscalations } from "../escalation/plan.js";
 import { TEST_EVENTS } from "../core/hook-event.js";
 import { logPath } from "../config/paths.js";
-import { startRecord, writeRecord } from "../pipeline/record.js";
+import { appendJournal, startRecord } from "../journal/append.js";
 
 export { TEST_EVENTS };
 export type TestEvent = (typeof TEST_EVENTS)[number];
@@ -111,7 +112,8 @@ function logTestRun(
   },
 ): void {
   const { notification, config } = run;
-  writeRecord(
+  appendJournal(
+    logPath(deps),
     {
       ...startRecord(run.started),
       ms: deps.now() - run.started,
@@ -124,7 +126,6 @@ function logTestRun(
       outcomes: run.outcomes,
       issues: config.issues,
     },
-    logPath(deps),
     config.secrets,
   );
 }

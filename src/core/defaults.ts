@@ -73,8 +73,9 @@ export const MAX_EVENT_DEPTH = 64;
 
 // Hook path and log.
 
-/** A local sink on the hook path, per attempt, unless the sink entry sets timeoutSeconds. */
-export const DEFAULT_SINK_TIMEOUT_MS = 5000;
+/** Every send (delivery/send.ts), per attempt, unless the sink entry sets timeoutSeconds, within
+ * the caller's own bound (the hook's budget, the worker's stop); Standard Webhooks suggests 15-30 s. */
+export const DEFAULT_SINK_TIMEOUT_MS = 15_000;
 
 /** The log rotates past this size. */
 export const MAX_LOG_BYTES = 1024 * 1024;
@@ -89,9 +90,6 @@ export const MAX_ENTRY_BYTES = 256 * 1024;
 
 /** The outbox lock: past this, a lock without a heartbeat is stale even if its pid looks alive (pid reuse). */
 export const STALE_MS = 60_000;
-
-/** The worker, per attempt, unless the sink entry sets timeoutSeconds; Standard Webhooks suggests 15-30 s. */
-export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
 
 // Presence and service.
 

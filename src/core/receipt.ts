@@ -1,5 +1,5 @@
 // What a sink learns about a notification after handing it over; sinks report it, the outbox's
-// journal records it (outbox/receipts.ts) and `hook-notify log` shows it.
+// journal records it (delivery/receipts.ts) and `hook-notify log` shows it.
 import type { Notification } from "./notification.js";
 
 /** One thing a sink learned about a notification it handed over, for the log's receipt. */

@@ -1,7 +1,9 @@
 // One line per agent client set up on this machine: its version (checked against the one
 // hook-notify was verified with), whether its hooks files still hold hook-notify's entries in the
 // shape its adapter writes, and whether a hook of it ran in the last day (the run log).
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { parseLine } from "../journal/line.js";
+import { readTail } from "../journal/read.js";
 import type { ClientAdapter } from "../clients/adapter.js";
 import { clients } from "../clients/index.js";
 import { logPath } from "../config/paths.js";
@@ -87,13 +89,9 @@ async function filesWithOurs(adapter: ClientAdapter, input: LocateInput): Promis
 export function lastRunPerClient(lines: readonly string[]): Map<string, number> {
   const last = new Map<string, number>();
   for (const line of lines) {
-    let record: { time?: unknown; client?: unknown; via?: unknown };
-    try {
-      record = JSON.parse(line) as typeof record;
-    } catch {
-      continue; // the cut first line of the tail, or a torn write
-    }
-    if (typeof record.client !== "string" || typeof record.time !== "string") continue;
+    const record = parseLine(line); // undefined: the cut first line of the tail, or a torn write
+    if (record === undefined || record.outbox !== undefined || record.client === undefined)
+      continue;
     if (record.via === "test") continue;
     const time = Date.parse(record.time);
     if (Number.isFinite(time) && time > (last.get(record.client) ?? -Infinity)) {
@@ -103,20 +101,13 @@ export function lastRunPerClient(lines: readonly string[]): Map<string, number> 
   return last;
 }
 
-// The log's last lines, at most LOG_TAIL_BYTES of them; none when there is no log.
+// The log's last lines, about LOG_TAIL_BYTES of them; none when there is no log.
 function readLogTail(file: string): string[] {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, "r");
-    const info = fstatSync(fd);
-    if (!info.isFile()) return [];
-    const length = Math.min(info.size, LOG_TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, info.size - length);
-    return buffer.toString("utf8").split("\n");
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  let bytes = 0;
+  return (
+    readTail(file, (line) => {
+      bytes += line.length + 1;
+      return bytes >= LOG_TAIL_BYTES;
+    }) ?? []
+  );
 }

@@ -87,7 +87,7 @@ function stamp(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-// The pending entries that are receipt watches (worker/receipt-watch.ts); read, never moved.
+// The pending entries that are receipt watches (delivery/receipt-watch.ts); read, never moved.
 async function receiptWatches(dir: string, names: readonly string[]): Promise<string[]> {
   const found = await Promise.all(
     names.map(async (name) => {

@@ -1,4 +1,4 @@
-// The digest, the pure part: notifications held while the person was away (outbox/digest.ts)
+// The digest, the pure part: notifications held while the person was away (delivery/digest.ts)
 // become one, with a few lines per session: its title, what ended, what failed, what waits for
 // you, and its last message. Every piece of outside text is made inert and put on one line here
 // again, whatever the parts' own formatting did. Deterministic: the same parts give the same id.

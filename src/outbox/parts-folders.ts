@@ -12,7 +12,7 @@
 import { readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
-import { writeJournal } from "./journal.js";
+import { journal } from "../journal/append.js";
 import type { OutboxPaths } from "./paths.js";
 import { readEntries, type Quarantined } from "./read-entries.js";
 import { writeEntry, type OutboxEntry } from "./store.js";
@@ -104,7 +104,7 @@ async function mergeClaimed<P extends OutboxEntry>(
   }
   const entry = kind.merge(parts);
   await writeEntry(paths, paths.pending, entry);
-  await writeJournal(deps, {
+  journal(deps, {
     outbox: kind.journal,
     sink: first.sinkName,
     id: entry.notification.id,
@@ -118,6 +118,6 @@ async function mergeClaimed<P extends OutboxEntry>(
 // A corrupt part was moved to corrupt/: say so in the log.
 function quarantined(deps: Deps) {
   return (item: Quarantined): void => {
-    void writeJournal(deps, { outbox: "quarantined", key: item.name, message: item.reason });
+    journal(deps, { outbox: "quarantined", key: item.name, message: item.reason });
   };
 }

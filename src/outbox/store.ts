@@ -26,7 +26,7 @@ export interface OutboxEntry {
   lastError?: { code: string; message: string };
   /** "when": "away": the worker asks the presence probes first and skips it when present. */
   presence?: PresenceGate;
-  /** The sink's `digest`: while away the worker holds it in digest/ (outbox/digest.ts). */
+  /** The sink's `digest`: while away the worker holds it in digest/ (delivery/digest.ts). */
   digest?: DigestWait;
   /** An escalation's follow-up: due at notBefore, cancelled if the session was answered since. */
   escalation?: EscalationWait;
@@ -36,7 +36,7 @@ export interface OutboxEntry {
   fallbackSent?: string[];
   /** The other sinks the hook gave this notification to (a fallback to one would be a copy). */
   siblings?: string[];
-  /** Not a delivery: a look at the receipt of a message this sink sent (worker/receipt-watch.ts). */
+  /** Not a delivery: a look at the receipt of a message this sink sent (delivery/receipt-watch.ts). */
   watch?: ReceiptWatch;
   /** Set when the entry was moved to failed/. */
   failure?: { at: number; reason: string };

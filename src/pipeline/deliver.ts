@@ -1,52 +1,16 @@
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
-import { HookNotifyError, toHookNotifyError, type ErrorCode } from "../errors.js";
+import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
-import type { PresenceBrief } from "../outbox/gate.js";
+import type { Outcome } from "../journal/line.js";
 import type { DigestWait, QueuedDelivery } from "../outbox/store.js";
-import { receiptRecorder } from "../outbox/receipts.js";
+import { send } from "../delivery/send.js";
 import { queueLocalFallbacks } from "./local-fallback.js";
 import type { Held } from "./policy.js";
 import type { RoutedDelivery } from "./route.js";
-import { DEFAULT_MAX_BODY_LENGTH, DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
-
-/** What happened to one delivery. */
-export interface Outcome {
-  sink: string;
-  type: string;
-  /** Redacted: a host, a program. */
-  target: string;
-  ok: boolean;
-  ms: number;
-  code?: ErrorCode | undefined;
-  error?: string | undefined;
-  /** The HTTP status a failing server answered with (from the error's data, not its text). */
-  status?: number | undefined;
-  /** Handed to the outbox and the background worker rather than sent here. */
-  queued?: boolean | undefined;
-  /** Held for subagent coalescing: the worker sends it merged with the session's next ones. */
-  held?: boolean | undefined;
-  /** "when": "away", decided here (--wait, test): what the presence probes said. */
-  presence?: PresenceBrief | undefined;
-  /** Not sent on purpose ("when": "away" and the person is there). */
-  skipped?: string | undefined;
-  /** A local program still running when the hook went on: started, not seen delivered. */
-  started?: boolean | undefined;
-  /** The program that showed it, when the sink chose among several (a fallback says why). */
-  via?: string | undefined;
-  /** Desktop: what a click on the banner brings back, or why it has no action. */
-  action?: string | undefined;
-  /** Why the outbox could not take it (it was then sent directly, once). */
-  outboxError?: string | undefined;
-  /** Attempts made here when sent directly (one: retries belong to the outbox). */
-  attempts?: number | undefined;
-  /** Failed here: the sinks its `fallback` names, queued to get the notification instead. */
-  fallback?: string[] | undefined;
-  /** Failed here: the fallbacks not queued because the notification went to them anyway. */
-  fallbackSkipped?: string[] | undefined;
-}
+import { DEFAULT_MAX_BODY_LENGTH } from "../core/defaults.js";
 
 export interface DeliverOptions {
   deps: Deps;
@@ -65,6 +29,10 @@ export interface DeliverOptions {
   escalations?: readonly PlannedEscalation[] | undefined;
   /** `test --away`: "when": "away" sinks take the away path without asking the probes. */
   forceAway?: boolean | undefined;
+  /** Who sends what this run queued. Default: start a worker (or find one running). The worker
+   * that runs a handed-over event passes "this-round": the round it is in drains the outbox
+   * after its events, so it never wakes itself over its own socket. */
+  queuedFor?: "a-worker" | "this-round" | undefined;
 }
 
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
@@ -97,7 +65,8 @@ export async function deliver(
     routed,
   );
   const fellBack = withFallbacks.some((o) => o.fallback);
-  if (queued.some((o) => o.queued) || held.some((o) => o.held) || escalated || fellBack) {
+  const queuedAny = queued.some((o) => o.queued) || held.some((o) => o.held) || escalated;
+  if ((queuedAny || fellBack) && options.queuedFor !== "this-round") {
     const { startWorker } = await import("../link/spawn.js");
     await startWorker(options.deps);
   }
@@ -133,7 +102,7 @@ async function deliverOrSkip(
 ): Promise<Outcome> {
   if (delivery.entry.when !== "away") return deliverOne(delivery, budget, options);
   const [{ askPresence }, { presenceGate }] = await Promise.all([
-    import("../outbox/gate.js"),
+    import("../delivery/presence-gate.js"),
     import("../presence/gate-env.js"),
   ]);
   const gate = presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options));
@@ -306,24 +275,21 @@ async function deliverOne(
     ok: true,
     ms: 0,
   };
-  const timeout = deadline(entry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS, budget);
-  const { signal } = timeout;
-  // What the sink learns later (the banner's id, a click, its close) goes to the log as receipts.
-  const target = { sink: entry.name, id: notification.id };
-  const receipts = receiptRecorder(options.deps, target, options.secrets);
-  const ctx = {
-    signal,
-    deps: options.deps,
-    sinkName: entry.name,
-    wait: options.wait,
-    receipt: receipts.report,
-  };
   try {
-    const report = await raceAbort(sink.send(notification, entry.options, ctx), signal, entry.name);
+    const report = await send({
+      sink,
+      options: entry.options,
+      notification,
+      sinkName: entry.name,
+      timeoutMs: entry.timeoutMs,
+      deps: options.deps,
+      wait: options.wait,
+      signal: budget,
+      secrets: options.secrets,
+    });
     if (report?.started) outcome.started = true;
     if (report?.via) outcome.via = scrub(report.via, options.secrets);
     if (report?.action) outcome.action = scrub(report.action, options.secrets);
-    await receipts.settled();
   } catch (error) {
     const known = toHookNotifyError(error);
     outcome.ok = false;
@@ -331,27 +297,9 @@ async function deliverOne(
     outcome.code = known.code;
     if (known.status !== undefined) outcome.status = known.status;
     outcome.error = scrub(known.message, options.secrets);
-  } finally {
-    timeout.clear();
   }
   outcome.ms = Math.round(Date.now() - started);
   return outcome;
-}
-
-// A sink that ignores its signal still cannot hold the hook past the deadline.
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal, sink: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      reject(
-        new HookNotifyError("SINK_TIMEOUT", `${sink}: no answer before the deadline.`, { sink }),
-      );
-    };
-    if (signal.aborted) onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => {
-      signal.removeEventListener("abort", onAbort);
-    });
-  });
 }
 
 function safeTarget(delivery: RoutedDelivery): string {

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.js";
 import type { Notification } from "../core/notification.js";
 import type { NoticeEvent } from "../core/hook-event.js";
 import { isWithin, type PolicyPlan } from "./policy.js";
-import type { Skip } from "./route.js";
+import type { Skip } from "../journal/line.js";
 import { findSink } from "../sinks/index.js";
 import { promptIsPerson, recordAnswer } from "../escalation/answers.js";
 import { planEscalations, type PlannedEscalation } from "../escalation/plan.js";

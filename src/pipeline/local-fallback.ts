@@ -1,8 +1,9 @@
 // Fallback for what failed in the hook's own run (desktop, sound, a direct send): the sinks the
 // failed sink's `fallback` names get the notification through the outbox, once each, as the
-// worker does for what it gives up on (worker/fallback.ts). A target this run gives the
+// worker does for what it gives up on (delivery/fallback.ts). A target this run gives the
 // notification to anyway (routed to it, or held for it) is skipped: it already has it.
-import type { DeliverOptions, Outcome } from "./deliver.js";
+import type { DeliverOptions } from "./deliver.js";
+import type { Outcome } from "../journal/line.js";
 import type { RoutedDelivery } from "./route.js";
 
 // Each failed outcome whose sink names fallbacks, with the fallbacks that were queued and those

@@ -3,20 +3,13 @@ import { FALLBACK_ONLY } from "../core/defaults.js";
 import type { Notification } from "../core/notification.js";
 import { findSink } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
+import type { Skip } from "../journal/line.js";
 
 /** One notification bound for one configured sink. */
 export interface RoutedDelivery {
   entry: SinkEntry;
   sink: Sink<unknown>;
   notification: Notification;
-}
-
-/** A sink that will not get this notification, and why (shown by --dry-run, logged). */
-export interface Skip {
-  sink: string;
-  reason: string;
-  /** Set when a noise rule (policy.ts) held the delivery back: dedupe, cooldown, ssh, … */
-  rule?: string | undefined;
 }
 
 export interface RoutePlan {

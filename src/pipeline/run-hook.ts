@@ -11,7 +11,7 @@ import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
 import { deliverBudgetMs, eventDeadline, inputWaitMs } from "./deadline.js";
-import { deliver } from "./deliver.js";
+import { deliver, type DeliverOptions } from "./deliver.js";
 import { gatherContext } from "./gather-context.js";
 import type { EventContext } from "../core/event-context.js";
 import type { Client, HookEvent } from "../core/hook-event.js";
@@ -27,12 +27,8 @@ import { readInput } from "./read-input.js";
 import { applyDnd, dndMatters } from "./dnd.js";
 import type { DndMode } from "../core/config.js";
 import type { DndReading } from "../presence/dnd.js";
-import {
-  startRecord,
-  writeRecordSomewhere,
-  type EscalationRecord,
-  type RunRecord,
-} from "./record.js";
+import { appendRunSomewhere, startRecord } from "../journal/append.js";
+import type { EscalationRecord, RunRecord } from "../journal/line.js";
 import { route } from "./route.js";
 import { claimMarker, peekMarker } from "./seen-markers.js";
 import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
@@ -63,6 +59,8 @@ export interface HookOptions {
   /** Hook mode: once the event reads and the config loads, give the event to a worker
    * (link/hand-over.ts); "handed" ends the run here, and the worker logs it. */
   handOver?: ((raw: string, secrets: readonly string[]) => Promise<string>) | undefined;
+  /** Who sends what the run queues (pipeline/deliver.ts). */
+  queuedFor?: DeliverOptions["queuedFor"];
 }
 
 /** What one run did; the record is what goes to the log. */
@@ -169,6 +167,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           maxBodyLength: value.maxBodyLength,
           escalations: run.escalations,
           forceAway,
+          queuedFor: options.queuedFor,
         });
         if (run.escalations.length > 0)
           run.record.escalations = run.escalations.map(escalationRecord);
@@ -183,7 +182,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
   }
   run.record.ms = deps.now() - Date.parse(run.record.time);
   if (options.mode !== "dry-run") {
-    run.loggedTo = writeRecordSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
+    run.loggedTo = appendRunSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
   }
   return run;
 }

@@ -38,7 +38,7 @@ export interface SendReport {
    * has no action ("none: …"). Logged with the outcome. */
   action?: string | undefined;
   /** A message the person can acknowledge (Pushover emergency, ntfy's Acknowledge button): the worker asks the service
-   * about `messageId` through `poll` within this window (worker/receipt-watch.ts). */
+   * about `messageId` through `poll` within this window (delivery/receipt-watch.ts). */
   watch?: ReceiptWindow | undefined;
   /** Desktop on Linux, in the worker: settles when the followed banner is clicked or closed, or
    * its following ends: the id's later story, for the per-sink receipts. */

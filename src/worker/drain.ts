@@ -1,24 +1,15 @@
-// Drains the outbox: bounded concurrency, retries with backoff and jitter, give-up by age.
+// Drains the outbox: each due entry, with bounded concurrency, through the steps of
+// delivery/steps.ts (retries with backoff and jitter, give-up by age, presence, fallback).
 import { deadline } from "../abort.js";
 import type { Deps } from "../deps.js";
-import { toHookNotifyError } from "../errors.js";
-import { scrub } from "../redact.js";
-import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
-import { deliverEntry, type ConfigCache } from "./deliver-entry.js";
-import { queueFallbacks } from "./fallback.js";
-import { lookAtReceipt, queueReceiptWatch } from "./receipt-watch.js";
-import { holdForDigest } from "../outbox/digest.js";
-import { checkGate, type PresenceBrief, type PresenceCache } from "../outbox/gate.js";
-import { writeJournal } from "../outbox/journal.js";
+import type { RetryPolicy } from "../http/retry-policy.js";
+import type { Attempt } from "../delivery/attempt.js";
+import type { Enrich } from "../delivery/deliver-entry.js";
+import { attemptEntry, retryPolicyOf, targetOf, type EntryRun } from "../delivery/steps.js";
+import { journal } from "../journal/append.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
 import { readEntries, type EntryCache } from "../outbox/read-entries.js";
-import {
-  ensureDirs,
-  moveToFailed,
-  removeEntry,
-  writeEntry,
-  type OutboxEntry,
-} from "../outbox/store.js";
+import { ensureDirs, type OutboxEntry } from "../outbox/store.js";
 
 export interface DrainOptions {
   /** Deliveries in flight at once. Default 4. */
@@ -34,33 +25,16 @@ export interface DrainOptions {
   policy?: Partial<RetryPolicy>;
   random?: () => number;
   /** Called after each attempt (flush prints a line per delivery). */
-  onResult?: (result: DeliveryResult) => void;
+  onResult?: (result: Attempt) => void;
+  /** The service's session facts for a notification (worker/enrich-entry.ts). */
+  enrich?: Enrich | undefined;
   /** Parsed entries kept between drains (the worker's loop). */
   cache?: EntryCache;
+  /** Targets found down, until when (the worker keeps it between drains): their entries are
+   * due no earlier than their probe's next try (delivery/steps.ts). */
+  downUntil?: Map<string, number> | undefined;
   /** Also try now the entries waiting for an environment variable (a new worker may have it). */
   retryWaiting?: boolean;
-}
-
-/** What became of one entry in this drain. */
-export interface DeliveryResult {
-  key: string;
-  sink: string;
-  id: string;
-  /** skipped: "when": "away" and the person is there; cancelled: the session was answered;
-   * held: a digest sink while the person is away (outbox/digest.ts); watched: a look at a sent
-   * message's receipt (worker/receipt-watch.ts), not a delivery. */
-  outcome: "delivered" | "retry" | "failed" | "skipped" | "cancelled" | "held" | "watched";
-  attempts: number;
-  code?: string;
-  message?: string;
-  notBefore?: number;
-  presence?: PresenceBrief;
-  /** A fallback: the sink that gave up on this notification first. */
-  fallbackOf?: string;
-  /** Given up: the fallbacks the notification was handed to now. */
-  fallback?: string[];
-  /** Given up: the fallbacks not handed it because they already have it. */
-  fallbackSkipped?: string[];
 }
 
 export interface DrainSummary {
@@ -83,6 +57,13 @@ export interface DrainSummary {
   watching: number;
   /** Earliest notBefore among the others. */
   nextDueAt?: number;
+}
+
+// When an entry is due: its own time, or its target's next probe while the target is down (a
+// receiver that stays down wakes the worker once per backoff step, not once per entry).
+export function dueAt(entry: OutboxEntry, downUntil: ReadonlyMap<string, number>): number {
+  if (entry.watch || entry.escalation) return entry.notBefore;
+  return Math.max(entry.notBefore, downUntil.get(targetOf(entry)) ?? 0);
 }
 
 // An entry whose last attempt found its sink's ${VAR} unset: only another environment helps.
@@ -128,7 +109,7 @@ async function drainWithin(
     paths.pending,
     (item) => {
       summary.quarantined++;
-      void writeJournal(deps, {
+      journal(deps, {
         outbox: "quarantined",
         key: item.name,
         message: item.reason,
@@ -136,203 +117,66 @@ async function drainWithin(
       });
     },
     options.cache,
+    deps.now(),
   );
   const now = deps.now();
   // `force` (flush) tries retries early, never an escalation before its window is over, nor a
   // receipt before its next look (the service asks for sparing polls).
+  const downUntil = options.downUntil ?? new Map<string, number>();
   const due = entries.filter(
     (entry) =>
       (options.force === true && !entry.escalation && !entry.watch) ||
-      entry.notBefore <= now ||
+      dueAt(entry, downUntil) <= now ||
       (options.retryWaiting === true && isWaitingForEnv(entry)),
   );
-  const run: AttemptRun = {
+  const run: EntryRun = {
     deps,
     paths,
-    options,
     signal,
     cache: new Map(),
     presence: new Map(),
+    policy: retryPolicyOf(options),
+    random: options.random ?? Math.random,
+    force: options.force === true,
+    enrich: options.enrich,
+    targets: new Map(),
+    downUntil,
   };
+  const waiting = new Map<
+    string,
+    { sink: string; count: number; notBefore: number; message: string }
+  >();
   await eachBounded(due, options.concurrency ?? 4, async (entry) => {
     if (signal.aborted) return;
-    const result = await attempt(entry, run);
-    summary[result.outcome === "retry" ? "retrying" : result.outcome]++;
+    const result = await attemptEntry(entry, run);
+    if (result.outcome === "waiting") {
+      const line = waiting.get(result.target) ?? { ...result, count: 0 };
+      waiting.set(result.target, { ...line, count: line.count + 1 });
+    }
+    const counted = result.outcome === "retry" || result.outcome === "waiting";
+    summary[counted ? "retrying" : result.outcome]++;
     options.onResult?.(result);
   });
-  const left = await readEntries(paths, paths.pending, () => undefined, options.cache);
+  // One line per target that stayed down, not one per entry that waits for it.
+  for (const { sink, count, notBefore, message } of waiting.values())
+    journal(deps, {
+      outbox: "waiting",
+      sink,
+      count,
+      message: `${String(count)} ${message}`,
+      notBefore: new Date(notBefore).toISOString(),
+    });
+  const left = await readEntries(paths, paths.pending, () => undefined, options.cache, deps.now());
   summary.remaining = left.length;
   const active = left.filter((entry) => !isWaitingForEnv(entry));
   summary.waitingForEnv = left.length - active.length;
   summary.watching = left.filter((entry) => entry.watch).length;
-  if (active.length > 0) summary.nextDueAt = Math.min(...active.map((entry) => entry.notBefore));
+  // A loop, not Math.min(...spread): that throws past ~125,000 arguments.
+  for (const entry of active) {
+    const at = dueAt(entry, downUntil);
+    if (at < (summary.nextDueAt ?? Infinity)) summary.nextDueAt = at;
+  }
   return summary;
-}
-
-interface AttemptRun {
-  deps: Deps;
-  paths: OutboxPaths;
-  options: DrainOptions;
-  signal: AbortSignal;
-  cache: ConfigCache;
-  presence: PresenceCache;
-}
-
-async function attempt(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
-  const { watch } = entry;
-  if (!watch) return attemptRemote(entry, run);
-  const look = await lookAtReceipt({ ...entry, watch }, run.deps, run);
-  return {
-    key: entry.key,
-    sink: entry.sinkName,
-    id: entry.notification.id,
-    attempts: entry.attempts,
-    outcome: "watched",
-    message: look.state,
-    ...(look.notBefore === undefined ? {} : { notBefore: look.notBefore }),
-  };
-}
-
-async function attemptRemote(entry: OutboxEntry, run: AttemptRun): Promise<DeliveryResult> {
-  const { deps, paths, options } = run;
-  const policy = {
-    ...DEFAULT_RETRY_POLICY,
-    ...options.policy,
-    ...(options.maxAgeMs ? { maxAgeMs: options.maxAgeMs } : {}),
-  };
-  const base = {
-    key: entry.key,
-    sink: entry.sinkName,
-    id: entry.notification.id,
-    attempts: entry.attempts,
-    ...(entry.fallbackOf === undefined ? {} : { fallbackOf: entry.fallbackOf }),
-  };
-  const secrets: string[] = [];
-  if (deps.now() - entry.createdAt > policy.maxAgeMs) {
-    const message = `gave up after ${entry.attempts} attempts: older than the ${Math.round(policy.maxAgeMs / 3_600_000)} h limit (${entry.lastError?.message ?? "no attempt made"})`;
-    return fail(
-      run,
-      entry,
-      { ...base, outcome: "failed", code: entry.lastError?.code ?? "SINK_TIMEOUT", message },
-      secrets,
-    );
-  }
-  const verdict = await checkGate(entry, deps, run.presence);
-  const presence = verdict.presence ? { presence: verdict.presence } : {};
-  const followUp = entry.notification.followUp ? { of: entry.notification.followUp.of } : {};
-  if (!verdict.send && verdict.outcome === "held") {
-    await holdForDigest(deps, paths, entry, verdict.presence);
-    return { ...base, outcome: "held", message: verdict.message, ...presence };
-  }
-  if (!verdict.send) {
-    await removeEntry(paths, entry.key);
-    const { outcome, rule, message } = verdict;
-    const line = { ...journalOf(base), rule, message };
-    await writeJournal(deps, { outbox: outcome, ...line, ...presence, ...followUp });
-    return { ...base, outcome, message, ...presence };
-  }
-  try {
-    const { watch, ...receipt } = await deliverEntry(entry, deps, {
-      cache: run.cache,
-      signal: run.signal,
-      secrets,
-    });
-    await removeEntry(paths, entry.key);
-    if (watch && receipt.messageId !== undefined)
-      await queueReceiptWatch(entry, { messageId: receipt.messageId, window: watch }, deps);
-    const result: DeliveryResult = {
-      ...base,
-      attempts: entry.attempts + 1,
-      outcome: "delivered",
-      ...presence,
-    };
-    await writeJournal(deps, {
-      outbox: "delivered",
-      ...journalOf(result),
-      ...receipt,
-      ...presence,
-      ...followUp,
-    });
-    return result;
-  } catch (thrown) {
-    const error = toHookNotifyError(thrown);
-    const attempts = entry.attempts + 1;
-    const now = deps.now();
-    const decision = decideRetry(
-      {
-        attempts,
-        createdAt: entry.createdAt,
-        now,
-        retryable: error.retryable,
-        retryAfterMs: error.retryAfterMs,
-      },
-      policy,
-      options.random ?? Math.random,
-    );
-    const failed = { ...base, attempts, code: error.code, message: scrub(error.message, secrets) };
-    if (!decision.retry) {
-      const reason =
-        decision.reason === "too-old" ? `gave up (too old): ${failed.message}` : failed.message;
-      return fail(
-        run,
-        { ...entry, attempts },
-        { ...failed, outcome: "failed", message: reason },
-        secrets,
-      );
-    }
-    const lastError = { code: error.code, message: failed.message };
-    // A flush whose shell lacks a ${VAR} asked nothing of the service: the entry stays as the
-    // worker scheduled it (its Retry-After, its count), for the worker that has the variable.
-    const untouched = options.force === true && error.code === "CONFIG_ENV_MISSING";
-    const notBefore = untouched ? entry.notBefore : decision.notBefore;
-    if (!untouched)
-      await writeEntry(paths, paths.pending, { ...entry, attempts, notBefore, lastError });
-    const result: DeliveryResult = { ...failed, outcome: "retry", notBefore };
-    await writeJournal(
-      deps,
-      {
-        outbox: "retry",
-        ...journalOf(result),
-        notBefore: new Date(notBefore).toISOString(),
-      },
-      secrets,
-    );
-    return result;
-  }
-}
-
-// Given up for good: the entry goes to failed/ and its fallbacks (if any) get the notification.
-async function fail(
-  run: AttemptRun,
-  entry: OutboxEntry,
-  result: DeliveryResult,
-  secrets: string[],
-): Promise<DeliveryResult> {
-  const handOff = await queueFallbacks(entry, run.deps, run.cache);
-  const kept = handOff.sent.length > 0 ? { ...entry, fallbackSent: handOff.sent } : entry;
-  await moveToFailed(run.paths, kept, result.message ?? "failed", run.deps.now());
-  const withFallback = {
-    ...result,
-    ...(handOff.queued.length > 0 ? { fallback: handOff.queued } : {}),
-    ...(handOff.skipped.length > 0 ? { fallbackSkipped: handOff.skipped } : {}),
-  };
-  await writeJournal(run.deps, { outbox: "failed", ...journalOf(withFallback) }, secrets);
-  return withFallback;
-}
-
-function journalOf(result: Omit<DeliveryResult, "outcome">) {
-  const { sink, id, key, code, message, attempts, fallbackOf, fallback, fallbackSkipped } = result;
-  return {
-    sink,
-    id,
-    key,
-    attempts,
-    ...(code ? { code } : {}),
-    ...(message ? { message } : {}),
-    ...(fallbackOf === undefined ? {} : { fallbackOf }),
-    ...(fallback === undefined ? {} : { fallback }),
-    ...(fallbackSkipped === undefined ? {} : { fallbackSkipped }),
-  };
 }
 
 // Runs `work` over items with at most `limit` in flight.

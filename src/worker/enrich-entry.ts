@@ -3,7 +3,7 @@
 import type { Config } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import type { Notification } from "../core/notification.js";
-import { writeJournal } from "../outbox/journal.js";
+import { journal } from "../journal/append.js";
 import { applySession, fetchSessionFacts, wantsEnrichment } from "../service/enrich.js";
 
 const MAX_CACHED = 200;
@@ -29,7 +29,7 @@ export function enrichForDelivery(
       const facts = await fetchSessionFacts(service, sessionId, deps.env, signal);
       const line = { outbox: "worker" as const, id: notification.id, enrich: true };
       if (!facts.session) {
-        await writeJournal(
+        journal(
           deps,
           {
             ...line,

@@ -10,10 +10,9 @@ import { textInput } from "../input-source.js";
 import type { EventEntry } from "../link/inbox.js";
 import { listEvents, takeEvent } from "../link/inbox.js";
 import { hookEnvFor } from "../link/hook-env.js";
-import { writeJournal } from "../outbox/journal.js";
+import { journal, startRecord } from "../journal/append.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { hookBudget } from "../pipeline/deadline.js";
-import { startRecord } from "../pipeline/record.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { MAX_EVENT_BYTES } from "../core/defaults.js";
@@ -23,12 +22,14 @@ import { isClient } from "../clients/index.js";
 export type OnRun = (run: HookRun) => void;
 
 // Runs every waiting event, oldest first; the number run. `worker: false` (a flush) runs them
-// without following their banners: the flush ends when its deliveries are done.
+// without following their banners: the flush ends when its deliveries are done. `queuedFor`
+// "this-round": the caller drains the outbox right after (a worker's round); the default starts a
+// worker for what they queued (a leaving worker, a flush).
 export async function runEvents(
   deps: Deps,
   paths: OutboxPaths,
   onRun: OnRun,
-  options: { worker?: boolean } = {},
+  options: { worker?: boolean; queuedFor?: "a-worker" | "this-round" } = {},
 ): Promise<number> {
   let ran = 0;
   for (const name of listEvents(paths)) {
@@ -42,7 +43,7 @@ export async function runEvents(
       } catch {
         // gone: nothing to keep
       }
-      await writeJournal(deps, {
+      journal(deps, {
         outbox: "quarantined",
         key: name,
         message: "not a hook event entry",
@@ -50,7 +51,12 @@ export async function runEvents(
       });
       continue;
     }
-    const run = await runEvent(deps, entry, options.worker ?? true);
+    const run = await runEvent(
+      deps,
+      entry,
+      options.worker ?? true,
+      options.queuedFor ?? "a-worker",
+    );
     onRun(run);
     try {
       unlinkSync(taken);
@@ -62,7 +68,12 @@ export async function runEvents(
   return ran;
 }
 
-async function runEvent(deps: Deps, entry: EventEntry, worker: boolean): Promise<HookRun> {
+async function runEvent(
+  deps: Deps,
+  entry: EventEntry,
+  worker: boolean,
+  queuedFor: "a-worker" | "this-round",
+): Promise<HookRun> {
   const now = deps.now();
   const eventDeps: Deps = {
     stdin: textInput(entry.payload),
@@ -95,6 +106,7 @@ async function runEvent(deps: Deps, entry: EventEntry, worker: boolean): Promise
     deadline: hookBudget(now, timeout).deadline,
     explicitTimeout: timeout !== undefined,
     run,
+    queuedFor,
   });
 }
 

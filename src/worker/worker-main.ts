@@ -10,18 +10,19 @@ import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../outbox/held.js";
-import { hasDigest, releaseDigests } from "../outbox/digest.js";
+import { hasDigest, releaseDigests } from "../delivery/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
 import { lockSocket, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
-import { readEntries, type EntryCache } from "../outbox/read-entries.js";
+import { createEntryCache, readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
-import { drain, isWaitingForEnv, type DrainSummary } from "./drain.js";
+import type { Enrich } from "../delivery/deliver-entry.js";
+import { drain, dueAt, isWaitingForEnv, type DrainSummary } from "./drain.js";
 import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
 import { runEvents } from "./run-events.js";
@@ -44,7 +45,9 @@ const deps = createDeps();
 // entry kept the hook's session (deliver-entry.ts).
 deps.worker = true;
 const paths = outboxPaths(deps);
-const cache: EntryCache = new Map();
+const cache: EntryCache = createEntryCache();
+/** Targets found down, until their probe's next try (worker/drain.ts dueAt). */
+const downUntil = new Map<string, number>();
 const stop = new AbortController();
 const maxAgeHours = Number(deps.env.HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS);
 const maxAgeMs = maxAgeHours > 0 ? maxAgeHours * 3_600_000 : undefined;
@@ -102,11 +105,16 @@ const ports: WorkerPorts = {
   async round(first, door) {
     if (!first) adoptOrphans(paths, owner().isAlive);
     const offer = door as Offer | undefined;
-    const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config));
+    // The drain below sends what these events queue: no wake to this worker's own socket.
+    const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config), {
+      queuedFor: "this-round",
+    });
     const held = await releaseHeld(deps);
     const digests = await releaseDigests(deps);
     const summary = await drain(deps, {
       concurrency: 4,
+      enrich,
+      downUntil,
       signal: stop.signal,
       cache,
       retryWaiting: first,
@@ -127,8 +135,9 @@ const ports: WorkerPorts = {
   async lookout() {
     const heldBefore = await hasHeld(paths);
     return async () => {
-      const entries = await readEntries(paths, paths.pending, () => undefined, cache);
-      if (entries.some((entry) => entry.notBefore <= deps.now() && !isWaitingForEnv(entry)))
+      const entries = await readEntries(paths, paths.pending, () => undefined, cache, deps.now());
+      const now = deps.now();
+      if (entries.some((entry) => dueAt(entry, downUntil) <= now && !isWaitingForEnv(entry)))
         return true;
       return !heldBefore && (await hasHeld(paths));
     };
@@ -138,7 +147,7 @@ const ports: WorkerPorts = {
   async hasWork() {
     if (listEvents(paths).length > 0) return true;
     if ((await hasHeld(paths)) || (await hasDigest(paths))) return true;
-    const entries = await readEntries(paths, paths.pending, () => undefined, cache);
+    const entries = await readEntries(paths, paths.pending, () => undefined, cache, deps.now());
     return entries.some((entry) => !isWaitingForEnv(entry));
   },
   // A flush says who it is ("pause <pid>"): it holds the lock only while it lives.
@@ -172,6 +181,10 @@ function processExited(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
+
+// A Droid notification gets its session's title first (the service code loads only then).
+const enrich: Enrich = async (...args) =>
+  (await import("./enrich-entry.js")).enrichForDelivery(...args);
 
 function didWork(summary: DrainSummary): boolean {
   const { delivered, failed, skipped, cancelled, held, retrying } = summary;

@@ -1,6 +1,6 @@
 // The receipt part of a `hook-notify log` cell: a banner's id, then how it ended, in words.
 import { describe, expect, it } from "vitest";
-import { parseLog } from "../../src/commands/log-read.js";
+import { parseLog } from "../../src/journal/runs.js";
 import { receiptNote } from "../../src/commands/log-receipts.js";
 
 const run = JSON.stringify({

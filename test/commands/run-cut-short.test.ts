@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { logCutShort } from "../../src/commands/run.js";
-import { startRecord } from "../../src/pipeline/record.js";
+import { startRecord } from "../../src/journal/append.js";
 import type { HookRun } from "../../src/pipeline/run-hook.js";
 import { testDeps } from "../helpers/sample-notification.js";
 

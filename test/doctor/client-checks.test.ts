@@ -67,14 +67,18 @@ describe.runIf(POSIX)("findClientVersion", () => {
   });
 });
 
+// A run record's line as the journal writes it.
+const run = (fields: object) =>
+  JSON.stringify({ outcomes: [], skipped: [], issues: [], ...fields });
+
 describe("lastRunPerClient", () => {
   it("keeps each client's newest hook run, not test samples nor torn lines", () => {
     const lines = [
       '{"time":"2026-01-01T10:00:00.000Z"}', // the cut first line
-      JSON.stringify({ time: "2026-01-01T10:00:00.000Z", client: "claude-code" }),
-      JSON.stringify({ time: "2026-01-01T12:00:00.000Z", client: "claude-code", via: "worker" }),
-      JSON.stringify({ time: "2026-01-01T13:00:00.000Z", client: "claude-code", via: "test" }),
-      JSON.stringify({ time: "2026-01-01T11:00:00.000Z", client: "gemini" }),
+      run({ time: "2026-01-01T10:00:00.000Z", client: "claude-code" }),
+      run({ time: "2026-01-01T12:00:00.000Z", client: "claude-code", via: "worker" }),
+      run({ time: "2026-01-01T13:00:00.000Z", client: "claude-code", via: "test" }),
+      run({ time: "2026-01-01T11:00:00.000Z", client: "gemini" }),
       '{"time": "2026-01-01T14:00',
     ];
     expect(lastRunPerClient(lines)).toEqual(
@@ -117,8 +121,8 @@ describe.runIf(POSIX)("checkClients", () => {
     const { home, bin, env, deps } = machine();
     program(bin, "claude", 'echo "9.1.332 (Claude Code)"');
     write(join(home, ".claude", "settings.json"), ours("Stop"));
-    const run = { time: new Date(now - 3 * 3600_000).toISOString(), client: "claude-code" };
-    write(join(env.XDG_STATE_HOME, "hook-notify", "log.ndjson"), `${JSON.stringify(run)}\n`);
+    const line = run({ time: new Date(now - 3 * 3600_000).toISOString(), client: "claude-code" });
+    write(join(env.XDG_STATE_HOME, "hook-notify", "log.ndjson"), `${line}\n`);
     const results = await checkClients(deps);
     expect(results).toEqual([
       {

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { hasTmux, startRealTmux } from "../helpers/real-tmux.js";
 import { followUp } from "../../src/escalation/plan.js";
 import { sessionKey } from "../../src/escalation/answers.js";
-import { checkGate } from "../../src/outbox/gate.js";
-import { receiptRecorder } from "../../src/outbox/receipts.js";
+import { checkGate } from "../../src/delivery/presence-gate.js";
+import { receiptRecorder } from "../../src/delivery/receipts.js";
 import { newEntry } from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
@@ -33,7 +33,6 @@ describe("a follow-up and the receipts of the notification it chases", () => {
     const { box, entry, original } = await pendingFollowUp(1_000_000);
     const receipts = receiptRecorder(box.deps, { sink: "desktop", id: original.id }, []);
     receipts.report({ state: "clicked", reason: "default" });
-    await receipts.settled();
     expect(await checkGate(entry, box.deps, new Map())).toMatchObject({
       send: false,
       outcome: "cancelled",
@@ -48,7 +47,6 @@ describe("a follow-up and the receipts of the notification it chases", () => {
     receipts.report({ state: "shown", id: "7" });
     receipts.report({ state: "closed", reason: "expired" });
     receiptRecorder(box.deps, { sink: "desktop", id: "n-other" }, []).report({ state: "clicked" });
-    await receipts.settled();
     expect(await checkGate(entry, box.deps, new Map())).toEqual({ send: true });
   });
 });

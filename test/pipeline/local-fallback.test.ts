@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/validate-config.js";
 import { queueLocalFallbacks } from "../../src/pipeline/local-fallback.js";
-import type { Outcome } from "../../src/pipeline/deliver.js";
+import type { Outcome } from "../../src/journal/line.js";
 import { route } from "../../src/pipeline/route.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";

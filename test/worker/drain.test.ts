@@ -133,6 +133,33 @@ describe("drain", () => {
     expect(new Set(server.requests.map((r) => r.headers["webhook-id"])).size).toBe(12);
   });
 
+  it("a receiver that is down gets one probe per drain; the rest wait for it, in one log line", async () => {
+    const { server, box } = await setup([{ status: 503 }]);
+    for (let i = 0; i < 6; i++)
+      await enqueue(box.deps, {
+        notification: sampleNotification({ id: `d${i}` }),
+        sinkName: "ops",
+      });
+    expect(await drain(box.deps, { ...fast, concurrency: 3 })).toMatchObject({
+      retrying: 6,
+      remaining: 6,
+    });
+    expect(server.requests).toHaveLength(1);
+    const lines = (await readFile(logPath(box.deps), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { outbox: string; message?: string; count?: number });
+    expect(lines.filter((l) => l.outbox === "retry")).toHaveLength(1);
+    expect(lines.filter((l) => l.outbox === "waiting")).toMatchObject([
+      { count: 5, message: expect.stringMatching(/^5 waiting for ops: /) as unknown },
+    ]);
+    // Each waits until after the probe's next try, then the next drain probes again first.
+    const pending = await box.files("pending");
+    const probe = pending.find((e) => e.attempts === 1);
+    for (const entry of pending)
+      expect(entry.notBefore as number).toBeGreaterThanOrEqual(probe?.notBefore as number);
+  });
+
   it("never writes a secret to the outbox, the failed folder or the log", async () => {
     const { box } = await setup([
       { status: 500, body: `echo ${URL_TOKEN}` },

@@ -15,7 +15,8 @@ import {
   remoteSessionOf,
   type PolicyFacts,
 } from "../../pipeline/policy.js";
-import { startRecord, writeRecord, type RunRecord } from "../../pipeline/record.js";
+import { appendJournal, startRecord } from "../../journal/append.js";
+import type { RunRecord } from "../../journal/line.js";
 import { route } from "../../pipeline/route.js";
 import { claimMarker } from "../../pipeline/seen-markers.js";
 
@@ -69,7 +70,7 @@ export async function announce(
     held: [],
   });
   record.ms = deps.now() - Date.parse(record.time);
-  writeRecord(record, logPath(deps), loaded.secrets);
+  appendJournal(logPath(deps), record, loaded.secrets);
   return record;
 }
 

@@ -6,13 +6,11 @@ import type { Deps } from "../deps.js";
 import type { ReceiptEvent } from "../core/receipt.js";
 import { notificationKey, recordAnswer } from "../escalation/answers.js";
 import { inertText } from "../shown-text.js";
-import { writeJournal } from "./journal.js";
+import { journal } from "../journal/append.js";
 
-/** Pending journal writes of one recorder, so a caller can wait for them before it exits. */
+/** A sink's receipt reporter for one notification: each report is written when it is made. */
 export interface ReceiptRecorder {
   report: (event: ReceiptEvent) => void;
-  /** Resolves when every reported event is written (or failed to be: logging is best effort). */
-  settled: () => Promise<void>;
 }
 
 // A sink's `ctx.receipt` for one notification at one sink; secrets are scrubbed from each line.
@@ -21,7 +19,6 @@ export function receiptRecorder(
   target: { sink: string; id: string; of?: string | undefined },
   secrets: readonly string[],
 ): ReceiptRecorder {
-  const writes: Promise<void>[] = [];
   return {
     report: (event) => {
       const line = {
@@ -35,14 +32,11 @@ export function receiptRecorder(
         // The service's words for a device or user: inert, one short line.
         ...(event.by === undefined ? {} : { by: inertText(event.by, "line").slice(0, 64) }),
       };
-      writes.push(writeJournal(deps, line, secrets));
-      // Opened: the person saw it, so nobody needs to chase them about it (outbox/gate.ts).
+      journal(deps, line, secrets);
+      // Opened: the person saw it, so nobody needs to chase them about it (delivery/presence-gate.ts).
       // A follow-up opened answers the notification it chases (and so its later follow-ups).
       if (event.state === "clicked" || event.state === "acknowledged")
         recordAnswer(deps, target.of ?? target.id, "opened", deps.now(), notificationKey);
-    },
-    settled: async () => {
-      await Promise.all(writes);
     },
   };
 }

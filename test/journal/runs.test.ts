@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasFailed, parseLog, selectRuns } from "../../src/commands/log-read.js";
+import { hasFailed, parseLog, selectRuns } from "../../src/journal/runs.js";
 
 const run = (id: string, outcomes: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({

@@ -11,16 +11,17 @@ import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
 import { composeDigest } from "../message/digest.js";
-import { askPresence, type PresenceBrief, type PresenceCache } from "./gate.js";
-import { writeJournal } from "./journal.js";
-import { outboxPaths, type OutboxPaths } from "./paths.js";
+import { askPresence, type PresenceCache } from "./presence-gate.js";
+import type { PresenceBrief } from "../journal/line.js";
+import { journal } from "../journal/append.js";
+import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
 import {
   holdsParts,
   releaseFolders,
   type PartsKind,
   type ReleaseSummary,
-} from "./parts-folders.js";
-import { newEntry, removeEntry, writeEntry, type OutboxEntry } from "./store.js";
+} from "../outbox/parts-folders.js";
+import { newEntry, removeEntry, writeEntry, type OutboxEntry } from "../outbox/store.js";
 
 /** With "return", how often a waiting digest asks the presence probes again. */
 export const DIGEST_RECHECK_MS = 15_000;
@@ -38,7 +39,7 @@ export async function holdForDigest(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeEntry(paths, dir, entry);
   await removeEntry(paths, entry.key);
-  await writeJournal(deps, {
+  journal(deps, {
     outbox: "held",
     rule: "digest",
     sink: entry.sinkName,

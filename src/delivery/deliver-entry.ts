@@ -1,13 +1,12 @@
-// One attempt at one outbox entry: re-read the config, find the sink, send under a deadline.
+// One attempt at one outbox entry: re-read the config, find the sink, send (delivery/send.ts).
 import { findAdapter } from "../clients/index.js";
-import { deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
+import type { Notification } from "../core/notification.js";
 import { HookNotifyError } from "../errors.js";
 import { findSink } from "../sinks/index.js";
 import type { OutboxEntry } from "../outbox/store.js";
-import { receiptRecorder } from "../outbox/receipts.js";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
+import { send } from "./send.js";
 import type { ReceiptWindow } from "../core/receipt.js";
 import { sameAgent } from "../process-start.js";
 
@@ -16,39 +15,41 @@ type LoadedConfig = Awaited<ReturnType<typeof loadConfig>>;
 /** Configs loaded during one drain, by config path and cwd (entries of one hook share them). */
 export type ConfigCache = Map<string, LoadedConfig>;
 
+/** The service's session facts for a notification (worker/enrich-entry.ts), given by the caller:
+ * the service code loads only in the processes that drain, and only when asked. */
+export type Enrich = (
+  notification: Notification,
+  config: LoadedConfig["value"],
+  deps: Deps,
+  signal: AbortSignal,
+  secrets: string[],
+) => Promise<Notification>;
+
 // Sends the entry once, resolving with the service's message id when it gave one (for the log)
 // and, for a message the person can acknowledge, the window to ask about its receipt in.
 // Throws HookNotifyError; `secrets` are returned for scrubbing log lines.
 export async function deliverEntry(
   entry: OutboxEntry,
   deps: Deps,
-  ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[] },
+  ctx: { cache: ConfigCache; signal: AbortSignal; secrets: string[]; enrich?: Enrich | undefined },
 ): Promise<{ messageId?: string; watch?: ReceiptWindow }> {
   const { config, sink, sinkEntry, options } = entrySink(entry, deps, ctx);
   const notification = await enriched(entry, config.value, deps, ctx);
-  const timeoutMs = sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
-  const timeout = deadline(timeoutMs, ctx.signal);
-  const target = {
-    sink: entry.sinkName,
-    id: entry.notification.id,
+  const report = await send({
+    sink,
+    options,
+    notification,
+    sinkName: entry.sinkName,
+    timeoutMs: sinkEntry.timeoutMs,
+    deps: inHookSession(entry, deps),
+    wait: true,
+    signal: ctx.signal,
+    secrets: ctx.secrets,
     of: entry.notification.followUp?.of,
-  };
-  const receipts = receiptRecorder(deps, target, ctx.secrets);
-  try {
-    const report = await sink.send(notification, options, {
-      signal: timeout.signal,
-      deps: inHookSession(entry, deps),
-      sinkName: entry.sinkName,
-      wait: true,
-      receipt: receipts.report,
-    });
-    await receipts.settled();
-    if (report?.messageId === undefined) return {};
-    const watch = report.watch && sink.poll ? { watch: report.watch } : {};
-    return { messageId: report.messageId, ...watch };
-  } finally {
-    timeout.clear();
-  }
+  });
+  if (report?.messageId === undefined) return {};
+  const watch = report.watch && sink.poll ? { watch: report.watch } : {};
+  return { messageId: report.messageId, ...watch };
 }
 
 // The entry's sink as the config says it now, with its validated options. Throws HookNotifyError
@@ -141,18 +142,16 @@ export function configOf(entry: OutboxEntry, deps: Deps, cache: ConfigCache): Lo
 }
 
 // With `service` configured, a Droid notification first gets the session's title from the
-// service (bounded; unchanged on any failure). The service code loads only then.
+// service (bounded; unchanged on any failure), through the caller's `enrich`.
 async function enriched(
   entry: OutboxEntry,
   config: LoadedConfig["value"],
   deps: Deps,
-  ctx: { signal: AbortSignal; secrets: string[] },
+  ctx: { signal: AbortSignal; secrets: string[]; enrich?: Enrich | undefined },
 ): Promise<OutboxEntry["notification"]> {
   const { notification } = entry;
   const client = findAdapter(notification.client);
-  if (!config.service?.enrich || client?.enrichedByService !== true || !notification.sessionId) {
-    return notification;
-  }
-  const { enrichForDelivery } = await import("./enrich-entry.js");
-  return enrichForDelivery(notification, config, deps, ctx.signal, ctx.secrets);
+  const wanted = config.service?.enrich && client?.enrichedByService === true;
+  if (!wanted || !notification.sessionId || !ctx.enrich) return notification;
+  return ctx.enrich(notification, config, deps, ctx.signal, ctx.secrets);
 }

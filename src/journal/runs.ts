@@ -1,9 +1,8 @@
-// Reads log.ndjson for `hook-notify log`: run records, each with the outbox worker's journal lines
-// for its queued deliveries (joined by notification id and sink; a coalesced notification's lines,
-// and a digest's, join every run it stands for). Pure apart from readLogFiles.
-import { readFileSync } from "node:fs";
-import type { JournalLine } from "../outbox/journal.js";
-import type { RunRecord } from "../pipeline/record.js";
+// log.ndjson's lines as runs for `hook-notify log`: run records, each with the outbox worker's
+// lines for its queued deliveries (joined by notification id and sink; a coalesced notification's
+// lines, and a digest's, join every run it stands for). Pure apart from readRuns.
+import { parseLine, stringsOf, type OutboxLine, type RunRecord } from "./line.js";
+import { readLogFiles, readTail } from "./read.js";
 
 /** One hook run as logged, with what the worker later did for its queued sinks. */
 export interface LoggedRun {
@@ -11,9 +10,9 @@ export interface LoggedRun {
   /** The run's own line and its journal lines, as written. */
   lines: string[];
   /** The last journal line per sink name (a fallback's under fallbackKey, a follow-up's under followUpKey). */
-  journal: Map<string, JournalLine>;
+  journal: Map<string, OutboxLine>;
   /** What the sinks reported after sending (shown, clicked, closed, acknowledged), per sink, in order. */
-  receipts: Map<string, JournalLine[]>;
+  receipts: Map<string, OutboxLine[]>;
   /** Per sink: how many SubagentStop runs the coalesced notification it went into stands for. */
   merged: Map<string, number>;
   /** Per sink: the digest (held while away) this run's notification went into. */
@@ -26,32 +25,36 @@ export interface ParsedLog {
   corrupt: number;
 }
 
-// The rotated file first, then the current one: oldest line first. undefined when neither exists.
-export function readLogFiles(path: string): string | undefined {
-  const texts = [path.replace(/\.ndjson$/, ".1.ndjson"), path].map((file) => {
-    try {
-      return readFileSync(file, "utf8");
-    } catch {
-      return undefined;
-    }
-  });
-  if (texts.every((text) => text === undefined)) return undefined;
-  return texts.filter((text) => text !== undefined).join("\n");
-}
-
 // Splits the log into runs; a journal line joins the run whose notification it delivered.
-export function parseLog(text: string): ParsedLog {
+export function parseLog(text: string | readonly string[]): ParsedLog {
+  const lines = typeof text === "string" ? text.split("\n") : text;
   const runs: LoggedRun[] = [];
   // Notification id → the runs it stands for (one, or the parts of a coalesced notification).
   const byId = new Map<string, LoggedRun[]>();
   // Receipts a local sink reported while the hook ran come before the run's own line.
-  const early = new Map<string, { line: string; journal: JournalLine & { sink: string } }[]>();
+  const early = new Map<string, { line: string; journal: OutboxLine & { sink: string } }[]>();
   let corrupt = 0;
-  for (const line of text.split("\n")) {
+  for (const line of lines) {
     if (line.trim() === "") continue;
-    const value = parseObject(line);
-    if (value && typeof value.outbox === "string") {
-      const journal = value as JournalLine;
+    const value = parseLine(line);
+    if (value === undefined) corrupt++;
+    else if (value.outbox === undefined) {
+      const record = value;
+      const run: LoggedRun = {
+        record,
+        lines: [line],
+        journal: new Map(),
+        receipts: new Map(),
+        merged: new Map(),
+      };
+      runs.push(run);
+      if (record.id) byId.set(record.id, [run]);
+      for (const { line: earlier, journal } of early.get(record.id ?? "") ?? []) {
+        run.lines.push(earlier);
+        addReceipt(run, journal.sink, journal);
+      }
+    } else {
+      const journal = value;
       const { sink, id } = journal;
       if (sink === undefined || id === undefined) continue;
       // A follow-up joins the run of the notification nobody answered, under its own name.
@@ -72,27 +75,12 @@ export function parseLog(text: string): ParsedLog {
         if (journal.outbox === "digest") (run.digests ??= new Map()).set(sink, id);
       }
       if (grouped) byId.set(id, [...(byId.get(id) ?? []), ...joined]);
-    } else if (value && typeof value.time === "string" && Array.isArray(value.outcomes)) {
-      const record = toRecord(value);
-      const run: LoggedRun = {
-        record,
-        lines: [line],
-        journal: new Map(),
-        receipts: new Map(),
-        merged: new Map(),
-      };
-      runs.push(run);
-      if (record.id) byId.set(record.id, [run]);
-      for (const { line: earlier, journal } of early.get(record.id ?? "") ?? []) {
-        run.lines.push(earlier);
-        addReceipt(run, journal.sink, journal);
-      }
-    } else corrupt++;
+    }
   }
   return { runs, corrupt };
 }
 
-function addReceipt(run: LoggedRun, sink: string, journal: JournalLine): void {
+function addReceipt(run: LoggedRun, sink: string, journal: OutboxLine): void {
   run.receipts.set(sink, [...(run.receipts.get(sink) ?? []), journal]);
 }
 
@@ -107,7 +95,7 @@ export function fallbackKey(sink: string): string {
   return `${sink} (fallback)`;
 }
 
-function journalKey(sink: string, journal: JournalLine, of: string | undefined): string {
+function journalKey(sink: string, journal: OutboxLine, of: string | undefined): string {
   if (of) return followUpKey(sink, journal.id ?? "");
   return typeof journal.fallbackOf === "string" ? fallbackKey(sink) : sink;
 }
@@ -147,6 +135,31 @@ function delivered(run: LoggedRun, sink: string): boolean {
   return outcome?.ok === true && !outcome.queued && !outcome.held && !outcome.skipped;
 }
 
+// The runs `log` shows: with --failed every run is looked at (the log is bounded: two files of
+// MAX_LOG_BYTES at most); otherwise only the end is read, one more run than shown (a receipt a
+// local sink reported before its run's line sits just before it). undefined when there is no log.
+export function readRuns(
+  path: string,
+  options: { tail: number; failed: boolean },
+): { parsed: ParsedLog; runs: LoggedRun[] } | undefined {
+  let lines: string[] | undefined;
+  if (options.failed || options.tail <= 0) {
+    const text = readLogFiles(path);
+    lines = text === undefined ? undefined : text.split("\n");
+  } else {
+    let seen = 0;
+    lines = readTail(path, (line) => isRunLine(line) && ++seen > options.tail);
+  }
+  if (lines === undefined) return undefined;
+  const parsed = parseLog(lines);
+  return { parsed, runs: selectRuns(parsed.runs, options) };
+}
+
+// Cheaper than parsing: a run's line has no "outbox" key (a message quoting one is escaped).
+function isRunLine(line: string): boolean {
+  return !line.includes('"outbox":') && line.includes('"outcomes":');
+}
+
 // --failed first, then the last `tail` runs.
 export function selectRuns(
   runs: readonly LoggedRun[],
@@ -154,36 +167,4 @@ export function selectRuns(
 ): LoggedRun[] {
   const kept = options.failed ? runs.filter(hasFailed) : [...runs];
   return options.tail > 0 ? kept.slice(-options.tail) : kept;
-}
-
-// Hand-edited or older lines may lack a list or hold odd items: keep only the objects.
-function toRecord(value: Record<string, unknown>): RunRecord {
-  const objects = (list: unknown): unknown[] =>
-    Array.isArray(list)
-      ? (list as unknown[]).filter((item) => item && typeof item === "object")
-      : [];
-  return {
-    ...value,
-    outcomes: objects(value.outcomes),
-    skipped: objects(value.skipped),
-    issues: stringsOf(value.issues),
-    notes: value.notes === undefined ? undefined : stringsOf(value.notes),
-  } as unknown as RunRecord;
-}
-
-function stringsOf(value: unknown): string[] {
-  return Array.isArray(value)
-    ? (value as unknown[]).filter((item): item is string => typeof item === "string")
-    : [];
-}
-
-function parseObject(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return value && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -9,23 +9,15 @@ import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import { probePresence, type Presence } from "../presence/probe.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
-import type { OutboxEntry } from "./store.js";
+import type { OutboxEntry } from "../outbox/store.js";
+import type { PresenceBrief } from "../journal/line.js";
 import type { PresenceGate } from "../presence/gate-env.js";
-
-/** The presence answer as logged: no readings' pids, just what decided. */
-export interface PresenceBrief {
-  state: Presence["state"];
-  probe: string;
-  detail: string;
-  ms: number;
-  idleSeconds?: number;
-}
 
 export type GateVerdict =
   | { send: true; presence?: PresenceBrief }
   | {
       send: false;
-      /** held: a digest sink while away (outbox/digest.ts keeps it for the digest). */
+      /** held: a digest sink while away (delivery/digest.ts keeps it for the digest). */
       outcome: "cancelled" | "skipped" | "held";
       rule: string;
       message: string;

@@ -8,8 +8,8 @@ import {
   holdForDigest,
   nextTimeOfDay,
   releaseDigests,
-} from "../../src/outbox/digest.js";
-import { checkGate } from "../../src/outbox/gate.js";
+} from "../../src/delivery/digest.js";
+import { checkGate } from "../../src/delivery/presence-gate.js";
 import { ensureDirs, newEntry } from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";

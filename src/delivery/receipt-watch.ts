@@ -2,15 +2,15 @@
 // (Pushover's emergency priority) reports a window; the worker then asks the service about that
 // message now and then (an outbox entry with `watch`, due at its next look) until the person
 // acknowledged it, it expired, or its window is over. What it learns becomes a receipt line
-// ("acknowledged" cancels the notification's follow-ups, as a click does: outbox/receipts.ts).
+// ("acknowledged" cancels the notification's follow-ups, as a click does: delivery/receipts.ts).
 import { deadline } from "../abort.js";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS } from "../core/defaults.js";
+import { DEFAULT_SINK_TIMEOUT_MS } from "../core/defaults.js";
 import type { ReceiptAnswer, ReceiptWindow } from "../core/receipt.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
-import { writeJournal } from "../outbox/journal.js";
+import { journal } from "../journal/append.js";
 import type { OutboxPaths } from "../outbox/paths.js";
-import { receiptRecorder } from "../outbox/receipts.js";
+import { receiptRecorder } from "./receipts.js";
 import { enqueue, removeEntry, writeEntry, type OutboxEntry } from "../outbox/store.js";
 import { scrub } from "../redact.js";
 import { entrySink, type ConfigCache } from "./deliver-entry.js";
@@ -64,7 +64,7 @@ export async function lookAtReceipt(
     if (error.retryable && deps.now() < watch.untilMs) return again(entry, deps, run, message);
     await removeEntry(run.paths, entry.key);
     const stopped = `stopped asking about the receipt of ${base.id} at ${base.sink}: ${message}`;
-    await writeJournal(deps, { outbox: "worker", message: stopped }, secrets);
+    journal(deps, { outbox: "worker", message: stopped }, secrets);
     return { state: "stopped", message: stopped };
   }
   if (answer.state === "waiting") {
@@ -72,13 +72,12 @@ export async function lookAtReceipt(
     if (deps.now() < watch.untilMs + watch.everyMs) return again(entry, deps, run, "waiting");
     await removeEntry(run.paths, entry.key);
     const stopped = `stopped asking about the receipt of ${base.id} at ${base.sink}: still unanswered after its window`;
-    await writeJournal(deps, { outbox: "worker", message: stopped }, secrets);
+    journal(deps, { outbox: "worker", message: stopped }, secrets);
     return { state: "stopped", message: stopped };
   }
   const of = entry.notification.followUp?.of;
   const recorder = receiptRecorder(deps, { sink: base.sink, id: base.id, of }, secrets);
   recorder.report({ ...answer, id: watch.messageId });
-  await recorder.settled();
   await removeEntry(run.paths, entry.key);
   return { state: answer.state };
 }
@@ -97,7 +96,7 @@ async function ask(
       retryable: false,
     });
   }
-  const timeout = deadline(sinkEntry.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS, run.signal);
+  const timeout = deadline(sinkEntry.timeoutMs ?? DEFAULT_SINK_TIMEOUT_MS, run.signal);
   try {
     const sent = { messageId: entry.watch.messageId, notification: entry.notification };
     return await sink.poll(sent, options, {
