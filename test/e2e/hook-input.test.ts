@@ -29,7 +29,7 @@ describe("waiting for the event", () => {
       encoding: "utf8",
       timeout: 15_000,
     });
-    expect(run.stdout).toContain("reads one hook event");
+    expect(run.stdout).toContain("reads one event on stdin");
     expect(performance.now() - started).toBeLessThan(8_000); // not the input budget of 10 s
   });
 });
