@@ -4,10 +4,10 @@
 // worker's stamp no longer holds it). `log` and `doctor` show it every time. The marker, one empty
 // file per version (its hash) under seen/, makes it once across every hook and the worker.
 import { join } from "node:path";
-import { withDeadline } from "../abort.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { defaultConfig } from "../config/default-config.js";
 import type { Deps } from "../deps.js";
+import { send } from "../delivery/send.js";
 import { fnv1a64 } from "../fnv1a.js";
 import { scrub } from "../redact.js";
 import { findSink } from "../sinks/index.js";
@@ -61,9 +61,18 @@ async function showBanner(lines: string[], count: number, deps: Deps): Promise<v
     raw: {},
   };
   try {
-    await withDeadline(BANNER_MS, (signal) =>
-      sink.send(notification, entry.options, { signal, deps, sinkName: "config", wait: false }),
-    );
+    // Through the one send (delivery/send.ts): its deadline rule, with this notice's short bound.
+    await send({
+      sink,
+      options: entry.options,
+      notification,
+      sinkName: "config",
+      timeoutMs: BANNER_MS,
+      deps,
+      wait: false,
+      signal: new AbortController().signal,
+      secrets: [],
+    });
   } catch {
     // No desktop here: stderr, log and doctor still say it.
   }
