@@ -8,7 +8,6 @@ import type { Deps } from "../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { describeWait, type ServiceContext } from "../service/http.js";
-import { closestName } from "../did-you-mean.js";
 import { DEFAULT_TIMEOUT_SECONDS } from "./service-flags.js";
 
 /** Where a command's output goes; the yargs handler passes the console, tests collect lines. */
@@ -23,18 +22,6 @@ const MAX_WAIT_MS = 15_000;
 
 /** Exit codes of the service commands (docs/service.md): done, failed, usage, refused. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3 } as const;
-
-/** The keys of "service" in the config (src/config/schema.ts), for a did-you-mean. */
-const SERVICE_KEYS = [
-  "baseUrl",
-  "apiKey",
-  "enrich",
-  "enrichTimeoutSeconds",
-  "intervalSeconds",
-  "computers",
-  "hostId",
-  "alerts",
-];
 
 // The console as a CommandIo (the commands' handlers).
 export function consoleIo(deps: Deps): CommandIo {
@@ -78,18 +65,10 @@ export function loadService(
   return undefined;
 }
 
-// The config's problems inside "service" (an unset ${VAR}, a wrong type, an unknown key with the
-// key it most likely meant).
+// The config's problems inside "service" (an unset ${VAR}, a wrong type, an unknown key: the
+// config's own wording already names the key it most likely meant).
 export function serviceProblems(issues: readonly string[]): string[] {
-  return issues.filter((issue) => /(^|: )service[.:]/.test(issue)).map(withGuess);
-}
-
-// A config issue, with the key it most likely meant when it names an unknown key of "service".
-export function withGuess(issue: string): string {
-  if (!/(^|: )service[.:]/.test(issue)) return issue;
-  const unknown = /Unrecognized keys?: "([^"]+)"/.exec(issue)?.[1];
-  const guess = unknown === undefined ? undefined : closestName(unknown, SERVICE_KEYS);
-  return guess ? `${issue}. Did you mean "${guess}"?` : issue;
+  return issues.filter((issue) => /(^|: )service[.:]/.test(issue));
 }
 
 // The exit code for a failure: 2 a usage mistake (nothing was sent), 3 the service refused

@@ -4,7 +4,7 @@ import { loadConfig, type LoadedConfig } from "../config/load-config.js";
 import type { ServiceConfig } from "../core/config.js";
 import { createDeps } from "../deps.js";
 import { scrub } from "../redact.js";
-import { serviceProblems, withGuess } from "./service-command.js";
+import { serviceProblems } from "./service-command.js";
 import { describeWait } from "../service/http.js";
 import { pollOnce, type PollResult } from "../service/watch/poll.js";
 import { nextDelay } from "../service/watch/schedule.js";
@@ -66,7 +66,7 @@ function serviceOrSay(loaded: LoadedConfig): ServiceConfig | undefined {
   if (loaded.error)
     console.error(`hook-notify watch: ${scrub(loaded.error.message, loaded.secrets)}`);
   for (const issue of loaded.issues)
-    console.error(`hook-notify watch: ${scrub(withGuess(issue), loaded.secrets)}`);
+    console.error(`hook-notify watch: ${scrub(issue, loaded.secrets)}`);
   const service = loaded.value.service;
   if (!service && serviceProblems(loaded.issues).length === 0)
     console.error(
