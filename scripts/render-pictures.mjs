@@ -18,6 +18,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { bundleScript } from "./bundle-script.mjs";
+import { chromiumFlags } from "./chromium.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = join(root, "docs/pictures");
@@ -29,29 +30,16 @@ const convert = process.env.CONVERT ?? "convert";
 const EVENTS = ["claude-code/Notification.json", "claude-code/Stop.json"];
 const DESKTOP_COLOUR = "#3c4a5a";
 
-// Headless, offline, with a profile of its own; twice the pixels of the CSS size, so the pictures
-// stay sharp on high-density screens.
-function chromiumFlags(work) {
-  return [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    `--user-data-dir=${join(work, "chromium")}`,
-    "--hide-scrollbars",
-    "--force-device-scale-factor=2",
-  ];
+// Twice the pixels of the CSS size, so the pictures stay sharp on high-density screens.
+function pictureFlags(work) {
+  return [...chromiumFlags(join(work, "chromium")), "--force-device-scale-factor=2"];
 }
 
 // The content height the page script wrote into <body data-height>.
 function measure(work, url) {
   const dom = execFileSync(
     chromium,
-    [...chromiumFlags(work), `--window-size=${WIDTH},2000`, "--dump-dom", url],
+    [...pictureFlags(work), `--window-size=${WIDTH},2000`, "--dump-dom", url],
     { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
   );
   const match = /data-height="(\d+)"/.exec(dom);
@@ -62,7 +50,7 @@ function measure(work, url) {
 function screenshot(work, url, width, height, png) {
   execFileSync(
     chromium,
-    [...chromiumFlags(work), `--window-size=${width},${height}`, `--screenshot=${png}`, url],
+    [...pictureFlags(work), `--window-size=${width},${height}`, `--screenshot=${png}`, url],
     { stdio: "ignore" },
   );
   console.log(png.slice(root.length));

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import { QUIET_LEVELS, type Level, type Notification } from "../core/notification.js";
 import { assetsDir } from "./assets.js";
-import { findFirstProgram, findProgram } from "./find-program.js";
+import { findFirstProgram, findProgram, programUnavailable } from "./find-program.js";
 import { findPowerShell, isWsl, powerShellArgs, settleMs, windowsEnv } from "./platform.js";
 import {
   spawnOptions,
@@ -246,19 +246,13 @@ async function play(
 }
 
 function unavailable(opts: SoundOptions, ctx: SendContext): HookNotifyError {
-  const { platform } = ctx.deps;
-  const hint = opts.player
-    ? `"${opts.player}" is not on PATH`
-    : platform === "darwin"
-      ? "afplay not found (it is in /usr/bin on every Mac; is PATH cut down?)"
-      : platform === "win32"
-        ? "powershell.exe not found (it ships with Windows)"
-        : "no audio player found (tried paplay, pw-play, aplay, play, ffplay, mpv)";
-  return new HookNotifyError(
-    "SINK_UNAVAILABLE",
-    `${ctx.sinkName}: ${hint}. Install one (Debian/Ubuntu: apt install pulseaudio-utils or alsa-utils) or set "player".`,
-    { sink: ctx.sinkName, retryable: false },
-  );
+  return programUnavailable(ctx.sinkName, ctx.deps.platform, {
+    configured: opts.player,
+    setting: "player",
+    mac: "afplay",
+    tried: "audio player found (tried paplay, pw-play, aplay, play, ffplay, mpv)",
+    install: "apt install pulseaudio-utils or alsa-utils",
+  });
 }
 
 // PowerShell reads the file from HOOK_NOTIFY_SOUND; on WSL it must be a Windows path

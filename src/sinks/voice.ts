@@ -7,9 +7,9 @@
 import { basename } from "node:path";
 import * as z from "../zod.js";
 import type { Deps } from "../deps.js";
-import { HookNotifyError } from "../errors.js";
+import type { HookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
-import { findFirstProgram, findProgram } from "./find-program.js";
+import { findFirstProgram, findProgram, programUnavailable } from "./find-program.js";
 import { findPowerShell, isWsl, powerShellArgs, settleMs, windowsEnv } from "./platform.js";
 import { runProgram } from "./run-program.js";
 import { defineSink, type SendContext } from "./sink.js";
@@ -159,17 +159,11 @@ export const voice = defineSink({
 });
 
 function unavailable(opts: VoiceOptions, ctx: SendContext): HookNotifyError {
-  const { platform } = ctx.deps;
-  const hint = opts.program
-    ? `"${opts.program}" is not on PATH`
-    : platform === "darwin"
-      ? "say not found (it is in /usr/bin on every Mac; is PATH cut down?)"
-      : platform === "win32"
-        ? "powershell.exe not found (it ships with Windows)"
-        : "no speech program found (tried spd-say, espeak-ng, espeak)";
-  return new HookNotifyError(
-    "SINK_UNAVAILABLE",
-    `${ctx.sinkName}: ${hint}. Install one (Debian/Ubuntu: apt install espeak-ng, or speech-dispatcher) or set "program".`,
-    { sink: ctx.sinkName, retryable: false },
-  );
+  return programUnavailable(ctx.sinkName, ctx.deps.platform, {
+    configured: opts.program,
+    setting: "program",
+    mac: "say",
+    tried: "speech program found (tried spd-say, espeak-ng, espeak)",
+    install: "apt install espeak-ng, or speech-dispatcher",
+  });
 }

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runUsage } from "../../src/commands/usage-run.js";
 import { serviceSetup } from "./service-io.js";
+import { chromiumFlags } from "../../scripts/chromium.mjs";
 
 const CHROMIUM = ["chromium", "chromium-browser"].find(
   (name) => spawnSync("sh", ["-c", `command -v ${name}`]).status === 0,
@@ -19,25 +20,6 @@ const CHROMIUM = ["chromium", "chromium-browser"].find(
 /** Where Chromium itself calls home (updates, time, accounts), page or no page. */
 const BROWSER_OWN =
   /^(GET|POST|CONNECT) (https?:\/\/)?[a-z0-9.-]*\.(google\.com|googleapis\.com|gstatic\.com)[:/]/;
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--hide-scrollbars",
-  "--disable-extensions",
-  "--disable-default-apps",
-  "--disable-domain-reliability",
-  "--disable-client-side-phishing-detection",
-  "--no-pings",
-  "--no-default-browser-check",
-  "--disable-features=OptimizationHints,MediaRouter,Translate,AutofillServerCommunication,CertificateTransparencyComponentUpdater,SafeBrowsing,InterestFeedContentSuggestions",
-];
 
 // Chromium with a fresh profile, every request through `proxy`; its stdout.
 function chromium(proxy: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -48,8 +30,7 @@ function chromium(proxy: string, args: string[]): Promise<{ code: number | null;
   const child = spawn(
     CHROMIUM ?? "chromium",
     [
-      ...FLAGS,
-      `--user-data-dir=${profile}`,
+      ...chromiumFlags(profile),
       `--proxy-server=${proxy}`,
       "--proxy-bypass-list=<-loopback>",
       ...args,
