@@ -3,7 +3,23 @@
 // nobody can make up an answer, and an answer to one request is worthless for any other.
 import { checkFields, signFields } from "../machine-key.js";
 
-export type Decision = "allow" | "deny";
+/** Every button a permission request can carry, in the order shown: the one list the phone's
+ * channels (and a desktop banner's actions) offer. "allow-session" is offered only with a
+ * session grant (session-grant.ts); a deny with a typed reason arrives as "deny" plus its text. */
+export const DECISIONS = ["allow", "allow-session", "deny"] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** A person's verified answer: the button, and for a deny the reason they typed, if any. */
+export interface Answer {
+  decision: Decision;
+  /** Already inert and bounded (reason.ts). */
+  reason?: string | undefined;
+}
+
+// True for a decision this version knows.
+export function isDecision(value: unknown): value is Decision {
+  return (DECISIONS as readonly unknown[]).includes(value);
+}
 
 /** What a verified answer says, or why a message on the reply topic was not accepted. */
 export type AnswerVerdict =
@@ -52,6 +68,6 @@ function parseAnswer(
   if (!value || typeof value !== "object") return undefined;
   const { hn, request, decision, mac: given } = value as Record<string, unknown>;
   if (hn !== 1 || typeof request !== "string" || typeof given !== "string") return undefined;
-  if (decision !== "allow" && decision !== "deny") return undefined;
+  if (!isDecision(decision)) return undefined;
   return { request, decision, mac: given };
 }

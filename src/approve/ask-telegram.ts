@@ -1,17 +1,20 @@
-// One permission question through a Telegram bot: sendMessage with inline Allow / Deny buttons
-// (signed, single-use callback data: telegram-callback.ts), the wait for the press by getUpdates
-// long polling (telegram-wait.ts), then answerCallbackQuery and editMessageText with the outcome.
+// One permission question through a Telegram bot: sendMessage with inline Allow / Deny (and Allow
+// for this session) buttons (signed, single-use callback data: telegram-callback.ts), the wait for
+// the press, or a reply that denies with a reason, by getUpdates long polling (telegram-wait.ts),
+// then answerCallbackQuery and editMessageText with the outcome.
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
+import type { Answer, Decision } from "./answer.js";
 import type { PermissionInput } from "./read-request.js";
 import type { ApproveRecord } from "./record.js";
-import { requestText, requestTitle } from "./request.js";
+import { LABELS, offered, requestText, requestTitle } from "./request.js";
 import { sendQuestion, type PhoneResult } from "./send.js";
 import type { TelegramSetup } from "./setup.js";
+import type { SessionGrant } from "./session-grant.js";
 import type { RequestSummary } from "./summary.js";
 import { callBot, type BotCall } from "./telegram-bot.js";
 import { callbackData, newTelegramRequestId } from "./telegram-callback.js";
-import { openInbox } from "./telegram-inbox.js";
+import { noteMessage, openInbox } from "./telegram-inbox.js";
 import { tell, waitForPress } from "./telegram-wait.js";
 
 /** What asking through Telegram needs from the run. */
@@ -24,6 +27,8 @@ export interface TelegramAsk {
   /** The client asking, for the title ("Codex asks to use Bash"). */
   agent: string;
   record: ApproveRecord;
+  /** What "Allow for this session" grants, when the client takes it and the request offers one. */
+  grant?: SessionGrant | undefined;
   /** The run's one deadline, and when it strikes (epoch ms). */
   signal: AbortSignal;
   endsAt: number;
@@ -44,14 +49,20 @@ export async function askTelegram(
   const expiresAt = Math.floor(ask.endsAt / 1000);
   const kind = ask.sample ? ("sample" as const) : ("agent" as const);
   const origin = { ...ask.request, agent: ask.agent, kind };
-  const text = `${requestTitle(ask.summary, origin)}\n${requestText(ask.summary, origin, seconds, requestId)}`;
-  const button = (label: string, decision: "allow" | "deny") => ({
-    text: label,
+  const offers = { grant: ask.grant, reply: true };
+  const text = `${requestTitle(ask.summary, origin)}\n${requestText(ask.summary, origin, seconds, requestId, offers)}`;
+  const button = (decision: Decision) => ({
+    text: LABELS[decision],
     callback_data: callbackData(secret, setup.chatId, requestId, expiresAt, decision),
   });
+  // Allow and Deny side by side; Allow for this session (a longer label) on a row of its own.
+  const shown = offered(offers);
+  const rows = [shown.filter((d) => d !== "allow-session"), shown.filter((d) => d === "allow-session")]
+    .filter((row) => row.length > 0)
+    .map((row) => row.map(button));
   const call: BotCall = { setup, signal, env: deps.env };
   const inbox = openInbox(stateDir(deps), setup.botToken);
-  const { sentAt } = await sendQuestion(
+  const { sentAt, sent } = await sendQuestion(
     { setup, target: `${new URL(setup.api).origin} sendMessage`, record },
     deps,
     signal,
@@ -62,9 +73,12 @@ export async function askTelegram(
         // Plain text (no parse_mode): the summary is already inert and nothing in it is markup.
         text,
         link_preview_options: { is_disabled: true },
-        reply_markup: { inline_keyboard: [[button("Allow", "allow"), button("Deny", "deny")]] },
+        reply_markup: { inline_keyboard: rows },
       }),
   );
+  // A reply names only the message it answers: note whose request that is, before any can come.
+  const messageId = (sent as { message_id?: unknown } | undefined)?.message_id;
+  if (typeof messageId === "number") noteMessage(inbox, messageId, { request: requestId, expiresAt });
   onSent(seconds);
   const result = await waitForPress({
     call,
@@ -76,14 +90,29 @@ export async function askTelegram(
     onRejected: (rejected) => record.approval.rejected.push(rejected),
   });
   if (!("answer" in result)) return { result, sentAt };
-  const allowed = result.answer === "allow";
   const at = new Date(result.at).toISOString().slice(11, 19);
+  const [spinner, outcome] = outcomeText(result.answer);
   const told = await tell(
     call,
     { ...result.press, text: result.press.text ?? text },
-    allowed ? "Allowed: the agent goes on." : "Denied: the agent was told not to.",
-    `${allowed ? "✅ Allowed" : "⛔ Denied"} from this chat at ${at} UTC.`,
+    spinner,
+    `${outcome} from this chat at ${at} UTC.`,
   );
   if (!told) record.approval.told = false;
-  return { result: { answer: result.answer, at: result.at }, sentAt };
+  const by = { via: "telegram" as const, user: result.press.fromId };
+  return { result: { answer: result.answer, at: result.at, by }, sentAt };
+}
+
+// What the phone is told: the press's toast, and the line put on top of the message.
+function outcomeText(answer: Answer): [string, string] {
+  switch (answer.decision) {
+    case "allow":
+      return ["Allowed: the agent goes on.", "✅ Allowed"];
+    case "allow-session":
+      return ["Allowed for this session: the agent goes on.", "✅ Allowed for this session"];
+    case "deny":
+      return answer.reason === undefined
+        ? ["Denied: the agent was told not to.", "⛔ Denied"]
+        : ["Denied: the agent reads your reason.", `⛔ Denied with your reason`];
+  }
 }

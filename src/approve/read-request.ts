@@ -13,6 +13,8 @@ export interface PermissionInput {
   toolInput: unknown;
   project?: string | undefined;
   session?: string | undefined;
+  /** permission_suggestions as sent (Claude Code): what "Allow for this session" may grant. */
+  suggestions?: unknown;
 }
 
 // A Write of a large file arrives whole in tool_input; past this the terminal asks instead.
@@ -52,5 +54,8 @@ export function parsePermissionRequest(text: string): PermissionInput {
     toolInput: raw.tool_input,
     project: cwd === undefined ? undefined : basename(cwd),
     session: typeof raw.session_id === "string" ? raw.session_id : undefined,
+    ...(raw.permission_suggestions === undefined
+      ? {}
+      : { suggestions: raw.permission_suggestions }),
   };
 }

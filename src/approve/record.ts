@@ -1,8 +1,10 @@
 // The log line of one approve run: a RunRecord (so `hook-notify log` lists it with the hook runs)
 // plus what was asked, where it went, and who answered what and when. Never the key or the topic.
 import type { RunRecord } from "../journal/line.js";
-import type { Decision, AnswerVerdict } from "./answer.js";
+import type { Answer, AnswerVerdict, Decision } from "./answer.js";
 import type { PresenceReading } from "./gate.js";
+import type { Answerer } from "./send.js";
+import type { SessionGrant } from "./session-grant.js";
 import type { TelegramRejected } from "./telegram-wait.js";
 
 /** What happened to one permission request. */
@@ -20,6 +22,15 @@ export interface ApprovalLog {
   result: "allowed" | "denied" | "terminal";
   answeredBy?: "phone" | undefined;
   answeredAt?: string | undefined;
+  /** The button: allow, allow-session or deny. */
+  answer?: Decision | undefined;
+  /** A deny's typed reason, inert and bounded, as the agent was told it. */
+  reason?: string | undefined;
+  /** What "Allow for this session" granted, in the words the phone showed. */
+  granted?: string | undefined;
+  /** The channel the answer came through, and the Telegram user who gave it. */
+  via?: Answerer["via"] | undefined;
+  user?: number | undefined;
   /** From publishing the request to the verified answer (or to giving up). */
   waitedMs?: number | undefined;
   /** Why no answer came: timeout, stream-closed, error. */
@@ -51,15 +62,23 @@ export function startApproveRecord(now: number): ApproveRecord {
   };
 }
 
-// Marks the verified answer on the record.
+// Marks the verified answer on the record: who answered what, when, and through which channel.
 export function recordAnswer(
   record: ApproveRecord,
-  decision: Decision,
-  at: number,
+  found: { answer: Answer; at: number; by: Answerer },
   sentAt: number,
+  grant?: SessionGrant,
 ): void {
-  record.approval.result = decision === "allow" ? "allowed" : "denied";
-  record.approval.answeredBy = "phone";
-  record.approval.answeredAt = new Date(at).toISOString();
-  record.approval.waitedMs = at - sentAt;
+  const { answer, at, by } = found;
+  Object.assign(record.approval, {
+    result: answer.decision === "deny" ? "denied" : "allowed",
+    answer: answer.decision,
+    reason: answer.reason,
+    granted: answer.decision === "allow-session" ? grant?.words : undefined,
+    answeredBy: "phone",
+    answeredAt: new Date(at).toISOString(),
+    waitedMs: at - sentAt,
+    via: by.via,
+    user: by.user,
+  });
 }

@@ -1,6 +1,9 @@
-// The ntfy message that asks the phone: publish-as-JSON with two `http` actions, Allow and Deny,
-// each posting its fixed, signed answer to the reply topic (ntfy docs: publish.md "Action buttons").
+// The ntfy message that asks the phone: publish-as-JSON with `http` actions, Allow, Allow for this
+// session (when the request offers a grant) and Deny, each posting its fixed, signed answer to the
+// reply topic (ntfy docs: publish.md "Action buttons", at most three). An http action's body is
+// fixed when the message is published: ntfy has no way to type a reason into it.
 import { answerBody, type Decision } from "./answer.js";
+import type { SessionGrant } from "./session-grant.js";
 import type { NtfySetup } from "./setup.js";
 import { inertText } from "../shown-text.js";
 import { headline, type RequestSummary } from "./summary.js";
@@ -13,6 +16,26 @@ export interface RequestOrigin {
   kind: "agent" | "sample";
   /** The client asking, as people name it ("Claude Code", "Codex"). */
   agent: string;
+}
+
+/** What the phone offers beyond Allow and Deny. */
+export interface Offers {
+  /** "Allow for this session" grants this. */
+  grant?: SessionGrant | undefined;
+  /** Telegram: a reply to the message denies with its text as the reason. */
+  reply?: boolean | undefined;
+}
+
+/** The button labels, one place for every channel. */
+export const LABELS: Record<Decision, string> = {
+  allow: "Allow",
+  "allow-session": "Allow for this session",
+  deny: "Deny",
+};
+
+// The decisions offered, in the order shown.
+export function offered(offers: Offers): Decision[] {
+  return offers.grant === undefined ? ["allow", "deny"] : ["allow", "allow-session", "deny"];
 }
 
 /** The JSON publish request: POST `url` with `headers` and `body`. */
@@ -29,10 +52,11 @@ export function buildPublish(
   summary: RequestSummary,
   origin: RequestOrigin,
   secret: Buffer,
+  offers: Offers = {},
 ): PublishRequest {
-  const button = (label: string, decision: Decision) => ({
+  const button = (decision: Decision) => ({
     action: "http",
-    label,
+    label: LABELS[decision],
     url: `${setup.root}${setup.replyTopic}`,
     method: "POST",
     headers: { Authorization: `Bearer ${setup.token}` },
@@ -42,10 +66,10 @@ export function buildPublish(
   const payload = {
     topic: setup.requestTopic,
     title: requestTitle(summary, origin),
-    message: requestText(summary, origin, setup.seconds, requestId),
+    message: requestText(summary, origin, setup.seconds, requestId, offers),
     priority: 4,
     tags: ["lock"],
-    actions: [button("Allow", "allow"), button("Deny", "deny")],
+    actions: offered(offers).map(button),
   };
   const headers = { "content-type": "application/json", authorization: `Bearer ${setup.token}` };
   return { url: setup.root, headers, body: JSON.stringify(payload) };
@@ -64,6 +88,7 @@ export function requestText(
   origin: RequestOrigin,
   seconds: number,
   requestId: string,
+  offers: Offers = {},
 ): string {
   const where = [origin.project, origin.session && `session ${origin.session.slice(0, 8)}`]
     .filter((part): part is string => typeof part === "string" && part !== "")
@@ -72,6 +97,8 @@ export function requestText(
   const lines = [
     headline(summary),
     where,
+    offers.grant === undefined ? "" : `${LABELS["allow-session"]}: ${offers.grant.words}, until the session ends.`,
+    offers.reply ? "Reply to this message to deny with a reason: the agent reads it." : "",
     `Allow or Deny within ${seconds} s; otherwise the terminal asks. Request ${requestId.slice(0, 8)}.`,
   ];
   return lines.filter((line) => line !== "").join("\n");

@@ -1,5 +1,5 @@
 // One permission round trip, start to end: read the request, check presence, publish it to the
-// phone with signed Allow/Deny buttons, wait for the one verified answer. Never throws: every
+// phone with signed buttons (Allow, Allow for this session, Deny), wait for the one verified answer. Never throws: every
 // outcome ends in the record, and `output` is set only when a person answered.
 import { randomBytes } from "node:crypto";
 import { deadline, type Deadline } from "../abort.js";
@@ -19,6 +19,7 @@ import { sendQuestion, TIME_UP, type PhoneResult } from "./send.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish } from "./request.js";
+import { sessionGrant, type SessionGrant } from "./session-grant.js";
 import { readSecret, secretPath } from "../machine-key.js";
 import {
   isTelegramSetup,
@@ -98,6 +99,8 @@ interface AskedRequest {
   request: PermissionInput;
   summary: RequestSummary;
   setup: ApproveSetup;
+  /** "Allow for this session", when the client takes it and the request offers one. */
+  grant?: SessionGrant | undefined;
 }
 
 // The request (stdin, or the sample) and the user's approve setup; both noted in the record.
@@ -128,7 +131,8 @@ async function readRequestAndSetup(
   if (config.error) throw config.error;
   const setup = resolveSetup(config.value);
   if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
-  return { client, request, summary, setup };
+  const grant = client.takesSessionRules ? sessionGrant(request.suggestions) : undefined;
+  return { client, request, summary, setup, grant };
 }
 
 /** One ask of the phone, under the run's deadline (`signal`, ending at `endsAt`). */
@@ -161,8 +165,8 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
       )
     : await askNtfy({ ...ask, setup }, secret);
   if ("answer" in result) {
-    recordAnswer(record, result.answer, result.at, sentAt);
-    run.output = decisionJson(result.answer);
+    recordAnswer(record, result, sentAt, ask.grant);
+    run.output = decisionJson(result.answer, ask.grant);
     return;
   }
   record.approval.waitedMs = deps.now() - sentAt;
@@ -189,6 +193,7 @@ async function askNtfy(ask: PhoneAsk<NtfySetup>, secret: Buffer): Promise<PhoneR
     ask.summary,
     { ...ask.request, agent: ask.client.name, kind },
     secret,
+    { grant: ask.grant },
   );
   const { sentAt } = await sendQuestion(
     { setup, target: redactUrl(message.url), record },
@@ -211,7 +216,10 @@ async function askNtfy(ask: PhoneAsk<NtfySetup>, secret: Buffer): Promise<PhoneR
     now: deps.now,
     onRejected: (r) => record.approval.rejected.push(r),
   });
-  if ("answer" in result) return { result, sentAt };
+  if ("answer" in result) {
+    const { answer: decision, at } = result;
+    return { result: { answer: { decision }, at, by: { via: "ntfy" } }, sentAt };
+  }
   return {
     result: { none: result.none, ...("error" in result ? { error: result.error } : {}) },
     sentAt,

@@ -4,7 +4,7 @@ import { deadline } from "../abort.js";
 import { APPROVE_PUBLISH_TIMEOUT_MS } from "../core/defaults.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../errors.js";
-import type { Decision } from "./answer.js";
+import type { Answer } from "./answer.js";
 import type { ApproveRecord } from "./record.js";
 import type { ApproveSetup } from "./setup.js";
 
@@ -12,9 +12,18 @@ import type { ApproveSetup } from "./setup.js";
 export const TIME_UP =
   "time was up before the phone answered (the wait ends at approveSeconds, or --timeout less 5 s): the terminal asks";
 
+/** Who answered, as far as the channel tells: the Telegram user who pressed or replied. */
+export interface Answerer {
+  via: "ntfy" | "telegram";
+  /** Telegram: from.id of the press or the reply (ntfy's reply topic names nobody). */
+  user?: number | undefined;
+}
+
 /** How one channel's ask ended: the answer or why none, and when the question was sent. */
 export interface PhoneResult {
-  result: { answer: Decision; at: number } | { none: string; error?: HookNotifyError | undefined };
+  result:
+    | { answer: Answer; at: number; by: Answerer }
+    | { none: string; error?: HookNotifyError | undefined };
   sentAt: number;
 }
 

@@ -22,10 +22,15 @@ export interface CallbackUpdate {
   press?: Press | undefined;
 }
 
-/** One button press: callback_query with the message it came from. */
+/** One button press (callback_query with the message it came from), or a typed reply to a
+ * request's message (message with reply_to_message: `reply` set, `id` is "reply <message_id>"). */
 export interface Press {
   /** callback_query.id: answerCallbackQuery takes it. */
   id: string;
+  /** A reply's text as typed (not yet inert). */
+  reply?: string | undefined;
+  /** The message a reply answers (reply_to_message.message_id). */
+  replyTo?: number | undefined;
   data?: string | undefined;
   /** message.chat.id of the message with the button, as text ("" when absent). */
   chatId: string;
@@ -74,7 +79,7 @@ function hint(status: number): string {
   return "check the bot token and chatId";
 }
 
-// getUpdates for callback queries only, waiting up to `waitSeconds` on the server (long polling).
+// getUpdates for callback queries and messages (a reply denies with a reason), waiting up to `waitSeconds` on the server (long polling).
 // Every update below `offset` is confirmed by the call: the caller routes them all first.
 export async function getPresses(
   call: BotCall,
@@ -84,14 +89,39 @@ export async function getPresses(
   const result = await callBot(call, "getUpdates", {
     ...(offset === undefined ? {} : { offset }),
     timeout: waitSeconds,
-    allowed_updates: ["callback_query"],
+    allowed_updates: ["callback_query", "message"],
   });
   if (!Array.isArray(result)) return [];
   return result.flatMap((raw: unknown) => {
-    const update = raw as { update_id?: unknown; callback_query?: unknown } | null;
+    const update = raw as { update_id?: unknown; callback_query?: unknown; message?: unknown } | null;
     if (typeof update?.update_id !== "number") return [];
-    return [{ updateId: update.update_id, press: toPress(update.callback_query) }];
+    const press = toPress(update.callback_query) ?? toReply(update.message);
+    return [{ updateId: update.update_id, press }];
   });
+}
+
+// A text message that replies to another one; anything else is no answer.
+function toReply(raw: unknown): Press | undefined {
+  const message = raw as {
+    message_id?: unknown;
+    text?: unknown;
+    from?: { id?: unknown; is_bot?: unknown };
+    chat?: { id?: unknown };
+    reply_to_message?: { message_id?: unknown; text?: unknown };
+  } | null;
+  const to = message?.reply_to_message;
+  if (typeof message?.message_id !== "number" || typeof message.text !== "string") return undefined;
+  if (typeof to?.message_id !== "number" || message.from?.is_bot === true) return undefined;
+  const chat = message.chat?.id;
+  return {
+    id: `reply ${message.message_id}`,
+    reply: message.text,
+    replyTo: to.message_id,
+    chatId: typeof chat === "number" || typeof chat === "string" ? String(chat) : "",
+    fromId: typeof message.from?.id === "number" ? message.from.id : undefined,
+    messageId: to.message_id,
+    text: typeof to.text === "string" ? to.text : undefined,
+  };
 }
 
 function toPress(raw: unknown): Press | undefined {

@@ -1,6 +1,6 @@
 // The callback_data of the Allow and Deny buttons on a Telegram permission message. Telegram
 // allows 1-64 bytes (InlineKeyboardButton), so the data is short and self-checking:
-//   hn1.<a|d>.<request id: 16 characters>.<expiry: Unix seconds, base 36>.<MAC: 20 characters>
+//   hn1.<a|s|d>.<request id: 16 characters>.<expiry: Unix seconds, base 36>.<MAC: 20 characters>
 // (48 bytes). The MAC is HMAC-SHA256 with the approve key over the chat, the request, the expiry
 // and the decision, cut to 120 bits: nobody without the key can make a button for a request, a
 // press is bound to one request of one chat, and its expiry cannot be pushed back.
@@ -17,7 +17,9 @@ const PREFIX = "hn1";
 const MAC_BYTES = 15;
 /** Telegram's limit on callback_data. */
 export const CALLBACK_DATA_MAX_BYTES = 64;
-const SHAPE = /^hn1\.([ad])\.([A-Za-z0-9_-]{16})\.([0-9a-z]{1,8})\.([A-Za-z0-9_-]{20})$/;
+/** One letter per decision in the data: a(llow), s(ession), d(eny). */
+const CODES: Record<Decision, string> = { allow: "a", "allow-session": "s", deny: "d" };
+const SHAPE = /^hn1\.([asd])\.([A-Za-z0-9_-]{16})\.([0-9a-z]{1,8})\.([A-Za-z0-9_-]{20})$/;
 
 // A fresh request id: 12 random bytes, 16 base64url characters.
 export function newTelegramRequestId(): string {
@@ -46,7 +48,7 @@ export function callbackData(
   expiresAt: number,
   decision: Decision,
 ): string {
-  const code = decision === "allow" ? "a" : "d";
+  const code = CODES[decision];
   const signed = mac(secret, chatId, request, expiresAt, decision);
   return `${PREFIX}.${code}.${request}.${expiresAt.toString(36)}.${signed}`;
 }
@@ -66,7 +68,7 @@ export function readCallback(secret: Buffer, chatId: string, data: unknown): Cal
     string,
     string,
   ];
-  const decision: Decision = code === "a" ? "allow" : "deny";
+  const decision = (Object.keys(CODES) as Decision[]).find((d) => CODES[d] === code) ?? "deny";
   const expiresAt = parseInt(expiry, 36);
   const expected = Buffer.from(mac(secret, chatId, request, expiresAt, decision));
   const actual = Buffer.from(given);

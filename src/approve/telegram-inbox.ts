@@ -4,7 +4,8 @@
 // and it routes every press it reads before it confirms it: a press for another waiting request
 // goes into that request's file in inbox/, which its approve reads. The next offset is kept in a
 // file, so the next poller goes on where this one stopped. A request's first accepted press
-// creates used/<request> (O_EXCL): a second press of it is a replay, whoever reads it.
+// creates used/<request> (O_EXCL): a second press of it is a replay, whoever reads it. A typed
+// reply names only the message it answers: messages/<message id> says whose request that is.
 // Folder: <state>/telegram/<bot id>/ (the bot id is the token's public part), mode 0700.
 import {
   closeSync,
@@ -26,6 +27,8 @@ const LOCK_STALE_MS = 10 * 60_000;
 /** Inbox files and used marks older than this are removed by the poller. */
 const KEEP_MS = 24 * 60 * 60_000;
 
+const SUBS = ["inbox", "used", "messages"];
+
 /** The shared folder of one bot on this machine. */
 export interface Inbox {
   dir: string;
@@ -35,7 +38,7 @@ export interface Inbox {
 export function openInbox(stateDir: string, botToken: string): Inbox {
   const botId = /^\d+/.exec(botToken)?.[0] ?? "bot";
   const dir = join(stateDir, "telegram", botId);
-  for (const sub of ["inbox", "used"]) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
+  for (const sub of SUBS) mkdirSync(join(dir, sub), { recursive: true, mode: 0o700 });
   return { dir };
 }
 
@@ -139,6 +142,30 @@ function readPresses(path: string): Press[] {
   }
 }
 
+/** Whose request a message of the bot asks, and until when (Unix seconds). */
+export interface AskedIn {
+  request: string;
+  expiresAt: number;
+}
+
+// Notes that message `messageId` asks `request`, so a reply to it finds its way there.
+export function noteMessage(inbox: Inbox, messageId: number, asked: AskedIn): void {
+  writeAtomic(join(inbox.dir, "messages", String(messageId)), JSON.stringify(asked));
+}
+
+// The request message `messageId` asks, if it is one of ours.
+export function askedIn(inbox: Inbox, messageId: number): AskedIn | undefined {
+  try {
+    const value = JSON.parse(
+      readFileSync(join(inbox.dir, "messages", String(messageId)), "utf8"),
+    ) as Partial<AskedIn> | null;
+    if (typeof value?.request !== "string" || typeof value.expiresAt !== "number") return undefined;
+    return { request: value.request, expiresAt: value.expiresAt };
+  } catch {
+    return undefined;
+  }
+}
+
 // Marks the request answered. False when it was already: this press is a replay.
 export function markUsed(inbox: Inbox, request: string): boolean {
   try {
@@ -160,7 +187,7 @@ export function isUsed(inbox: Inbox, request: string): boolean {
 
 // Removes inbox files and used marks older than a day (Telegram keeps updates 24 hours).
 export function sweep(inbox: Inbox, now: number): void {
-  for (const sub of ["inbox", "used"]) {
+  for (const sub of SUBS) {
     const dir = join(inbox.dir, sub);
     let names: string[];
     try {

@@ -2,12 +2,16 @@
 // poller (long polling getUpdates, routing every press; telegram-inbox.ts says how approvals share
 // the bot) or, while another approve polls, by reading this request's inbox file. A press counts
 // only from the configured chat, with a valid MAC, for this request, before its expiry, once.
+// A typed reply to the request's message is a deny with that reason, under the same rules (its
+// request and expiry come from messages/<id>, written when the question was sent).
 // Anything else is logged (and a late or repeated press told so on the phone); nothing else.
 import { toHookNotifyError, type HookNotifyError } from "../errors.js";
-import type { Decision } from "./answer.js";
+import type { Answer } from "./answer.js";
+import { inertReason } from "./decision.js";
 import { answerPress, editOutcome, getPresses, type BotCall, type Press } from "./telegram-bot.js";
 import { readCallback } from "./telegram-callback.js";
 import {
+  askedIn,
   deliverPress,
   holdsPollLock,
   isUsed,
@@ -24,12 +28,20 @@ import { pause } from "./wait.js";
 
 /** A press that was not taken as this request's answer, and why. */
 export interface TelegramRejected {
-  reason: "malformed" | "forged" | "other-chat" | "other-request" | "replay" | "expired";
+  reason:
+    | "malformed"
+    | "forged"
+    | "other-chat"
+    | "other-request"
+    | "replay"
+    | "expired"
+    | "other-message"
+    | "empty-reply";
   message: string;
 }
 
 export type TelegramWaitResult =
-  | { answer: Decision; press: Press; at: number }
+  | { answer: Answer; press: Press; at: number }
   | { none: "timeout" }
   | { none: "error"; error: HookNotifyError };
 
@@ -148,6 +160,7 @@ async function classify(
   mayAnswer: boolean,
 ): Promise<TelegramWaitResult | TelegramRejected["reason"]> {
   if (press.chatId !== input.call.setup.chatId) return "other-chat";
+  if (press.reply !== undefined) return classifyReply(input, press, mayAnswer);
   const verdict = readCallback(input.secret, input.call.setup.chatId, press.data);
   if (!verdict.ok) return verdict.reason;
   const expired = verdict.expiresAt * 1000 <= input.now();
@@ -168,21 +181,47 @@ async function classify(
     await tell(input.call, press, "This request was already answered.");
     return "replay";
   }
-  return { answer: verdict.decision, press, at: input.now() };
+  return { answer: { decision: verdict.decision }, press, at: input.now() };
 }
 
-// Best effort: stops the phone's spinner with `text`, and puts `outcome` on top of the message
-// (its buttons go). False when Telegram did not take either call.
+// A reply to one of our request messages denies it with the reply's text (made inert), once,
+// before the request's expiry; a reply to any other message is none of approve's business.
+async function classifyReply(
+  input: TelegramWaitInput,
+  press: Press,
+  mayAnswer: boolean,
+): Promise<TelegramWaitResult | TelegramRejected["reason"]> {
+  const asked = press.replyTo === undefined ? undefined : askedIn(input.inbox, press.replyTo);
+  if (asked === undefined) return "other-message";
+  const expired = asked.expiresAt * 1000 <= input.now();
+  if (asked.request !== input.requestId && !expired && !isUsed(input.inbox, asked.request)) {
+    deliverPress(input.inbox, asked.request, press);
+    return "other-request";
+  }
+  if (expired) {
+    await tell(input.call, press, "", "⌛ Expired: no answer in time, the terminal asked.");
+    return "expired";
+  }
+  const reason = inertReason(press.reply ?? "");
+  if (reason === undefined) return "empty-reply";
+  if (!mayAnswer || !markUsed(input.inbox, asked.request)) return "replay";
+  return { answer: { decision: "deny", reason }, press, at: input.now() };
+}
+
+// Best effort: stops the phone's spinner with `text` (a press; a reply has none), and puts
+// `outcome` on top of the message (its buttons go). False when Telegram did not take either call.
 export async function tell(
   call: BotCall,
   press: Press,
   text: string,
   outcome?: string,
 ): Promise<boolean> {
-  const answered = await answerPress(call, press, text).then(
-    () => true,
-    () => false,
-  );
+  const answered =
+    press.reply !== undefined ||
+    (await answerPress(call, press, text).then(
+      () => true,
+      () => false,
+    ));
   if (outcome === undefined || press.messageId === undefined) return answered;
   const after = press.text === undefined ? "" : `\n\n${press.text}`;
   const edited = await editOutcome(call, press.messageId, `${outcome}${after}`).then(

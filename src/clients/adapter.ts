@@ -85,6 +85,9 @@ export interface ClientAdapter {
   readonly projectNeedsTrust?: boolean;
   /** True when `hook-notify approve` can answer its permission requests (install --approve). */
   readonly answersPermissions?: boolean;
+  /** True when its PermissionRequest answer may carry updatedPermissions ("Allow for this
+   * session"): Claude Code. Codex fails closed on them. */
+  readonly takesSessionRules?: boolean;
   /** Why install --approve writes nothing for it, when there is more to say than "not built". */
   readonly noApprove?: string;
   /** On Windows, the user-scope command: "exec" (program and arguments, no shell) or "cmd" (a

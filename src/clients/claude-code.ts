@@ -45,6 +45,7 @@ export const claudeCode = defineClient({
   jsoncReason: "Claude Code rejects comments, trailing commas and a byte-order mark",
   imports: [],
   answersPermissions: true,
+  takesSessionRules: true,
   windowsCommand: "exec",
   // `claude mcp add --scope user`: ~/.claude.json (in $CLAUDE_CONFIG_DIR when set), mcpServers.
   mcp: {

@@ -3,7 +3,8 @@ import type { LoggedApproval } from "../journal/line.js";
 import { formatDuration } from "../message/text.js";
 import type { Style } from "../style.js";
 
-// "allowed from the phone at 12:03:04 (after 9s)", "terminal asked: presence unknown (…)", …
+// "allowed from the phone via telegram (user 4242) at 12:03:04 (after 9s)", "denied from the
+// phone …: \"not on main\"", "terminal asked: presence unknown (…)", …
 export function approvalCell(
   approval: LoggedApproval,
   style: Style,
@@ -19,7 +20,7 @@ export function approvalCell(
       : `; ignored ${approval.rejected.length}: ${[...new Set(approval.rejected.map((r) => r.reason))].join(", ")}`;
   if (approval.result !== "terminal") {
     const at = approval.answeredAt === undefined ? "" : ` at ${clock(approval.answeredAt)}`;
-    const text = `${sample}${approval.result} from the phone${at}${waited}${ignored}${what}`;
+    const text = `${sample}${answered(approval)} from the phone${from(approval)}${at}${waited}${ignored}${what}${said(approval)}`;
     return approval.result === "allowed" ? style.ok(text) : style.warn(text);
   }
   const why =
@@ -27,4 +28,21 @@ export function approvalCell(
       ? approval.why
       : `no answer from the phone (${approval.fallback ?? "error"})${waited}`;
   return style.dim(`${sample}terminal asked: ${why || "approve could not run"}${ignored}${what}`);
+}
+
+// "allowed", "allowed for this session (allow `npm test …` commands)", "denied".
+function answered(approval: LoggedApproval): string {
+  if (approval.answer !== "allow-session") return approval.result;
+  return `allowed for this session${approval.granted ? ` (${approval.granted})` : ""}`;
+}
+
+// " via telegram (user 4242)", " via ntfy", or nothing for lines written before.
+function from(approval: LoggedApproval): string {
+  if (approval.via === undefined) return "";
+  return ` via ${approval.via}${approval.user === undefined ? "" : ` (user ${approval.user})`}`;
+}
+
+// A deny's typed reason, as the agent read it.
+function said(approval: LoggedApproval): string {
+  return approval.reason === undefined ? "" : ` · reason: ${JSON.stringify(approval.reason)}`;
 }

@@ -74,6 +74,11 @@ export interface LoggedApproval {
   result: "allowed" | "denied" | "terminal";
   answeredBy?: "phone" | undefined;
   answeredAt?: string | undefined;
+  answer?: string | undefined;
+  reason?: string | undefined;
+  granted?: string | undefined;
+  via?: string | undefined;
+  user?: number | undefined;
   waitedMs?: number | undefined;
   fallback?: string | undefined;
   rejected: { reason: string; message: string }[];

@@ -36,13 +36,13 @@ describe("answer bodies: HMAC over (request id, decision) with the machine's key
 
 describe("decisionJson: the documented PermissionRequest output", () => {
   it("allow", () => {
-    expect(JSON.parse(decisionJson("allow"))).toEqual({
+    expect(JSON.parse(decisionJson({ decision: "allow" }))).toEqual({
       hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
     });
   });
 
   it("deny carries a message for Claude and no interrupt", () => {
-    expect(JSON.parse(decisionJson("deny"))).toEqual({
+    expect(JSON.parse(decisionJson({ decision: "deny" }))).toEqual({
       hookSpecificOutput: {
         hookEventName: "PermissionRequest",
         decision: { behavior: "deny", message: DENY_MESSAGE },

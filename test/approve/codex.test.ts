@@ -39,7 +39,7 @@ describe("Codex's PermissionRequest", () => {
   // updatedInput, updatedPermissions or interrupt true fail closed.
   it("gets only fields its output schema allows", () => {
     for (const decision of ["allow", "deny"] as const) {
-      const out = JSON.parse(decisionJson(decision)) as {
+      const out = JSON.parse(decisionJson({ decision })) as {
         hookSpecificOutput: Record<string, unknown> & { decision: Record<string, unknown> };
       };
       expect(Object.keys(out)).toEqual(["hookSpecificOutput"]);

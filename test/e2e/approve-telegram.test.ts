@@ -66,9 +66,10 @@ describe("hook-notify approve through Telegram (built binary, local Bot API)", (
     const home = setUp(bot);
     const running = approve(home);
     const message = await bot.waitForMessage();
-    // The buttons' data fits Telegram's 64 bytes; the keyboard is Allow and Deny.
+    // The buttons' data fits Telegram's 64 bytes; the keyboard is Allow and Deny, and the
+    // fixture's suggestions (a folder, accept-edits mode) make Allow for this session.
     const buttons = message.reply_markup!.inline_keyboard.flat();
-    expect(buttons.map((b) => b.text)).toEqual(["Allow", "Deny"]);
+    expect(buttons.map((b) => b.text)).toEqual(["Allow", "Deny", "Allow for this session"]);
     for (const b of buttons) expect(Buffer.byteLength(b.callback_data!)).toBeLessThanOrEqual(64);
     expect(message.text).toContain("Claude Code asks to use Bash");
     const press = bot.press(message, "Allow");
@@ -87,9 +88,9 @@ describe("hook-notify approve through Telegram (built binary, local Bot API)", (
     expect(approvals(home)[0]).toMatchObject({ result: "allowed", rejected: [] });
     const log = JSON.stringify(home.logLines());
     for (const secret of [TOKEN, KEY]) expect(log).not.toContain(secret);
-    // getUpdates asked for presses only, as a long poll.
+    // getUpdates asked for presses and messages (a reply denies with a reason), as a long poll.
     const poll = bot.calls.find((c) => c.method === "getUpdates");
-    expect(poll?.body).toMatchObject({ allowed_updates: ["callback_query"] });
+    expect(poll?.body).toMatchObject({ allowed_updates: ["callback_query", "message"] });
     expect(poll?.body.timeout).toBeGreaterThan(0);
   }, 60_000);
 

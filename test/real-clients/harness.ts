@@ -212,7 +212,7 @@ export async function expectTurn(box: Box, webhook: TestHttpServer, model: MockM
   expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0));
   // Only approve prints, and only the decision a person made: one run, that decision's JSON.
   const printed = runs.filter((r) => r.stdoutBytes > 0).map((r) => r.stdoutBytes);
-  const answer = turn.approve && Buffer.byteLength(`${decisionJson(turn.approve)}\n`);
+  const answer = turn.approve && Buffer.byteLength(`${decisionJson({ decision: turn.approve })}\n`);
   expect(printed).toEqual(answer === undefined ? [] : [answer]);
 }
 
