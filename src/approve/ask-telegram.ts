@@ -57,7 +57,10 @@ export async function askTelegram(
   });
   // Allow and Deny side by side; Allow for this session (a longer label) on a row of its own.
   const shown = offered(offers);
-  const rows = [shown.filter((d) => d !== "allow-session"), shown.filter((d) => d === "allow-session")]
+  const rows = [
+    shown.filter((d) => d !== "allow-session"),
+    shown.filter((d) => d === "allow-session"),
+  ]
     .filter((row) => row.length > 0)
     .map((row) => row.map(button));
   const call: BotCall = { setup, signal, env: deps.env };
@@ -78,7 +81,8 @@ export async function askTelegram(
   );
   // A reply names only the message it answers: note whose request that is, before any can come.
   const messageId = (sent as { message_id?: unknown } | undefined)?.message_id;
-  if (typeof messageId === "number") noteMessage(inbox, messageId, { request: requestId, expiresAt });
+  if (typeof messageId === "number")
+    noteMessage(inbox, messageId, { request: requestId, expiresAt });
   onSent(seconds);
   const result = await waitForPress({
     call,

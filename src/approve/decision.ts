@@ -19,7 +19,10 @@ export const MAX_REASON = 500;
 // {"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}
 export function decisionJson(answer: Answer, grant?: SessionGrant): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: "PermissionRequest", decision: decisionBody(answer, grant) },
+    hookSpecificOutput: {
+      hookEventName: "PermissionRequest",
+      decision: decisionBody(answer, grant),
+    },
   });
 }
 

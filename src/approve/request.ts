@@ -97,7 +97,9 @@ export function requestText(
   const lines = [
     headline(summary),
     where,
-    offers.grant === undefined ? "" : `${LABELS["allow-session"]}: ${offers.grant.words}, until the session ends.`,
+    offers.grant === undefined
+      ? ""
+      : `${LABELS["allow-session"]}: ${offers.grant.words}, until the session ends.`,
     offers.reply ? "Reply to this message to deny with a reason: the agent reads it." : "",
     `Allow or Deny within ${seconds} s; otherwise the terminal asks. Request ${requestId.slice(0, 8)}.`,
   ];

@@ -93,7 +93,11 @@ export async function getPresses(
   });
   if (!Array.isArray(result)) return [];
   return result.flatMap((raw: unknown) => {
-    const update = raw as { update_id?: unknown; callback_query?: unknown; message?: unknown } | null;
+    const update = raw as {
+      update_id?: unknown;
+      callback_query?: unknown;
+      message?: unknown;
+    } | null;
     if (typeof update?.update_id !== "number") return [];
     const press = toPress(update.callback_query) ?? toReply(update.message);
     return [{ updateId: update.update_id, press }];

@@ -3,62 +3,21 @@
 // (test/helpers/telegram-server.ts). A press is the callback_query update a phone makes. Issue 25's
 // done-when: an Allow press from the configured chat allows the request; a press from another
 // chat, a replayed press and a press after the deadline do nothing but get logged.
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, runBin, tempHome, type BinResult, type TempHome } from "../helpers/run-bin.js";
+import { runBin } from "../helpers/run-bin.js";
+import {
+  approvals,
+  approve,
+  CHAT,
+  KEY,
+  reasons,
+  setUpTelegram as setUp,
+  TOKEN,
+} from "../helpers/telegram-approve.js";
 import { startFakeTelegram, type FakeTelegram } from "../helpers/telegram-server.js";
 
-const TOKEN = "123456789:AAtelegramApproveTestToken_0123456";
-const CHAT = 424242;
-const KEY = "b".repeat(64);
 const ALLOW =
   '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}\n';
-
-function setUp(bot: FakeTelegram, config: Record<string, unknown> = {}): TempHome {
-  const home = tempHome();
-  home.writeConfig({
-    sinks: {
-      phone: { type: "chat", service: "telegram", botToken: TOKEN, chatId: CHAT, apiUrl: bot.url },
-    },
-    approveWhen: "always",
-    approveSeconds: 30,
-    ...config,
-  });
-  const stateDir = join(home.dir, "state", "hook-notify");
-  mkdirSync(stateDir, { recursive: true });
-  writeFileSync(join(stateDir, "approve.key"), `${KEY}\n`, { mode: 0o600 });
-  chmodSync(join(stateDir, "approve.key"), 0o600);
-  return home;
-}
-
-function approve(home: TempHome, args: string[] = []): Promise<BinResult> {
-  return runBin(["approve", ...args], {
-    input: fixture("claude-code/PermissionRequest.json"),
-    env: home.env,
-    killAfterMs: 60_000,
-  });
-}
-
-interface Approval {
-  request: string;
-  result: string;
-  fallback?: string;
-  rejected: { reason: string; message: string }[];
-}
-
-// The approve log lines, oldest first.
-function approvals(home: TempHome): (Approval & { error?: { code: string; message: string } })[] {
-  return home
-    .logLines()
-    .filter((line) => line.event === "PermissionRequest")
-    .map((line) => ({
-      ...(line.approval as Approval),
-      ...(line.error ? { error: line.error as { code: string; message: string } } : {}),
-    }));
-}
-
-const reasons = (approval: Approval | undefined) => approval?.rejected.map((r) => r.reason) ?? [];
 
 describe("hook-notify approve through Telegram (built binary, local Bot API)", () => {
   it("Allow pressed in the configured chat: allows, answers the press, edits the message", async () => {

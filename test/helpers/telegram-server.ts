@@ -5,7 +5,8 @@
 // callback_data held to 1-64 bytes), getUpdates (offset confirms every update below it,
 // timeout is a long poll, allowed_updates filters, a second getUpdates ends the first with 409
 // Conflict, a webhook makes it 409), answerCallbackQuery, editMessageText (without reply_markup
-// the keyboard goes), getWebhookInfo. A press makes the callback_query update a phone would.
+// the keyboard goes), getWebhookInfo. A press makes the callback_query update a phone would; a
+// reply makes the message update (with reply_to_message) a phone's swipe-to-reply would.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { onTestFinished } from "vitest";
@@ -48,6 +49,8 @@ export interface FakeTelegram {
     label: string,
     from?: { chatId?: number; userId?: number },
   ): string;
+  /** Queues the message update of replying `text` to `message`, as from `chatId` (default: its chat). */
+  reply(message: TelegramMessage, text: string, from?: { chatId?: number; userId?: number }): void;
   /** Queues a callback_query with any data, as from `chatId`. */
   pressData(data: string, chatId: number, messageId?: number): string;
 }
@@ -65,7 +68,9 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
   let nextUpdate = 1;
   let nextMessage = 100;
   let nextQuery = 1;
-  let pending: { res: ServerResponse; timer: NodeJS.Timeout; offset: number } | undefined;
+  let pending:
+    | { res: ServerResponse; timer: NodeJS.Timeout; offset: number; allowed: string[] }
+    | undefined;
   const waiters = new Set<() => void>();
   const answered = new Set<string>();
 
@@ -100,6 +105,22 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
       const chatId = from.chatId ?? message.chat.id;
       return queuePress(button.callback_data, chatId, message, from.userId ?? chatId);
     },
+    reply: (message, text, from = {}) => {
+      const chatId = from.chatId ?? message.chat.id;
+      updates.push({
+        update_id: nextUpdate++,
+        message: {
+          message_id: nextMessage++,
+          date: Math.floor(Date.now() / 1000),
+          from: { id: from.userId ?? chatId, is_bot: false, first_name: "Phone" },
+          chat: { id: chatId, type: chatId < 0 ? "group" : "private" },
+          text,
+          // A copy as the message was then: the Bot API does not nest a reply's own reply.
+          reply_to_message: { ...message },
+        },
+      });
+      setImmediate(flush);
+    },
     pressData: (data, chatId, messageId = 1) =>
       queuePress(
         data,
@@ -129,7 +150,9 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
   // A waiting long poll gets the updates at or above its offset as soon as there are some.
   function flush(): void {
     if (!pending) return;
-    const ready = updates.filter((u) => u.update_id >= pending!.offset);
+    const ready = updates.filter(
+      (u) => u.update_id >= pending!.offset && isAllowed(u, pending!.allowed),
+    );
     if (ready.length === 0) return;
     const { res, timer } = pending;
     pending = undefined;
@@ -288,6 +311,7 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
         if (updates[i]!.update_id < body.offset) updates.splice(i, 1);
     }
     const offset = typeof body.offset === "number" ? body.offset : 0;
+    const allowed = Array.isArray(body.allowed_updates) ? (body.allowed_updates as string[]) : [];
     if (pending) {
       fake.conflicts++;
       const earlier = pending;
@@ -299,7 +323,7 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
         "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
       );
     }
-    const ready = updates.filter((u) => u.update_id >= offset);
+    const ready = updates.filter((u) => u.update_id >= offset && isAllowed(u, allowed));
     const timeout = typeof body.timeout === "number" ? body.timeout : 0;
     if (ready.length > 0 || timeout <= 0) {
       send(res, 200, { ok: true, result: ready });
@@ -309,7 +333,7 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
       if (pending?.res === res) pending = undefined;
       send(res, 200, { ok: true, result: [] });
     }, timeout * 1000);
-    pending = { res, timer, offset };
+    pending = { res, timer, offset, allowed };
     res.on("close", () => {
       if (pending?.res === res) {
         clearTimeout(timer);
@@ -330,4 +354,11 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
     );
   });
   return fake;
+}
+
+// "Specify an empty list to receive all update types except chat_member, message_reaction, and
+// message_reaction_count (default)" (getUpdates, allowed_updates).
+function isAllowed(update: Update, allowed: string[]): boolean {
+  if (allowed.length === 0) return true;
+  return Object.keys(update).some((key) => key !== "update_id" && allowed.includes(key));
 }
