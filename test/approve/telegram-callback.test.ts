@@ -1,6 +1,7 @@
 // The Telegram buttons' callback_data: within 64 bytes, and accepted only as signed, unchanged,
 // for the chat it was made for.
 import { describe, expect, it } from "vitest";
+import { DECISIONS } from "../../src/approve/answer.js";
 import {
   CALLBACK_DATA_MAX_BYTES,
   callbackData,
@@ -16,7 +17,7 @@ describe("Telegram callback data", () => {
   it("fits Telegram's 64 bytes and reads back as signed", () => {
     const request = newTelegramRequestId();
     const expiresAt = 4_102_444_800; // 2100-01-01: the longest expiry the data will carry
-    for (const decision of ["allow", "deny"] as const) {
+    for (const decision of DECISIONS) {
       const data = callbackData(KEY, CHAT, request, expiresAt, decision);
       expect(Buffer.byteLength(data)).toBeLessThanOrEqual(CALLBACK_DATA_MAX_BYTES);
       expect(readCallback(KEY, CHAT, data)).toEqual({ ok: true, request, decision, expiresAt });
@@ -29,10 +30,13 @@ describe("Telegram callback data", () => {
     expect(readCallback(OTHER_KEY, CHAT, data)).toEqual({ ok: false, reason: "forged" });
     expect(readCallback(KEY, "4242", data)).toEqual({ ok: false, reason: "forged" });
     const [prefix, , id, expiry, mac] = data.split(".");
-    // Deny turned into Allow, the expiry pushed back, the request swapped: the MAC says no.
-    expect(readCallback(KEY, CHAT, [prefix, "a", id, expiry, mac].join("."))).toMatchObject({
-      reason: "forged",
-    });
+    // Deny turned into Allow (or Allow for this session), the expiry pushed back, the request
+    // swapped: the MAC says no.
+    for (const code of ["a", "s"]) {
+      expect(readCallback(KEY, CHAT, [prefix, code, id, expiry, mac].join("."))).toMatchObject({
+        reason: "forged",
+      });
+    }
     const later = (parseInt(expiry!, 36) + 3600).toString(36);
     expect(readCallback(KEY, CHAT, [prefix, "d", id, later, mac].join("."))).toMatchObject({
       reason: "forged",
