@@ -12,7 +12,13 @@ import { decisionJson } from "../../src/approve/decision.js";
 import type { TestHttpServer } from "../helpers/http-server.js";
 import { pressButton, type FakeNtfy } from "../helpers/ntfy-server.js";
 import { BIN, removeHome } from "../helpers/run-bin.js";
-import type { Behaviour, MockModel } from "./mock-model.js";
+import { LABELS } from "../../src/approve/request.js";
+import {
+  PERMISSION_COMMAND,
+  SESSION_COMMAND,
+  type Behaviour,
+  type MockModel,
+} from "./mock-model.js";
 
 /** A client as pinned.json names it. */
 export interface Pinned {
@@ -210,8 +216,13 @@ export async function expectTurn(box: Box, webhook: TestHttpServer, model: MockM
   const runs = traced(box);
   expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
   expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0));
-  // Only approve prints, and only the decision a person made: one run, that decision's JSON.
+  // Only approve prints, and only the decision a person made: one run, that decision's JSON
+  // (for Allow for this session, with the rules the client suggested).
   const printed = runs.filter((r) => r.stdoutBytes > 0).map((r) => r.stdoutBytes);
+  if (turn.approve === "allow-session") {
+    expect(printed).toHaveLength(1);
+    return;
+  }
   const answer = turn.approve && Buffer.byteLength(`${decisionJson({ decision: turn.approve })}\n`);
   expect(printed).toEqual(answer === undefined ? [] : [answer]);
 }
@@ -250,9 +261,13 @@ export async function driveInTmux(
     // approve asks the phone; nothing is typed at the terminal: the phone's answer decides.
     const question = await phone.waitForMessage(PHONE_TOPIC, 1, 120_000);
     expect(question.title).toMatch(/ asks to use Bash$/);
-    expect(question.message).toContain("touch hn-probe.txt");
-    expect(await pressButton(question, turn.approve === "deny" ? "Deny" : "Allow")).toBe(200);
+    const command = turn.behaviour === "session" ? SESSION_COMMAND : PERMISSION_COMMAND;
+    expect(question.message).toContain(command);
+    expect(await pressButton(question, LABELS[turn.approve ?? "allow"])).toBe(200);
     await webhook.waitForRequests(beforeExit, 120_000);
+    // A needs-you here means the terminal asked after all (nothing is typed to answer it).
+    const events = webhook.requests.map((r) => (JSON.parse(r.body) as Sent).data.event);
+    expect(events).not.toContain("Notification");
     return quitTmux(tmux, { box, webhook, turn }, quit);
   }
   await webhook.waitForRequests(1, 120_000);
@@ -283,7 +298,8 @@ async function quitTmux(
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await tmux("send-keys", "-t", "agent", "Enter");
   await webhook.waitForRequests(turn.sent.length, 120_000);
-  const granted = turn.behaviour === "permission" && turn.approve !== "deny";
+  const asks = turn.behaviour === "permission" || turn.behaviour === "session";
+  const granted = asks && turn.approve !== "deny";
   expect(existsSync(join(box.project, "hn-probe.txt"))).toBe(granted);
   return { code: 0, stdout: screen.stdout, stderr: "" };
 }

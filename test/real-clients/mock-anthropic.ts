@@ -6,6 +6,7 @@ import {
   NOTIFY_INPUT,
   NOTIFY_TOOL,
   PERMISSION_COMMAND,
+  SESSION_COMMAND,
   SUBAGENT_PROMPT,
   type Behaviour,
 } from "./mock-model.js";
@@ -34,7 +35,7 @@ const SUBAGENT_MS = 8000;
 
 // Anthropic Messages (POST /v1/messages, Claude Code and Droid's BYOK "anthropic" provider):
 // a streamed text answer, or a tool call first (until a tool result comes back): with
-// "permission" and "denied" a Bash call, with "background" a background subagent whose own request
+// "permission" and "denied" a Bash call, with "session" the same Bash call twice, with "background" a background subagent whose own request
 // is answered SUBAGENT_MS later; "error" is refused with a 403. Returns false for requests that
 // are not Messages calls.
 export function answerAnthropic(
@@ -72,8 +73,13 @@ export function answerAnthropic(
 // the text answer, which is no verdict.
 function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) {
   const tools = (parsed.tools ?? []).map((tool) => tool.name);
-  if (tools.length === 0 || JSON.stringify(parsed.messages ?? []).includes('"tool_result"'))
-    return undefined;
+  const results = JSON.stringify(parsed.messages ?? []).split('"tool_result"').length - 1;
+  if (tools.length === 0) return undefined;
+  if (behaviour === "session" && results < 2) {
+    const input = { command: SESSION_COMMAND };
+    return { type: "tool_use", id: `toolu_s${results}`, name: "Bash", input } as ToolUse;
+  }
+  if (results > 0) return undefined;
   if (behaviour === "permission" || behaviour === "denied") {
     const command = behaviour === "denied" ? DENIED_COMMAND : PERMISSION_COMMAND;
     return { type: "tool_use", id: "toolu_1", name: "Bash", input: { command } } as ToolUse;

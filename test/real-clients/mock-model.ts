@@ -8,16 +8,19 @@ export interface MockModel {
   url: string;
   /** Method and path of every request, in order. */
   requests: string[];
+  /** The body of every request, in the same order (what the model was told); the mocks that
+   * script a permission answer keep them. */
+  bodies?: string[];
 }
 
 /** What the model does: answer with text; answer and ask to run a command that needs permission
- * (PERMISSION_COMMAND); ask to run one a permission check blocks (DENIED_COMMAND, Anthropic only);
+ * (PERMISSION_COMMAND), or the same command twice (SESSION_COMMAND, "session"); ask to run one a permission check blocks (DENIED_COMMAND, Anthropic only);
  * call hook-notify's notify tool over MCP first (NOTIFY_TOOL, Anthropic only);
  * start a subagent in the background for BACKGROUND_PROMPT, which answers later (Anthropic only);
  * refuse every request (a failed turn); or (Chat Completions) answer 200 with an error as the
  * stream's only event, which clients do not retry. */
 export type Behaviour =
-  "text" | "permission" | "denied" | "background" | "notify" | "error" | "stream-error";
+  "text" | "permission" | "session" | "denied" | "background" | "notify" | "error" | "stream-error";
 
 /** The "notify" model calls hook-notify's MCP tool (as Claude Code names it) with these. */
 export const NOTIFY_TOOL = "mcp__hook-notify__notify";
@@ -29,6 +32,13 @@ export const NOTIFY_INPUT = {
 
 /** The command the "permission" model asks to run; the client must ask before running it. */
 export const PERMISSION_COMMAND = "touch hn-probe.txt";
+
+/** The command the "session" model asks to run twice, one call after the other (Anthropic only):
+ * allowed for the session the first time, the second must run without asking again. The script
+ * (SESSION_SCRIPT, written into the project by the runner) appends a line to hn-probe.txt: a
+ * redirect in the command itself would make Claude Code offer a folder, not a rule for it. */
+export const SESSION_COMMAND = "sh hn-probe.sh";
+export const SESSION_SCRIPT = "echo ran >> hn-probe.txt\n";
 
 /** The command the "denied" model asks to run: a force push, which Claude Code's auto mode sends
  * to its check (the mock's answer to the check is no verdict, so the action is blocked). */
@@ -46,11 +56,13 @@ const USAGE_GEMINI = { promptTokenCount: 5, candidatesTokenCount: 7, totalTokenC
 // Messages), Codex (Responses), Gemini CLI, Copilot CLI and OpenCode (Chat Completions).
 export async function startMockModel(behaviour: Behaviour = "text"): Promise<MockModel> {
   const requests: string[] = [];
+  const bodies: string[] = [];
   const server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
       requests.push(`${req.method ?? ""} ${req.url ?? ""}`);
+      bodies.push(body);
       if (answerAnthropic(req, body, res, behaviour)) return;
       if (behaviour === "error" && req.method === "POST") {
         res.writeHead(400, { "content-type": "application/json" });
@@ -70,7 +82,7 @@ export async function startMockModel(behaviour: Behaviour = "text"): Promise<Moc
     await new Promise((resolve) => server.close(resolve));
   });
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${String(port)}`, requests };
+  return { url: `http://127.0.0.1:${String(port)}`, requests, bodies };
 }
 
 const REFUSAL = {

@@ -1,7 +1,7 @@
 // The real clients, pinned (pinned.json), driven through one turn against a mock model on
 // loopback after `hook-notify install`: the notifications must reach a local webhook, and every
 // hook run must exit 0 with nothing on stdout. .ci/run installs the clients into a cache folder.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,9 +12,10 @@ import {
   BACKGROUND_PROMPT,
   NOTIFY_INPUT,
   NOTIFY_TOOL,
+  SESSION_SCRIPT,
   startMockModel,
 } from "./mock-model.js";
-import { startFakeNtfy } from "../helpers/ntfy-server.js";
+import { startFakeNtfy, type FakeNtfy } from "../helpers/ntfy-server.js";
 import {
   addPhone,
   driveInTmux,
@@ -22,7 +23,9 @@ import {
   install,
   makeBox,
   PHONE_TOKEN,
+  PHONE_TOPIC,
   pinnedClients,
+  type Box,
   run,
   shq,
   type Drive,
@@ -74,6 +77,19 @@ const TURNS: Record<Id, Turn[]> = {
       interactive: true,
       sent: [
         { event: "Notification", failure: false },
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
+      // install --approve; the phone (a local ntfy) presses Allow for this session: the command
+      // runs, and the model's second call of the same command runs with no second question to
+      // the phone and no prompt at the terminal (nothing is typed there).
+      what: "an interactive turn in tmux whose command is allowed for this session from the phone: it runs, and runs again with no second question",
+      behaviour: "session",
+      interactive: true,
+      approve: "allow-session",
+      sent: [
         { event: "SessionEnd", failure: false },
         { event: "Stop", failure: false, lastMessage: ANSWER },
       ],
@@ -236,12 +252,19 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
       }
       await expectTurn(box, webhook, model, turn);
       if (turn.behaviour === "notify") expectAgentsOwnNotification(webhook);
+      if (turn.behaviour === "session") expectRanTwiceAskedOnce(box, phone);
     },
     CLIENT_TIMEOUT,
   );
 });
 
 type Result = Awaited<ReturnType<typeof run>>;
+
+// Allow for this session: both calls ran (two lines), and the phone was asked once.
+function expectRanTwiceAskedOnce(box: Box, phone: FakeNtfy | undefined): void {
+  expect(readFileSync(join(box.project, "hn-probe.txt"), "utf8")).toBe("ran\nran\n");
+  expect(phone?.messages.filter((m) => m.topic === PHONE_TOPIC)).toHaveLength(1);
+}
 
 // The notify call's notification: the model's title, and the session the client ran it in (the
 // client tells its MCP servers in CLAUDE_CODE_SESSION_ID): the same as its Stop hook's.
@@ -293,6 +316,8 @@ async function runClaudeCode(drive: Drive): Promise<Result> {
     projects: { [box.project]: { hasTrustDialogAccepted: true } },
   };
   await writeFile(join(box.home, ".claude.json"), JSON.stringify(state));
+  if (turn.behaviour === "session")
+    await writeFile(join(box.project, "hn-probe.sh"), SESSION_SCRIPT);
   // Auto mode's check runs on the vendor's server unless CLAUDE_CODE_AUTO_MODE_SERVER=0: here it
   // asks the loopback model, whose answer is no verdict, so the action is blocked.
   const [mode, prompt] =
