@@ -12,6 +12,7 @@ import { decisionJson } from "../../src/approve/decision.js";
 import type { TestHttpServer } from "../helpers/http-server.js";
 import { pressButton, type FakeNtfy } from "../helpers/ntfy-server.js";
 import { BIN, removeHome } from "../helpers/run-bin.js";
+import type { FakeTelegram } from "../helpers/telegram-server.js";
 import { LABELS } from "../../src/approve/request.js";
 import {
   PERMISSION_COMMAND,
@@ -177,6 +178,8 @@ export interface Turn {
   interactive?: boolean;
   /** install --approve: `hook-notify approve` asks the phone (a local ntfy), which answers so. */
   approve?: Decision;
+  /** The phone is a local Bot API instead, and the person replies this to deny with a reason. */
+  reason?: string;
 }
 
 export const PHONE_TOKEN = "tk_realclientphone0123456789";
@@ -192,6 +195,30 @@ export async function addPhone(box: Box, phone: FakeNtfy): Promise<void> {
     service: "ntfy",
     url: `${phone.url}/${PHONE_TOPIC}`,
     token: PHONE_TOKEN,
+    events: ["StopFailure"],
+  };
+  const value = {
+    ...current,
+    sinks: { ...current.sinks, phone: sink },
+    approveWhen: "always",
+    approveSeconds: 60,
+  };
+  await writeFile(config, JSON.stringify(value));
+}
+
+export const PHONE_BOT_TOKEN = "123456789:AArealclientphonebot0123456789";
+export const PHONE_CHAT = 515151;
+
+// The same, with a Telegram bot (the local Bot API) as the phone.
+export async function addTelegramPhone(box: Box, bot: FakeTelegram): Promise<void> {
+  const config = join(box.home, ".config", "hook-notify", "config.json");
+  const current = JSON.parse(readFileSync(config, "utf8")) as { sinks: Record<string, unknown> };
+  const sink = {
+    type: "chat",
+    service: "telegram",
+    botToken: PHONE_BOT_TOKEN,
+    chatId: PHONE_CHAT,
+    apiUrl: bot.url,
     events: ["StopFailure"],
   };
   const value = {
@@ -223,7 +250,8 @@ export async function expectTurn(box: Box, webhook: TestHttpServer, model: MockM
     expect(printed).toHaveLength(1);
     return;
   }
-  const answer = turn.approve && Buffer.byteLength(`${decisionJson({ decision: turn.approve })}\n`);
+  const decision = turn.approve && decisionJson({ decision: turn.approve, reason: turn.reason });
+  const answer = decision && Buffer.byteLength(`${decision}\n`);
   expect(printed).toEqual(answer === undefined ? [] : [answer]);
 }
 
@@ -236,6 +264,8 @@ export interface Drive {
   webhook: TestHttpServer;
   /** The local ntfy the approve turn's phone reads. */
   phone?: FakeNtfy | undefined;
+  /** Or the local Bot API, for a turn whose person replies a reason. */
+  bot?: FakeTelegram | undefined;
 }
 
 export type Result = Awaited<ReturnType<typeof run>>;
@@ -243,7 +273,7 @@ export type Result = Awaited<ReturnType<typeof run>>;
 // The permission prompt is answered (Enter: "Yes") once its Notification arrived, and the session
 // ends with /exit once the turn is done.
 export async function driveInTmux(
-  { box, webhook, turn, phone }: Drive,
+  { box, webhook, turn, phone, bot }: Drive,
   env: Record<string, string>,
   command: string,
   quit = "/exit",
@@ -257,6 +287,14 @@ export async function driveInTmux(
   const size = ["-x", "120", "-y", "40"];
   await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
   const beforeExit = turn.sent.length - 1;
+  if (bot !== undefined) {
+    // The person replies to the question on Telegram: a deny with that reason.
+    const question = await bot.waitForMessage(1, 120_000);
+    expect(question.text).toContain(PERMISSION_COMMAND);
+    bot.reply(question, turn.reason ?? "");
+    await webhook.waitForRequests(beforeExit, 120_000);
+    return quitTmux(tmux, { box, webhook, turn }, quit);
+  }
   if (phone !== undefined) {
     // approve asks the phone; nothing is typed at the terminal: the phone's answer decides.
     const question = await phone.waitForMessage(PHONE_TOPIC, 1, 120_000);

@@ -14,14 +14,18 @@ import {
   NOTIFY_TOOL,
   SESSION_SCRIPT,
   startMockModel,
+  type MockModel,
 } from "./mock-model.js";
 import { startFakeNtfy, type FakeNtfy } from "../helpers/ntfy-server.js";
+import { startFakeTelegram } from "../helpers/telegram-server.js";
 import {
   addPhone,
+  addTelegramPhone,
   driveInTmux,
   expectTurn,
   install,
   makeBox,
+  PHONE_BOT_TOKEN,
   PHONE_TOKEN,
   PHONE_TOPIC,
   pinnedClients,
@@ -159,6 +163,19 @@ const TURNS: Record<Id, Turn[]> = {
       ],
     },
     {
+      // The phone is a Telegram bot; the person replies a reason instead of pressing a button:
+      // Codex gets a deny with it as the message, and the model reads it in the call's output.
+      what: "an interactive turn in tmux (approval on request) whose escalation is denied from Telegram with a typed reason: the command does not run, the model reads the reason",
+      behaviour: "permission",
+      interactive: true,
+      approve: "deny",
+      reason: "not now: use the staging copy",
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
       what: "an interactive turn in tmux (approval on request) whose escalation approve answers from the phone (Deny): the command does not run, done, session-end on /exit",
       behaviour: "permission",
       interactive: true,
@@ -242,10 +259,12 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
       const webhook = await startHttpServer([{ status: 200 }]);
       const model = await startMockModel(turn.behaviour);
       const box = await makeBox(webhook);
-      const phone = turn.approve ? await startFakeNtfy({ token: PHONE_TOKEN }) : undefined;
+      const bot = turn.reason ? await startFakeTelegram({ token: PHONE_BOT_TOKEN }) : undefined;
+      const phone = turn.approve && !bot ? await startFakeNtfy({ token: PHONE_TOKEN }) : undefined;
       if (phone !== undefined) await addPhone(box, phone);
-      await install(box, id, phone !== undefined);
-      const result = await RUNNERS[id]({ box, bin, model, turn, webhook, phone });
+      if (bot !== undefined) await addTelegramPhone(box, bot);
+      await install(box, id, turn.approve !== undefined);
+      const result = await RUNNERS[id]({ box, bin, model, turn, webhook, phone, bot });
       if (turn.exit !== undefined) {
         expect(result.stdout).toContain(ANSWER);
         expect(result.code).toBe(turn.exit);
@@ -253,12 +272,18 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
       await expectTurn(box, webhook, model, turn);
       if (turn.behaviour === "notify") expectAgentsOwnNotification(webhook);
       if (turn.behaviour === "session") expectRanTwiceAskedOnce(box, phone);
+      if (turn.reason !== undefined) expectModelRead(model, turn.reason);
     },
     CLIENT_TIMEOUT,
   );
 });
 
 type Result = Awaited<ReturnType<typeof run>>;
+
+// Deny with a reason: a request to the model after the hook ran carries the person's words.
+function expectModelRead(model: MockModel, reason: string): void {
+  expect((model.bodies ?? []).some((body) => body.includes(reason))).toBe(true);
+}
 
 // Allow for this session: both calls ran (two lines), and the phone was asked once.
 function expectRanTwiceAskedOnce(box: Box, phone: FakeNtfy | undefined): void {
