@@ -69,8 +69,7 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
   let nextMessage = 100;
   let nextQuery = 1;
   let pending:
-    | { res: ServerResponse; timer: NodeJS.Timeout; offset: number; allowed: string[] }
-    | undefined;
+    { res: ServerResponse; timer: NodeJS.Timeout; offset: number; allowed: string[] } | undefined;
   const waiters = new Set<() => void>();
   const answered = new Set<string>();
 

@@ -188,22 +188,11 @@ export const PHONE_TOPIC = "phone-requests";
 // The user config with a phone: an ntfy sink on the local stand-in, approveWhen "always". The
 // phone carries the question only (its events are ones the turn never sends).
 export async function addPhone(box: Box, phone: FakeNtfy): Promise<void> {
-  const config = join(box.home, ".config", "hook-notify", "config.json");
-  const current = JSON.parse(readFileSync(config, "utf8")) as { sinks: Record<string, unknown> };
-  const sink = {
-    type: "chat",
+  await addPhoneSink(box, {
     service: "ntfy",
     url: `${phone.url}/${PHONE_TOPIC}`,
     token: PHONE_TOKEN,
-    events: ["StopFailure"],
-  };
-  const value = {
-    ...current,
-    sinks: { ...current.sinks, phone: sink },
-    approveWhen: "always",
-    approveSeconds: 60,
-  };
-  await writeFile(config, JSON.stringify(value));
+  });
 }
 
 export const PHONE_BOT_TOKEN = "123456789:AArealclientphonebot0123456789";
@@ -211,19 +200,21 @@ export const PHONE_CHAT = 515151;
 
 // The same, with a Telegram bot (the local Bot API) as the phone.
 export async function addTelegramPhone(box: Box, bot: FakeTelegram): Promise<void> {
-  const config = join(box.home, ".config", "hook-notify", "config.json");
-  const current = JSON.parse(readFileSync(config, "utf8")) as { sinks: Record<string, unknown> };
-  const sink = {
-    type: "chat",
+  await addPhoneSink(box, {
     service: "telegram",
     botToken: PHONE_BOT_TOKEN,
     chatId: PHONE_CHAT,
     apiUrl: bot.url,
-    events: ["StopFailure"],
-  };
+  });
+}
+
+async function addPhoneSink(box: Box, service: Record<string, unknown>): Promise<void> {
+  const config = join(box.home, ".config", "hook-notify", "config.json");
+  const current = JSON.parse(readFileSync(config, "utf8")) as { sinks: Record<string, unknown> };
+  const phone = { type: "chat", ...service, events: ["StopFailure"] };
   const value = {
     ...current,
-    sinks: { ...current.sinks, phone: sink },
+    sinks: { ...current.sinks, phone },
     approveWhen: "always",
     approveSeconds: 60,
   };
