@@ -170,7 +170,7 @@ describe("right-to-left text in a command keeps the order that runs", () => {
 });
 
 describe("parsePermissionRequest (the captured Claude Code payload)", () => {
-  it("reads tool, input, project and session", () => {
+  it("reads tool, input, project, session and the permission suggestions", () => {
     const text = readFileSync(join(FIXTURES, "claude-code", "PermissionRequest.json"), "utf8");
     expect(parsePermissionRequest(text)).toEqual({
       toolName: "Bash",
@@ -180,6 +180,14 @@ describe("parsePermissionRequest (the captured Claude Code payload)", () => {
       },
       project: "shop-api",
       session: "4cf0a0c5-3424-484b-98e4-44b5c7712fe3",
+      suggestions: [
+        {
+          type: "addDirectories",
+          directories: ["/home/dev/projects/shop-api"],
+          destination: "session",
+        },
+        { type: "setMode", mode: "acceptEdits", destination: "session" },
+      ],
     });
   });
 

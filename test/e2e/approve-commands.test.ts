@@ -47,7 +47,7 @@ describe("test --approve, log and doctor", () => {
     const log = await runBin(["log"], { env: home.env });
     expect(log.code).toBe(0);
     expect(log.stdout).toMatch(
-      /PermissionRequest .*sample denied from the phone at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(after /,
+      /PermissionRequest .*sample denied from the phone via ntfy at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(after /,
     );
     for (const text of [result.stdout, log.stdout]) {
       expect(text).not.toContain(TOKEN);
