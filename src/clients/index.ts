@@ -10,6 +10,7 @@ import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
 import { kilo } from "./kilo.js";
 import { opencode } from "./opencode.js";
+import { qoder } from "./qoder.js";
 import { qwenCode } from "./qwen-code.js";
 
 // THE registry: adding a client = one adapter file, one line here, one template, its tests.
@@ -25,6 +26,7 @@ export const clients: readonly ClientAdapter[] = [
   auggie,
   crush,
   cursor,
+  qoder,
 ];
 
 /** Every client id, in the registry's order (--client's choices). */

@@ -1,6 +1,6 @@
 // The payloads of the clients added after the first six, as their adapters read them: Qwen Code's
 // and Auggie's captured from the real clients; the Auggie stop causes a run does not produce are
-// written from its bundle, Crush's from its source, Cursor's from its documentation (see each
+// written from its bundle, Crush's from its source, Qoder CLI's from its bundle, Cursor's from its documentation (see each
 // folder's README).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +18,7 @@ const AUGGIE_SESSION = "c0f3b7a2-1d4e-4f5a-9b8c-7e6d5c4b3a21";
 const CRUSH = "/home/user/project";
 const CURSOR = "/path/to/project";
 const CURSOR_SESSION = "cdefee2d-2727-4b73-bf77-d9d830f31d2a";
+const QODER = { sessionId: "7d2c4e1a-5b3f-4a9e-8c61-2f0e9b7a4d35", cwd: "/home/dev/shop-api" };
 
 const EXPECTED: Record<string, { client: Client; event: Expected }> = {
   "qwen-code/Notification-auth_success.json": {
@@ -172,6 +173,42 @@ const EXPECTED: Record<string, { client: Client; event: Expected }> = {
       name: "SessionEnd",
       failure: true,
       fields: { sessionId: CURSOR_SESSION, cwd: CURSOR, reason: "error" },
+    },
+  },
+  "qoder-documented/Notification-permission_prompt.json": {
+    client: "qoder",
+    event: {
+      name: "Notification",
+      failure: false,
+      fields: {
+        ...QODER,
+        notificationType: "permission_prompt",
+        message: "Tool Bash requires confirmation",
+      },
+    },
+  },
+  "qoder-documented/Notification-auth_success.json": {
+    client: "qoder",
+    event: { ignored: "Notification (auth_success)" },
+  },
+  "qoder-documented/Stop.json": {
+    client: "qoder",
+    event: {
+      name: "Stop",
+      failure: false,
+      fields: { ...QODER, lastAssistantMessage: "Done: the tests pass." },
+    },
+  },
+  "qoder-documented/StopFailure-rate_limit.json": {
+    client: "qoder",
+    event: { name: "StopFailure", failure: true, fields: { ...QODER, error: "rate_limit" } },
+  },
+  "qoder-documented/SessionEnd.json": {
+    client: "qoder",
+    event: {
+      name: "SessionEnd",
+      failure: false,
+      fields: { ...QODER, reason: "prompt_input_exit" },
     },
   },
 };
