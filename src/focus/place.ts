@@ -25,6 +25,9 @@ export interface FocusPlace {
   kitty?: { window: string; to: string } | undefined;
   /** WezTerm: the agent's pane (WEZTERM_PANE); outside tmux. */
   wezterm?: { pane: string } | undefined;
+  /** macOS iTerm2: the unique id of the agent's session (the UUID in ITERM_SESSION_ID,
+   * "w0t1p0:<UUID>"); outside tmux. */
+  itermSession?: string | undefined;
 }
 
 const PANE = /^%\d{1,9}$/;
@@ -32,6 +35,9 @@ const WINDOW_ID = /^\d{1,10}$/;
 const BUNDLE_ID = /^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*){1,10}$/;
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const NUMBER_ID = /^\d{1,9}$/;
+/** ITERM_SESSION_ID: window, tab and pane, then the session's unique id (a UUID). */
+const ITERM_SESSION =
+  /^w\d{1,4}t\d{1,4}p\d{1,4}:([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})$/;
 const ZELLIJ_SESSION = /^[A-Za-z0-9][\w.-]{0,99}$/;
 /** kitty's listen_on as it sets KITTY_LISTEN_ON: a unix socket, by path or abstract name. */
 const KITTY_SOCKET = /^unix:(@[\w.-]{1,200}|\/[^\p{Cc},;]{1,1000})$/u;
@@ -55,8 +61,11 @@ export function findPlace(env: Env, platform: NodeJS.Platform, pid?: number): Fo
   if (pid !== undefined && Number.isInteger(pid) && pid > 1) place.pid = pid;
   place.tmux = tmuxOf(env);
   Object.assign(place, terminalPaneOf(env, place.tmux !== undefined));
-  if (platform === "darwin") place.macBundleId = bundleIdOf(env);
-  else if (platform === "win32" || env.WSL_DISTRO_NAME) {
+  if (platform === "darwin") {
+    place.macBundleId = bundleIdOf(env);
+    // Inside tmux, ITERM_SESSION_ID is the session that started the tmux server: left out.
+    if (!place.tmux) place.itermSession = ITERM_SESSION.exec(env.ITERM_SESSION_ID ?? "")?.[1];
+  } else if (platform === "win32" || env.WSL_DISTRO_NAME) {
     if (env.WT_SESSION && GUID.test(env.WT_SESSION)) place.windowsTerminal = true;
   } else {
     place.display = displayOf(env);
@@ -151,6 +160,7 @@ export function describePlace(place: FocusPlace): string {
   if (place.x11Window) parts.push(`X11 window ${place.x11Window}`);
   else if (place.display === "x11" || place.display === "sway" || place.display === "hyprland")
     parts.push(`the terminal window (${place.display}, by process)`);
+  if (place.itermSession) parts.push(`iTerm2 session ${place.itermSession}`);
   if (place.macBundleId) parts.push(place.macBundleId);
   if (place.windowsTerminal) parts.push("Windows Terminal");
   return parts.join(" and ");

@@ -46,11 +46,12 @@ export const LOCAL_ENV_KEYS = [
   "KITTY_WINDOW_ID",
   "WEZTERM_PANE",
   // A banner's click focuses the exact tab or pane (focus/place.ts): kitty's remote-control
-  // socket, WezTerm's mux socket, zellij's session and pane.
+  // socket, WezTerm's mux socket, zellij's session and pane, iTerm2's session.
   "KITTY_LISTEN_ON",
   "WEZTERM_UNIX_SOCKET",
   "ZELLIJ_SESSION_NAME",
   "ZELLIJ_PANE_ID",
+  "ITERM_SESSION_ID",
   "VTE_VERSION",
 ] as const;
 

@@ -3,12 +3,13 @@
 import type { Deps } from "../deps.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
+import { followArgs, followIterm, type ItermFollow } from "./desktop-macos-click.js";
 import { findPlace } from "../focus/place.js";
 import { findProgram } from "./find-program.js";
 import { isExecutable, nodeNotifierVendorDir, terminalNotifierIn } from "./node-notifier-vendor.js";
 import { canRunIntel, settleMs } from "./platform.js";
 import { runProgram } from "./run-program.js";
-import type { SendContext, SendReport } from "./sink.js";
+import type { BannerEnd, SendContext, SendReport } from "./sink.js";
 
 /** The text never enters this source: title, body and subtitle arrive as argv items. */
 export const OSASCRIPT_LINES = [
@@ -97,7 +98,7 @@ export function macRoute(deps: Pick<Deps, "env" | "platform" | "arch">): MacRout
 export async function notifyMac(
   notification: Notification,
   ctx: SendContext,
-  { osascriptOnly = false } = {},
+  { osascriptOnly = false, focusSeconds = 0 } = {},
 ): Promise<SendReport> {
   const env = ctx.deps.env;
   const run = {
@@ -115,6 +116,8 @@ export async function notifyMac(
   if (route.program === "terminal-notifier") {
     try {
       const args = terminalNotifierArgs(notification, bundleId);
+      const follow = itermFollow(ctx, route.path, args, focusSeconds);
+      if (follow) return await showFollowed(follow, ctx, run.settleMs);
       const result = await runProgram(route.path, args, run);
       const action = macAction("terminal-notifier", bundleId);
       return { started: result === "running", via: "terminal-notifier", action };
@@ -151,4 +154,48 @@ function findOsascript(deps: Pick<Deps, "env" | "platform">): string | undefined
 
 function oneLine(text: string): string {
   return (text.split("\n")[0] ?? "").slice(0, 200);
+}
+
+// In the worker, for an agent in an iTerm2 session: terminal-notifier is followed until the
+// banner ends, and a click selects that session (sinks/desktop-macos-click.ts). Elsewhere: undefined.
+function itermFollow(
+  ctx: SendContext,
+  notifier: string,
+  args: readonly string[],
+  seconds: number,
+): ItermFollow | undefined {
+  const session = findPlace(ctx.deps.env, "darwin").itermSession;
+  if (session === undefined || seconds === 0 || !ctx.deps.worker || ctx.wait) return undefined;
+  const osascript = findOsascript(ctx.deps);
+  return { notifier, args: [...args, ...followArgs(seconds)], session, seconds, osascript };
+}
+
+// Shows the followed banner; a terminal-notifier that fails at once is an error (osascript then
+// shows the banner instead), otherwise the banner's end arrives later, as a receipt.
+async function showFollowed(
+  follow: ItermFollow,
+  ctx: SendContext,
+  settleMs: number,
+): Promise<SendReport> {
+  const closed = followIterm(follow, ctx.deps, ctx.sinkName);
+  let timer: NodeJS.Timeout | undefined;
+  const early = await Promise.race([
+    closed,
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(undefined);
+      }, settleMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (early?.ended === "unknown") {
+    throw new HookNotifyError("SINK_UNAVAILABLE", `${ctx.sinkName}: ${early.reason}`, {
+      sink: ctx.sinkName,
+    });
+  }
+  void closed.then((end: BannerEnd) => {
+    ctx.receipt?.({ state: end.ended, id: end.id, reason: end.reason });
+  });
+  const action = `click: selects iTerm2 session ${follow.session}`;
+  return { started: true, via: "terminal-notifier", action, closed };
 }

@@ -63,7 +63,7 @@ function optionsSchema() {
           z.gte(0),
           z.lte(86_400),
           z.describe(
-            "How long the background worker follows a banner: on Linux its one dbus-monitor listener learns the click (which brings back the agent's tmux pane and terminal window) and how the banner closed (expired, dismissed: for the log), at most 16 banners at once; on Windows the toast's PowerShell waits for the click, which brings Windows Terminal to the front. 0: banners carry no action and are not followed. On macOS terminal-notifier's -activate needs no listener.",
+            "How long the background worker follows a banner: on Linux its one dbus-monitor listener learns the click (which brings back the agent's tmux pane and terminal window) and how the banner closed (expired, dismissed: for the log), at most 16 banners at once; on Windows the toast's PowerShell waits for the click, which brings Windows Terminal to the front. 0: banners carry no action and are not followed. On macOS terminal-notifier's -activate needs no listener; for an agent in an iTerm2 session, terminal-notifier waits for the click, which selects that session.",
           ),
         ),
       600,
@@ -192,7 +192,7 @@ export const desktop = defineSink({
       case "node-notifier":
         return notifyWithNodeNotifier(notification, opts, ctx);
       case "macos":
-        return notifyMac(notification, ctx);
+        return notifyMac(notification, ctx, { focusSeconds: opts.focusSeconds });
       case "osascript":
         return notifyMac(notification, ctx, { osascriptOnly: true });
       case "powershell":
