@@ -10,6 +10,7 @@ import { droid } from "./droid.js";
 import { gemini } from "./gemini.js";
 import { kilo } from "./kilo.js";
 import { opencode } from "./opencode.js";
+import { pi } from "./pi.js";
 import { qoder } from "./qoder.js";
 import { qwenCode } from "./qwen-code.js";
 
@@ -27,6 +28,7 @@ export const clients: readonly ClientAdapter[] = [
   crush,
   cursor,
   qoder,
+  pi,
 ];
 
 /** Every client id, in the registry's order (--client's choices). */

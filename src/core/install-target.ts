@@ -8,7 +8,7 @@ export type Scope = "user" | "project" | "local";
  * CLI's), as flat entries under "hooks" in a file the client shares with other tools (Crush's
  * crush.json, Cursor's hooks.json), or as the entries of a plugin file of hook-notify's own
  * (OpenCode's). */
-export type FileShape = "settings" | "bare" | "flat" | "entries" | "plugin";
+export type FileShape = "settings" | "bare" | "flat" | "entries" | "plugin" | "pi-extension";
 
 /** Where one client's hooks go for one scope, and what else install must look at. */
 export interface Target {

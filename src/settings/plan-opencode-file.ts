@@ -16,16 +16,23 @@ export interface PluginEntry {
 
 /** The first line of every plugin hook-notify writes; a file without it is never ours. */
 export const PLUGIN_MARKER = "// hook-notify plugin for OpenCode";
+
+/** A plugin file of hook-notify's own for one host: its first line, and the fixed code after
+ * the entries (which reads them as HOOKS and runs runEntry(entry, payload) per event). */
+export interface PluginKind {
+  marker: string;
+  code: string;
+}
+
 const START = "/* hook-notify entries: */ ";
 const END = " /* end of entries */";
 const OUR_FLAGS = new Set(["--client", "--timeout"]);
 
-// The code around the entries. A relative program (../hooks/hook-notify.sh) is the project's
-// wrapper beside this file. The plugin follows each session's last assistant text (for the
-// "done" message), and skips the idle that follows an error (the failure was notified).
-const CODE = `
+/** The code every plugin of ours starts with: program() and runEntry(entry, payload). A relative
+ * program (../hooks/hook-notify.sh) is the project's wrapper beside the plugin file. */
+export const RUN_ENTRY_CODE = `
 // Each event below runs hook-notify with an argument array (no shell) and the event as JSON on
-// stdin. OpenCode is never told anything and never waits past the entry's timeout.
+// stdin. The agent is never told anything and never waits past the entry's timeout.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -54,7 +61,12 @@ function runEntry(entry, payload) {
     }
   });
 }
+`;
 
+// The code around the entries. A relative program (../hooks/hook-notify.sh) is the project's
+// wrapper beside this file. The plugin follows each session's last assistant text (for the
+// "done" message), and skips the idle that follows an error (the failure was notified).
+const CODE = `${RUN_ENTRY_CODE}
 // What the plugin remembers lives as long as OpenCode: each set keeps its newest entries only.
 const REMEMBERED = 1000;
 // The text parts kept per session: the newest one still there is the answer.
@@ -108,8 +120,10 @@ export const HookNotify = async ({ directory }) => {
 };
 `;
 
+const OPENCODE: PluginKind = { marker: PLUGIN_MARKER, code: CODE };
+
 // The plugin file for these entries: marker, entries as JSON, then the fixed code.
-export function renderOpencodePlugin(desired: Desired): string {
+export function renderOpencodePlugin(desired: Desired, kind: PluginKind = OPENCODE): string {
   const entries: Record<string, PluginEntry> = {};
   for (const [event, handler] of desired) {
     entries[event] = {
@@ -117,21 +131,24 @@ export function renderOpencodePlugin(desired: Desired): string {
       timeout: handler.timeout ?? 10,
     };
   }
-  return renderEntries(entries);
+  return renderEntries(entries, kind);
 }
 
-function renderEntries(entries: Record<string, PluginEntry>): string {
+function renderEntries(entries: Record<string, PluginEntry>, kind: PluginKind): string {
   const lines = Object.entries(entries).map(
     ([event, entry]) => `  ${JSON.stringify(event)}: ${JSON.stringify(entry)}`,
   );
   const json = lines.length === 0 ? "{}" : `{\n${lines.join(",\n")}\n}`;
-  const header = `${PLUGIN_MARKER}: written by "hook-notify install", removed by "hook-notify uninstall".`;
-  return `${header}\nconst HOOKS = ${START}${json}${END};\n${CODE}`;
+  const header = `${kind.marker}: written by "hook-notify install", removed by "hook-notify uninstall".`;
+  return `${header}\nconst HOOKS = ${START}${json}${END};\n${kind.code}`;
 }
 
 // The entries of a plugin hook-notify wrote, or undefined for any other file.
-export function readPluginEntries(text: string): Record<string, PluginEntry> | undefined {
-  if (!text.startsWith(PLUGIN_MARKER)) return undefined;
+export function readPluginEntries(
+  text: string,
+  kind: PluginKind = OPENCODE,
+): Record<string, PluginEntry> | undefined {
+  if (!text.startsWith(kind.marker)) return undefined;
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (start < 0 || end < start) return undefined;
@@ -177,17 +194,18 @@ export function planOpencodeInstall(
   current: string | undefined,
   desired: string,
   shown: string,
+  kind: PluginKind = OPENCODE,
 ): OwnFileStep {
-  const wanted = readPluginEntries(desired) ?? {};
+  const wanted = readPluginEntries(desired, kind) ?? {};
   const events = Object.keys(wanted);
   if (current === undefined)
     return step(
       desired,
       events.map((e) => `${e}: added`),
     );
-  const had = readPluginEntries(current);
+  const had = readPluginEntries(current, kind);
   if (had === undefined) return refuse(current, shown);
-  const next = renderEntries(keepUserArgs(wanted, had));
+  const next = renderEntries(keepUserArgs(wanted, had), kind);
   if (current === next) return step(current, []);
   return step(
     next,
@@ -227,16 +245,17 @@ export function planOpencodeUninstall(
   current: string | undefined,
   events: readonly string[] | undefined,
   shown: string,
+  kind: PluginKind = OPENCODE,
 ): OwnFileStep {
   if (current === undefined) return step(undefined, []);
-  const entries = readPluginEntries(current);
+  const entries = readPluginEntries(current, kind);
   if (entries === undefined) return refuse(current, shown);
   const all = Object.keys(entries);
   const gone = events === undefined ? all : all.filter((e) => events.includes(e));
   const kept = Object.fromEntries(Object.entries(entries).filter(([e]) => !gone.includes(e)));
   const summary = gone.map((e) => `${e}: removed`);
   if (Object.keys(kept).length === 0) return step(undefined, summary);
-  return step(renderEntries(kept), summary);
+  return step(renderEntries(kept, kind), summary);
 }
 
 function step(next: string | undefined, summary: string[]): OwnFileStep {
@@ -248,16 +267,21 @@ function refuse(current: string, shown: string): OwnFileStep {
   return { next: current, summary: [], conflicts: [why], warnings: [] };
 }
 
-// OpenCode's shape: a plugin of hook-notify's own, whose entries are read back from its text.
-export const opencodeShape = defineShape({
-  id: "plugin",
-  read: readPluginEntries,
-  eventMap: opencodeEventMap,
-  comments: "code",
-  installJob: (input, desired) => {
-    const next = renderOpencodePlugin(desired);
-    return ownFileJob(input, (current, shown) => planOpencodeInstall(current, next, shown));
-  },
-  uninstallJob: (input, events) =>
-    ownFileJob(input, (current, shown) => planOpencodeUninstall(current, events, shown)),
-});
+// A host's shape: a plugin of hook-notify's own, whose entries are read back from its text.
+export function pluginShape(id: "plugin" | "pi-extension", kind: PluginKind) {
+  return defineShape({
+    id,
+    read: (text) => readPluginEntries(text, kind),
+    eventMap: opencodeEventMap,
+    comments: "code",
+    installJob: (input, desired) => {
+      const next = renderOpencodePlugin(desired, kind);
+      return ownFileJob(input, (current, shown) => planOpencodeInstall(current, next, shown, kind));
+    },
+    uninstallJob: (input, events) =>
+      ownFileJob(input, (current, shown) => planOpencodeUninstall(current, events, shown, kind)),
+  });
+}
+
+// OpenCode's shape (Kilo's too).
+export const opencodeShape = pluginShape("plugin", OPENCODE);

@@ -5,12 +5,13 @@ import { entriesShape } from "./shape-entries.js";
 import { settingsShape } from "./shape-settings.js";
 import { copilotShape } from "./plan-copilot-file.js";
 import { opencodeShape } from "./plan-opencode-file.js";
+import { piShape } from "./plan-pi-file.js";
 
 // THE list of hooks-file shapes: a new one is one file with a defineShape and one line here.
 // A function, not a constant: the shapes' files import the planners that ask for a shape, so the
 // list is read on first use, after every module of that cycle has run.
 export function listShapes(): readonly HooksFileShape[] {
-  return [settingsShape, bareShape, copilotShape, entriesShape, opencodeShape];
+  return [settingsShape, bareShape, copilotShape, entriesShape, opencodeShape, piShape];
 }
 
 // The shape of one id; every FileShape has one.

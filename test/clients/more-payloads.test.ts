@@ -18,6 +18,7 @@ const AUGGIE_SESSION = "c0f3b7a2-1d4e-4f5a-9b8c-7e6d5c4b3a21";
 const CRUSH = "/home/user/project";
 const CURSOR = "/path/to/project";
 const CURSOR_SESSION = "cdefee2d-2727-4b73-bf77-d9d830f31d2a";
+const PI = { sessionId: "019a2b3c-4d5e-7f60-8a9b-0c1d2e3f4a5b", cwd: "/tmp/pi/proj" };
 const QODER = { sessionId: "7d2c4e1a-5b3f-4a9e-8c61-2f0e9b7a4d35", cwd: "/home/dev/shop-api" };
 
 const EXPECTED: Record<string, { client: Client; event: Expected }> = {
@@ -210,6 +211,30 @@ const EXPECTED: Record<string, { client: Client; event: Expected }> = {
       failure: false,
       fields: { ...QODER, reason: "prompt_input_exit" },
     },
+  },
+  "pi/agent_settled-stop.json": {
+    client: "pi",
+    event: {
+      name: "Stop",
+      failure: false,
+      fields: { ...PI, lastAssistantMessage: "All done: the mock model answered." },
+    },
+  },
+  "pi/agent_settled-error.json": {
+    client: "pi",
+    event: { name: "StopFailure", failure: true, fields: { ...PI, error: "error" } },
+  },
+  "pi/agent_settled-aborted.json": {
+    client: "pi",
+    event: { ignored: "agent_settled (aborted)" },
+  },
+  "pi/session_shutdown-quit.json": {
+    client: "pi",
+    event: { name: "SessionEnd", failure: false, fields: { ...PI, reason: "quit" } },
+  },
+  "pi/session_shutdown-new.json": {
+    client: "pi",
+    event: { ignored: "session_shutdown (new)" },
   },
 };
 

@@ -23,7 +23,7 @@ const OLD_HEADINGS: readonly (readonly [string, string, string?])[] = [
   [
     "Install into Droid, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo, Auggie, Crush or Cursor",
     "docs/clients.md",
-    "Install into Droid, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo, Auggie, Crush, Cursor or Qoder CLI",
+    "Install into Droid, Claude Code, Codex, Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo, Auggie, Crush, Cursor, Qoder CLI or Pi",
   ],
   ["Set up, check, see what happened", "docs/commands.md"],
   ["Try it by hand", "docs/commands.md"],

@@ -24,7 +24,7 @@ import {
 import { startMockAugment } from "./mock-augment.js";
 import { ANSWER, startMockModel, type Behaviour, type MockModel } from "./mock-model.js";
 
-type Id = "qwen-code" | "kilo" | "auggie";
+type Id = "qwen-code" | "kilo" | "auggie" | "pi";
 const pinned = pinnedClients<Id>();
 const CLIENTS_DIR = process.env["HOOK_NOTIFY_CLIENTS"] ?? join(ROOT, ".cache", "clients");
 
@@ -115,6 +115,27 @@ const TURNS: Record<Id, Turn[]> = {
       sent: [{ event: "SessionEnd", failure: false }],
     },
   ],
+  // Pi runs hook-notify's extension: agent_settled (done, or failed when the model call failed)
+  // and session_shutdown (quit) at the end of `pi -p`.
+  pi: [
+    {
+      what: "a print-mode turn: done with the last message, session-end",
+      behaviour: "text",
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+      exit: 0,
+    },
+    {
+      what: "a print-mode turn the model API refuses: failure notified, no done, session-end",
+      behaviour: "error",
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "StopFailure", failure: true },
+      ],
+    },
+  ],
 };
 
 const CLIENT_TIMEOUT = 240_000;
@@ -124,6 +145,7 @@ const MOCKS: Record<Id, (behaviour: Behaviour) => Promise<MockModel>> = {
   "qwen-code": startMockModel,
   kilo: startMockModel,
   auggie: startMockAugment,
+  pi: startMockModel,
 };
 
 describe.each(Object.keys(TURNS) as Id[])("real %s", (id) => {
@@ -223,8 +245,26 @@ async function runAuggie({ box, bin, model }: Drive): Promise<Result> {
   return run(bin, ["--print", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
 }
 
+// Pi: an OpenAI-compatible provider on loopback in its models.json; the project is trusted by the
+// agent directory's defaultProjectTrust (as a person who trusts it), so .pi/extensions loads.
+async function runPi({ box, bin, model }: Drive): Promise<Result> {
+  const dir = join(box.home, ".pi", "agent");
+  await mkdir(dir, { recursive: true });
+  const provider = {
+    baseUrl: `${model.url}/v1`,
+    api: "openai-completions",
+    apiKey: "test-key",
+    models: [{ id: "mock-model", name: "Mock model" }],
+  };
+  await writeFile(join(dir, "models.json"), JSON.stringify({ providers: { mock: provider } }));
+  await writeFile(join(dir, "settings.json"), JSON.stringify({ defaultProjectTrust: "always" }));
+  const args = ["-p", "say hi", "--provider", "mock", "--model", "mock-model"];
+  return run(bin, args, { env: box.env, cwd: box.project, timeoutMs: 180_000 });
+}
+
 const RUNNERS: Record<Id, (drive: Drive) => Promise<Result>> = {
   "qwen-code": runQwen,
   kilo: runKilo,
   auggie: runAuggie,
+  pi: runPi,
 };
