@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { compact, defineClient, projectWrapper } from "./adapter.js";
+import { CLAUDE_FORK_EVENTS, claudeForkToCanonical, transcriptIn } from "./claude-fork.js";
+import { defineClient, projectWrapper } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 
 // Read in Qoder CLI 1.1.52 (@qoder-ai/qodercli), its bundle (bundle/qodercli.js); not run: its
@@ -31,17 +32,6 @@ function qoderHome({ home, env }: LocateInput): string {
   return env["QODER_CONFIG_DIR"] ?? join(home, ".qoder");
 }
 
-// Claude Code's names and fields; its transcript is its own record, not read here. A login
-// sends a Notification "auth_success": nothing a person waits for.
-function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
-  if (raw["hook_event_name"] === "Notification" && raw["notification_type"] === "auth_success") {
-    return { hook_event_name: "Notification (auth_success)" };
-  }
-  const out: Record<string, unknown> = { ...raw };
-  delete out["transcript_path"];
-  return compact(out);
-}
-
 // Qoder's CLI (qodercli): Claude Code's hooks in its own settings.json.
 export const qoder = defineClient({
   id: "qoder",
@@ -53,13 +43,7 @@ export const qoder = defineClient({
   configDir: qoderHome,
   shape: "settings",
   locate,
-  events: {
-    Notification: "Notification",
-    Stop: "Stop",
-    SubagentStop: "SubagentStop",
-    StopFailure: "StopFailure",
-    SessionEnd: "SessionEnd",
-  },
+  events: CLAUDE_FORK_EVENTS,
   timeoutUnit: "seconds",
   acceptsJsonc: true,
   jsoncReason: "",
@@ -67,9 +51,7 @@ export const qoder = defineClient({
   recognises: {
     // Claude Code's payload, told apart by Qoder's own transcript folder (before toCanonical
     // drops the path); its hooks get Claude Code's CLAUDE_PROJECT_DIR too.
-    payload: (raw) =>
-      typeof raw["transcript_path"] === "string" &&
-      raw["transcript_path"].replaceAll("\\", "/").includes(QODER_DIR),
+    payload: transcriptIn(QODER_DIR),
     transcriptDirs: [QODER_DIR],
     env: ["QODER_PROJECT_DIR"],
     alsoSets: [claudeCode.id],
@@ -77,5 +59,5 @@ export const qoder = defineClient({
   env: ["QODER_CONFIG_DIR"],
   output:
     "Claude Code's rules: JSON on stdout or exit 2 from Stop keeps the agent working; StopFailure's output is ignored",
-  toCanonical,
+  toCanonical: claudeForkToCanonical,
 });

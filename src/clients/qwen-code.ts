@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { compact, defineClient, projectWrapper, stdioEntry } from "./adapter.js";
+import { CLAUDE_FORK_EVENTS, claudeForkToCanonical, transcriptIn } from "./claude-fork.js";
+import { defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 
 // Verified against Qwen Code 0.24.4 (@qwen-code/qwen-code), its bundle read and run for real:
@@ -30,17 +31,6 @@ function qwenHome({ home, env }: LocateInput): string {
   return env["QWEN_HOME"] ?? join(home, ".qwen");
 }
 
-// Claude Code's names and fields; its transcript is its own format, not read here. Every start
-// with an API key sends a Notification "auth_success": nothing a person waits for.
-function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
-  if (raw["hook_event_name"] === "Notification" && raw["notification_type"] === "auth_success") {
-    return { hook_event_name: "Notification (auth_success)" };
-  }
-  const out: Record<string, unknown> = { ...raw };
-  delete out["transcript_path"];
-  return compact(out);
-}
-
 // Alibaba's Qwen Code (a Gemini CLI fork): Claude Code's hooks in its own settings.json.
 export const qwenCode = defineClient({
   id: "qwen-code",
@@ -52,13 +42,7 @@ export const qwenCode = defineClient({
   configDir: qwenHome,
   shape: "settings",
   locate,
-  events: {
-    Notification: "Notification",
-    Stop: "Stop",
-    SubagentStop: "SubagentStop",
-    StopFailure: "StopFailure",
-    SessionEnd: "SessionEnd",
-  },
+  events: CLAUDE_FORK_EVENTS,
   timeoutUnit: "seconds",
   acceptsJsonc: true,
   jsoncReason: "",
@@ -73,9 +57,7 @@ export const qwenCode = defineClient({
   recognises: {
     // Claude Code's payload, told apart by Qwen Code's own transcript folder (before toCanonical
     // drops the path); its hooks get Claude Code's CLAUDE_PROJECT_DIR too.
-    payload: (raw) =>
-      typeof raw["transcript_path"] === "string" &&
-      raw["transcript_path"].replaceAll("\\", "/").includes(QWEN_DIR),
+    payload: transcriptIn(QWEN_DIR),
     transcriptDirs: [QWEN_DIR],
     env: ["QWEN_PROJECT_DIR"],
     alsoSets: [claudeCode.id],
@@ -83,5 +65,5 @@ export const qwenCode = defineClient({
   env: ["QWEN_HOME"],
   output:
     "Claude Code's rules: JSON on stdout or exit 2 from Stop keeps the agent working; StopFailure's output is ignored",
-  toCanonical,
+  toCanonical: claudeForkToCanonical,
 });
