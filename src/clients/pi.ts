@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
-import { compact, defineClient } from "./adapter.js";
+import { compact, defineClient, stdioEntry } from "./adapter.js";
 
 // Verified against Pi 1.6.0 (@earendil-works/pi-coding-agent, formerly @mariozechner/...), its
 // docs (extensions.md, configuration.md) read and run for real against a model on loopback:
@@ -69,6 +69,13 @@ export const pi = defineClient({
   imports: [],
   runsArgv: true,
   projectNeedsTrust: true,
+  // <agent dir>/mcp.json's mcpServers (docs/mcp.md): command, args.
+  mcp: {
+    file: (input) => join(agentDir(input), "mcp.json"),
+    format: "json",
+    servers: ["mcpServers"],
+    entry: stdioEntry(),
+  },
   recognises: {
     // The extension's events: Pi's event type without OpenCode's properties.
     payload: (raw) =>

@@ -18,6 +18,7 @@ const JSON_CASES = [
   ["copilot", ".copilot/mcp-config.json", ["mcpServers"], { type: "local", tools: ["*"] }],
   ["droid", ".factory/mcp.json", ["mcpServers"], { type: "stdio" }],
   ["cursor", ".cursor/mcp.json", ["mcpServers"], {}],
+  ["pi", ".pi/agent/mcp.json", ["mcpServers"], {}],
 ] as const;
 
 describe("install --mcp", () => {
