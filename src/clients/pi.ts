@@ -45,10 +45,21 @@ function toCanonical(raw: Record<string, unknown>): Record<string, unknown> {
   };
   if (type === "agent_settled" && raw["stop_reason"] === "error") {
     out["hook_event_name"] = "StopFailure";
-    out["error"] = "error";
+    out["error"] = errorKind(raw["error_message"]);
     out["error_details"] = raw["error_message"];
   }
   return compact(out);
+}
+
+// Claude Code's name for a failed model call, from the HTTP status Pi puts first in its error
+// message ("400: {...}"); a 429 is a rate limit (a usage-limit notification).
+function errorKind(message: unknown): string {
+  const status = Number(/^(\d{3})\b/.exec(typeof message === "string" ? message : "")?.[1]);
+  if (status === 429) return "rate_limit";
+  if (status === 401 || status === 403) return "authentication_failed";
+  if (status >= 500) return "server_error";
+  if (status >= 400) return "invalid_request";
+  return "unknown";
 }
 
 // Pi (pi.dev): an extension of hook-notify's own runs it per event with an argument array.

@@ -222,7 +222,11 @@ const EXPECTED: Record<string, { client: Client; event: Expected }> = {
   },
   "pi/agent_settled-error.json": {
     client: "pi",
-    event: { name: "StopFailure", failure: true, fields: { ...PI, error: "error" } },
+    event: { name: "StopFailure", failure: true, fields: { ...PI, error: "invalid_request" } },
+  },
+  "pi/agent_settled-rate_limit.json": {
+    client: "pi",
+    event: { name: "StopFailure", failure: true, fields: { ...PI, error: "rate_limit" } },
   },
   "pi/agent_settled-aborted.json": {
     client: "pi",
