@@ -49,6 +49,8 @@ export interface WatchState {
   controlsRevision?: number | undefined;
   /** The last UTC day whose digest went out (YYYY-MM-DD). */
   digestDate?: string | undefined;
+  /** The organisation (meta.org_id) and the UTC day it was last asked for (org.ts). */
+  org?: { id?: string | undefined; checked: string } | undefined;
   /** The last UTC day checked against service.alerts (announced or not). */
   alertsDate?: string | undefined;
 }
