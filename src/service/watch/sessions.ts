@@ -14,7 +14,7 @@ import type { Session } from "../schemas.js";
 import { getSessionPage } from "../session-api.js";
 import { getSession } from "../client.js";
 import { toHookNotifyError } from "../../errors.js";
-import { describeTurn } from "./describe-turn.js";
+import { describeTurn, usageOf } from "./describe-turn.js";
 import { detectSessions, type SessionIdleFact } from "./detect-sessions.js";
 import {
   isNewestFirst,
@@ -100,9 +100,12 @@ export async function scanSessions(
   }
   Object.assign(state, { sessions: kept, sessionsPolledAt: options.now, sessionCursors: cursors });
   // Each described turn costs a messages request: a wave is described only as far as its
-  // digest lists it (the rest go out with their title and status).
-  for (const fact of facts.slice(0, MAX_DESCRIBED))
-    await describeTurn(ctx, fact, found.get(fact.sessionId));
+  // digest lists it (the rest go out with what the list says: title, messages, token use).
+  for (const fact of facts) {
+    const usage = usageOf(found.get(fact.sessionId));
+    if (usage) fact.tokenUsage = usage;
+  }
+  for (const fact of facts.slice(0, MAX_DESCRIBED)) await describeTurn(ctx, fact);
   return { facts, warnings };
 }
 
