@@ -16,7 +16,7 @@ const MAX_TEXT = 1000;
 // wave has it, described or not.
 export function usageOf(session: Session | undefined): TokenUsage | undefined {
   const settings = session?.sessionSettings;
-  return (settings?.inclusiveTokenUsage ?? settings?.tokenUsage) as TokenUsage | undefined;
+  return settings?.inclusiveTokenUsage ?? settings?.tokenUsage;
 }
 
 // Fills lastMessage, failure and orderGuessed of `fact` in place (one messages listing).
