@@ -28,7 +28,10 @@ export async function listAction(
   const sessions: Session[] = [];
   let cursor: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    if (page > 1) io.err(`hook-notify sessions list: reading page ${String(page)}…`);
+    if (page > 1)
+      io.err(
+        `hook-notify sessions list: reading page ${String(page)}…${page === 2 && !comesNewestFirst(sessions) ? " (the list comes oldest first and has no order parameter: the newest are at its end)" : ""}`,
+      );
     const result = await getSessionPage(ctx, { cursor, computerId: o.computer });
     sessions.push(...result.items);
     cursor = result.nextCursor ?? undefined;

@@ -83,7 +83,7 @@ describe("hook-notify sessions", () => {
     expect(ctx.out[1]).toMatch(/^fresh\s+idle .* Newest work$/);
     expect(ctx.out).toHaveLength(4);
     expect(ctx.err).toEqual([
-      "hook-notify sessions list: reading page 2…",
+      "hook-notify sessions list: reading page 2… (the list comes oldest first and has no order parameter: the newest are at its end)",
       "hook-notify sessions list: reading page 3…",
     ]);
   });
