@@ -52,7 +52,8 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
       .positional("text", {
         type: "string",
         array: true,
-        describe: "send: the message (words after -- are kept as they are; - reads stdin)",
+        describe:
+          'send: the message ("-5 degrees" is text; after -- anything is, even --x; - reads stdin)',
       })
       .option("config", configOption)
       .option("json", { type: "boolean", default: false, describe: "Print JSON for scripts" })
