@@ -1,7 +1,8 @@
-// `sessions list` and `sessions messages`: the newest first, whatever order the service lists in
-// (the live service lists sessions oldest first, and the order of messages is not documented), so
-// every page is read (100 at a time, at most MAX_PAGES, with a progress line) and the newest
-// `--limit` are shown; `--all` shows everything read.
+// `sessions list` and `sessions messages`: the newest first, whatever order the service lists in.
+// The document gives no order parameter and no cursor that starts from the list's end, so a list
+// that comes oldest first (the live service's sessions) is read to its end (100 at a time, at
+// most MAX_PAGES, with a progress line) to find the newest `--limit`; a list that comes newest
+// first stops reading as soon as it has them. `--all` shows everything read.
 import { HookNotifyError } from "../errors.js";
 import type { ServiceContext } from "../service/http.js";
 import type { Message, Session } from "../service/schemas.js";
@@ -27,7 +28,10 @@ export async function listAction(
   const sessions: Session[] = [];
   let cursor: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    if (page > 1) io.err(`hook-notify sessions list: reading page ${String(page)}…`);
+    if (page > 1)
+      io.err(
+        `hook-notify sessions list: reading page ${String(page)}…${page === 2 && !comesNewestFirst(sessions) ? " (the list comes oldest first and has no order parameter: the newest are at its end)" : ""}`,
+      );
     const result = await getSessionPage(ctx, { cursor, computerId: o.computer });
     sessions.push(...result.items);
     cursor = result.nextCursor ?? undefined;
@@ -73,11 +77,17 @@ export async function messagesAction(
   const shown = shownCount(o);
   const query = { role: o.role, computerId: o.computer };
   const listed: Message[] = [];
-  for await (const message of listMessages(ctx, o.id ?? "", query, MAX_PAGES)) listed.push(message);
-  const roles = o.role || listed.every((m) => m.role) ? undefined : await rolesOf(ctx, o);
+  let visible = 0;
+  for await (const message of listMessages(ctx, o.id ?? "", query, MAX_PAGES)) {
+    listed.push(message);
+    if (o.all || isVisible(message)) visible++;
+    // A list that comes newest first has the last `--limit` on its first pages.
+    if (visible >= shown && comesNewestFirst(listed)) break;
+  }
   const { messages, guessed } = orderMessages(listed);
   const kept = o.all ? messages : messages.filter(isVisible);
   const last = kept.slice(-shown);
+  const roles = o.role || last.every((m) => m.role) ? undefined : await rolesOf(ctx, o, last);
   const roleOf = (m: Message): string => o.role ?? m.role ?? roles?.get(m.id) ?? "message";
   if (o.json) {
     io.out(
@@ -107,13 +117,25 @@ export async function messagesAction(
   }
 }
 
-// Each message's role, from one listing per role (the messages carry none).
-async function rolesOf(ctx: ServiceContext, o: SessionsRun): Promise<Map<string, string>> {
+// The role of each of `wanted`, from one listing per role (the messages carry none), stopping as
+// soon as every one is known, and a newest-first listing once it is past the oldest wanted.
+async function rolesOf(
+  ctx: ServiceContext,
+  o: SessionsRun,
+  wanted: readonly Message[],
+): Promise<Map<string, string>> {
   const roles = new Map<string, string>();
+  const ids = new Set(wanted.map((m) => m.id));
+  const oldest = Math.min(...wanted.map((m) => m.createdAt ?? Number.NEGATIVE_INFINITY));
   for (const role of MESSAGE_ROLES) {
     const query = { role, computerId: o.computer };
-    for await (const message of listMessages(ctx, o.id ?? "", query, MAX_PAGES))
-      roles.set(message.id, role);
+    const listed: Message[] = [];
+    for await (const message of listMessages(ctx, o.id ?? "", query, MAX_PAGES)) {
+      listed.push(message);
+      if (ids.has(message.id)) roles.set(message.id, role);
+      if (roles.size === ids.size) return roles;
+      if ((message.createdAt ?? oldest) < oldest && comesNewestFirst(listed)) break;
+    }
   }
   return roles;
 }
@@ -130,10 +152,15 @@ function shownCount(o: SessionsRun): number {
   return limit;
 }
 
-function comesNewestFirst(sessions: readonly Session[]): boolean {
-  const first = sessions[0];
-  const last = sessions.at(-1);
-  return !!first && !!last && (first.createdAt ?? 0) > (last.createdAt ?? 0);
+// Newest first when the first item listed was created after the last one read so far (sessions),
+// or for messages also when their parentId links point down the list.
+function comesNewestFirst(items: readonly (Session | Message)[]): boolean {
+  const first = items[0];
+  const last = items.at(-1);
+  if (!first || !last || first === last) return false;
+  if (first.createdAt !== undefined && last.createdAt !== undefined)
+    return first.createdAt > last.createdAt;
+  return "id" in first && orderMessages(items as Message[]).messages[0] === last;
 }
 
 function recency(session: Session): number {

@@ -1,6 +1,8 @@
 // `hook-notify sessions`: the service's cloud sessions from a terminal or a script: list, read,
 // start, change settings, read messages, and answer one ("sessions send ID -- 'ship it'").
 import type { Argv, CommandModule } from "yargs";
+import { closestName } from "../did-you-mean.js";
+import { HookNotifyError } from "../errors.js";
 import { configOption } from "./config-option.js";
 import { checkTimeout, timeoutOption } from "./service-flags.js";
 
@@ -39,6 +41,9 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
   // Cast: yargs' inferred type for this many options does not line up with SessionsArgs.
   builder: (yargs) =>
     (yargs as Argv<SessionsArgs>)
+      // A reply may start with "-" ("-5 degrees", "- first point"): a word that is no option of
+      // this command reaches the text, and checkDashWords refuses the ones shaped like a flag.
+      .parserConfiguration({ "unknown-options-as-args": true })
       .positional("action", {
         choices: ["list", "get", "create", "update", "messages", "send"],
         describe: "What to do",
@@ -47,7 +52,8 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
       .positional("text", {
         type: "string",
         array: true,
-        describe: "send: the message (words after -- are kept as they are; - reads stdin)",
+        describe:
+          'send: the message ("-5 degrees" is text; after -- anything is, even --x; - reads stdin)',
       })
       .option("config", configOption)
       .option("json", { type: "boolean", default: false, describe: "Print JSON for scripts" })
@@ -95,6 +101,10 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
       })
       .option("text-file", { type: "string", describe: "send: the message from a file (- stdin)" })
       .check(checkTimeout)
+      // Cast: yargs types the second argument as aliases; it passes getOptions() (key, alias).
+      .check((argv, options) =>
+        checkDashWords(process.argv.slice(2), options as unknown as KnownOptions, argv),
+      )
       .example("$0 sessions list --json", "the 20 last updated sessions as JSON")
       .example('$0 sessions send sess-123 -- "ship it"', "answer a session")
       .example("echo 'ship it' | $0 sessions send sess-123 -", "the answer from stdin")
@@ -122,9 +132,7 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
       configPath: argv.config,
       action: argv.action as "list",
       id: argv.id,
-      words: [...(argv.text ?? []), ...argv._.slice(1).map(String)],
-      stdinDash: argv.action === "send" && dashGiven(process.argv),
-      textFile: argv["text-file"] || undefined,
+      ...stdinOf(argv),
       json: argv.json,
       all: argv.all,
       limit: argv.limit,
@@ -140,11 +148,56 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
   },
 };
 
-// yargs drops a lone "-" (stdin, by custom), also as the value of --text-file: it is looked for
-// in the words before any "--".
-function dashGiven(argv: readonly string[]): boolean {
-  const end = argv.indexOf("--");
-  return (end < 0 ? argv : argv.slice(0, end)).includes("-");
+interface KnownOptions {
+  key: Record<string, unknown>;
+  alias?: Record<string, string[]>;
+}
+
+// A word before "--" shaped like a flag (--jsn, -x) that names no option is a mistyped option,
+// not text: refused as a usage mistake, with the way to send it as text. Other words starting
+// with "-" ("-5 degrees", "-5", "->") are text. `given` is the command line as typed (yargs
+// drops an unknown flag where the id stands).
+export function checkDashWords(
+  given: readonly string[],
+  options: KnownOptions,
+  argv: { action?: unknown; id?: unknown },
+): true {
+  const end = given.indexOf("--");
+  const known = new Set(
+    [...Object.keys(options.key), ...Object.values(options.alias ?? {}).flat()].flatMap((k) => [
+      k,
+      `no-${k}`,
+    ]),
+  );
+  const nameOf = (word: string): string => /^-*([^=]*)/.exec(word)?.[1] ?? "";
+  const flag = (end < 0 ? given : given.slice(0, end)).find(
+    (word) => /^--?[A-Za-z][\w-]*(=\S*)?$/.test(word) && !known.has(nameOf(word)),
+  );
+  if (flag === undefined) return true;
+  const names = Object.keys(options.key).filter((k) => !["action", "id", "text"].includes(k));
+  const guess = nameOf(flag).length > 1 ? closestName(nameOf(flag), names) : undefined;
+  const id = typeof argv.id === "string" && argv.id ? argv.id : "ID";
+  throw new HookNotifyError(
+    "USAGE",
+    `sessions ${String(argv.action)}: ${flag} is not an option${guess ? ` (did you mean --${guess}?)` : ""}. ` +
+      (argv.action === "send"
+        ? `If it is part of the message, put the message after --: hook-notify sessions send ${id} -- "${flag} …"`
+        : "See hook-notify sessions --help."),
+  );
+}
+
+// A lone "-" before "--" reaches the words (unknown-options-as-args); yargs gives --text-file an
+// empty value when "-" follows it. Either way "-" means stdin and is taken out of the words.
+function stdinOf(argv: SessionsArgs): {
+  words: string[];
+  stdinDash: boolean;
+  textFile: string | undefined;
+} {
+  const before = (argv.text ?? []).map(String);
+  const dash = before.indexOf("-");
+  const words = [...before.filter((_, i) => i !== dash), ...argv._.slice(1).map(String)];
+  const textFile = argv["text-file"] === "" && dash >= 0 ? "-" : argv["text-file"] || undefined;
+  return { words, stdinDash: dash >= 0 && textFile !== "-", textFile };
 }
 
 function settingsOf(argv: SessionsArgs): Record<string, unknown> {

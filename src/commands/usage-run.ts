@@ -17,6 +17,7 @@ import { withService, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 import { barChart, type ChartStyle, type Point } from "./usage-chart.js";
 import { reportHtml } from "./usage-report.js";
+import { alignRight, labelOf, readableNumber } from "./usage-table.js";
 
 /** What `hook-notify usage` shows (the yargs choices in usage.ts list the same). */
 export const USAGE_KINDS = [
@@ -133,11 +134,14 @@ function printTable(
   }
   const totals = totalOf(rows, numbers);
   table.push(["TOTAL", ...(key ? [""] : []), ...numbers.map((n) => show(totals[n]))]);
-  for (const line of formatTable(
-    header.map((h) => h.toUpperCase()),
+  const first = header.length - numbers.length;
+  const counts = numbers.flatMap((n, i) => (n === "primary_model" ? [] : [first + i]));
+  const aligned = alignRight(
+    header.map((h, i) => (i < first ? h.toUpperCase() : labelOf(h))),
     table,
-  ))
-    io.out(line);
+    counts,
+  );
+  for (const line of formatTable(aligned.header, aligned.rows)) io.out(line);
   if (options.breakdown && options.kind !== "tokens")
     io.err("hook-notify usage: --breakdown is by model, for usage tokens.");
   if (options.groupBy) return;
@@ -313,7 +317,7 @@ async function printDigest(
   const notice = noticeOf(fact, config, {
     id: "digest",
     now: io.deps.now(),
-    project: new URL(ctx.service.baseUrl).host,
+    project: fact.org ? cell(fact.org, 60) : new URL(ctx.service.baseUrl).host,
   });
   io.out(notice.title);
   io.out(notice.body);
@@ -326,7 +330,7 @@ function numberKeys(rows: Record<string, unknown>[]): string[] {
 }
 
 function show(value: unknown): string {
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  if (typeof value === "number") return readableNumber(value);
   if (typeof value === "string") return cell(value, 40);
   return value === undefined || value === null ? "" : cell(JSON.stringify(value), 40);
 }

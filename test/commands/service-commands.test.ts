@@ -83,7 +83,7 @@ describe("hook-notify sessions", () => {
     expect(ctx.out[1]).toMatch(/^fresh\s+idle .* Newest work$/);
     expect(ctx.out).toHaveLength(4);
     expect(ctx.err).toEqual([
-      "hook-notify sessions list: reading page 2…",
+      "hook-notify sessions list: reading page 2… (the list comes oldest first and has no order parameter: the newest are at its end)",
       "hook-notify sessions list: reading page 3…",
     ]);
   });
@@ -177,12 +177,12 @@ describe("hook-notify computers, usage, controls", () => {
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "activity", ...range })).toBe(0);
     expect(ctx.out[0]).toMatch(/^Organisation \S+ · .* \(UTC\)$/);
-    expect(ctx.out[1]).toMatch(/^DAY\s+DAILY_ACTIVE_USERS/);
+    expect(ctx.out[1]).toMatch(/^DAY\s+ACTIVE USERS\s+SESSIONS\s+MESSAGES\s+USER MESSAGES$/);
     expect(ctx.out[5]).toMatch(/^TOTAL\s/);
     expect(ctx.out.join("\n")).toMatch(/Active users per day\n( {2}\S+ #* +\S+\n){3}/);
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "digest" })).toBe(0);
-    expect(ctx.out[0]).toContain(`Usage on ${day(-1)}`);
+    expect(ctx.out[0]).toBe(`org-fake · Usage on ${day(-1)}`);
     ctx.out.length = 0;
     expect(await usage(ctx, { kind: "digest", week: true, json: true })).toBe(0);
     expect(last(ctx.fake.requests).query).toMatchObject({ startDate: day(-7), endDate: day(-1) });

@@ -248,7 +248,7 @@ describe("hook-notify watch --once", () => {
         ctx.delivered().find((d) => JSON.stringify(d).includes(id))!.data;
       const followUp = byId("sess-idle");
       expect(followUp.failure).toBe(false);
-      expect(followUp.title).toContain("Session done: Write the release notes");
+      expect(followUp.title).toBe("org-fake · Session done: Write the release notes");
       expect(followUp.body).toContain("Last: Changelog written.");
       expect(followUp.body).toMatch(/Tokens: .* credits/);
       const failed = byId("sess-running");

@@ -30,6 +30,8 @@ describe("hook-notify sessions send", () => {
     [["sess-idle", "--", "-1 is wrong"], undefined, "-1 is wrong"],
     [["sess-idle", "ship", "it", "now"], undefined, "ship it now"],
     [["sess-idle", "ship", "--", "-it"], undefined, "ship -it"],
+    [["sess-idle", "-5 degrees"], undefined, "-5 degrees"],
+    [["sess-idle", "-5"], undefined, "-5"],
     [["sess-idle", "-"], "text from stdin\n", "text from stdin"],
     [["sess-idle", "--text-file", "-"], "  two\nlines\n", "  two\nlines"],
   ])("send %j delivers exactly the text", async (args, input, expected) => {
@@ -83,6 +85,19 @@ describe("hook-notify sessions send", () => {
     const result = await ctx.run(["send", ...real], input);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(ctx.fake.requests).toHaveLength(0);
+  });
+
+  it("names -- for a reply shaped like a flag, and the option meant by a mistyped one", async () => {
+    const ctx = await setup();
+    const flag = await ctx.run(["send", "sess-idle", "-x"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain(
+      'put the message after --: hook-notify sessions send sess-idle -- "-x …"',
+    );
+    const typo = await ctx.run(["list", "--limt", "2"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("--limt is not an option (did you mean --limit?)");
     expect(ctx.fake.requests).toHaveLength(0);
   });
 

@@ -49,7 +49,15 @@ describe("usage tokens --week", () => {
   it("names the organisation, totals the week and charts credits per day", async () => {
     const terminal = await run({ FORCE_COLOR: "1" });
     expect(terminal).toMatch(/^Organisation org-fake · \S+ to \S+ \(UTC\)\n/);
-    expect(terminal).toMatch(/\nTOTAL\s+\d+/);
+    // Readable: the unit in the header, thousands separated, numbers aligned on the right.
+    const table = terminal.split("\n").slice(1, 10);
+    expect(table[0]).toMatch(
+      /^DAY {2,}CREDITS {2}INPUT TOKENS {2}OUTPUT TOKENS {2}CACHE-READ TOKENS$/,
+    );
+    expect(table.at(-1)).toMatch(/^TOTAL +\d{1,3}(,\d{3})+ /);
+    const end = (table[0] ?? "").indexOf("CREDITS") + "CREDITS".length;
+    for (const line of table.slice(1)) expect(line.slice(end - 1, end + 1)).toMatch(/^\d $/);
+    expect(table.join("\n")).not.toMatch(/(?<![\d-])\d{4,}(?![\d-])/);
     expect(terminal).toMatch(
       /Credits per day {2}[▁▂▃▄▅▆▇█]{7}\n( {2}\d{4}-\d\d-\d\d [█▏▎▍▌▋▊▉ ]+ \S+\n?){7}$/,
     );

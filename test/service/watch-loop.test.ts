@@ -20,7 +20,7 @@ describe("hook-notify watch (the loop)", () => {
       const { fake, home } = await setup();
       fake.fail({ status: 429, retryAfter, times: Number.POSITIVE_INFINITY });
       const result = await runBin(["watch"], { env: home.env, killAfterMs: 5000, settle: false });
-      // One poll is three requests (sessions, computers, controls); an overflowing timer made
+      // One poll is four requests (organisation, sessions, computers, controls); an overflowing timer made
       // hundreds in this window.
       expect(fake.requests.length).toBeGreaterThanOrEqual(1);
       expect(fake.requests.length).toBeLessThanOrEqual(6);

@@ -1,5 +1,5 @@
-// What a finished turn said: the session's last assistant message (is it an error?) and its
-// token use, added to the SessionIdle fact. Best effort: when the messages cannot be read the
+// What a finished turn said: the session's last assistant message (is it an error?), added to
+// the SessionIdle fact. Best effort: when the messages cannot be read the
 // fact goes out as it is, without them.
 import type { TokenUsage } from "../../core/notification.js";
 import type { ServiceContext } from "../http.js";
@@ -12,15 +12,15 @@ import type { SessionIdleFact } from "./detect-sessions.js";
 const MAX_MESSAGE_PAGES = 10;
 const MAX_TEXT = 1000;
 
-// Fills lastMessage, failure, orderGuessed and tokenUsage of `fact` in place.
-export async function describeTurn(
-  ctx: ServiceContext,
-  fact: SessionIdleFact,
-  session: Session | undefined,
-): Promise<void> {
+// The session's token use as the list or its GET gave it (no request): every finished turn of a
+// wave has it, described or not.
+export function usageOf(session: Session | undefined): TokenUsage | undefined {
   const settings = session?.sessionSettings;
-  const usage = (settings?.inclusiveTokenUsage ?? settings?.tokenUsage) as TokenUsage | undefined;
-  if (usage) fact.tokenUsage = usage;
+  return settings?.inclusiveTokenUsage ?? settings?.tokenUsage;
+}
+
+// Fills lastMessage, failure and orderGuessed of `fact` in place (one messages listing).
+export async function describeTurn(ctx: ServiceContext, fact: SessionIdleFact): Promise<void> {
   const last = await lastAssistantMessage(ctx, fact.sessionId).catch(() => undefined);
   if (!last?.message) return;
   const text = textOf(last.message);

@@ -2,7 +2,7 @@
 // and a day's data appears the next day, so the digest is for yesterday and waits while the
 // service has no row for it yet.
 import { compact } from "../../message/format.js";
-import { getAnalytics, type ServiceContext } from "../client.js";
+import { getAnalytics, getAnalyticsAnswer, type ServiceContext } from "../client.js";
 
 export interface DigestFact {
   kind: "DailyDigest";
@@ -14,6 +14,8 @@ export interface DigestFact {
   topModels: { model: string; credits: number }[];
   commits: number;
   prs: number;
+  /** The organisation (meta.org_id), when the service names it. */
+  org?: string | undefined;
 }
 
 // The UTC day before `now`, as YYYY-MM-DD.
@@ -32,8 +34,8 @@ export async function fetchRangeDigest(
   ctx: ServiceContext,
   range: { startDate: string; endDate: string },
 ): Promise<DigestFact | undefined> {
-  const [tokens, activity, tools, productivity] = await Promise.all([
-    getAnalytics(ctx, "tokens", range),
+  const [{ data: tokens, meta }, activity, tools, productivity] = await Promise.all([
+    getAnalyticsAnswer(ctx, "tokens", range),
     getAnalytics(ctx, "activity", range),
     getAnalytics(ctx, "tools", range),
     getAnalytics(ctx, "productivity", range),
@@ -65,6 +67,7 @@ export async function fetchRangeDigest(
       .map(([model, credits]) => ({ model, credits })),
     commits: sum(productivity, (row) => row.git_commits),
     prs: sum(productivity, (row) => row.git_prs_created),
+    ...(typeof meta.org_id === "string" && meta.org_id ? { org: meta.org_id } : {}),
   };
 }
 

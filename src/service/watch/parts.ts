@@ -10,6 +10,7 @@ import { fetchUsageAlert } from "./alerts.js";
 import { lastMessageTexts } from "./describe-turn.js";
 import { detectComputers, detectControls } from "./detect.js";
 import { fetchDigest, yesterdayUtc } from "./digest.js";
+import { learnOrg } from "./org.js";
 import type { WatchFact } from "./notices.js";
 import type { PollOptions, PollResult } from "./poll.js";
 import { scanSessions } from "./sessions.js";
@@ -18,8 +19,9 @@ import type { WatchState } from "./state.js";
 /** One part of a poll: reads the service, updates the state, returns the facts to announce. */
 export type Part = (ctx: ServiceContext) => Promise<WatchFact[]>;
 
-// The parts of one poll, in order: sessions, computers, controls, and the digest and alerts when
-// asked for. The sessions part adds its warnings to `result`.
+// The parts of one poll, in order: the organisation's name (once a day, for the titles),
+// sessions, computers, controls, and the digest and alerts when asked for. The sessions part
+// adds its warnings to `result`.
 export function partsOf(
   deps: Deps,
   service: ServiceConfig,
@@ -35,6 +37,7 @@ export function partsOf(
     return scan.facts;
   };
   const parts: Part[] = [
+    (ctx) => learnOrg(ctx, state, deps.now()).then(() => []),
     pollSessions,
     (ctx) => pollComputers(ctx, state),
     (ctx) => pollControls(ctx, state),

@@ -14,6 +14,7 @@ import { announce } from "./announce.js";
 import { DIGEST_OVER, idleDigest } from "./idle-digest.js";
 import { partsOf } from "./parts.js";
 import { noticeOf, type WatchFact } from "./notices.js";
+import { projectOf } from "./org.js";
 import { readWatchState, watchDir, writeWatchState } from "./state.js";
 
 export interface PollOptions {
@@ -58,7 +59,7 @@ export async function pollOnce(
       try {
         const facts = await part({ service, env: deps.env, signal: timer.signal });
         const notices = facts.map((fact) => ({
-          notice: noticeFor(fact, loaded, service, deps),
+          notice: noticeFor(fact, loaded, projectOf(service.baseUrl, state), deps),
           key: keyOf(fact),
           idle: fact.kind === "SessionIdle",
         }));
@@ -103,14 +104,10 @@ function stateScope(service: ServiceConfig, options: PollOptions): string {
 function noticeFor(
   fact: WatchFact,
   loaded: LoadedConfig,
-  service: ServiceConfig,
+  project: string,
   deps: Deps,
 ): Notification {
-  return noticeOf(fact, loaded.value, {
-    id: newNotificationId(),
-    now: deps.now(),
-    project: new URL(service.baseUrl).host,
-  });
+  return noticeOf(fact, loaded.value, { id: newNotificationId(), now: deps.now(), project });
 }
 
 function keyOf(fact: WatchFact): string {

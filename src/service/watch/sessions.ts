@@ -1,31 +1,42 @@
-// The sessions part of a watch poll, with a bounded number of requests however long the list.
-// When more sessions were busy than a poll may GET one by one, the whole list is read instead
-// (one request per 100 sessions, at most 200 pages), so every turn that ended is told on the
-// next poll, and sessions on no page are dropped from the state.
-// The live service lists sessions oldest first and has no order parameter, so each poll reads the
-// first page, the list's end from the cursor saved last time (new sessions), and a few pages of a
-// rolling sweep (follow-up turns of older sessions, found a few polls late but found); sessions
-// seen busy that no page showed are asked for one by one. A newest-first list is read down to the
-// last poll. `computerIds` narrows every read to those computers (the documented filter).
-import { toHookNotifyError } from "../../errors.js";
-import { getSession } from "../client.js";
+// The sessions part of a watch poll, with a number of requests bounded by a constant however long
+// the list (MAX_POLL_LISTS list requests, MAX_SESSION_GETS GETs, MAX_DESCRIBED turns described).
+// The document gives the session list no order, no filter by update time and no way to start
+// from its end, so each poll reads the first page, the list's end from the cursor saved last
+// time (new sessions; a newest-first list is read down to the last poll instead), a few pages of
+// a rolling sweep (follow-up turns of older sessions, found a few polls late but found), and the
+// pages on which sessions were seen busy, again by the cursor each was read with (BUSY_PAGES a
+// poll, the longest unread first): a page tells 100 statuses for one request. Sessions seen busy
+// that no page showed are asked for one by one. `computerIds` narrows every read to those
+// computers (the documented filter). Sessions gone from the service are dropped from the state:
+// a 404 on their GET, or not seen on any page during a whole round of the sweep.
 import type { ServiceContext } from "../http.js";
 import type { Session } from "../schemas.js";
 import { getSessionPage } from "../session-api.js";
-import { describeTurn } from "./describe-turn.js";
+import { getSession } from "../client.js";
+import { toHookNotifyError } from "../../errors.js";
+import { describeTurn, usageOf } from "./describe-turn.js";
 import { detectSessions, type SessionIdleFact } from "./detect-sessions.js";
+import {
+  isNewestFirst,
+  readPages,
+  readPagesAt,
+  readSaved,
+  type SessionPage,
+} from "./session-pages.js";
 import type { SeenSession, SessionCursors, WatchState } from "./state.js";
 
 /** Pages the first poll may read (the baseline), and each later poll at the list's end. */
 export const FIRST_POLL_PAGES = 50;
 export const POLL_PAGES = 5;
-const SWEEP_PAGES = 2;
+/** Pages of the rolling sweep, and pages re-read for the sessions seen busy on them, per poll. */
+export const SWEEP_PAGES = 2;
+export const BUSY_PAGES = 10;
+/** List requests of a poll after the first, per list scope, however long the list. */
+export const MAX_POLL_LISTS = 1 + POLL_PAGES + SWEEP_PAGES + BUSY_PAGES;
 /** Sessions fetched one by one (status missing, or busy and on no page read), per poll. */
-const MAX_SESSION_GETS = 50;
+export const MAX_SESSION_GETS = 50;
 /** Finished turns whose last answer is read, per poll (the digest lists 30). */
-const MAX_DESCRIBED = 30;
-/** Pages read at most when the whole list is read (more sessions seen busy than GETs allow). */
-const FULL_PAGES = 200;
+export const MAX_DESCRIBED = 30;
 const BUSY = new Set(["running", "pending"]);
 
 /** What a scan found to announce, and what a person should know (a list longer than read). */
@@ -41,62 +52,70 @@ export async function scanSessions(
   options: { now: number; computerIds: readonly string[] },
 ): Promise<SessionScan> {
   const found = new Map<string, Session>();
+  const where = new Map<string, { scope: string; cursor: string }>();
+  const looked = new Set<string>();
+  const prune = new Map<string, number>();
   const warnings: string[] = [];
   const cursors: Record<string, SessionCursors> = { ...state.sessionCursors };
   const pages = state.sessions === undefined ? FIRST_POLL_PAGES : POLL_PAGES;
-  // More sessions were busy than a poll may GET one by one: a page tells 100 statuses for one
-  // request, so the whole list is read, and every turn that ended is told on this poll.
-  const busy = Object.values(state.sessions ?? {}).filter((s) => BUSY.has(s.status ?? ""));
-  const full = busy.length > MAX_SESSION_GETS;
-  let complete = true;
   for (const scope of options.computerIds.length > 0 ? options.computerIds : [""]) {
     const saved: SessionCursors = { ...cursors[scope] };
     let read: ScopeRead;
     try {
-      read = await readScope(ctx, scope, saved, {
-        pages,
-        since: state.sessionsPolledAt,
-        full,
-      });
+      const busy = busyPages(state.sessions, scope);
+      read = await readScope(ctx, scope, saved, { pages, since: state.sessionsPolledAt, busy });
     } catch (error) {
       // The poll fails, but what readSaved learnt about the saved cursors is kept.
       state.sessionCursors = { ...cursors, [scope]: saved };
       throw error;
     }
-    cursors[scope] = read.cursors;
-    complete &&= read.complete;
-    for (const session of read.sessions) found.set(session.sessionId, session);
+    cursors[scope] = roundOf(read, saved, options.now, (from) => prune.set(scope, from));
+    for (const cursor of read.looked) looked.add(placeOf(scope, cursor));
+    for (const page of read.pages)
+      for (const session of page.items) {
+        found.set(session.sessionId, session);
+        where.set(session.sessionId, { scope, cursor: page.cursor });
+      }
     if (read.capped)
       warnings.push(
         `sessions${scope ? ` of computer ${scope}` : ""}: the list is longer than ${String(pages)} pages; the rest is read on the next polls.`,
       );
   }
-  const gone = await refetch(ctx, state.sessions, found);
+  const settle = (seen: SeenSession) =>
+    seen.page === undefined || looked.has(placeOf(seen.scope ?? "", seen.page));
+  const gone = await refetch(ctx, state.sessions, found, settle);
   const { facts, next } = detectSessions(
     state.sessions,
     [...found.values()],
     state.sessionsPolledAt,
   );
-  // A session gone from the service: a 404 on its GET, or (after the whole list was read) on no
-  // page. The state keeps only what the service still has.
-  const kept = Object.fromEntries(
-    Object.entries(next).filter(
-      ([id]) => !gone.includes(id) && (!complete || !state.sessions || found.has(id)),
-    ),
-  );
+  const kept: Record<string, SeenSession> = {};
+  for (const [id, seen] of Object.entries(next)) {
+    const at = where.get(id);
+    const now = found.has(id) ? options.now : seen.seenAt;
+    const entry = { ...seen, ...(at ? { page: at.cursor, scope: at.scope || undefined } : {}) };
+    const cut = prune.get(entry.scope ?? "");
+    if (gone.includes(id) || (cut !== undefined && (now ?? 0) < cut)) continue;
+    kept[id] = { ...entry, seenAt: now };
+  }
   Object.assign(state, { sessions: kept, sessionsPolledAt: options.now, sessionCursors: cursors });
   // Each described turn costs a messages request: a wave is described only as far as its
-  // digest lists it (the rest go out with their title and status).
-  for (const fact of facts.slice(0, MAX_DESCRIBED))
-    await describeTurn(ctx, fact, found.get(fact.sessionId));
+  // digest lists it (the rest go out with what the list says: title, messages, token use).
+  for (const fact of facts) {
+    const usage = usageOf(found.get(fact.sessionId));
+    if (usage) fact.tokenUsage = usage;
+  }
+  for (const fact of facts.slice(0, MAX_DESCRIBED)) await describeTurn(ctx, fact);
   return { facts, warnings };
 }
 
 interface ScopeRead {
-  sessions: Session[];
+  pages: SessionPage[];
+  /** The cursors of every page asked for (read, or refused). */
+  looked: Set<string>;
   cursors: SessionCursors;
   capped: boolean;
-  /** Every page of the list was read. */
+  /** The whole list was read on this poll (one page), or the sweep ended its round. */
   complete: boolean;
 }
 
@@ -104,24 +123,21 @@ async function readScope(
   ctx: ServiceContext,
   scope: string,
   saved: SessionCursors,
-  limits: { pages: number; since: number | undefined; full: boolean },
+  limits: { pages: number; since: number | undefined; busy: string[] },
 ): Promise<ScopeRead> {
   const computerId = scope || undefined;
   const first = await getSessionPage(ctx, { computerId });
-  const sessions = [...first.items];
+  const firstPage = { cursor: "", items: first.items };
   if (!first.hasMore || !first.nextCursor)
-    return { sessions, cursors: {}, capped: false, complete: true };
+    return {
+      pages: [firstPage],
+      looked: new Set([""]),
+      cursors: {},
+      capped: false,
+      complete: true,
+    };
   const read = (cursor: string, pages: number, stop?: (page: Session[]) => boolean) =>
     readPages(ctx, computerId, cursor, pages, stop);
-  if (limits.full) {
-    const all = await read(first.nextCursor, FULL_PAGES);
-    return {
-      sessions: [...sessions, ...all.sessions],
-      cursors: { tail: all.last },
-      capped: all.capped,
-      complete: all.done,
-    };
-  }
   const since = limits.since;
   const newest = isNewestFirst(first.items);
   // Newest first: down to the last poll. Oldest first: the list's end, re-reading its last page
@@ -135,95 +151,67 @@ async function readScope(
   const sweep = await readSaved(saved, "sweep", first.nextCursor, (cursor) =>
     read(cursor, SWEEP_PAGES),
   );
+  const pages = [firstPage, ...tail.pages, ...sweep.pages];
+  const looked = new Set(pages.map((p) => p.cursor));
+  const again = limits.busy.filter((cursor) => !looked.has(cursor)).slice(0, BUSY_PAGES);
+  for (const cursor of again) looked.add(cursor);
+  pages.push(...(await readPagesAt(ctx, computerId, again)));
   return {
-    sessions: [...sessions, ...tail.sessions, ...sweep.sessions],
+    pages,
+    looked,
     cursors: { ...(newest ? {} : { tail: tail.last }), sweep: sweep.done ? undefined : sweep.next },
     capped: tail.capped,
-    complete: false,
+    complete: sweep.done,
   };
 }
 
-interface PagesRead {
-  sessions: Session[];
-  /** The cursor of the last page read; the cursor after it; whether the list ended. */
-  last: string;
-  next: string | undefined;
-  done: boolean;
-  capped: boolean;
-}
-
-async function readPages(
-  ctx: ServiceContext,
-  computerId: string | undefined,
-  start: string,
-  maxPages: number,
-  stop?: (page: Session[]) => boolean,
-): Promise<PagesRead> {
-  const sessions: Session[] = [];
-  let cursor = start;
-  for (let page = 0; ; page++) {
-    const result = await getSessionPage(ctx, { cursor, computerId });
-    sessions.push(...result.items);
-    const next = result.nextCursor ?? undefined;
-    const done = !result.hasMore || !next || next === cursor;
-    if (done || stop?.(result.items) || page + 1 >= maxPages)
-      return { sessions, last: cursor, next, done, capped: !done && page + 1 >= maxPages };
-    cursor = next;
-  }
-}
-
-// Reads from a saved cursor, else from `fallback` (the first page's next cursor). A cursor the
-// service refuses (any 4xx but 401, 403 and 429: 400, 404, 410, 422, …) is dropped at once, one
-// answered with a 5xx twice in a row too: a cursor saved polls ago may have expired, and nothing
-// documents how that is said. `saved` is updated in place (the strikes survive a failed poll).
-async function readSaved(
+// The scope's cursors for the next poll, with when the sweep's round started. When the round
+// ends (or the whole list fit on this poll), `ended` gets the time before which a session not
+// seen is gone. `saved.sweep` is undefined after the read when the round started on this poll.
+function roundOf(
+  read: ScopeRead,
   saved: SessionCursors,
-  which: "tail" | "sweep",
-  fallback: string,
-  read: (cursor: string) => Promise<PagesRead>,
-): Promise<PagesRead> {
-  const cursor = saved[which];
-  if (cursor === undefined) return read(fallback);
-  try {
-    const pages = await read(cursor);
-    saved.strikes = undefined;
-    return pages;
-  } catch (error) {
-    const status = toHookNotifyError(error).status ?? 0;
-    const refused = status >= 400 && status < 500 && ![401, 403, 429].includes(status);
-    const broken = status >= 500 && (saved.strikes ?? 0) >= 1;
-    if (!refused && !broken) {
-      if (status >= 500) saved.strikes = (saved.strikes ?? 0) + 1;
-      throw error;
-    }
-    saved[which] = undefined;
-    saved.strikes = undefined;
-    return read(fallback);
+  now: number,
+  ended: (from: number) => void,
+): SessionCursors {
+  const from = saved.sweep === undefined ? now : saved.sweepFrom;
+  if (read.complete) {
+    if (from !== undefined) ended(from);
+    return read.cursors;
   }
+  return { ...read.cursors, sweepFrom: from };
 }
 
-// Newest first when the first page's first item is newer than its last (created, else updated).
-function isNewestFirst(items: readonly Session[]): boolean {
-  const a = items[0];
-  const b = items.at(-1);
-  if (!a || !b || a === b) return false;
-  if (a.createdAt !== undefined && b.createdAt !== undefined && a.createdAt !== b.createdAt)
-    return a.createdAt > b.createdAt;
-  return (a.updatedAt ?? 0) > (b.updatedAt ?? 0);
+// The cursors of the pages where sessions of `scope` were last seen busy, the longest unseen
+// first ("" the first page, read anyway, left out).
+function busyPages(previous: Record<string, SeenSession> | undefined, scope: string): string[] {
+  const oldest = new Map<string, number>();
+  for (const seen of Object.values(previous ?? {})) {
+    if (!BUSY.has(seen.status ?? "") || !seen.page || (seen.scope ?? "") !== scope) continue;
+    oldest.set(seen.page, Math.min(oldest.get(seen.page) ?? Infinity, seen.seenAt ?? 0));
+  }
+  return [...oldest].sort((a, b) => a[1] - b[1]).map(([cursor]) => cursor);
+}
+
+function placeOf(scope: string, cursor: string): string {
+  return `${scope}\n${cursor}`;
 }
 
 // GETs the sessions a poll must know about but the pages did not settle: no status in the list,
-// or seen busy before and on no page read. Returns the ids the service no longer has (404).
+// or seen busy before, on no page read, and with no page of its own to look at later (`settle`:
+// none saved, or it was read and the session was not on it). Returns the ids the service no
+// longer has (404).
 async function refetch(
   ctx: ServiceContext,
   previous: Record<string, SeenSession> | undefined,
   found: Map<string, Session>,
+  settle: (seen: SeenSession) => boolean,
 ): Promise<string[]> {
   const wanted = [...found.values()]
     .filter((s) => s.status === undefined && needsStatus(previous?.[s.sessionId], s))
     .map((s) => s.sessionId);
   for (const [id, seen] of Object.entries(previous ?? {}))
-    if (!found.has(id) && seen.status !== undefined && BUSY.has(seen.status)) wanted.push(id);
+    if (!found.has(id) && BUSY.has(seen.status ?? "") && settle(seen)) wanted.push(id);
   const gone: string[] = [];
   for (const id of wanted.slice(0, MAX_SESSION_GETS)) {
     try {

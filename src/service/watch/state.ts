@@ -12,6 +12,11 @@ export interface SeenSession {
   updatedAt?: number | undefined;
   messageCount?: number | undefined;
   completedAt?: number | undefined;
+  /** The cursor of the list page it was last seen on ("" the first page), and that list's scope. */
+  page?: string | undefined;
+  scope?: string | undefined;
+  /** When a poll last saw it on a page or by its GET (local clock). */
+  seenAt?: number | undefined;
 }
 
 /** Where the session list is read from next, per list scope ("" or a computer id). */
@@ -20,6 +25,8 @@ export interface SessionCursors {
   tail?: string | undefined;
   /** The rolling sweep through the rest of the list; undefined = from the start. */
   sweep?: string | undefined;
+  /** When the sweep's current round started: a session not seen since, when it ends, is gone. */
+  sweepFrom?: number | undefined;
   /** 5xx answers in a row to a saved cursor; the second drops it. */
   strikes?: number | undefined;
 }
@@ -42,6 +49,8 @@ export interface WatchState {
   controlsRevision?: number | undefined;
   /** The last UTC day whose digest went out (YYYY-MM-DD). */
   digestDate?: string | undefined;
+  /** The organisation (meta.org_id) and the UTC day it was last asked for (org.ts). */
+  org?: { id?: string | undefined; checked: string } | undefined;
   /** The last UTC day checked against service.alerts (announced or not). */
   alertsDate?: string | undefined;
 }

@@ -3,7 +3,13 @@
 // the computer filter is sent, and every poll stays within a few list requests.
 import { describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../../src/service/client.js";
-import { scanSessions } from "../../../src/service/watch/sessions.js";
+import {
+  BUSY_PAGES,
+  MAX_DESCRIBED,
+  MAX_POLL_LISTS,
+  MAX_SESSION_GETS,
+  scanSessions,
+} from "../../../src/service/watch/sessions.js";
 import type { WatchState } from "../../../src/service/watch/state.js";
 import type { SessionIdleFact } from "../../../src/service/watch/detect-sessions.js";
 import { startFakeService, type FakeService } from "../../helpers/fake-service.js";
@@ -24,18 +30,15 @@ async function scan(fake: FakeService, state: WatchState, computerIds: string[] 
   return { ...result, lists: made.filter((r) => r.path === "/api/v0/sessions"), made };
 }
 
-// `count` idle sessions created an hour ago (before any poll of the test).
+// `count` idle sessions created an hour ago (before any poll of the test): the first through the
+// fake's own op, the rest copies of it (one op each would make 5,000 sessions cost seconds).
 function addSessions(fake: FakeService, count: number, computerId = "comp-build") {
   const createdAt = Date.now() - 3_600_000;
-  for (let i = 0; i < count; i++)
-    fake.apply({
-      op: "session",
-      sessionId: `bulk-${String(i)}`,
-      status: "idle",
-      messageCount: 2,
-      computerId,
-      createdAt,
-    });
+  const op = { op: "session" as const, status: "idle", messageCount: 2, computerId, createdAt };
+  fake.apply({ ...op, sessionId: "bulk-0" });
+  const first = fake.state.sessions.at(-1);
+  for (let i = 1; i < count; i++)
+    fake.state.sessions.push({ ...structuredClone(first), sessionId: `bulk-${String(i)}` });
 }
 describe("scanSessions", () => {
   it("announces a session created and finished between two polls, with its last answer", async () => {
@@ -236,7 +239,7 @@ describe("scanSessions", () => {
 });
 
 describe("a wave of finished turns", () => {
-  it("tells every turn that ended on the next poll, however many, and prunes sessions gone", async () => {
+  it("tells every turn that ended on the next poll when their pages fit a poll, and prunes sessions gone", async () => {
     const fake = await startFakeService();
     addSessions(fake, 1000);
     for (let i = 0; i < 1000; i += 10)
@@ -256,12 +259,47 @@ describe("a wave of finished turns", () => {
     );
     const wave = await scan(fake, state);
     expect(wave.facts).toHaveLength(100);
-    expect(wave.lists.length).toBeLessThanOrEqual(11);
+    expect(wave.lists.length).toBeLessThanOrEqual(MAX_POLL_LISTS);
+    // Gone from the service: dropped once the sweep has been round the list without seeing it (10
+    // pages, 2 a poll; up to two rounds, as it was seen when the first began).
+    for (let poll = 0; poll < 12 && state.sessions?.["bulk-5"]; poll++)
+      expect((await scan(fake, state)).facts).toEqual([]);
     expect(state.sessions?.["bulk-5"]).toBeUndefined();
-    const after = await scan(fake, state);
-    expect(after.facts).toEqual([]);
-    expect(after.made.length).toBeLessThanOrEqual(5);
+    expect(Object.keys(state.sessions ?? {})).toHaveLength(fake.state.sessions.length);
   });
+
+  // The design guarantee: a poll's requests are bounded by a constant, not by the list's length
+  // (the document has no filter by update time). A tenth of the sessions run, spread over every
+  // page, then all finish: each is told exactly once, within as many polls as its pages need.
+  it.each([50, 500, 5000])(
+    "with %i sessions, a poll costs at most a constant number of requests",
+    { timeout: 30_000 },
+    async (count) => {
+      const fake = await startFakeService();
+      addSessions(fake, count);
+      const busy = Array.from({ length: count / 10 }, (_, i) => `bulk-${String(i * 10)}`);
+      for (const id of busy) fake.apply({ op: "session", sessionId: id, status: "running" });
+      const state: WatchState = { version: 1 };
+      await scan(fake, state);
+      for (const id of busy)
+        fake.apply({ op: "session", sessionId: id, status: "idle", messageCount: 4 });
+      const told: string[] = [];
+      const polls = Math.ceil(count / 100 / BUSY_PAGES) + 1;
+      for (let poll = 0; poll < polls; poll++) {
+        const { facts, made } = await scan(fake, state);
+        told.push(...facts.map((f) => f.sessionId));
+        const lists = made.filter((r) => r.path === "/api/v0/sessions").length;
+        const gets = made.filter((r) => /^\/api\/v0\/sessions\/[^/]+$/.test(r.path)).length;
+        const described = made.filter((r) => r.path.endsWith("/messages")).length;
+        expect({ lists, gets, described }).toEqual({
+          lists: expect.toSatisfy((n: number) => n <= MAX_POLL_LISTS) as number,
+          gets: expect.toSatisfy((n: number) => n <= MAX_SESSION_GETS) as number,
+          described: expect.toSatisfy((n: number) => n <= MAX_DESCRIBED) as number,
+        });
+      }
+      expect(told.sort()).toEqual([...busy].sort());
+    },
+  );
 });
 
 describe("the last answer of a finished turn", () => {
