@@ -39,7 +39,9 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       .option("max-age-hours", {
         type: "number",
         describe: "Give up on deliveries older than this (default 24)",
-      }),
+      })
+      .example("$0 flush", "send what waits now, after a time offline")
+      .example("$0 flush --retry-failed", "also try again what was given up"),
   handler: async (argv) => {
     const [
       { createDeps },

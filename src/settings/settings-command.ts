@@ -36,7 +36,7 @@ export interface SettingsIo {
   out: (text: string) => void;
   err: (line: string) => void;
   /** Present only on an interactive terminal; asked before writing unless --yes. Without it
-   * and without --yes nothing is written (exit 2). */
+   * and without --yes nothing is written (exit 1). */
   confirm?: (question: string) => Promise<boolean>;
 }
 
@@ -72,9 +72,10 @@ export async function runSettingsCommand(
     const confirm = args.yes ? undefined : io.confirm;
     if (!args.yes && confirm === undefined) {
       // Nobody to ask (stdin or stdout is not a terminal): a script says so with --yes.
-      io.err(`hook-notify ${action}: --yes required when not running interactively.`);
-      io.err(`Nothing was written. See the changes: hook-notify ${action} --dry-run`);
-      return 2;
+      io.err(
+        `hook-notify ${action}: --yes required when not running interactively; nothing was written (see the changes first: hook-notify ${action} --dry-run).`,
+      );
+      return 1;
     }
     if (confirm !== undefined) {
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "preview" }));
