@@ -1,6 +1,7 @@
 // Prints `hook-notify test` results: a table for people, one JSON object per sink for scripts.
 // Targets come from each sink's describeTarget and errors are scrubbed: no secret is printed.
 import { formatTable, type Style } from "../style.js";
+import { withoutFix } from "../check-result.js";
 import { likelyFix } from "./test-fix.js";
 import type { TestRow } from "./test-run.js";
 
@@ -100,12 +101,6 @@ function groupByFix(failures: readonly TestReport[]): Map<string, TestReport[]> 
   const groups = new Map<string, TestReport[]>();
   for (const r of failures) groups.set(r.fix ?? "", [...(groups.get(r.fix ?? "") ?? []), r]);
   return groups;
-}
-
-// An error that already ends with its fix ("… Use a chat or e-mail sink.") says it on the fix line.
-export function withoutFix(error: string, fix: string): string {
-  const at = fix === "" ? -1 : error.lastIndexOf(fix);
-  return at > 0 ? error.slice(0, at).trimEnd() : error;
 }
 
 function resultCell(report: TestReport, style: Style): string {
