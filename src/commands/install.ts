@@ -149,8 +149,26 @@ export async function runSettingsHandler(
     },
     ...(isInteractive ? { confirm } : {}),
   });
-  if (code !== 0) process.exitCode = code;
-  else if (approve !== undefined) await finishApprove(approve, flags["dry-run"], flags.json);
+  if (code !== 0) {
+    process.exitCode = code;
+    return;
+  }
+  if (approve !== undefined) await finishApprove(approve, flags["dry-run"], flags.json);
+  if (action === "install" && !flags["dry-run"]) await refreshSchema(machine);
+}
+
+// The config's schema copy beside it is brought up to this version (init/schema-copy.ts).
+async function refreshSchema(machine: {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  home: string;
+}) {
+  const [{ userConfigPath }, { refreshSchemaCopy }] = await Promise.all([
+    import("../config/paths.js"),
+    import("../init/schema-copy.js"),
+  ]);
+  const deps = { env: machine.env, platform: machine.platform, homedir: machine.home };
+  await refreshSchemaCopy(userConfigPath(deps));
 }
 
 // install --approve checks the config before any file is touched; null: it cannot (said why).
