@@ -53,6 +53,19 @@ const mcpApart = {
   },
 };
 
+// `hook-notify init`'s questions load the prompt library (@inquirer/prompts) from dist/prompts.cjs,
+// a bundle of its own: no other command carries it.
+const promptsApart = {
+  name: "prompts-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/init\/ask\.js$/ }, (args) =>
+      /[\\/]commands[\\/]init\.ts$/.test(args.importer)
+        ? { path: "./prompts.cjs", external: true }
+        : undefined,
+    );
+  },
+};
+
 // yargs is bundled into dist/commands.cjs (issue #41): loaded as its ~30 ES modules it cost every
 // command ~50 ms of node's ES module loader, and bundled it shares the commands bundle's V8 code
 // cache. Its node shim finds its locales (yargs' messages in the user's language) from
@@ -283,15 +296,23 @@ try {
       ...external.filter((id) => !id.startsWith("yargs") && id !== "jsonc-parser"),
       "yargs/package.json",
     ],
-    plugins: [commandsApart, mcpApart, yargsBundled, asciiWidthFirst],
+    plugins: [commandsApart, mcpApart, promptsApart, yargsBundled, asciiWidthFirst],
     // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
     supported: { "dynamic-import": false },
   });
   await build({ ...common, entryPoints: { worker: "src/worker/worker-main.ts" } });
   await build({ ...common, entryPoints: { mcp: "src/commands/mcp-run.ts" } });
+  await build({ ...common, entryPoints: { prompts: "src/init/ask.ts" } });
   await onlyBuiltins("hook.cjs");
   await requireOnce("hook.cjs", ["fs", "path"]);
-  await stampBuildId(["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs", "mcp.cjs"]);
+  await stampBuildId([
+    "hook.cjs",
+    "cli.cjs",
+    "commands.cjs",
+    "worker.cjs",
+    "mcp.cjs",
+    "prompts.cjs",
+  ]);
 } catch {
   process.exit(1);
 }

@@ -69,7 +69,7 @@ function badChoice(
 ): string {
   const names = choices.map(String);
   const value = given.replace(/^\[?"?|"?\]?$/g, "");
-  // `cladue` is far from `claude-code` but near its first part.
+  // A typo of the first part of a hyphenated name (`kil` for `kilo-x`) is far from the whole.
   const parts = names.map((name) => name.split("-")[0] ?? name);
   const part = closestName(value, parts);
   const guess = closestName(value, names) ?? names[parts.indexOf(part ?? "")];
