@@ -62,7 +62,8 @@ describe.runIf(hasScript)("prompts on a real terminal", () => {
     // desktop and sound start checked: uncheck both, then down to ntfy and check it.
     const toNtfy = down.repeat(SINK_CHOICES.indexOf("ntfy") - 1);
     const run = await runOnPty(["init"], home.env, [
-      { after: "Which sinks?", send: ` ${down} ${toNtfy} \r` },
+      { after: "Which sinks?", send: ` ${down} \r` }, // none left: asked again
+      { after: "At least one choice must be selected", send: `${toNtfy} \r` },
       { after: "Environment variable holding", send: "\r" },
       { after: "Send a test notification now?", send: "y\r" },
     ]);
