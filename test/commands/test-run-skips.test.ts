@@ -1,4 +1,5 @@
-// `hook-notify test` skips what route skips for being switched off (one rule, pipeline/route.ts).
+// `hook-notify test` skips what route skips for being switched off (one rule, pipeline/route.ts),
+// and lists a sink left out for an unset ${VAR} (its variable named, never a value).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
