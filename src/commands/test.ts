@@ -4,6 +4,7 @@ import type { CommandModule } from "yargs";
 import type { TestEvent, TestResult, TestRow } from "./test-run.js";
 import { configOption } from "./config-option.js";
 import { TEST_EVENTS } from "../core/hook-event.js";
+import { closestName } from "../did-you-mean.js";
 
 interface TestArgs {
   sink: string | undefined;
@@ -113,8 +114,10 @@ function reportConfig(result: TestResult): boolean {
   if (unknownSink !== undefined) {
     const names = Object.keys(config.value.sinks);
     const where = config.path ?? "the built-in default";
+    const guess = closestName(unknownSink, names);
+    const hint = guess === undefined ? "" : ` Did you mean "${guess}"?`;
     console.error(
-      `hook-notify: no sink named "${unknownSink}" in ${where}; configured: ${names.join(", ") || "none"}.`,
+      `hook-notify: no sink named "${unknownSink}" in ${where}; configured: ${names.join(", ") || "none"}.${hint}`,
     );
   }
   return config.error !== undefined || config.issues.length > 0 || unknownSink !== undefined;
