@@ -376,9 +376,10 @@ describe("hook-notify init", () => {
       "def until(s):",
       " global out",
       " while s not in out: out+=os.read(fd,1024)",
-      "until(b'Which sinks'); os.write(fd,b'desktop,slack\\r')",
+      // desktop and sound start checked: keep desktop, uncheck sound, check slack (a multi-select).
+      "until(b'Which sinks'); os.write(fd,b'\\x1b[B \\x1b[B\\x1b[B\\x1b[B \\r')",
       "until(b'Slack webhook'); os.write(fd,b'MY_SLACK\\r')",
-      "until(b'hook-notify.cjs doctor')",
+      "until(b'Send a test notification now?'); os.write(fd,b'n\\r')",
       "sys.stdout.write(out.decode())",
     ].join("\n");
     const result = spawnSync(
