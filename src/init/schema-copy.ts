@@ -21,7 +21,7 @@ export async function writeSchemaCopy(configFile: string): Promise<string> {
   if (current === text) return target;
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   const temporary = `${target}.${String(process.pid)}.tmp`;
-  await writeFile(temporary, text, { mode: 0o644 });
+  await writeFile(temporary, text, { mode: 0o600 }); // as every file in the folder
   await rename(temporary, target);
   return target;
 }
