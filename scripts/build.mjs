@@ -1,7 +1,8 @@
 // Bundles src/ into dist/ with esbuild: dist/hook.cjs (the hook's fast path: hand the event to the
 // live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (yargs and
 // the other commands: install, uninstall, flush, help), dist/worker.cjs (the outbox worker) and
-// dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK).
+// dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK) and dist/prompts.cjs (init's
+// questions, with the prompt library).
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
