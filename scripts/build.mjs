@@ -1,7 +1,8 @@
 // Bundles src/ into dist/ with esbuild: dist/hook.cjs (the hook's fast path: hand the event to the
 // live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (yargs and
 // the other commands: install, uninstall, flush, help), dist/worker.cjs (the outbox worker) and
-// dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK).
+// dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK) and dist/prompts.cjs (init's
+// questions, with the prompt library).
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
@@ -48,6 +49,19 @@ const mcpApart = {
     build.onResolve({ filter: /^\.\/mcp-run\.js$/ }, (args) =>
       /[\\/]commands[\\/]mcp\.ts$/.test(args.importer)
         ? { path: "./mcp.cjs", external: true }
+        : undefined,
+    );
+  },
+};
+
+// `hook-notify init`'s questions load the prompt library (@inquirer/prompts) from dist/prompts.cjs,
+// a bundle of its own: no other command carries it.
+const promptsApart = {
+  name: "prompts-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/init\/ask\.js$/ }, (args) =>
+      /[\\/]commands[\\/]init\.ts$/.test(args.importer)
+        ? { path: "./prompts.cjs", external: true }
         : undefined,
     );
   },
@@ -283,15 +297,23 @@ try {
       ...external.filter((id) => !id.startsWith("yargs") && id !== "jsonc-parser"),
       "yargs/package.json",
     ],
-    plugins: [commandsApart, mcpApart, yargsBundled, asciiWidthFirst],
+    plugins: [commandsApart, mcpApart, promptsApart, yargsBundled, asciiWidthFirst],
     // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
     supported: { "dynamic-import": false },
   });
   await build({ ...common, entryPoints: { worker: "src/worker/worker-main.ts" } });
   await build({ ...common, entryPoints: { mcp: "src/commands/mcp-run.ts" } });
+  await build({ ...common, entryPoints: { prompts: "src/init/ask.ts" } });
   await onlyBuiltins("hook.cjs");
   await requireOnce("hook.cjs", ["fs", "path"]);
-  await stampBuildId(["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs", "mcp.cjs"]);
+  await stampBuildId([
+    "hook.cjs",
+    "cli.cjs",
+    "commands.cjs",
+    "worker.cjs",
+    "mcp.cjs",
+    "prompts.cjs",
+  ]);
 } catch {
   process.exit(1);
 }

@@ -35,3 +35,10 @@ export function fail(
 ): CheckResult {
   return { check, status: "fail", detail, fix, ...extra };
 }
+
+// A detail or error that already ends with its fix ("… Use a chat or e-mail sink.") leaves it to
+// the fix line, so the fix is said once (doctor, test).
+export function withoutFix(text: string, fix: string): string {
+  const at = fix === "" ? -1 : text.lastIndexOf(fix);
+  return at > 0 ? text.slice(0, at).trimEnd() : text;
+}

@@ -5,6 +5,9 @@ import { clientNames } from "./clients/index.js";
 import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
 import { EXIT, EXIT_CODES_HELP, exitQuietly, isInterrupt } from "./commands/exit-codes.js";
 import { HookNotifyError } from "./errors.js";
+import { COMMAND_NAMES, commandAfterGlobals } from "./commands/hook-argv.js";
+import type { CommandShape } from "./commands/usage-mistake.js";
+import type { CommandLine } from "./commands/top-help.js";
 
 function isUsageError(error: Error): boolean {
   return error instanceof HookNotifyError && error.code === "USAGE";
@@ -23,6 +26,7 @@ const runModule: CommandModule = {
           }),
         y,
       )
+      .group(["client", "event", "timeout"], "Written by install into each hook entry:")
       .example("cat event.json | $0 --dry-run", "show what would be sent")
       .example("cat event.json | $0 --wait", "send now and print the results")
       .example("$0 --client droid --timeout 10", "what an installed hook entry runs"),
@@ -37,36 +41,74 @@ export async function runApprove(argv: string[]): Promise<void> {
   await runApproveCommand(parseApproveArgs(argv));
 }
 
+/** Where a usage mistake goes: cli-yargs prints it and exits 1; tests collect it. */
+export type OnUsageMistake = (line: string) => void;
+
 // Every command but the hook path: yargs and the command modules load only here.
 export async function runYargs(given: string[]): Promise<void> {
   exitQuietly();
-  const [{ unknownCommandMessage }, { COMMAND_NAMES, commandAfterGlobals }] = await Promise.all([
-    import("./did-you-mean.js"),
-    import("./commands/hook-argv.js"),
-  ]);
-  // `help <command>` is `<command> --help`, also after global options (`--no-color help log`).
-  const at = Math.max(0, commandAfterGlobals(given));
-  if (given[at] === "help" && given[at + 1] === "exit-codes") {
+  const { unknownCommandMessage } = await import("./did-you-mean.js");
+  const argv = helpAsFlag(given);
+  if (argv === undefined) {
     process.stdout.write(EXIT_CODES_HELP);
     return;
   }
-  const argv =
-    given[at] === "help" ? [...given.slice(0, at), ...given.slice(at + 1), "--help"] : given;
   const unknown = unknownCommandMessage(argv[0], COMMAND_NAMES);
   if (unknown !== undefined) {
     console.error(unknown);
     process.exitCode = EXIT.usage;
     return;
   }
-
   applyColorFlag(argv);
-  const { default: yargs } = await import("yargs");
   const commands = await loadCommands();
-  const parser: Argv = yargs(argv)
+  if (commandOf(argv) === undefined && argv.some((word) => word === "--help" || word === "-h")) {
+    const { renderTopHelp } = await import("./commands/top-help.js");
+    process.stdout.write(renderTopHelp(helpLines(commands), PITCH, helpWidth()));
+    return;
+  }
+  const parser = await createParser(argv, commands, (line) => {
+    console.error(line);
+    process.exit(EXIT.usage);
+  });
+  await parser.parseAsync();
+}
+
+const PITCH = `Tells you when your coding agent (${clientNames(",")}) needs you, has finished or has failed.`;
+
+// `help <command>` is `<command> --help`, also after global options (`--no-color help log`);
+// undefined for `help exit-codes`, which has its own page.
+function helpAsFlag(given: readonly string[]): string[] | undefined {
+  const at = Math.max(0, commandAfterGlobals(given));
+  if (given[at] !== "help") return [...given];
+  if (given[at + 1] === "exit-codes") return undefined;
+  return [...given.slice(0, at), ...given.slice(at + 1), "--help"];
+}
+
+// The command word of a command line (after global options), or undefined for none.
+function commandOf(argv: readonly string[]): string | undefined {
+  const word = argv[Math.max(0, commandAfterGlobals(argv))];
+  return word === "run" || (word !== undefined && COMMAND_NAMES.includes(word)) ? word : undefined;
+}
+
+function helpWidth(): number {
+  return Math.min(100, process.stdout.columns || 100);
+}
+
+// The parser with every command; a usage mistake goes to `onMistake` as one line (exported for
+// test/commands/help.test.ts, which walks every command's help and mistakes in-process).
+export async function createParser(
+  argv: readonly string[],
+  commands: readonly CommandModule[],
+  onMistake: OnUsageMistake,
+): Promise<Argv> {
+  const [{ default: yargs }, { describeUsageMistake }] = await Promise.all([
+    import("yargs"),
+    import("./commands/usage-mistake.js"),
+  ]);
+  let shape: CommandShape = { name: undefined, flags: [], positionals: [], choices: {} };
+  const parser: Argv = yargs([...argv])
     .scriptName("hook-notify")
-    .usage(
-      `$0 [command]\n\nTells you when your coding agent (${clientNames(",")}) needs you.\nhook-notify help <command> (or <command> --help) shows a command's options.`,
-    )
+    .usage(`$0 [command]\n\n${PITCH}`)
     .version(version)
     .command(runModule)
     .option("color", {
@@ -82,18 +124,92 @@ export async function runYargs(given: string[]): Promise<void> {
     .help()
     .alias("h", "help")
     .alias("version", ["v", "V"])
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(helpWidth())
     .fail((message: string | undefined, error: Error | undefined) => {
       if (isInterrupt(error)) process.exit(EXIT.interrupted);
-      console.error(`hook-notify: ${message ?? error?.message ?? "usage error"}`);
-      // yargs' own complaints (unknown flag, bad value) are usage; a command's throw is a failure.
-      // (A failed .check() passes its message string as the "error".)
+      // yargs' own complaints (unknown flag, bad value) and a command's USAGE throw are usage
+      // mistakes: one line naming the fix, exit 1 (never 2). Any other throw is a failure.
       const usage = !(error instanceof Error) || error.name === "YError" || isUsageError(error);
-      if (usage) console.error("Run hook-notify --help for usage.");
-      process.exit(usage ? EXIT.usage : EXIT.failure);
+      const text = message ?? error?.message ?? "usage error";
+      if (usage) onMistake(describeUsageMistake(text, argv, shape));
+      else {
+        console.error(`hook-notify: ${text}`);
+        process.exit(EXIT.failure);
+      }
     });
-  for (const command of commands) parser.command(command);
-  await parser.parseAsync();
+  for (const command of commands)
+    parser.command(
+      withShape(command, argv, (built) => {
+        shape = built;
+      }),
+    );
+  return parser;
+}
+
+/** The part of yargs' (untyped) getOptions() read here. */
+interface ParserOptions {
+  key: Record<string, boolean>;
+  alias: Record<string, string[]>;
+  string: string[];
+  number: string[];
+  array: string[];
+  choices: Record<string, readonly string[]>;
+}
+
+// The command's builder, then: every flag that takes one value requires it (`test --sink` with
+// no name must not test every sink), and what the command accepts is kept for the mistake line.
+function withShape(
+  command: CommandModule,
+  typed: readonly string[],
+  keep: (shape: CommandShape) => void,
+): CommandModule {
+  const name = [command.command].flat()[0] ?? "";
+  const positionals = [...name.matchAll(/[<[]([\w-]+)(?:\.\.)?[>\]]/g)].map((m) => m[1] ?? "");
+  const builder = command.builder;
+  return {
+    ...command,
+    builder: (y: Argv) => {
+      const built = (typeof builder === "function" ? builder(y) : y.options(builder ?? {})) as Argv;
+      const options = (built as unknown as { getOptions(): ParserOptions }).getOptions();
+      const single = [...options.string, ...options.number].filter(
+        (key) => !options.array.includes(key) && !positionals.includes(key),
+      );
+      const flags = single.flatMap((key) => [key, ...(options.alias[key] ?? [])]);
+      keep({
+        name: name.split(" ")[0],
+        flags: [...Object.keys(options.key), ...Object.values(options.alias).flat()],
+        positionals,
+        choices: options.choices,
+      });
+      return built.check(() => {
+        const missing = flagWithoutValue(typed, flags);
+        return missing === undefined || `Not enough arguments following: ${missing}`;
+      });
+    },
+  };
+}
+
+// The first flag typed with no value (`--sink` last, `--sink --json`, `--sink=`), as named;
+// `-` (stdin) and negative numbers are values.
+function flagWithoutValue(typed: readonly string[], flags: readonly string[]): string | undefined {
+  for (const [index, word] of typed.entries()) {
+    if (word === "--") return undefined;
+    const name = word.replace(/^--?/, "");
+    if (word.endsWith("=") && flags.includes(name.slice(0, -1))) return name.slice(0, -1);
+    if (!word.startsWith("-") || word.includes("=") || !flags.includes(name)) continue;
+    const next = typed[index + 1];
+    if (next === undefined || (next.startsWith("-") && next !== "-" && !/^-\d/.test(next)))
+      return name;
+  }
+  return undefined;
+}
+
+// What the grouped help shows of each command: its command line and description.
+function helpLines(commands: readonly CommandModule[]): CommandLine[] {
+  return [runModule, ...commands].map((command) => ({
+    command: ([command.command].flat()[0] ?? "").replace("$0", "run"),
+    describe: typeof command.describe === "string" ? command.describe : "",
+  }));
 }
 
 // --color / --no-color set what every command's style reads (src/style.ts): FORCE_COLOR, NO_COLOR.
@@ -108,7 +224,8 @@ function applyColorFlag(argv: readonly string[]): void {
   }
 }
 
-async function loadCommands(): Promise<CommandModule[]> {
+// Every command module but the hook's (run), in registration order.
+export async function loadCommands(): Promise<CommandModule[]> {
   const [
     install,
     uninstall,

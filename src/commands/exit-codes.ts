@@ -1,15 +1,18 @@
-// The exit codes of every command a person types (`hook-notify help exit-codes` prints them). The
-// hook itself exits 0 or 1 only: 2 would keep an agent from stopping (run.ts).
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+// The exit codes of every command a person types (`hook-notify help exit-codes` prints them). No
+// command exits 2: a hook client reads 2 as "block", and a mistyped hook line must never block.
+export const EXIT = { ok: 0, failure: 1, usage: 1, interrupted: 130 } as const;
 
 /** `hook-notify help exit-codes`: one line per code. */
 export const EXIT_CODES_HELP = [
   "Exit codes of hook-notify:",
   "  0    ok",
-  "  1    something failed (a sink did not deliver, doctor found a blocker, flush left work)",
-  "  2    usage: an unknown command, flag or value, or --yes missing where nobody can be asked",
+  "  1    something failed (a sink did not deliver, doctor found a blocker, flush left work), or a",
+  "       usage mistake (an unknown command, flag or value, a missing value, --yes missing where",
+  "       nobody can be asked): one line names the fix, and nothing was sent or written",
   "  130  interrupted (Ctrl-C)",
-  "In hook mode (what an agent client runs) only 0 and 1: 2 would keep the agent from stopping.",
+  'Never 2 for these: a hook client reads 2 as "keep the agent going". The service commands',
+  "(sessions, computers, usage, controls) keep their own codes: 2 a mistake their checks find, 3",
+  "the service refused (docs/service.md).",
   "",
 ].join("\n");
 

@@ -1,6 +1,7 @@
 // `hook-notify init`: writes a starter config with "$schema" and ${ENV_VAR} references for secrets.
 import type { CommandModule } from "yargs";
 import { SINK_CHOICES } from "../init/starter-config.js";
+import type * as Ask from "../init/ask.js";
 
 interface InitArgs {
   sinks: string | undefined;
@@ -57,11 +58,14 @@ export const initCommand: CommandModule<object, InitArgs> = {
     const deps = { env: process.env, platform: process.platform, homedir: homedir() };
     const style = createStyle(process.stdout, deps.env);
     const isInteractive = argv.sinks === undefined && process.stdin.isTTY && process.stdout.isTTY;
+    const file = argv.path ?? userConfigPath(deps);
     const code = await writeStarter({
-      file: argv.path ?? userConfigPath(deps),
+      file,
       sinkList: argv.sinks,
       force: argv.force,
-      ask: isInteractive ? askOnTerminal : undefined,
+      ask: isInteractive
+        ? () => onTerminal(async (ask, context) => ask.askStarter(context, await starterOffer()))
+        : undefined,
       out: (text) => process.stdout.write(text),
       err: (line) => {
         console.error(line);
@@ -70,19 +74,46 @@ export const initCommand: CommandModule<object, InitArgs> = {
       ...(self === undefined ? {} : { self }),
     });
     if (code !== 0) process.exitCode = code;
+    else if (isInteractive && (await onTerminal((ask, context) => ask.askToTest(context))))
+      await sendTest(file);
   },
 };
 
-// The questions, on the real terminal.
-async function askOnTerminal() {
-  const [{ openTerminalPrompt }, { askStarter }] = await Promise.all([
-    import("./terminal-prompt.js"),
+// init's questions on the real terminal (init/ask.ts, its own bundle), drawn past the output guard.
+async function onTerminal<T>(
+  work: (ask: typeof Ask, context: Ask.PromptContext) => Promise<T>,
+): Promise<T> {
+  const [ask, { terminalOutput }] = await Promise.all([
     import("../init/ask.js"),
+    import("./terminal-prompt.js"),
   ]);
-  const prompt = openTerminalPrompt();
+  const opened: (() => void)[] = [];
+  const context = () => {
+    const { output, close } = terminalOutput();
+    opened.push(close);
+    return { input: process.stdin, output };
+  };
   try {
-    return await askStarter(prompt);
+    return await work(ask, context);
   } finally {
-    prompt.close();
+    for (const close of opened) close();
   }
+}
+
+// What init offers on the terminal: the registry's sinks, defaults and secret variables.
+async function starterOffer(): Promise<Ask.StarterOffer> {
+  const starter = await import("../init/starter-config.js");
+  return {
+    choices: starter.SINK_CHOICES,
+    defaults: starter.DEFAULT_CHOICES,
+    secrets: starter.SECRET_VARS,
+    smtp: starter.DEFAULT_SMTP,
+  };
+}
+
+// The answer yes to "Send a test notification now?": `hook-notify test` on the new file.
+async function sendTest(file: string): Promise<void> {
+  const { testCommand } = await import("./test.js");
+  const args = { event: "Stop" as const, failure: false, json: false, away: false, approve: false };
+  await testCommand.handler({ ...args, sink: undefined, config: file, _: [], $0: "hook-notify" });
 }

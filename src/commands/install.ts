@@ -21,6 +21,7 @@ export interface SettingsFlags {
   approve?: boolean | undefined;
   /** install only: register `hook-notify mcp` with the clients that take MCP servers. */
   mcp?: boolean | undefined;
+  json: boolean;
 }
 
 // One definition of the shared flags, so install and uninstall cannot drift apart; each
@@ -80,6 +81,11 @@ export function withSettingsFlags(
       type: "boolean",
       default: false,
       describe: "Rewrite a settings file that has comments or trailing commas as strict JSON",
+    })
+    .option("json", {
+      type: "boolean",
+      default: false,
+      describe: "Print the result as one JSON object (never asks: writing needs --yes)",
     });
 }
 
@@ -111,6 +117,7 @@ export async function runSettingsHandler(
     fixJsonc: flags["fix-jsonc"],
     approve: approve === undefined ? undefined : { timeout: approve.timeout },
     mcp: action === "install" ? flags.mcp === true : undefined,
+    json: flags.json,
   };
   const isInteractive = process.stdin.isTTY && process.stdout.isTTY;
   const confirm = async (question: string): Promise<boolean> => {
@@ -142,8 +149,26 @@ export async function runSettingsHandler(
     },
     ...(isInteractive ? { confirm } : {}),
   });
-  if (code !== 0) process.exitCode = code;
-  else if (approve !== undefined) await finishApprove(approve, flags["dry-run"]);
+  if (code !== 0) {
+    process.exitCode = code;
+    return;
+  }
+  if (approve !== undefined) await finishApprove(approve, flags["dry-run"], flags.json);
+  if (action === "install" && !flags["dry-run"]) await refreshSchema(machine);
+}
+
+// The config's schema copy beside it is brought up to this version (init/schema-copy.ts).
+async function refreshSchema(machine: {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  home: string;
+}) {
+  const [{ userConfigPath }, { refreshSchemaCopy }] = await Promise.all([
+    import("../config/paths.js"),
+    import("../init/schema-copy.js"),
+  ]);
+  const deps = { env: machine.env, platform: machine.platform, homedir: machine.home };
+  await refreshSchemaCopy(userConfigPath(deps));
 }
 
 // install --approve checks the config before any file is touched; null: it cannot (said why).
@@ -162,12 +187,14 @@ async function planApprove(): Promise<ApprovePlan | null> {
 }
 
 // After the settings are written: the reply topic into the config, the key into the state folder.
-async function finishApprove(plan: ApprovePlan, dryRun: boolean): Promise<void> {
+// With --json these lines go to stderr: stdout holds only the JSON object.
+async function finishApprove(plan: ApprovePlan, dryRun: boolean, json: boolean): Promise<void> {
   const { applyApproveInstall, describeApproveInstall } =
     await import("../approve/install-config.js");
+  const say = json ? console.error : console.log;
   const lines = dryRun ? describeApproveInstall(plan) : applyApproveInstall(plan);
-  for (const line of lines) console.log(line);
-  if (!dryRun) console.log("Next: hook-notify test --approve (answer the sample on your phone).");
+  for (const line of lines) say(line);
+  if (!dryRun) say("Next: hook-notify test --approve (answer the sample on your phone).");
 }
 
 // --scope's help: which clients want a trusted project, which have a local scope.
@@ -229,6 +256,7 @@ export const installCommand: CommandModule<object, SettingsFlags> = {
       .example(...dryRunExample())
       .example(...projectExample())
       .example("$0 install --events Stop,SessionEnd --timeout 20", "fewer events, a longer budget")
+      .example("$0 install --client droid --yes --json", "in a script: the result as JSON")
       .example(...approveExample()),
   handler: async (flags) => {
     await runSettingsHandler("install", flags);

@@ -13,6 +13,8 @@ export const mcpCommand: CommandModule<object, McpArgs> = {
   builder: (yargs) =>
     yargs
       .option("config", configOption)
+      .example("$0 install --mcp", "register it with every client that takes MCP servers")
+      .example("$0 mcp", "what a client starts (it speaks MCP on stdin and stdout)")
       .epilog(
         "The agent's notify calls go through the same routing, noise rules and log as hook events " +
           "(event AgentNotify). See docs/mcp.md.",

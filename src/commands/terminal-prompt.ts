@@ -16,6 +16,24 @@ export interface TerminalPrompt {
 // Opens a prompt on process.stdin and process.stdout; the caller closes it.
 export function openTerminalPrompt(): TerminalPrompt {
   const terminal = process.stdout;
+  const { output, close } = terminalOutput();
+  const readline = createInterface({ input: process.stdin, output, terminal: terminal.isTTY });
+  return {
+    ask: (question) => readline.question(inert(question)),
+    say: (text) => {
+      terminal.write(text);
+    },
+    close: () => {
+      readline.close();
+      close();
+    },
+  };
+}
+
+// The terminal as a stream a prompt may draw on with its own cursor codes (readline, init's
+// prompt library), past the output guard; the caller closes it.
+export function terminalOutput(): { output: Writable; close: () => void } {
+  const terminal = process.stdout;
   const write = unguardedWrite(terminal);
   const output = new Writable({
     decodeStrings: false,
@@ -33,14 +51,9 @@ export function openTerminalPrompt(): TerminalPrompt {
     output.emit("resize");
   };
   terminal.on("resize", resize);
-  const readline = createInterface({ input: process.stdin, output, terminal: terminal.isTTY });
   return {
-    ask: (question) => readline.question(inert(question)),
-    say: (text) => {
-      terminal.write(text);
-    },
+    output,
     close: () => {
-      readline.close();
       terminal.off("resize", resize);
     },
   };

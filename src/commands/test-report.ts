@@ -1,13 +1,15 @@
 // Prints `hook-notify test` results: a table for people, one JSON object per sink for scripts.
 // Targets come from each sink's describeTarget and errors are scrubbed: no secret is printed.
 import { formatTable, type Style } from "../style.js";
+import { withoutFix } from "../check-result.js";
 import { likelyFix } from "./test-fix.js";
 import type { TestRow } from "./test-run.js";
 
 /** One sink's result as `test --json` prints it. */
 export interface TestReport {
   sink: string;
-  type: string;
+  /** Absent for a sink left out because a ${VAR} is unset (its entry was not read). */
+  type?: string | undefined;
   service?: string | undefined;
   target: string;
   ok: boolean;
@@ -17,6 +19,8 @@ export interface TestReport {
   status?: number | undefined;
   error?: string | undefined;
   fix?: string | undefined;
+  /** The unset variables that keep this sink out (never their values). */
+  unset?: string[] | undefined;
 }
 
 // Turns a row into the printed shape, with the likely fix for a failure.
@@ -39,41 +43,64 @@ export function toReport(row: TestRow): TestReport {
   };
 }
 
-// `--json`: one object per line, in config order.
-export function printJson(rows: readonly TestRow[]): void {
-  for (const row of rows) console.log(JSON.stringify(toReport(row)));
+// A sink the config names but that is left out while a ${VAR} it uses is not set.
+export function unsetReport(unset: { sink: string; variables: readonly string[] }): TestReport {
+  const names = unset.variables.map((name) => `\${${name}}`).join(", ");
+  return {
+    sink: unset.sink,
+    target: "",
+    ok: false,
+    skipped: `left out while ${names} is not set`,
+    unset: [...unset.variables],
+  };
 }
 
-// The table, then one block per failure: the error and the likely fix.
-export function printTable(rows: readonly TestRow[], style: Style): void {
-  if (rows.length === 0) {
-    console.log("No sinks to test.");
-    return;
-  }
-  const reports = rows.map(toReport);
+// `--json`: one object per line, in config order (sinks left out for an unset ${VAR} last).
+export function printJson(reports: readonly TestReport[]): void {
+  for (const report of reports) console.log(JSON.stringify(report));
+}
+
+// The table, then the failures grouped by their fix: each fix is printed once.
+export function printTable(reports: readonly TestReport[], style: Style): void {
+  for (const line of resultLines(reports, style)) console.log(line);
+}
+
+// printTable's lines (pure, for test/commands/test-report.test.ts).
+export function resultLines(reports: readonly TestReport[], style: Style): string[] {
+  if (reports.length === 0) return ["No sinks to test."];
+  const out: string[] = [];
   const header = ["sink", "type", "target", "result", "ms"].map((h) => style.bold(h));
   const lines = formatTable(
     header,
     reports.map((r) => [
       r.sink,
-      r.service ? `${r.type} (${r.service})` : r.type,
+      r.service ? `${r.type ?? ""} (${r.service})` : (r.type ?? ""),
       r.target,
       resultCell(r, style),
       r.ms === undefined ? "" : String(r.ms),
     ]),
   );
-  for (const line of lines) console.log(line);
-  const failures = reports.filter((r) => !r.ok);
-  for (const r of failures) {
-    console.log("");
-    console.log(
-      `${style.fail(style.failMark)} ${style.bold(r.sink)}: ${withoutName(r.error, r.sink) ?? r.code ?? ""}`,
-    );
-    console.log(`  fix: ${r.fix ?? ""}`);
+  out.push(...lines);
+  const failures = reports.filter((r) => !r.ok && r.skipped === undefined);
+  for (const [fix, group] of groupByFix(failures)) {
+    out.push("");
+    for (const r of group) {
+      const error = withoutFix(withoutName(r.error, r.sink) ?? r.code ?? "", fix);
+      out.push(`${style.fail(style.failMark)} ${style.bold(r.sink)}: ${error}`);
+    }
+    if (fix !== "") out.push(`  fix: ${fix}`);
   }
   const sent = reports.filter((r) => r.skipped === undefined).length;
-  console.log("");
-  console.log(`${sent - failures.length} of ${sent} sinks delivered the test notification.`);
+  out.push("");
+  out.push(`${sent - failures.length} of ${sent} sinks delivered the test notification.`);
+  return out;
+}
+
+// Failures in order, those with the same fix together (the fix is then said once).
+function groupByFix(failures: readonly TestReport[]): Map<string, TestReport[]> {
+  const groups = new Map<string, TestReport[]>();
+  for (const r of failures) groups.set(r.fix ?? "", [...(groups.get(r.fix ?? "") ?? []), r]);
+  return groups;
 }
 
 function resultCell(report: TestReport, style: Style): string {

@@ -41,6 +41,8 @@ export interface TestRow {
 export interface TestResult {
   config: LoadedConfig;
   rows: TestRow[];
+  /** Sinks left out because a ${VAR} they use is not set here (only the one --sink names). */
+  unset: { sink: string; variables: string[] }[];
   /** Set when --sink names no configured sink. */
   unknownSink?: string | undefined;
 }
@@ -57,10 +59,14 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
     configPath: options.configPath,
     projectDir: context.projectDir,
   });
-  if (config.error) return { config, rows: [] };
+  if (config.error) return { config, rows: [], unset: [] };
   const entries = Object.values(config.value.sinks);
   const chosen = options.sink ? entries.filter((e) => e.name === options.sink) : entries;
-  if (options.sink && chosen.length === 0) return { config, rows: [], unknownSink: options.sink };
+  const unset = Object.entries(config.unresolved)
+    .filter(([sink]) => options.sink === undefined || sink === options.sink)
+    .map(([sink, variables]) => ({ sink, variables }));
+  if (options.sink && chosen.length === 0 && unset.length === 0)
+    return { config, rows: [], unset, unknownSink: options.sink };
   const notification = formatNotification(parsed, context, {
     templates: config.value.templates,
     maxBodyLength: config.value.maxBodyLength,
@@ -97,7 +103,7 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
   });
   for (const row of rows) row.outcome = outcomes.find((o) => o.sink === row.entry.name);
   logTestRun(deps, { started, event: parsed.name, notification, outcomes, config });
-  return { config, rows };
+  return { config, rows, unset };
 }
 
 // One log line for the run, as a hook's (secrets masked), marked "via": "test".

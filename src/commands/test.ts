@@ -4,6 +4,7 @@ import type { CommandModule } from "yargs";
 import type { TestEvent, TestResult, TestRow } from "./test-run.js";
 import { configOption } from "./config-option.js";
 import { TEST_EVENTS } from "../core/hook-event.js";
+import { closestName } from "../did-you-mean.js";
 
 interface TestArgs {
   sink: string | undefined;
@@ -74,10 +75,13 @@ export const testCommand: CommandModule<object, TestArgs> = {
       import("../style.js"),
     ]);
     const deps = createDeps();
-    // A sink that takes its time (a slow or hung server) gets a line after a second, not silence.
-    const progress = setTimeout(() => {
-      console.error("hook-notify: waiting for the sinks to answer (at most 60 s)…");
-    }, 1000);
+    // A sink that takes its time (a slow or hung server) gets a line after a second, not silence;
+    // on a terminal only (a script reads the results, not the wait).
+    const progress = process.stderr.isTTY
+      ? setTimeout(() => {
+          console.error("hook-notify: sending… (waiting for the sinks to answer, at most 60 s)");
+        }, 1000)
+      : undefined;
     const result = await runTest(deps, {
       event: args.event,
       failure: args.failure,
@@ -92,9 +96,10 @@ export const testCommand: CommandModule<object, TestArgs> = {
       process.exitCode = 1;
       return;
     }
-    const { printJson, printTable } = await import("./test-report.js");
-    if (args.json) printJson(result.rows);
-    else printTable(result.rows, createStyle(process.stdout, deps.env));
+    const { printJson, printTable, toReport, unsetReport } = await import("./test-report.js");
+    const reports = [...result.rows.map(toReport), ...result.unset.map(unsetReport)];
+    if (args.json) printJson(reports);
+    else printTable(reports, createStyle(process.stdout, deps.env));
     const failed = result.rows.some((row: TestRow) => row.outcome && !row.outcome.ok);
     process.exitCode = problems || failed ? 1 : 0;
   },
@@ -104,18 +109,15 @@ export const testCommand: CommandModule<object, TestArgs> = {
 function reportConfig(result: TestResult): boolean {
   const { config, unknownSink } = result;
   if (config.error) console.error(`hook-notify: ${config.error.message}`);
+  // An unset ${VAR} is one of these lines (with its fix); its sink's row says "left out".
   for (const issue of config.issues) console.error(`hook-notify: ${issue}`);
-  const unset = unknownSink === undefined ? undefined : config.unresolved[unknownSink];
-  if (unknownSink !== undefined && unset !== undefined) {
-    const vars = unset.map((name) => `\${${name}}`).join(", ");
-    console.error(
-      `hook-notify: sink "${unknownSink}" is left out while ${vars} is not set: export it, then run hook-notify test again.`,
-    );
-  } else if (unknownSink !== undefined) {
+  if (unknownSink !== undefined) {
     const names = Object.keys(config.value.sinks);
     const where = config.path ?? "the built-in default";
+    const guess = closestName(unknownSink, names);
+    const hint = guess === undefined ? "" : ` Did you mean "${guess}"?`;
     console.error(
-      `hook-notify: no sink named "${unknownSink}" in ${where}; configured: ${names.join(", ") || "none"}.`,
+      `hook-notify: no sink named "${unknownSink}" in ${where}; configured: ${names.join(", ") || "none"}.${hint}`,
     );
   }
   return config.error !== undefined || config.issues.length > 0 || unknownSink !== undefined;

@@ -11,7 +11,8 @@ export const uninstallCommand: CommandModule<object, SettingsFlags> = {
       .example(
         "$0 uninstall --client droid --scope project --dry-run",
         "show what would be removed",
-      ),
+      )
+      .example("$0 uninstall --client droid --yes --json", "in a script: the result as JSON"),
   handler: async (flags) => {
     await runSettingsHandler("uninstall", flags);
   },

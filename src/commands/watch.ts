@@ -61,8 +61,10 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
       .epilog(
         'Needs "service": {"baseUrl": "https://…", "apiKey": "${FACTORY_API_KEY}"} in the config ' +
           "(baseUrl: the part before /api/v0). The first poll only records what it sees; later " +
-          "polls announce changes. State: $XDG_STATE_HOME/hook-notify/watch/. Try it against the " +
-          "local fake: node scripts/fake-service.mjs --demo (see the README).",
+          "polls announce changes. State: $XDG_STATE_HOME/hook-notify/watch/. To try it without " +
+          "the service: in a clone of hook-notify's repository (the installed package has no " +
+          "scripts/), node scripts/fake-service.mjs --demo runs a local fake (docs/service.md, " +
+          '"A local fake of the service").',
       ),
   handler: async (argv) => {
     const { runWatch } = await import("./watch-run.js");

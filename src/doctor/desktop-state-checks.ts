@@ -24,7 +24,7 @@ export function dndResult(reading: DndReading, mode: DndMode): CheckResult {
     return warn(
       "do not disturb",
       `${read}: unknown, so banners and sounds go as usual`,
-      "Nothing to do unless you use Do Not Disturb; then see the README (desktop: Do Not Disturb).",
+      "Nothing to do unless you use Do Not Disturb; then see docs/desktop.md (Do Not Disturb).",
     );
   if (!reading.on) return ok("do not disturb", `${read}; "dnd": "${mode}"`);
   const effect =

@@ -1,9 +1,9 @@
 // init's flow: refuse an existing file, pick the sinks (asked or given), write, print next steps.
 import { mkdir, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { Style } from "../style.js";
-import { findPackageRoot } from "../settings/load-template.js";
+import { SCHEMA_REF, writeSchemaCopy } from "./schema-copy.js";
 import { clientNames } from "../clients/index.js";
 import {
   buildStarterConfig,
@@ -53,10 +53,10 @@ export async function writeStarter(io: StarterIo): Promise<number> {
     sinks = asked.sinks;
     Object.assign(answers, asked.answers);
   }
-  const schema = join(findPackageRoot(), "schema", "config.schema.json");
-  const config = buildStarterConfig(sinks, answers, schema);
+  const config = buildStarterConfig(sinks, answers, SCHEMA_REF);
   // Private from the start: users paste secrets into this file despite the ${VAR} references.
   await mkdir(dirname(io.file), { recursive: true, mode: 0o700 });
+  await writeSchemaCopy(io.file);
   try {
     await writeFile(io.file, `${JSON.stringify(config, null, 2)}\n`, {
       flag: io.force ? "w" : "wx",

@@ -6,7 +6,8 @@ import { launcherPath } from "./launcher.js";
 import { planMcpChanges, writeMcpChanges, type McpChange, type McpCommand } from "./mcp-servers.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
-import { commitJobs, reportPreviews } from "./commit-jobs.js";
+import { commitJobs, reportPreviews, type FileReport } from "./commit-jobs.js";
+import { settingsJson } from "./report-json.js";
 import { displayPath } from "./locate.js";
 import { type Scope } from "../core/install-target.js";
 import { formatReport } from "./report.js";
@@ -28,6 +29,8 @@ export interface SettingsArgs {
   approve?: { timeout: number } | undefined;
   /** install --mcp: register `hook-notify mcp` with the clients that take MCP servers. */
   mcp?: boolean | undefined;
+  /** One JSON object on stdout instead of the report (report-json.ts); never asks. */
+  json?: boolean | undefined;
 }
 
 /** Where output goes and how to ask; the command passes the real terminal. */
@@ -36,7 +39,7 @@ export interface SettingsIo {
   out: (text: string) => void;
   err: (line: string) => void;
   /** Present only on an interactive terminal; asked before writing unless --yes. Without it
-   * and without --yes nothing is written (exit 2). */
+   * and without --yes nothing is written (exit 1). */
   confirm?: (question: string) => Promise<boolean>;
 }
 
@@ -64,19 +67,28 @@ export async function runSettingsCommand(
     const previews = reportPreviews(prepared.previews);
     const hasChanges = previews.some((file) => file.changed);
     const mcp = await planMcp(action, args, prepared.clients, machine);
+    const json = (files: readonly FileReport[], written: boolean, mcpLines: string[]) => {
+      const run = { action, dryRun: args.dryRun, written, files, mcp: mcpLines };
+      io.out(settingsJson({ ...run, warnings: prepared.warnings, home: machine.home }));
+    };
     if (args.dryRun || !hasChanges) {
-      io.out(formatReport(previews, prepared.warnings, { ...context, stage: "dry-run" }));
-      await finishMcp(action, mcp, args.dryRun, io, machine.home);
+      const mcpLines = await finishMcp(action, mcp, args.dryRun, machine.home);
+      if (args.json === true) json(previews, false, mcpLines);
+      else {
+        io.out(formatReport(previews, prepared.warnings, { ...context, stage: "dry-run" }));
+        if (mcpLines.length > 0) io.out(`${mcpLines.join("\n")}\n`);
+      }
       return 0;
     }
-    const confirm = args.yes ? undefined : io.confirm;
-    if (!args.yes && confirm === undefined) {
-      // Nobody to ask (stdin or stdout is not a terminal): a script says so with --yes.
-      io.err(`hook-notify ${action}: --yes required when not running interactively.`);
-      io.err(`Nothing was written. See the changes: hook-notify ${action} --dry-run`);
-      return 2;
-    }
-    if (confirm !== undefined) {
+    const confirm = args.yes || args.json === true ? undefined : io.confirm;
+    if (!args.yes) {
+      if (confirm === undefined) {
+        // Nobody to ask (stdin or stdout is not a terminal, or --json): a script says --yes.
+        throw new HookNotifyError(
+          "USAGE",
+          `--yes required when not running interactively; nothing was written (see the changes first: hook-notify ${action} --dry-run).`,
+        );
+      }
       io.out(formatReport(previews, prepared.warnings, { ...context, stage: "preview" }));
       if (!(await confirm(`Apply these changes? [y/N] `))) {
         io.out("Nothing was written.\n");
@@ -84,15 +96,31 @@ export async function runSettingsCommand(
       }
     }
     const written = await commitJobs(prepared.previews);
-    const stage = confirm !== undefined ? "confirmed" : "written";
-    io.out(formatReport(written, prepared.warnings, { ...context, stage }));
-    await finishMcp(action, mcp, false, io, machine.home);
+    const mcpLines = await finishMcp(action, mcp, false, machine.home);
+    if (args.json === true) json(written, true, mcpLines);
+    else {
+      const stage = confirm !== undefined ? "confirmed" : "written";
+      io.out(formatReport(written, prepared.warnings, { ...context, stage }));
+      if (mcpLines.length > 0) io.out(`${mcpLines.join("\n")}\n`);
+    }
     return 0;
   } catch (error) {
     const known = toHookNotifyError(error);
     for (const line of known.message.split("\n")) io.err(`hook-notify ${action}: ${line}`);
     if (known.code === "INTERNAL")
       io.err("This looks like a bug in hook-notify; please report it with the message above.");
+    if (args.json === true) {
+      const failed = { code: known.code, message: known.message };
+      io.out(
+        settingsJson({
+          action,
+          dryRun: args.dryRun,
+          written: false,
+          home: io.machine.home,
+          error: failed,
+        }),
+      );
+    }
     return 1;
   }
 }
@@ -125,14 +153,14 @@ async function planMcp(
   );
 }
 
+// The MCP changes written (or, on a dry run, described): one sentence each.
 async function finishMcp(
   action: "install" | "uninstall",
   changes: readonly McpChange[],
   dryRun: boolean,
-  io: SettingsIo,
   home: string,
-): Promise<void> {
-  if (changes.length === 0) return;
+): Promise<string[]> {
+  if (changes.length === 0) return [];
   const show = (file: string) => displayPath(file, home);
   const would = action === "install" ? "would register it in" : "would take it out of";
   const lines = dryRun
@@ -142,7 +170,7 @@ async function finishMcp(
           : `${change.client.name}: hook-notify's MCP server: ${would} ${show(change.file)}`,
       )
     : await writeMcpChanges(action, changes, show);
-  io.out(`${lines.join("\n")}\n`);
+  return lines;
 }
 
 // Flags to a request; with no --client, every client that has a folder in the home directory.

@@ -105,7 +105,7 @@ describe("test --approve, log and doctor", () => {
       );
     expect(check(good.stdout)).toMatchObject({ status: "ok" });
     expect(check(good.stdout)?.detail).toMatch(/the request topic refuses anonymous readers/);
-    const poll = ntfy.calls.find((c) => c.method === "GET")!;
+    const poll = ntfy.calls.find((c) => c.method === "GET" && c.url.startsWith(`/${REPLY}/`))!;
     expect(poll.url).toBe(`/${REPLY}/json?poll=1&since=latest`);
     expect(poll.headers.authorization).toBe(`Bearer ${TOKEN}`);
     const bad = await runBin(["doctor", "--json"], {

@@ -120,6 +120,8 @@ describe("hook-notify test", () => {
       expect.stringMatching(/no sink named "nope" in .*config\.json; configured: hook, team\.$/),
     ]);
     expect(good.requests.length + gone.requests.length).toBe(0);
+    const typo = await runBin(["test", "--sink", "tema"], { env: home.env });
+    expect(typo.stderr).toMatch(/configured: hook, team\. Did you mean "team"\?$/m);
   });
 
   it("has --help with examples", async () => {

@@ -61,6 +61,7 @@ describe("the npm tarball", () => {
         "dist/commands.cjs",
         "dist/worker.cjs",
         "dist/mcp.cjs",
+        "dist/prompts.cjs",
         "schema/config.schema.json",
         "hooks-templates/launcher.sh",
         ".claude-plugin/plugin.json",
@@ -91,7 +92,14 @@ describe("the npm tarball", () => {
   it("depends at run time on exactly the packages the bundles still require (zod and jsonc-parser are bundled)", () => {
     const runtime = { ...manifest.dependencies, ...manifest.optionalDependencies };
     const required = new Set<string>();
-    for (const name of ["hook.cjs", "cli.cjs", "commands.cjs", "worker.cjs", "mcp.cjs"]) {
+    for (const name of [
+      "hook.cjs",
+      "cli.cjs",
+      "commands.cjs",
+      "worker.cjs",
+      "mcp.cjs",
+      "prompts.cjs",
+    ]) {
       const text = readFileSync(join(ROOT, "dist", name), "utf8");
       // require.resolve too: the commands bundle finds yargs' locales in the installed yargs.
       for (const match of text.matchAll(/(?:require(?:\.resolve)?|import)\("([^"./][^"]*)"\)/g)) {

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasScript, runOnPty } from "../helpers/pty.js";
 import { tempHome } from "../helpers/run-bin.js";
+import { startHttpServer } from "../helpers/http-server.js";
+import { SINK_CHOICES } from "../../src/init/starter-config.js";
 
 const ESC = "\u001b";
 
@@ -53,18 +55,26 @@ describe.runIf(hasScript)("prompts on a real terminal", () => {
     expect(existsSync(join(home.dir, "config", "hook-notify", "config.json"))).toBe(false);
   });
 
-  it("init: clean questions, a wrong answer asked again, the config written", async () => {
-    const home = tempHome();
+  it("init: sinks picked in a multi-select, a variable's name asked, then a test sent on yes", async () => {
+    const server = await startHttpServer();
+    const home = tempHome({ NTFY_URL: `${server.url}/agent-topic` });
+    const down = "\u001b[B";
+    // desktop and sound start checked: uncheck both, then down to ntfy and check it.
+    const toNtfy = down.repeat(SINK_CHOICES.indexOf("ntfy") - 1);
     const run = await runOnPty(["init"], home.env, [
-      { after: "Which sinks? (comma-separated) [desktop,sound]: ", send: "pager\r" },
-      { after: "Which sinks? (comma-separated) [desktop,sound]: ", send: "ntfy\r" },
-      { after: "[NTFY_URL]: ", send: "\r" },
+      { after: "Which sinks?", send: ` ${down} \r` }, // none left: asked again
+      { after: "At least one choice must be selected", send: `${toNtfy} \r` },
+      { after: "Environment variable holding", send: "\r" },
+      { after: "Send a test notification now?", send: "y\r" },
     ]);
-    expect(run.code).toBe(0);
     expect(run.screen).not.toMatch(INERT_CURSOR);
-    expect(run.screen).toContain('"pager" is not valid here.');
-    expect(run.screen).toContain(`${ESC}[0JWhich sinks?`);
     const config = readFileSync(join(home.dir, "config", "hook-notify", "config.json"), "utf8");
-    expect(config).toContain("${NTFY_URL}");
+    expect(JSON.parse(config)).toEqual({
+      $schema: "./config.schema.json",
+      sinks: { ntfy: { type: "chat", service: "ntfy", url: "${NTFY_URL}" } },
+    });
+    expect(run.screen).toContain("1 of 1 sinks delivered the test notification.");
+    expect(server.requests).toHaveLength(1);
+    expect(run.code).toBe(0);
   });
 });

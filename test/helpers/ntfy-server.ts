@@ -117,8 +117,17 @@ export async function startFakeNtfy(options: { token?: string } = {}): Promise<F
         res.writeHead(status, { "content-type": "application/json" });
         res.end(`${JSON.stringify(body)}\n`);
       };
+      // ntfy's health answers anyone; its account answers a known token (doctor's probes).
+      if (req.method === "GET" && req.url === "/v1/health") {
+        reply(200, { healthy: true });
+        return;
+      }
       if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`) {
         reply(403, { code: 40301, http: 403, error: "forbidden" });
+        return;
+      }
+      if (req.method === "GET" && req.url === "/v1/account") {
+        reply(200, { username: "phil", role: "user" });
         return;
       }
       const url = new URL(req.url ?? "/", "http://localhost");

@@ -116,6 +116,15 @@ export const gotify = defineChatService<GotifyOptions>({
       : undefined,
   apprise: APPRISE,
   build,
+  // GET /health proves a Gotify server answers there; an application token may only create
+  // messages (gotify.net/api-docs), so nothing reads it without sending.
+  probe: (options) => ({
+    url: `${target(options).root}/health`,
+    method: "GET",
+    headers: {},
+    body: "",
+    unproved: "the application token is read only when a message is sent",
+  }),
   read,
   escape: encodeText,
   describe: (options) => `${redactUrl(target(options).root)} (gotify)`,

@@ -112,8 +112,11 @@ function describeChatTarget(options: ChatOptions): string {
   return serviceOf(resolved).describe(resolved);
 }
 
-// The body on the wire: JSON, or urlencoded fields for a form.
-function encodeBody(request: ChatRequest): { headers: Record<string, string>; body: string } {
+// The body on the wire: JSON, or urlencoded fields for a form (doctor's probes too).
+export function encodeBody(request: ChatRequest): {
+  headers: Record<string, string>;
+  body: string;
+} {
   if (!request.form) return { headers: request.headers, body: JSON.stringify(request.body) };
   const fields = new URLSearchParams(request.body as Record<string, string>);
   const headers = { ...request.headers, "content-type": "application/x-www-form-urlencoded" };

@@ -160,6 +160,12 @@ export const matrix = defineChatService<MatrixOptions>({
       : undefined,
   apprise: APPRISE,
   build,
+  // whoami proves the access token and sends nothing (spec: GET /_matrix/client/v3/account/whoami).
+  probe: (options) => {
+    const { server, token } = target(options);
+    const headers = { authorization: `Bearer ${token}` };
+    return { url: `${server}/_matrix/client/v3/account/whoami`, method: "GET", headers, body: "" };
+  },
   read,
   escape: escapeMatrixHtml,
   describe: (options) => {

@@ -11,7 +11,12 @@ import {
   acknowledges,
   readAcknowledgement,
 } from "./ntfy-acknowledge.js";
-import { defineChatService, type AppriseForm, type ReceiptPolling } from "./service.js";
+import {
+  defineChatService,
+  type AppriseForm,
+  type ProbeRequest,
+  type ReceiptPolling,
+} from "./service.js";
 import { encodeText } from "./text.js";
 import { splitUrl, urlOption } from "./url-option.js";
 
@@ -138,6 +143,7 @@ export const ntfy = defineChatService<NtfyOptions>({
   receipts: RECEIPTS,
   apprise: APPRISE,
   build: formatNtfy,
+  probe: probeNtfy,
   read,
   escape: encodeText,
   describe: (options) => redactUrl(options.url),
@@ -146,6 +152,20 @@ export const ntfy = defineChatService<NtfyOptions>({
   example: "https://ntfy.sh/mytopic",
   starter: { name: "NTFY_URL", what: "the ntfy topic URL (https://ntfy.sh/<topic>)" },
 });
+
+// doctor: with a token, GET /v1/account proves it (a wrong token answers 401); without one, GET
+// /v1/health proves an ntfy server answers, but whether it takes anonymous messages on this topic
+// shows only when one is sent (docs.ntfy.sh: the account and health endpoints).
+function probeNtfy(options: NtfyOptions): ProbeRequest {
+  const resolved = resolveNtfy(options);
+  const { root } = splitTopicUrl(resolved.url);
+  if (resolved.token !== undefined) {
+    const headers = { authorization: `Bearer ${resolved.token}` };
+    return { url: `${root}v1/account`, method: "GET", headers, body: "" };
+  }
+  const unproved = "whether the topic takes anonymous messages shows only when one is sent";
+  return { url: `${root}v1/health`, method: "GET", headers: {}, body: "", unproved };
+}
 
 // approve publishes through an ntfy entry: this tells one apart (the sink's schema checked it).
 export function isNtfyEntry(entry: { type: string; options: unknown }): boolean {

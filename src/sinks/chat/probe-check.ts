@@ -10,11 +10,19 @@ import { checkReachable, onlyReachable } from "../../http/reachable-check.js";
 import { toHookNotifyError } from "../../errors.js";
 import { scrub } from "../../redact.js";
 import type { ChatService, ServiceOptions } from "./service.js";
+import { encodeBody } from "./index.js";
 
 const PROBE_MS = 5_000;
 
-/** Statuses that say the entry itself is wrong (deleted webhook, bad token), not the network. */
-const GONE = new Set([401, 403, 404, 410]);
+/** Statuses that say the entry itself is wrong (deleted webhook, bad token, a user key the service
+ * does not know: Pushover's validate answers 400), not the network. */
+const GONE = new Set([400, 401, 403, 404, 410]);
+
+// The service's own words about a refusal (Pushover's "user key is invalid"), short and masked.
+function serviceSaid(body: string, secrets: readonly string[]): string {
+  const text = scrub(body.replace(/\s+/g, " ").trim(), secrets).slice(0, 160);
+  return text === "" ? "" : ` (${text})`;
+}
 
 export async function checkChatEntry(
   entry: SinkEntry,
@@ -34,8 +42,7 @@ export async function checkChatEntry(
       postRequest(
         {
           ...request,
-          body:
-            typeof request.body === "string" ? request.body : JSON.stringify(request.body ?? ""),
+          ...(typeof request.body === "string" ? { body: request.body } : encodeBody(request)),
         },
         { signal, env: ctx.env, sinkName: entry.name },
       ),
@@ -45,9 +52,10 @@ export async function checkChatEntry(
         response.status === 404 || response.status === 410
           ? "does not exist (deleted?)"
           : "refuses the credentials";
+      const said = serviceSaid(response.text, ctx.secrets);
       return fail(
         name,
-        `${target.shown}: ${service.name} answered HTTP ${String(response.status)}: the entry ${why}`,
+        `${target.shown}: ${service.name} answered HTTP ${String(response.status)}: the entry ${why}${said}`,
         `Create a new one in ${service.name} and put it in the config (sinks.${entry.name}).`,
         { sink: entry.name },
       );
@@ -59,6 +67,14 @@ export async function checkChatEntry(
         `${service.name} has trouble; try again later.`,
         { sink: entry.name },
       );
+    }
+    if (request.unproved !== undefined) {
+      const answered = `${target.shown}: ${service.name} answers (checked without sending)`;
+      return {
+        ...ok(name, `${answered}; ${request.unproved}`),
+        status: "reachable",
+        fix: `hook-notify test --sink ${entry.name} sends one sample`,
+      };
     }
     return ok(name, `${target.shown}: ${service.name} knows this entry (checked without sending)`);
   } catch (error) {

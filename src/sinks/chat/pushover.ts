@@ -277,6 +277,14 @@ export const pushover = defineChatService<PushoverOptions>({
       : { path: "url", message: `expected ${APPRISE.form}, or user and token` },
   apprise: APPRISE,
   build,
+  // users/validate.json checks the user key (and device) with the application token, and sends
+  // nothing (pushover.net/api#verification); an unknown key or token answers 400.
+  probe: (options) => ({
+    url: `${apiOf(options)}/1/users/validate.json`,
+    headers: {},
+    body: target(options),
+    form: true,
+  }),
   read,
   escape: encodeText,
   describe: (options) => {

@@ -24,6 +24,12 @@ export interface ChatRequest {
   form?: boolean;
 }
 
+/** doctor's look at an entry. `unproved` names what it cannot prove (Gotify's application token
+ * is read only when a message is sent): a good answer then says "reachable only", not "ok". */
+export interface ProbeRequest extends ChatRequest {
+  unproved?: string | undefined;
+}
+
 /** What a service said when it took the message. */
 export interface ChatReceipt {
   /** The service's own id of the message (Telegram message_id, Gotify id, Pushover receipt). */
@@ -85,10 +91,11 @@ export interface ChatService<Options extends ServiceOptions> {
   readonly starter: { name: string; what: string };
   /** test: the next step for one of its failures, or undefined. */
   explain?(failure: SinkFailure): string | undefined;
-  /** doctor: a request that proves the entry works without notifying anyone (Discord's and
-   * Slack's webhook look-up, a health or who-am-I call), secrets included; without it doctor
-   * can only say the host is reachable. */
-  probe?(options: Options): ChatRequest;
+  /** doctor: a read-only request that proves the entry without notifying anyone (Discord's
+   * webhook look-up, Telegram's getMe, Pushover's validate, Matrix's whoami), secrets included;
+   * without it doctor can only say the host is reachable (Slack: a webhook proves itself only by
+   * posting). */
+  probe?(options: Options): ProbeRequest;
   /** Acknowledgements the worker can ask for after sending (Pushover's emergency receipts). */
   readonly receipts?: ReceiptPolling<Options>;
 }

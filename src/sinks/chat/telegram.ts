@@ -223,6 +223,11 @@ export const telegram = defineChatService<TelegramOptions>({
       : { path: "url", message: `expected ${APPRISE.form}, or botToken and chatId` },
   apprise: APPRISE,
   build,
+  // getMe proves the bot token and sends nothing (core.telegram.org/bots/api#getme).
+  probe: (options) => {
+    const { api, botToken } = telegramTarget(options);
+    return { url: `${api}/bot${botToken}/getMe`, method: "GET", headers: {}, body: "" };
+  },
   read: readTelegram,
   escape: escapeMarkdownV2,
   describe: (options) => {
