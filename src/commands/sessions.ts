@@ -177,12 +177,14 @@ export function checkDashWords(
   const names = Object.keys(options.key).filter((k) => !["action", "id", "text"].includes(k));
   const guess = nameOf(flag).length > 1 ? closestName(nameOf(flag), names) : undefined;
   const id = typeof argv.id === "string" && argv.id ? argv.id : "ID";
+  // The same words as yargs' own "unknown option" (usage-mistake.ts adds where and the help).
+  const name = flag.split("=")[0] ?? flag;
   throw new HookNotifyError(
     "USAGE",
-    `sessions ${String(argv.action)}: ${flag} is not an option${guess ? ` (did you mean --${guess}?)` : ""}. ` +
+    `unknown option ${name}.${guess ? ` Did you mean --${guess}?` : ""}` +
       (argv.action === "send"
-        ? `If it is part of the message, put the message after --: hook-notify sessions send ${id} -- "${flag} …"`
-        : "See hook-notify sessions --help."),
+        ? ` If it is part of the message, put the message after --: hook-notify sessions send ${id} -- "${flag} …".`
+        : ""),
   );
 }
 

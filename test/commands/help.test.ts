@@ -1,7 +1,7 @@
 // Every command's help and every kind of usage mistake, in-process through the real parser: each
 // command has an example, the hook's internal flags show only in `help run`, and a mistake is one
 // line that names the fix and runs nothing.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createParser, loadCommands } from "../../src/cli-yargs.js";
 import { COMMAND_NAMES } from "../../src/commands/hook-argv.js";
 import { RUN_FLAGS } from "../../src/commands/run-flags.js";
@@ -14,6 +14,13 @@ const COMMANDS = COMMAND_NAMES.filter((name) => name !== "help");
 // Help text, or the one mistake line (thrown so that no handler runs).
 async function parse(args: string[]): Promise<{ output: string; mistake?: string }> {
   const commands = await loadCommands();
+  // As typed on a command line: `sessions` reads the words as given (process.argv) to tell a
+  // reply that starts with "-" from a mistyped flag.
+  const argv = process.argv;
+  process.argv = [argv[0] ?? "node", "hook-notify", ...args];
+  onTestFinished(() => {
+    process.argv = argv;
+  });
   let mistake: string | undefined;
   const parser = await createParser(args, commands, (line) => {
     mistake = line;

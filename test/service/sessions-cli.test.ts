@@ -97,7 +97,7 @@ describe("hook-notify sessions send", () => {
     );
     const typo = await ctx.run(["list", "--limt", "2"]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain("--limt is not an option (did you mean --limit?)");
+    expect(typo.stderr).toContain("unknown option --limt. Did you mean --limit?");
     expect(ctx.fake.requests).toHaveLength(0);
   });
 
