@@ -1,5 +1,5 @@
 // Reads the pending entries; a corrupt or truncated file is quarantined, never fatal.
-import { lstat, rename, stat, unlink } from "node:fs/promises";
+import { rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "../zod.js";
 import { once } from "../once.js";
@@ -38,25 +38,6 @@ export interface Quarantined {
   reason: string;
 }
 
-/** What a long-lived reader (the worker) keeps between looks at the outbox, so that a look costs
- * what is new or due, not what waits: the folder's names, reused while the folder is unchanged,
- * and each parsed entry by file path. A file is written whole and renamed into place, so an
- * entry not yet due needs no look until it is (a rewrite by a flush shows then, by its stat). */
-export interface EntryCache {
-  files: Map<string, { version: string; entry: OutboxEntry }>;
-  listings: Map<string, { mtimeMs: number; names: string[] }>;
-  /** File-system calls made through this cache: listings, stats, reads (tests count them). */
-  calls: { list: number; stat: number; read: number };
-}
-
-export function createEntryCache(): EntryCache {
-  return { files: new Map(), listings: new Map(), calls: { list: 0, stat: 0, read: 0 } };
-}
-
-/** A folder changed within this long of its listing may change again within the same mtime tick:
- * its listing is not reused. */
-const LISTING_SETTLE_MS = 1000;
-
 // Every entry is named by what it holds: "<key>.json" (held parts: "<time>.<key>.json"), and its
 // key is the one its notification id and sink name give. Anything else (a "../" key that would
 // make removing it unlink a file elsewhere, a copy under another name that would be sent again
@@ -68,38 +49,30 @@ function misnamed(name: string, entry: OutboxEntry): string | undefined {
   return undefined;
 }
 
-// Every readable entry in `dir`, oldest first; unreadable ones are moved to corrupt/. With a
-// cache (the worker's), a file already parsed costs one stat instead of a read and a parse: a
-// worker waking for retries with hundreds of entries waiting must stay cheap.
+// Every readable entry in `dir`, oldest first; unreadable ones are moved to corrupt/. `reuse`
+// (the worker's due-time index, pending-index.ts) gives the entry it holds for a name already
+// read: that name costs no read and no parse.
 export async function readEntries(
   paths: OutboxPaths,
   dir: string,
   onQuarantine: (item: Quarantined) => void,
-  cache?: EntryCache,
-  now: number = Date.now(),
+  reuse?: (name: string, file: string) => Promise<OutboxEntry | undefined>,
 ): Promise<OutboxEntry[]> {
   const entries: OutboxEntry[] = [];
-  const listed = cache
-    ? await listCached(dir, cache, now)
-    : { names: await listNames(dir), changed: true };
-  const { names } = listed;
-  if (cache && listed.changed) forgetGone(cache, dir, names);
-  for (const name of names) {
+  for (const name of await listNames(dir)) {
     const file = join(dir, name);
-    const result = await readCached(file, cache, now);
-    if (result === "gone") continue;
-    // Checked once, when read: a cached entry's key was derived then.
-    const reason =
-      "corrupt" in result
-        ? result.corrupt
-        : result.fresh
-          ? misnamed(name, result.entry)
-          : undefined;
-    if (reason === undefined && !("corrupt" in result)) {
-      entries.push(result.entry);
+    const kept = await reuse?.(name, file);
+    if (kept) {
+      entries.push(kept);
       continue;
     }
-    cache?.files.delete(file);
+    const result = await readEntry(file);
+    if (result === "gone") continue;
+    const reason = "corrupt" in result ? result.corrupt : misnamed(name, result);
+    if (reason === undefined && !("corrupt" in result)) {
+      entries.push(result);
+      continue;
+    }
     const movedTo = join(paths.corrupt, `${name}.${Date.now().toString(36)}`);
     await rename(file, movedTo).then(
       () => {
@@ -109,57 +82,6 @@ export async function readEntries(
     );
   }
   return entries.sort((a, b) => a.createdAt - b.createdAt);
-}
-
-// The folder's names, listed again only when its mtime moved (or moved too recently to trust).
-async function listCached(
-  dir: string,
-  cache: EntryCache,
-  now: number,
-): Promise<{ names: string[]; changed: boolean }> {
-  const info = await stat(dir).catch(() => undefined);
-  const kept = cache.listings.get(dir);
-  if (info && kept?.mtimeMs === info.mtimeMs) return { names: kept.names, changed: false };
-  cache.calls.list++;
-  const names = await listNames(dir);
-  if (info && now - info.mtimeMs > LISTING_SETTLE_MS)
-    cache.listings.set(dir, { mtimeMs: info.mtimeMs, names });
-  else cache.listings.delete(dir);
-  return { names, changed: true };
-}
-
-async function readCached(
-  file: string,
-  cache: EntryCache | undefined,
-  now: number,
-): Promise<{ entry: OutboxEntry; fresh: boolean } | { corrupt: string } | "gone"> {
-  if (!cache) return fresh(await readEntry(file));
-  const hit = cache.files.get(file);
-  // Not due yet: nothing to look at (the listing says it is still there).
-  if (hit && hit.entry.notBefore > now) return { entry: hit.entry, fresh: false };
-  cache.calls.stat++;
-  const info = await lstat(file).catch(() => undefined);
-  if (!info) return "gone";
-  const version = `${String(info.ino)}:${String(info.size)}:${String(info.mtimeMs)}`;
-  if (hit?.version === version) return { entry: hit.entry, fresh: false };
-  cache.calls.read++;
-  const result = await readEntry(file);
-  if (result !== "gone" && !("corrupt" in result))
-    cache.files.set(file, { version, entry: result });
-  return fresh(result);
-}
-
-function fresh(
-  result: OutboxEntry | { corrupt: string } | "gone",
-): { entry: OutboxEntry; fresh: true } | { corrupt: string } | "gone" {
-  return result === "gone" || "corrupt" in result ? result : { entry: result, fresh: true };
-}
-
-function forgetGone(cache: EntryCache, dir: string, names: readonly string[]): void {
-  const present = new Set(names.map((name) => join(dir, name)));
-  for (const file of cache.files.keys()) {
-    if (file.startsWith(dir) && !present.has(file)) cache.files.delete(file);
-  }
 }
 
 // The entry, "gone" when another drain removed it meanwhile, or why it is corrupt. Only a regular

@@ -158,6 +158,24 @@ export async function ensureDirs(paths: OutboxPaths): Promise<void> {
   }
 }
 
+/** Told of this process's writes to one pending folder (the worker's due-time index). */
+export interface PendingObserver {
+  wrote(entry: OutboxEntry): void;
+  removed(key: string): void;
+}
+
+// By pending folder: every write and removal through this module is told, whichever code path
+// (a hook event's run, a retry, a fallback, a digest) made it. See pending-index.ts.
+const observers = new Map<string, PendingObserver>();
+
+// Observes `dir` until the returned function is called.
+export function observePending(dir: string, observer: PendingObserver): () => void {
+  observers.set(dir, observer);
+  return () => {
+    if (observers.get(dir) === observer) observers.delete(dir);
+  };
+}
+
 // Temp file (0600) in the same file system, fsync, rename: readers see all of it or nothing.
 export async function writeEntry(
   paths: OutboxPaths,
@@ -172,6 +190,7 @@ export async function writeEntry(
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+  observers.get(dir)?.wrote(entry);
 }
 
 // The entry as a durable temp file (0600, fsync'd) in tmp/, ready to be renamed into place.
@@ -194,6 +213,7 @@ export async function writeTemp(
 // Delivered: the entry is gone. A missing file is fine (another drain got there first).
 export async function removeEntry(paths: OutboxPaths, key: string): Promise<void> {
   await unlink(join(paths.pending, `${key}.json`)).catch(ignoreMissing);
+  observers.get(paths.pending)?.removed(key);
 }
 
 // Given up: the entry goes to failed/ with its reason, for a person (or `flush --retry-failed`).

@@ -8,7 +8,8 @@ import type { Enrich } from "../delivery/deliver-entry.js";
 import { attemptEntry, retryPolicyOf, targetOf, type EntryRun } from "../delivery/steps.js";
 import { journal } from "../journal/append.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
-import { readEntries, type EntryCache } from "../outbox/read-entries.js";
+import { readEntries, type Quarantined } from "../outbox/read-entries.js";
+import type { PendingIndex } from "./pending-index.js";
 import { ensureDirs, type OutboxEntry } from "../outbox/store.js";
 
 export interface DrainOptions {
@@ -28,8 +29,9 @@ export interface DrainOptions {
   onResult?: (result: Attempt) => void;
   /** The service's session facts for a notification (worker/enrich-entry.ts). */
   enrich?: Enrich | undefined;
-  /** Parsed entries kept between drains (the worker's loop). */
-  cache?: EntryCache;
+  /** The worker's due-time index of pending/ (outbox/pending-index.ts): the drain looks at what
+   * is due in it instead of reading the folder. */
+  index?: PendingIndex | undefined;
   /** Targets found down, until when (the worker keeps it between drains): their entries are
    * due no earlier than their probe's next try (delivery/steps.ts). */
   downUntil?: Map<string, number> | undefined;
@@ -104,31 +106,17 @@ async function drainWithin(
     waitingForEnv: 0,
     watching: 0,
   };
-  const entries = await readEntries(
-    paths,
-    paths.pending,
-    (item) => {
-      summary.quarantined++;
-      journal(deps, {
-        outbox: "quarantined",
-        key: item.name,
-        message: item.reason,
-        movedTo: item.movedTo,
-      });
-    },
-    options.cache,
-    deps.now(),
-  );
-  const now = deps.now();
-  // `force` (flush) tries retries early, never an escalation before its window is over, nor a
-  // receipt before its next look (the service asks for sparing polls).
+  const onQuarantine = (item: Quarantined): void => {
+    summary.quarantined++;
+    journal(deps, {
+      outbox: "quarantined",
+      key: item.name,
+      message: item.reason,
+      movedTo: item.movedTo,
+    });
+  };
   const downUntil = options.downUntil ?? new Map<string, number>();
-  const due = entries.filter(
-    (entry) =>
-      (options.force === true && !entry.escalation && !entry.watch) ||
-      dueAt(entry, downUntil) <= now ||
-      (options.retryWaiting === true && isWaitingForEnv(entry)),
-  );
+  const due = await dueEntries(paths, options, downUntil, onQuarantine, deps.now);
   const run: EntryRun = {
     deps,
     paths,
@@ -166,17 +154,59 @@ async function drainWithin(
       message: `${String(count)} ${message}`,
       notBefore: new Date(notBefore).toISOString(),
     });
-  const left = await readEntries(paths, paths.pending, () => undefined, options.cache, deps.now());
-  summary.remaining = left.length;
+  Object.assign(summary, await whatIsLeft(paths, options.index, downUntil));
+  return summary;
+}
+
+// What is due now: from the worker's index, or (flush, a test) from one read of the folder.
+// `force` (flush) tries retries early, never an escalation before its window is over, nor a
+// receipt before its next look (the service asks for sparing polls).
+async function dueEntries(
+  paths: OutboxPaths,
+  options: DrainOptions,
+  downUntil: ReadonlyMap<string, number>,
+  onQuarantine: (item: Quarantined) => void,
+  clock: () => number,
+): Promise<OutboxEntry[]> {
+  const { index } = options;
+  if (index) {
+    await index.refresh(onQuarantine);
+    return index.due(clock(), downUntil, { retryWaiting: options.retryWaiting === true });
+  }
+  const entries = await readEntries(paths, paths.pending, onQuarantine);
+  const now = clock();
+  return entries.filter(
+    (entry) =>
+      (options.force === true && !entry.escalation && !entry.watch) ||
+      dueAt(entry, downUntil) <= now ||
+      (options.retryWaiting === true && isWaitingForEnv(entry)),
+  );
+}
+
+// The counts after a drain and the next due time.
+async function whatIsLeft(
+  paths: OutboxPaths,
+  index: PendingIndex | undefined,
+  downUntil: ReadonlyMap<string, number>,
+): Promise<Pick<DrainSummary, "remaining" | "waitingForEnv" | "watching" | "nextDueAt">> {
+  if (index) {
+    const nextDueAt = index.nextDueAt(downUntil);
+    return { ...index.counts(), ...(nextDueAt === undefined ? {} : { nextDueAt }) };
+  }
+  const left = await readEntries(paths, paths.pending, () => undefined);
   const active = left.filter((entry) => !isWaitingForEnv(entry));
-  summary.waitingForEnv = left.length - active.length;
-  summary.watching = left.filter((entry) => entry.watch).length;
+  let nextDueAt: number | undefined;
   // A loop, not Math.min(...spread): that throws past ~125,000 arguments.
   for (const entry of active) {
     const at = dueAt(entry, downUntil);
-    if (at < (summary.nextDueAt ?? Infinity)) summary.nextDueAt = at;
+    if (at < (nextDueAt ?? Infinity)) nextDueAt = at;
   }
-  return summary;
+  return {
+    remaining: left.length,
+    waitingForEnv: left.length - active.length,
+    watching: left.filter((entry) => entry.watch).length,
+    ...(nextDueAt === undefined ? {} : { nextDueAt }),
+  };
 }
 
 // Runs `work` over items with at most `limit` in flight.

@@ -14,7 +14,6 @@ import { hasDigest, releaseDigests } from "../delivery/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
 import { lockSocket, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
-import { createEntryCache, readEntries, type EntryCache } from "../outbox/read-entries.js";
 import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
@@ -22,7 +21,8 @@ import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
-import { drain, dueAt, isWaitingForEnv, type DrainSummary } from "./drain.js";
+import { drain, type DrainSummary } from "./drain.js";
+import { createPendingIndex } from "./pending-index.js";
 import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
 import { runEvents } from "./run-events.js";
@@ -45,7 +45,9 @@ const deps = createDeps();
 // entry kept the hook's session (deliver-entry.ts).
 deps.worker = true;
 const paths = outboxPaths(deps);
-const cache: EntryCache = createEntryCache();
+// What waits in pending/, by due time: kept by this process's writes; another process's write is
+// read when it wakes this worker, or at the periodic look (PROTOCOL.md, "The due-time index").
+const index = createPendingIndex(paths);
 /** Targets found down, until their probe's next try (worker/drain.ts dueAt). */
 const downUntil = new Map<string, number>();
 const stop = new AbortController();
@@ -68,7 +70,11 @@ const ports: WorkerPorts = {
   },
   async listen(onMessage) {
     if (!socketPath) return undefined;
-    const server = await listenForWake(socketPath, onMessage);
+    // A wake may come from a process that queued entries itself (a hook on the slow path).
+    const server = await listenForWake(socketPath, (message, pid) => {
+      index.markNew();
+      return onMessage(message, pid);
+    });
     if (!server) return undefined;
     listening = true;
     return {
@@ -88,7 +94,10 @@ const ports: WorkerPorts = {
     const holder = await lockSocket(paths.lock);
     if (holder) await sendWake(holder, "wake");
   },
+  // With the lock (at start, after a flush's pause, after a last look found work): the index is
+  // built again from the folder; files it knows and that did not change are not read again.
   async prepare() {
+    index.markAll();
     await sweepDeadSockets();
     adoptOrphans(paths, owner().isAlive);
     recoverEvents(paths, owner().isAlive);
@@ -103,7 +112,7 @@ const ports: WorkerPorts = {
     return processExited(pid);
   },
   async round(first, door) {
-    if (!first) adoptOrphans(paths, owner().isAlive);
+    if (!first && adoptOrphans(paths, owner().isAlive) > 0) index.markNew();
     const offer = door as Offer | undefined;
     // The drain below sends what these events queue: no wake to this worker's own socket.
     const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config), {
@@ -116,7 +125,7 @@ const ports: WorkerPorts = {
       enrich,
       downUntil,
       signal: stop.signal,
-      cache,
+      index,
       retryWaiting: first,
       ...(maxAgeMs ? { maxAgeMs } : {}),
     });
@@ -135,10 +144,9 @@ const ports: WorkerPorts = {
   async lookout() {
     const heldBefore = await hasHeld(paths);
     return async () => {
-      const entries = await readEntries(paths, paths.pending, () => undefined, cache, deps.now());
-      const now = deps.now();
-      if (entries.some((entry) => dueAt(entry, downUntil) <= now && !isWaitingForEnv(entry)))
-        return true;
+      // One stat of the folder; a listing only when it changed (a writer that did not wake us).
+      await index.refreshIfChanged(() => undefined);
+      if ((index.nextDueAt(downUntil) ?? Infinity) <= deps.now()) return true;
       return !heldBefore && (await hasHeld(paths));
     };
   },
@@ -147,8 +155,10 @@ const ports: WorkerPorts = {
   async hasWork() {
     if (listEvents(paths).length > 0) return true;
     if ((await hasHeld(paths)) || (await hasDigest(paths))) return true;
-    const entries = await readEntries(paths, paths.pending, () => undefined, cache, deps.now());
-    return entries.some((entry) => !isWaitingForEnv(entry));
+    index.markNew();
+    await index.refresh(() => undefined);
+    const { remaining, waitingForEnv } = index.counts();
+    return remaining > waitingForEnv;
   },
   // A flush says who it is ("pause <pid>"): it holds the lock only while it lives.
   async waitForFlush(pid) {

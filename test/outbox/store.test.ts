@@ -1,16 +1,8 @@
-import { stat, readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { stat, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEntries, requeueFailed, createEntryCache } from "../../src/outbox/read-entries.js";
-import {
-  enqueue,
-  ensureDirs,
-  entryKey,
-  moveToFailed,
-  newEntry,
-  removeEntry,
-  writeEntry,
-} from "../../src/outbox/store.js";
+import { readEntries, requeueFailed } from "../../src/outbox/read-entries.js";
+import { enqueue, entryKey, moveToFailed } from "../../src/outbox/store.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 
@@ -97,76 +89,17 @@ describe("outbox store", () => {
   });
 });
 
-describe("readEntries with the worker's cache", () => {
-  it("parses a file once while it is unchanged, again once rewritten, and forgets removed ones", async () => {
+describe("readEntries", () => {
+  it("quarantines a file that turns corrupt", async () => {
     const box = await outboxEnv({});
-    const cache = createEntryCache();
-    await enqueue(box.deps, { notification: sampleNotification({ id: "a" }), sinkName: "ops" });
-    await enqueue(box.deps, { notification: sampleNotification({ id: "b" }), sinkName: "ops" });
-    const first = await readEntries(box.paths, box.paths.pending, () => undefined, cache);
-    const again = await readEntries(box.paths, box.paths.pending, () => undefined, cache);
-    expect(again).toHaveLength(2);
-    expect(again[0]).toBe(first[0]); // the same parsed object: no read, no parse
-    const [a] = first;
-    if (!a) throw new Error("no entry");
-    await writeEntry(box.paths, box.paths.pending, { ...a, attempts: 3, notBefore: 42 });
-    const rewritten = await readEntries(box.paths, box.paths.pending, () => undefined, cache);
-    expect(rewritten.find((e) => e.key === a.key)).toMatchObject({ attempts: 3, notBefore: 42 });
-    await removeEntry(box.paths, a.key);
-    expect(await readEntries(box.paths, box.paths.pending, () => undefined, cache)).toHaveLength(1);
-    expect(cache.files.size).toBe(1);
-  });
-
-  it("still quarantines a file that turns corrupt", async () => {
-    const box = await outboxEnv({});
-    const cache = createEntryCache();
     const key = await enqueue(box.deps, { notification: sampleNotification(), sinkName: "ops" });
-    await readEntries(box.paths, box.paths.pending, () => undefined, cache);
+    await readEntries(box.paths, box.paths.pending, () => undefined);
     await writeFile(join(box.paths.pending, `${key}.json`), '{"version":1,"ke');
     const quarantined: string[] = [];
-    const left = await readEntries(
-      box.paths,
-      box.paths.pending,
-      (item) => quarantined.push(item.name),
-      cache,
+    const left = await readEntries(box.paths, box.paths.pending, (item) =>
+      quarantined.push(item.name),
     );
     expect(left).toEqual([]);
     expect(quarantined).toEqual([`${key}.json`]);
-  });
-});
-
-describe("a worker's look at a backlog", () => {
-  // What a wake costs in file-system calls, after the look at start: the same with 10 or 200
-  // entries not yet due (they are neither listed again, nor stat'ed, nor read).
-  async function callsPerLook(waiting: number) {
-    const box = await outboxEnv({});
-    await ensureDirs(box.paths);
-    const now = Date.now();
-    for (let i = 0; i < waiting; i += 1) {
-      const entry = newEntry(
-        { notification: sampleNotification({ id: `w${i}` }), sinkName: "ops" },
-        now,
-      );
-      await writeEntry(box.paths, box.paths.pending, { ...entry, notBefore: now + 3_600_000 });
-    }
-    await enqueue(box.deps, { notification: sampleNotification({ id: "due" }), sinkName: "ops" });
-    // The folder last changed a while ago (a fresh change is listed again: same-tick writes).
-    const past = new Date(now - 10_000);
-    await utimes(box.paths.pending, past, past);
-    const cache = createEntryCache();
-    const look = now + 60_000; // the due entry is due; the others wait an hour
-    const first = await readEntries(box.paths, box.paths.pending, () => undefined, cache, look);
-    expect(first).toHaveLength(waiting + 1);
-    cache.calls = { list: 0, stat: 0, read: 0 };
-    const again = await readEntries(box.paths, box.paths.pending, () => undefined, cache, look);
-    expect(again).toHaveLength(waiting + 1);
-    return cache.calls;
-  }
-
-  it("costs what is due, not what waits", async () => {
-    const small = await callsPerLook(10);
-    const large = await callsPerLook(200);
-    expect(large).toEqual(small);
-    expect(large).toEqual({ list: 0, stat: 1, read: 0 });
   });
 });

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { logPath } from "../../src/config/paths.js";
 import { enqueue } from "../../src/outbox/store.js";
 import { drain, type DrainOptions } from "../../src/worker/drain.js";
+import { createPendingIndex } from "../../src/worker/pending-index.js";
 import { startHttpServer, type Reply } from "../helpers/http-server.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
@@ -158,6 +159,29 @@ describe("drain", () => {
     const probe = pending.find((e) => e.attempts === 1);
     for (const entry of pending)
       expect(entry.notBefore as number).toBeGreaterThanOrEqual(probe?.notBefore as number);
+  });
+
+  it("with the worker's index: the same outcomes, and a down target's entries wait behind its probe", async () => {
+    const { server, box } = await setup([{ status: 503 }, { status: 200 }]);
+    const index = createPendingIndex(box.paths);
+    onTestFinished(index.close);
+    const downUntil = new Map<string, number>();
+    for (let i = 0; i < 4; i++)
+      await enqueue(box.deps, {
+        notification: sampleNotification({ id: `i${i}` }),
+        sinkName: "ops",
+      });
+    const first = await drain(box.deps, { ...fast, index, downUntil });
+    expect(first).toMatchObject({ retrying: 4, remaining: 4 });
+    expect(server.requests).toHaveLength(1);
+    // Nothing is due before the probe's next try, whatever the clock of each entry says.
+    expect(first.nextDueAt).toBe(downUntil.values().next().value);
+    await new Promise((resolve) => setTimeout(resolve, (first.nextDueAt ?? 0) - Date.now() + 5));
+    expect(await drain(box.deps, { ...fast, index, downUntil })).toMatchObject({
+      delivered: 4,
+      remaining: 0,
+    });
+    expect(await box.files("pending")).toEqual([]);
   });
 
   it("never writes a secret to the outbox, the failed folder or the log", async () => {
