@@ -6,9 +6,9 @@
 // A hook whose knock finds no reader takes its event back, so the worker closes the FIFO before
 // its last look at events/ (worker-main.ts): a knock that got through was before that look.
 import { execFileSync } from "node:child_process";
-import { constants, openSync, unlinkSync } from "node:fs";
+import { constants, openSync, unlinkSync, watch } from "node:fs";
 import type { Socket } from "node:net";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { buildId } from "../build-id.js";
 import { loadConfig } from "../config/load-config.js";
 import { userConfigPath } from "../config/paths.js";
@@ -74,9 +74,12 @@ export function openOffer(
   const write = (): void => {
     try {
       const path = configPath();
+      const before = fileState(path);
       const loaded = loadConfig(deps, { configPath: override });
       const state = fileState(path);
-      if (loaded.error || state === undefined) {
+      // Changed while it was read (an editor still writing): the stamp would vouch for a text
+      // the worker did not load. The next change (or knock) writes it.
+      if (loaded.error || state === undefined || JSON.stringify(before) !== JSON.stringify(state)) {
         remove(paths.stamp);
         return;
       }
@@ -114,7 +117,10 @@ export function openOffer(
     onKnock(pids);
   });
   write();
-  return {
+  const watcher = watchConfig(configPath, () => {
+    offer.refresh();
+  });
+  const offer: Offer = {
     refresh() {
       const stamp = readStamp(paths.stamp);
       const state = fileState(configPath());
@@ -136,10 +142,45 @@ export function openOffer(
       // The stamp stays: it says what any worker of this build would do with the config as it
       // is, so a hook that finds no reader on the FIFO still hands its event over and starts a
       // worker (PROTOCOL.md, "cold hand-over") instead of running the pipeline itself.
+      watcher?.close();
       socket.destroy(); // closes the FIFO's descriptor: no reader is left
       remove(fifo);
     },
   };
+  return offer;
+}
+
+/** An editor saves in steps (write, rename, chmod): one stamp after the last of them. */
+const CONFIG_SETTLE_MS = 30;
+
+// The first hook after a config edit takes the fast path too: the worker writes the stamp again
+// as soon as the file changes (its folder is watched: editors replace a file by a rename), not
+// only when a hook finds the stamp stale. A folder that cannot be watched leaves that to the
+// stale hook's knock, as before. Unref'd: the watch never keeps the worker alive.
+function watchConfig(
+  configPath: () => string,
+  onChange: () => void,
+): { close(): void } | undefined {
+  const path = configPath();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const watcher = watch(dirname(path), { persistent: false }, (_type, name) => {
+      // Another config asked for meanwhile (a hook's --config): its own knocks keep it current.
+      if (configPath() !== path || (name !== null && name !== basename(path))) return;
+      clearTimeout(timer);
+      timer = setTimeout(onChange, CONFIG_SETTLE_MS);
+      timer.unref();
+    });
+    watcher.on("error", () => undefined);
+    return {
+      close() {
+        clearTimeout(timer);
+        watcher.close();
+      },
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 // A project's file may be a FIFO or a link to /dev/zero: read as load-config reads it.

@@ -200,6 +200,26 @@ describe("the hook's fast path with a live worker", () => {
     expect(lineOf(home, next)?.outcomes?.map(({ sink }) => sink)).toEqual(["desktop"]);
   });
 
+  it("an edited config: a live worker writes the stamp again by itself, so the first hook after the edit takes the fast path", async () => {
+    const { home, env } = setUp();
+    home.writeConfig({ sinks: { desktop: { type: "desktop" }, sound: { type: "sound" } } });
+    await warmUp(home, env);
+    const before = readStamp(home) as Stamp;
+    home.writeConfig({ sinks: { desktop: { type: "desktop" } } });
+    // No hook ran since the edit: the worker saw the file change.
+    await expect
+      .poll(() => JSON.stringify(readStamp(home)?.config.state), { timeout: 20_000 })
+      .not.toBe(JSON.stringify(before.config.state));
+    expect(readStamp(home)?.pid).toBe(before.pid);
+    const edited = `fast-watched-${String(Date.now())}`;
+    await runBin(["--client", "claude-code"], {
+      input: fixture("claude-code/Stop.json", { session_id: edited }),
+      env,
+    });
+    await expect.poll(() => lineOf(home, edited)?.via, { timeout: 20_000 }).toBe("worker");
+    expect(lineOf(home, edited)?.outcomes?.map(({ sink }) => sink)).toEqual(["desktop"]);
+  });
+
   it("a ${VAR} the config uses with another value in the hook: the hook runs it itself", async () => {
     // (Queued remote deliveries are sent by the worker with its own environment, as before;
     // what the fingerprint keeps from the worker is the routing, e.g. a sink the worker would
