@@ -1,7 +1,7 @@
 // The durable outbox: one JSON file per remote delivery, written atomically (temp file + rename).
 // Entries name the sink and the config to re-read; they never hold sink options or secrets.
 import { mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../core/notification.js";
@@ -164,15 +164,19 @@ export interface PendingObserver {
   removed(key: string): void;
 }
 
-// By pending folder: every write and removal through this module is told, whichever code path
-// (a hook event's run, a retry, a fallback, a digest) made it. See pending-index.ts.
+// By pending folder (resolved: a hook event's run may spell it otherwise): every write and
+// removal through this module is told, whichever code path (a hook event's run, a retry, a
+// fallback, a digest) made it. See worker/pending-index.ts.
 const observers = new Map<string, PendingObserver>();
+const observerOf = (dir: string) =>
+  observers.size === 0 ? undefined : observers.get(resolve(dir));
 
 // Observes `dir` until the returned function is called.
 export function observePending(dir: string, observer: PendingObserver): () => void {
-  observers.set(dir, observer);
+  const key = resolve(dir);
+  observers.set(key, observer);
   return () => {
-    if (observers.get(dir) === observer) observers.delete(dir);
+    if (observers.get(key) === observer) observers.delete(key);
   };
 }
 
@@ -190,7 +194,7 @@ export async function writeEntry(
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  observers.get(dir)?.wrote(entry);
+  observerOf(dir)?.wrote(entry);
 }
 
 // The entry as a durable temp file (0600, fsync'd) in tmp/, ready to be renamed into place.
@@ -213,7 +217,7 @@ export async function writeTemp(
 // Delivered: the entry is gone. A missing file is fine (another drain got there first).
 export async function removeEntry(paths: OutboxPaths, key: string): Promise<void> {
   await unlink(join(paths.pending, `${key}.json`)).catch(ignoreMissing);
-  observers.get(paths.pending)?.removed(key);
+  observerOf(paths.pending)?.removed(key);
 }
 
 // Given up: the entry goes to failed/ with its reason, for a person (or `flush --retry-failed`).
