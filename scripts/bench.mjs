@@ -7,6 +7,11 @@
 // session); "worker cold" rows first ask any worker to yield and wait until it is gone.
 // Also checks that every remote server gets its notification, that a server failing 3 times then
 // recovering gets exactly one logical notification, and that no secret is written anywhere.
+// After the table (issue #41): the worker's CPU per hook event with 1,000 and 10,000 deliveries
+// waiting (BENCH_BACKLOG, BENCH_BACKLOG_EVENTS; Linux), hook start to the banner and to the
+// webhook with a worker alive and with none (BENCH_LATENCY_ROUNDS), and a storm of first hooks
+// killed at 10 s as Claude Code kills them (BENCH_STORM, BENCH_STORM_BURNERS,
+// BENCH_STORM_KILL_MS). BENCH_ONLY="a|b" measures the modes and parts whose names hold a or b.
 // Timings here are information, never a pass/fail test.
 import { spawn } from "node:child_process";
 import {
