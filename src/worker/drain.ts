@@ -29,8 +29,8 @@ export interface DrainOptions {
   onResult?: (result: Attempt) => void;
   /** The service's session facts for a notification (worker/enrich-entry.ts). */
   enrich?: Enrich | undefined;
-  /** The worker's due-time index of pending/ (outbox/pending-index.ts): the drain looks at what
-   * is due in it instead of reading the folder. */
+  /** The worker's due-time index of pending/ (pending-index.ts): the drain looks at what is due
+   * in it instead of reading the folder. The worker's alone: `force` (flush) reads the folder. */
   index?: PendingIndex | undefined;
   /** Targets found down, until when (the worker keeps it between drains): their entries are
    * due no earlier than their probe's next try (delivery/steps.ts). */
@@ -169,7 +169,7 @@ async function dueEntries(
   clock: () => number,
 ): Promise<OutboxEntry[]> {
   const { index } = options;
-  if (index) {
+  if (index && options.force !== true) {
     await index.refresh(onQuarantine);
     return index.due(clock(), downUntil, { retryWaiting: options.retryWaiting === true });
   }
