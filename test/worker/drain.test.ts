@@ -164,7 +164,9 @@ describe("drain", () => {
   it("with the worker's index: the same outcomes, and a down target's entries wait behind its probe", async () => {
     const { server, box } = await setup([{ status: 503 }, { status: 200 }]);
     const index = createPendingIndex(box.paths);
-    onTestFinished(index.close);
+    onTestFinished(() => {
+      index.close();
+    });
     const downUntil = new Map<string, number>();
     for (let i = 0; i < 4; i++)
       await enqueue(box.deps, {
