@@ -3,17 +3,28 @@
 // nobody can make up an answer, and an answer to one request is worthless for any other.
 import { checkFields, signFields } from "../machine-key.js";
 
-/** Every button a permission request can carry, in the order shown: the one list the phone's
- * channels (and a desktop banner's actions) offer. "allow-session" is offered only with a
- * session grant (session-grant.ts); a deny with a typed reason arrives as "deny" plus its text. */
-export const DECISIONS = ["allow", "allow-session", "deny"] as const;
+/** Every button a request can carry, in the order shown: the one list the phone's channels (and a
+ * desktop banner's actions) offer. "allow-session" is offered only with a session grant
+ * (session-grant.ts); a deny with a typed reason arrives as "deny" plus its text. A question
+ * (question.ts) offers "option-1" to "option-<n>" instead, one per option it has. */
+/** The buttons of a question's options, in order (one per option). */
+export const OPTIONS = ["option-1", "option-2", "option-3", "option-4"] as const;
+export const DECISIONS = ["allow", "allow-session", "deny", ...OPTIONS] as const;
 export type Decision = (typeof DECISIONS)[number];
+/** The answers to a permission request: Allow, Allow for this session, Deny. */
+export type PermissionDecision = Exclude<Decision, (typeof OPTIONS)[number]>;
 
 /** A person's verified answer: the button, and for a deny the reason they typed, if any. */
 export interface Answer {
   decision: Decision;
   /** Already inert and bounded (reason.ts). */
   reason?: string | undefined;
+}
+
+// The option a decision chooses (0-based), or undefined for Allow, Allow for this session, Deny.
+export function optionIndex(decision: Decision): number | undefined {
+  const index = (OPTIONS as readonly string[]).indexOf(decision);
+  return index < 0 ? undefined : index;
 }
 
 // True for a decision this version knows.

@@ -4,10 +4,11 @@
 // then answerCallbackQuery and editMessageText with the outcome.
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
-import type { Answer, Decision } from "./answer.js";
+import { optionIndex, type Answer, type Decision } from "./answer.js";
+import type { Question } from "./question.js";
 import type { PermissionInput } from "./read-request.js";
 import type { ApproveRecord } from "./record.js";
-import { LABELS, offered, requestText, requestTitle } from "./request.js";
+import { buttonLabel, offered, requestText, requestTitle } from "./request.js";
 import { sendQuestion, type PhoneResult } from "./send.js";
 import type { TelegramSetup } from "./setup.js";
 import type { SessionGrant } from "./session-grant.js";
@@ -29,6 +30,8 @@ export interface TelegramAsk {
   record: ApproveRecord;
   /** What "Allow for this session" grants, when the client takes it and the request offers one. */
   grant?: SessionGrant | undefined;
+  /** An AskUserQuestion: one button per option, and no reply to deny with. */
+  question?: Question | undefined;
   /** The run's one deadline, and when it strikes (epoch ms). */
   signal: AbortSignal;
   endsAt: number;
@@ -49,18 +52,23 @@ export async function askTelegram(
   const expiresAt = Math.floor(ask.endsAt / 1000);
   const kind = ask.sample ? ("sample" as const) : ("agent" as const);
   const origin = { ...ask.request, agent: ask.agent, kind };
-  const offers = { grant: ask.grant, reply: true };
-  const text = `${requestTitle(ask.summary, origin)}\n${requestText(ask.summary, origin, seconds, requestId, offers)}`;
+  const offers =
+    ask.question === undefined
+      ? { grant: ask.grant, reply: true }
+      : { question: ask.question, reply: false };
+  const text = `${requestTitle(ask.summary, origin, offers)}\n${requestText(ask.summary, origin, seconds, requestId, offers)}`;
   const button = (decision: Decision) => ({
-    text: LABELS[decision],
+    text: buttonLabel(decision, offers),
     callback_data: callbackData(secret, setup.chatId, requestId, expiresAt, decision),
   });
-  // Allow and Deny side by side; Allow for this session (a longer label) on a row of its own.
+  // Allow and Deny side by side; Allow for this session (a longer label) and each of a
+  // question's options on a row of its own.
   const shown = offered(offers);
-  const rows = [
-    shown.filter((d) => d !== "allow-session"),
-    shown.filter((d) => d === "allow-session"),
-  ]
+  const rows = (
+    ask.question === undefined
+      ? [shown.filter((d) => d !== "allow-session"), shown.filter((d) => d === "allow-session")]
+      : shown.map((d) => [d])
+  )
     .filter((row) => row.length > 0)
     .map((row) => row.map(button));
   const call: BotCall = { setup, signal, env: deps.env };
@@ -80,8 +88,9 @@ export async function askTelegram(
       }),
   );
   // A reply names only the message it answers: note whose request that is, before any can come.
+  // A question takes no reply: its message is not noted, so a reply to it answers nothing.
   const messageId = (sent as { message_id?: unknown } | undefined)?.message_id;
-  if (typeof messageId === "number")
+  if (typeof messageId === "number" && offers.reply)
     noteMessage(inbox, messageId, { request: requestId, expiresAt });
   onSent(seconds);
   const result = await waitForPress({
@@ -94,8 +103,12 @@ export async function askTelegram(
     onRejected: (rejected) => record.approval.rejected.push(rejected),
   });
   if (!("answer" in result)) return { result, sentAt };
+  if (!shown.includes(result.answer.decision)) {
+    // Only a button this message carried answers it (a signed Allow cannot answer a question).
+    return { result: { none: "not-offered" }, sentAt };
+  }
   const at = new Date(result.at).toISOString().slice(11, 19);
-  const [spinner, outcome] = outcomeText(result.answer);
+  const [spinner, outcome] = outcomeText(result.answer, offers.question);
   const told = await tell(
     call,
     { ...result.press, text: result.press.text ?? text },
@@ -108,7 +121,12 @@ export async function askTelegram(
 }
 
 // What the phone is told: the press's toast, and the line put on top of the message.
-function outcomeText(answer: Answer): [string, string] {
+function outcomeText(answer: Answer, question?: Question): [string, string] {
+  const index = optionIndex(answer.decision);
+  if (index !== undefined) {
+    const label = buttonLabel(answer.decision, { question });
+    return [`Answered: ${label}. The agent goes on.`, `✅ Answered: ${label}`];
+  }
   switch (answer.decision) {
     case "allow":
       return ["Allowed: the agent goes on.", "✅ Allowed"];
@@ -118,5 +136,7 @@ function outcomeText(answer: Answer): [string, string] {
       return answer.reason === undefined
         ? ["Denied: the agent was told not to.", "⛔ Denied"]
         : ["Denied: the agent reads your reason.", `⛔ Denied with your reason`];
+    default:
+      return ["Answered.", "✅ Answered"];
   }
 }

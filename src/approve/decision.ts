@@ -37,6 +37,9 @@ function decisionBody(answer: Answer, grant: SessionGrant | undefined): Record<s
         : { behavior: "allow", updatedPermissions: grant.updates };
     case "deny":
       return { behavior: "deny", message: denyMessage(answer.reason) };
+    default:
+      // A question's option answers a question (question.ts), never a permission request.
+      throw new Error(`approve: ${answer.decision} does not answer a permission request`);
   }
 }
 

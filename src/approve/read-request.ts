@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import type { Deps } from "../deps.js";
 import { HookNotifyError } from "../errors.js";
 import { readInput } from "../pipeline/read-input.js";
+import { QUESTION_TOOL, readQuestion, type Question } from "./question.js";
 
 /** The parts of a PermissionRequest approve uses. */
 export interface PermissionInput {
@@ -15,6 +16,8 @@ export interface PermissionInput {
   session?: string | undefined;
   /** permission_suggestions as sent (Claude Code): what "Allow for this session" may grant. */
   suggestions?: unknown;
+  /** Claude Code's PreToolUse of AskUserQuestion: the question the phone answers instead. */
+  question?: Question | undefined;
 }
 
 // A Write of a large file arrives whole in tool_input; past this the terminal asks instead.
@@ -42,10 +45,11 @@ export function parsePermissionRequest(text: string): PermissionInput {
     throw new HookNotifyError("INPUT_INVALID", "stdin: expected one JSON object.");
   }
   const raw = value as Record<string, unknown>;
-  if (raw.hook_event_name !== "PermissionRequest") {
+  const isQuestion = raw.hook_event_name === "PreToolUse" && raw.tool_name === QUESTION_TOOL;
+  if (raw.hook_event_name !== "PermissionRequest" && !isQuestion) {
     throw new HookNotifyError(
       "INPUT_INVALID",
-      `hook-notify approve answers PermissionRequest only, not ${JSON.stringify(raw.hook_event_name)}.`,
+      `hook-notify approve answers PermissionRequest and the PreToolUse of ${QUESTION_TOOL} only, not ${JSON.stringify(raw.hook_event_name)} of ${JSON.stringify(raw.tool_name)}.`,
     );
   }
   const cwd = typeof raw.cwd === "string" && raw.cwd !== "" ? raw.cwd : undefined;
@@ -54,6 +58,7 @@ export function parsePermissionRequest(text: string): PermissionInput {
     toolInput: raw.tool_input,
     project: cwd === undefined ? undefined : basename(cwd),
     session: typeof raw.session_id === "string" ? raw.session_id : undefined,
+    ...(isQuestion ? { question: readQuestion(raw.tool_input) } : {}),
     ...(raw.permission_suggestions === undefined
       ? {}
       : { suggestions: raw.permission_suggestions }),

@@ -19,13 +19,15 @@ export interface ApprovalLog {
   why: string;
   presence?: PresenceReading | undefined;
   /** What the client was told: allow/deny from the phone, or nothing (its own dialog). */
-  result: "allowed" | "denied" | "terminal";
+  result: "allowed" | "denied" | "answered" | "terminal";
   answeredBy?: "phone" | undefined;
   answeredAt?: string | undefined;
   /** The button: allow, allow-session or deny. */
   answer?: Decision | undefined;
   /** A deny's typed reason, inert and bounded, as the agent was told it. */
   reason?: string | undefined;
+  /** A question's option the person chose, its label as the agent reads it. */
+  chosen?: string | undefined;
   /** What "Allow for this session" granted, in the words the phone showed. */
   granted?: string | undefined;
   /** The channel the answer came through, and the Telegram user who gave it. */
@@ -68,10 +70,13 @@ export function recordAnswer(
   found: { answer: Answer; at: number; by: Answerer },
   sentAt: number,
   grant?: SessionGrant,
+  chosen?: string,
 ): void {
   const { answer, at, by } = found;
   Object.assign(record.approval, {
-    result: answer.decision === "deny" ? "denied" : "allowed",
+    result:
+      chosen !== undefined ? "answered" : answer.decision === "deny" ? "denied" : "allowed",
+    chosen,
     answer: answer.decision,
     reason: answer.reason,
     granted: answer.decision === "allow-session" ? grant?.words : undefined,

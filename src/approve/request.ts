@@ -2,7 +2,8 @@
 // session (when the request offers a grant) and Deny, each posting its fixed, signed answer to the
 // reply topic (ntfy docs: publish.md "Action buttons", at most three). An http action's body is
 // fixed when the message is published: ntfy has no way to type a reason into it.
-import { answerBody, type Decision } from "./answer.js";
+import { answerBody, OPTIONS, optionIndex, type Decision, type PermissionDecision } from "./answer.js";
+import { questionLines, type Question } from "./question.js";
 import type { SessionGrant } from "./session-grant.js";
 import type { NtfySetup } from "./setup.js";
 import { inertText } from "../shown-text.js";
@@ -24,10 +25,12 @@ export interface Offers {
   grant?: SessionGrant | undefined;
   /** Telegram: a reply to the message denies with its text as the reason. */
   reply?: boolean | undefined;
+  /** An AskUserQuestion: its options are the buttons, instead of Allow and Deny. */
+  question?: Question | undefined;
 }
 
-/** The button labels, one place for every channel. */
-export const LABELS: Record<Decision, string> = {
+/** The button labels, one place for every channel; a question's options show their own. */
+export const LABELS: Record<PermissionDecision, string> = {
   allow: "Allow",
   "allow-session": "Allow for this session",
   deny: "Deny",
@@ -35,7 +38,15 @@ export const LABELS: Record<Decision, string> = {
 
 // The decisions offered, in the order shown.
 export function offered(offers: Offers): Decision[] {
+  if (offers.question !== undefined) return OPTIONS.slice(0, offers.question.labels.length);
   return offers.grant === undefined ? ["allow", "deny"] : ["allow", "allow-session", "deny"];
+}
+
+// A button's label: the option's own (inert, on one line) for a question's options.
+export function buttonLabel(decision: Decision, offers: Offers): string {
+  const index = optionIndex(decision);
+  if (index === undefined) return LABELS[decision as PermissionDecision];
+  return inertText(offers.question?.labels[index] ?? `Option ${index + 1}`, "line");
 }
 
 /** The JSON publish request: POST `url` with `headers` and `body`. */
@@ -56,7 +67,7 @@ export function buildPublish(
 ): PublishRequest {
   const button = (decision: Decision) => ({
     action: "http",
-    label: LABELS[decision],
+    label: buttonLabel(decision, offers),
     url: `${setup.root}${setup.replyTopic}`,
     method: "POST",
     headers: { Authorization: `Bearer ${setup.token}` },
@@ -65,7 +76,7 @@ export function buildPublish(
   });
   const payload = {
     topic: setup.requestTopic,
-    title: requestTitle(summary, origin),
+    title: requestTitle(summary, origin, offers),
     message: requestText(summary, origin, setup.seconds, requestId, offers),
     priority: 4,
     tags: ["lock"],
@@ -76,7 +87,12 @@ export function buildPublish(
 }
 
 // The question's title, on every channel.
-export function requestTitle(summary: RequestSummary, origin: RequestOrigin): string {
+export function requestTitle(
+  summary: RequestSummary,
+  origin: RequestOrigin,
+  offers: Offers = {},
+): string {
+  if (offers.question !== undefined) return `${origin.agent} asks you a question`;
   return origin.kind === "sample"
     ? `hook-notify test: allow ${summary.tool}?`
     : `${origin.agent} asks to use ${summary.tool}`;
@@ -94,6 +110,15 @@ export function requestText(
     .filter((part): part is string => typeof part === "string" && part !== "")
     .map((part) => inertText(part, "line"))
     .join(" · ");
+  if (offers.question !== undefined) {
+    return [
+      ...questionLines(offers.question),
+      where,
+      `Choose within ${seconds} s; otherwise the terminal asks. Question ${requestId.slice(0, 8)}.`,
+    ]
+      .filter((line) => line !== "")
+      .join("\n");
+  }
   const lines = [
     headline(summary),
     where,

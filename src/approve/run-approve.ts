@@ -18,7 +18,9 @@ import { askTelegram } from "./ask-telegram.js";
 import { sendQuestion, TIME_UP, type PhoneResult } from "./send.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
-import { buildPublish } from "./request.js";
+import { buildPublish, offered, type Offers } from "./request.js";
+import { questionAnswerJson } from "./question.js";
+import { optionIndex } from "./answer.js";
 import { sessionGrant, type SessionGrant } from "./session-grant.js";
 import { readSecret, secretPath } from "../machine-key.js";
 import {
@@ -57,6 +59,9 @@ export interface ApproveRun {
   secrets: string[];
   output?: string | undefined;
 }
+
+/** ntfy shows at most three action buttons on a message (publish.md "Action buttons"). */
+const NTFY_MAX_ACTIONS = 3;
 
 // Runs the round trip into `run`; the caller prints `run.output` and writes the record.
 export async function runApprove(
@@ -131,6 +136,18 @@ async function readRequestAndSetup(
   if (config.error) throw config.error;
   const setup = resolveSetup(config.value);
   if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
+  if (request.question !== undefined) {
+    record.event = "PreToolUse";
+    // A partial choice is no choice: a question with more options than buttons stays at the terminal.
+    const room = isTelegramSetup(setup) ? request.question.labels.length : NTFY_MAX_ACTIONS;
+    if (request.question.labels.length > room) {
+      throw new HookNotifyError(
+        "INPUT_INVALID",
+        `AskUserQuestion: the question has ${request.question.labels.length} options and ntfy shows at most ${NTFY_MAX_ACTIONS} buttons; the terminal asks (a Telegram sink shows up to 4).`,
+      );
+    }
+    return { client, request, summary, setup };
+  }
   const grant = client.takesSessionRules ? sessionGrant(request.suggestions) : undefined;
   return { client, request, summary, setup, grant };
 }
@@ -159,14 +176,21 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
           record,
           sample: ask.options.sample !== undefined,
           agent: ask.client.name,
+          question: ask.request.question,
         },
         secret,
         (seconds) => ask.options.onSent?.(setup, seconds),
       )
     : await askNtfy({ ...ask, setup }, secret);
   if ("answer" in result) {
-    recordAnswer(record, result, sentAt, ask.grant);
-    run.output = decisionJson(result.answer, ask.grant);
+    const { question } = ask.request;
+    const index = optionIndex(result.answer.decision);
+    const label = index === undefined ? undefined : question?.labels[index];
+    recordAnswer(record, result, sentAt, ask.grant, label);
+    run.output =
+      question === undefined
+        ? decisionJson(result.answer, ask.grant)
+        : questionAnswerJson(ask.request.toolInput, question, label ?? "");
     return;
   }
   record.approval.waitedMs = deps.now() - sentAt;
@@ -187,13 +211,15 @@ async function askNtfy(ask: PhoneAsk<NtfySetup>, secret: Buffer): Promise<PhoneR
   // The phone is promised only the time really left, never more.
   const seconds = Math.max(1, Math.floor((ask.endsAt - deps.now()) / 1000));
   const kind = ask.options.sample ? ("sample" as const) : ("agent" as const);
+  const offers: Offers =
+    ask.request.question === undefined ? { grant: ask.grant } : { question: ask.request.question };
   const message = buildPublish(
     { ...setup, seconds },
     requestId,
     ask.summary,
     { ...ask.request, agent: ask.client.name, kind },
     secret,
-    { grant: ask.grant },
+    offers,
   );
   const { sentAt } = await sendQuestion(
     { setup, target: redactUrl(message.url), record },
@@ -216,6 +242,10 @@ async function askNtfy(ask: PhoneAsk<NtfySetup>, secret: Buffer): Promise<PhoneR
     now: deps.now,
     onRejected: (r) => record.approval.rejected.push(r),
   });
+  // Only a button this message carried answers it (a signed Allow cannot answer a question).
+  if ("answer" in result && !offered(offers).includes(result.answer)) {
+    return { result: { none: "not-offered" }, sentAt };
+  }
   if ("answer" in result) {
     const { answer: decision, at } = result;
     return { result: { answer: { decision }, at, by: { via: "ntfy" } }, sentAt };

@@ -1,6 +1,6 @@
 // The callback_data of the Allow and Deny buttons on a Telegram permission message. Telegram
 // allows 1-64 bytes (InlineKeyboardButton), so the data is short and self-checking:
-//   hn1.<a|s|d>.<request id: 16 characters>.<expiry: Unix seconds, base 36>.<MAC: 20 characters>
+//   hn1.<a|s|d|1-4>.<request id: 16 characters>.<expiry: Unix seconds, base 36>.<MAC: 20 characters>
 // (48 bytes). The MAC is HMAC-SHA256 with the approve key over the chat, the request, the expiry
 // and the decision, cut to 120 bits: nobody without the key can make a button for a request, a
 // press is bound to one request of one chat, and its expiry cannot be pushed back.
@@ -17,9 +17,17 @@ const PREFIX = "hn1";
 const MAC_BYTES = 15;
 /** Telegram's limit on callback_data. */
 export const CALLBACK_DATA_MAX_BYTES = 64;
-/** One letter per decision in the data: a(llow), s(ession), d(eny). */
-const CODES: Record<Decision, string> = { allow: "a", "allow-session": "s", deny: "d" };
-const SHAPE = /^hn1\.([asd])\.([A-Za-z0-9_-]{16})\.([0-9a-z]{1,8})\.([A-Za-z0-9_-]{20})$/;
+/** One character per decision in the data: a(llow), s(ession), d(eny), a question's option 1-4. */
+const CODES: Record<Decision, string> = {
+  allow: "a",
+  "allow-session": "s",
+  deny: "d",
+  "option-1": "1",
+  "option-2": "2",
+  "option-3": "3",
+  "option-4": "4",
+};
+const SHAPE = /^hn1\.([asd1-4])\.([A-Za-z0-9_-]{16})\.([0-9a-z]{1,8})\.([A-Za-z0-9_-]{20})$/;
 
 // A fresh request id: 12 random bytes, 16 base64url characters.
 export function newTelegramRequestId(): string {

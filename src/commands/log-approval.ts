@@ -21,7 +21,7 @@ export function approvalCell(
   if (approval.result !== "terminal") {
     const at = approval.answeredAt === undefined ? "" : ` at ${clock(approval.answeredAt)}`;
     const text = `${sample}${answered(approval)} from the phone${from(approval)}${at}${waited}${ignored}${what}${said(approval)}`;
-    return approval.result === "allowed" ? style.ok(text) : style.warn(text);
+    return approval.result === "denied" ? style.warn(text) : style.ok(text);
   }
   const why =
     approval.route === "terminal"
@@ -30,8 +30,10 @@ export function approvalCell(
   return style.dim(`${sample}terminal asked: ${why || "approve could not run"}${ignored}${what}`);
 }
 
-// "allowed", "allowed for this session (allow `npm test …` commands)", "denied".
+// "allowed", "allowed for this session (allow `npm test …` commands)", "denied", "answered
+// \"SQLite\"" (a question).
 function answered(approval: LoggedApproval): string {
+  if (approval.chosen !== undefined) return `answered ${JSON.stringify(approval.chosen)}`;
   if (approval.answer !== "allow-session") return approval.result;
   return `allowed for this session${approval.granted ? ` (${approval.granted})` : ""}`;
 }

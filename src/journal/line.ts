@@ -71,12 +71,13 @@ export interface LoggedApproval {
   summary?: string | undefined;
   route: "phone" | "terminal";
   why: string;
-  result: "allowed" | "denied" | "terminal";
+  result: "allowed" | "denied" | "answered" | "terminal";
   answeredBy?: "phone" | undefined;
   answeredAt?: string | undefined;
   answer?: string | undefined;
   reason?: string | undefined;
   granted?: string | undefined;
+  chosen?: string | undefined;
   via?: string | undefined;
   user?: number | undefined;
   waitedMs?: number | undefined;

@@ -7,7 +7,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect, onTestFinished } from "vitest";
-import type { Decision } from "../../src/approve/answer.js";
+import type { PermissionDecision } from "../../src/approve/answer.js";
 import { decisionJson } from "../../src/approve/decision.js";
 import type { TestHttpServer } from "../helpers/http-server.js";
 import { pressButton, type FakeNtfy } from "../helpers/ntfy-server.js";
@@ -177,7 +177,7 @@ export interface Turn {
   /** Driven through tmux as a person would, instead of the client's one-shot mode. */
   interactive?: boolean;
   /** install --approve: `hook-notify approve` asks the phone (a local ntfy), which answers so. */
-  approve?: Decision;
+  approve?: PermissionDecision;
   /** The phone is a local Bot API instead, and the person replies this to deny with a reason. */
   reason?: string;
 }
