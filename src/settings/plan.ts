@@ -45,8 +45,8 @@ export interface Before {
   data: unknown;
 }
 
-/** One handler install wants per event. */
-export type Desired = ReadonlyMap<string, CommandHandler>;
+/** One handler install wants per event; `matcher` goes on its matcher group, not the handler. */
+export type Desired = ReadonlyMap<string, CommandHandler & { matcher?: string }>;
 
 // Adds or updates our one handler per event; a second run with the same input changes nothing.
 export function planInstall(
@@ -148,11 +148,17 @@ export interface EventLog {
 
 // One event: append our handler, or update the first of ours in place and drop the others. The
 // first keeps what the user added to its command (VAR=1 before it, --config x, 2>>log after it).
-function installEvent(doc: Doc, path: JSONPath, handler: CommandHandler, log: EventLog): Doc {
+function installEvent(
+  doc: Doc,
+  path: JSONPath,
+  wanted: CommandHandler & { matcher?: string },
+  log: EventLog,
+): Doc {
   const { event, changes } = log;
+  const { matcher, ...handler } = wanted;
   const [first, ...extra] = findOurs(valueAt(doc, path));
   if (first === undefined) {
-    const group = { hooks: [handler] };
+    const group = matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] };
     const exists = Array.isArray(valueAt(doc, path));
     changes.push({ event, action: "added" });
     return exists ? setValue(doc, [...path, -1], group, true) : setValue(doc, path, [group]);

@@ -14,6 +14,7 @@ import {
 import { findDoubleRuns } from "./double-runs.js";
 import { previewJobs } from "./commit-jobs.js";
 import type { CommandHandler } from "./hook-schema.js";
+import { QUESTION_TOOL } from "../approve/question.js";
 import { installJobs, uninstallJobs, type FileJob } from "./plan-jobs.js";
 import { displayPath, findInstalled, locateTarget } from "./locate.js";
 import { type Scope, type Target } from "../core/install-target.js";
@@ -195,7 +196,7 @@ async function desiredHandlers(
   const defaults = await loadTemplate(target.client, machine.packageRoot);
   const adapter = adapterFor(target.client);
   const base = commandBase(target, adapter, machine, script);
-  const desired = new Map<string, CommandHandler>();
+  const desired = new Map<string, CommandHandler & { matcher?: string }>();
   for (const event of clientEvents(request.events, defaults, adapter)) {
     const timeout = request.timeout ?? defaults.get(event) ?? 10;
     desired.set(event, {
@@ -217,6 +218,15 @@ async function desiredHandlers(
       command: buildApproveCommand(base, target.client, timeout),
       timeout: toClientTimeout(adapter, timeout),
     });
+    // Its AskUserQuestion goes to the phone too: a PreToolUse entry for that tool alone.
+    if (adapter.answersQuestions === true) {
+      desired.set("PreToolUse", {
+        type: "command",
+        command: buildApproveCommand(base, target.client, timeout),
+        timeout: toClientTimeout(adapter, timeout),
+        matcher: QUESTION_TOOL,
+      });
+    }
   }
   return desired;
 }

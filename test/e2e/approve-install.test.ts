@@ -25,7 +25,7 @@ const NTFY = {
 };
 
 function settings(h: TempHome): {
-  hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]>;
+  hooks: Record<string, { matcher?: string; hooks: { command: string; timeout: number }[] }[]>;
 } {
   return JSON.parse(readFileSync(join(h.dir, ".claude", "settings.json"), "utf8")) as never;
 }
@@ -49,6 +49,10 @@ describe("install --approve", () => {
       /launchers\/claude-code\/hook-notify\.sh" approve --client claude-code --timeout 150$/,
     );
     expect(entry.timeout).toBe(150);
+    // AskUserQuestion goes to the phone too: the same command, on PreToolUse for that tool alone.
+    expect(settings(h).hooks.PreToolUse).toEqual([
+      { matcher: "AskUserQuestion", hooks: [{ type: "command", ...entry }] },
+    ]);
     expect(Object.keys(settings(h).hooks)).toEqual(
       expect.arrayContaining([
         "Notification",
@@ -69,6 +73,7 @@ describe("install --approve", () => {
     });
     expect(again.code).toBe(0);
     expect(configOf(h).approveReplyTopic).toBe(topic);
+    expect(settings(h).hooks.PreToolUse).toHaveLength(1);
     const keyText = readFileSync(key, "utf8");
     expect(readFileSync(key, "utf8")).toBe(keyText);
     // Uninstall takes the entry out with the others.
