@@ -83,20 +83,24 @@ describe("hooks-templates/hook-notify.sh", () => {
 });
 
 describe("hooks-templates/claude-code-approve.json", () => {
-  it("is Claude Code's PermissionRequest entry running approve, 30 s longer than approveSeconds", async () => {
+  it("is Claude Code's PermissionRequest entry running approve, 30 s longer than approveSeconds, and the same on PreToolUse for AskUserQuestion", async () => {
     const text = await read("claude-code-approve.json");
     expect(parseSettings(text, "claude-code").isJsonc).toBe(false);
     const json = JSON.parse(text) as {
       hooks: {
         PermissionRequest: { hooks: { type: string; command: string; timeout: number }[] }[];
+        PreToolUse: unknown;
       };
     };
-    expect(Object.keys(json.hooks)).toEqual(["PermissionRequest"]);
+    expect(Object.keys(json.hooks)).toEqual(["PermissionRequest", "PreToolUse"]);
     const entry = json.hooks.PermissionRequest[0]!.hooks[0]!;
     expect(entry.timeout).toBe(DEFAULT_APPROVE_SECONDS + 30);
     expect(entry.command).toBe(
       buildApproveCommand({ program: "hook-notify" }, "claude-code", entry.timeout),
     );
     expect(isHookNotifyCommand(entry.command)).toBe(true);
+    expect(json.hooks.PreToolUse).toEqual([
+      { matcher: "AskUserQuestion", hooks: json.hooks.PermissionRequest[0]!.hooks },
+    ]);
   });
 });
