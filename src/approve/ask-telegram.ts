@@ -136,7 +136,10 @@ function outcomeText(answer: Answer, question?: Question): [string, string] {
       return answer.reason === undefined
         ? ["Denied: the agent was told not to.", "⛔ Denied"]
         : ["Denied: the agent reads your reason.", `⛔ Denied with your reason`];
-    default:
-      return ["Answered.", "✅ Answered"];
+    case "option-1":
+    case "option-2":
+    case "option-3":
+    case "option-4":
+      return ["Answered.", "✅ Answered"]; // told above, with the option's label
   }
 }

@@ -37,7 +37,10 @@ function decisionBody(answer: Answer, grant: SessionGrant | undefined): Record<s
         : { behavior: "allow", updatedPermissions: grant.updates };
     case "deny":
       return { behavior: "deny", message: denyMessage(answer.reason) };
-    default:
+    case "option-1":
+    case "option-2":
+    case "option-3":
+    case "option-4":
       // A question's option answers a question (question.ts), never a permission request.
       throw new Error(`approve: ${answer.decision} does not answer a permission request`);
   }

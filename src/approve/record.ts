@@ -74,8 +74,7 @@ export function recordAnswer(
 ): void {
   const { answer, at, by } = found;
   Object.assign(record.approval, {
-    result:
-      chosen !== undefined ? "answered" : answer.decision === "deny" ? "denied" : "allowed",
+    result: chosen !== undefined ? "answered" : answer.decision === "deny" ? "denied" : "allowed",
     chosen,
     answer: answer.decision,
     reason: answer.reason,

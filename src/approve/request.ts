@@ -2,7 +2,13 @@
 // session (when the request offers a grant) and Deny, each posting its fixed, signed answer to the
 // reply topic (ntfy docs: publish.md "Action buttons", at most three). An http action's body is
 // fixed when the message is published: ntfy has no way to type a reason into it.
-import { answerBody, OPTIONS, optionIndex, type Decision, type PermissionDecision } from "./answer.js";
+import {
+  answerBody,
+  OPTIONS,
+  optionIndex,
+  type Decision,
+  type PermissionDecision,
+} from "./answer.js";
 import { questionLines, type Question } from "./question.js";
 import type { SessionGrant } from "./session-grant.js";
 import type { NtfySetup } from "./setup.js";

@@ -20,6 +20,7 @@ import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish, offered, type Offers } from "./request.js";
 import { questionAnswerJson } from "./question.js";
+import { inertText } from "../shown-text.js";
 import { optionIndex } from "./answer.js";
 import { sessionGrant, type SessionGrant } from "./session-grant.js";
 import { readSecret, secretPath } from "../machine-key.js";
@@ -186,7 +187,8 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
     const { question } = ask.request;
     const index = optionIndex(result.answer.decision);
     const label = index === undefined ? undefined : question?.labels[index];
-    recordAnswer(record, result, sentAt, ask.grant, label);
+    const shown = label === undefined ? undefined : inertText(label, "line");
+    recordAnswer(record, result, sentAt, ask.grant, shown);
     run.output =
       question === undefined
         ? decisionJson(result.answer, ask.grant)

@@ -88,9 +88,10 @@ export interface ClientAdapter {
   /** True when its PermissionRequest answer may carry updatedPermissions ("Allow for this
    * session"): Claude Code. Codex fails closed on them. */
   readonly takesSessionRules?: boolean;
-  /** True when `hook-notify approve` can answer its AskUserQuestion from the phone: install
-   * --approve adds a PreToolUse entry matching that tool (Claude Code). */
-  readonly answersQuestions?: boolean;
+  /** The tool that asks the person a question, when `hook-notify approve` answers it from the
+   * phone (Claude Code: "AskUserQuestion", approve/question.ts): install --approve adds a
+   * PreToolUse entry matching that tool. */
+  readonly questionTool?: string;
   /** Why install --approve writes nothing for it, when there is more to say than "not built". */
   readonly noApprove?: string;
   /** On Windows, the user-scope command: "exec" (program and arguments, no shell) or "cmd" (a

@@ -46,7 +46,7 @@ export const claudeCode = defineClient({
   imports: [],
   answersPermissions: true,
   takesSessionRules: true,
-  answersQuestions: true,
+  questionTool: "AskUserQuestion",
   windowsCommand: "exec",
   // `claude mcp add --scope user`: ~/.claude.json (in $CLAUDE_CONFIG_DIR when set), mcpServers.
   mcp: {

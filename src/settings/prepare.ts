@@ -14,7 +14,6 @@ import {
 import { findDoubleRuns } from "./double-runs.js";
 import { previewJobs } from "./commit-jobs.js";
 import type { CommandHandler } from "./hook-schema.js";
-import { QUESTION_TOOL } from "../approve/question.js";
 import { installJobs, uninstallJobs, type FileJob } from "./plan-jobs.js";
 import { displayPath, findInstalled, locateTarget } from "./locate.js";
 import { type Scope, type Target } from "../core/install-target.js";
@@ -219,12 +218,12 @@ async function desiredHandlers(
       timeout: toClientTimeout(adapter, timeout),
     });
     // Its AskUserQuestion goes to the phone too: a PreToolUse entry for that tool alone.
-    if (adapter.answersQuestions === true) {
+    if (adapter.questionTool !== undefined) {
       desired.set("PreToolUse", {
         type: "command",
         command: buildApproveCommand(base, target.client, timeout),
         timeout: toClientTimeout(adapter, timeout),
-        matcher: QUESTION_TOOL,
+        matcher: adapter.questionTool,
       });
     }
   }
