@@ -30,9 +30,9 @@ describe("Telegram callback data", () => {
     expect(readCallback(OTHER_KEY, CHAT, data)).toEqual({ ok: false, reason: "forged" });
     expect(readCallback(KEY, "4242", data)).toEqual({ ok: false, reason: "forged" });
     const [prefix, , id, expiry, mac] = data.split(".");
-    // Deny turned into Allow (or Allow for this session), the expiry pushed back, the request
+    // Deny turned into Allow (or Allow for this session, or a question's option), the expiry pushed back, the request
     // swapped: the MAC says no.
-    for (const code of ["a", "s"]) {
+    for (const code of ["a", "s", "1", "2", "3", "4"]) {
       expect(readCallback(KEY, CHAT, [prefix, code, id, expiry, mac].join("."))).toMatchObject({
         reason: "forged",
       });
