@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { expect, onTestFinished } from "vitest";
 import type { PermissionDecision } from "../../src/approve/answer.js";
 import { decisionJson } from "../../src/approve/decision.js";
+import { questionAnswerJson, readQuestion } from "../../src/approve/question.js";
 import type { TestHttpServer } from "../helpers/http-server.js";
 import { pressButton, type FakeNtfy } from "../helpers/ntfy-server.js";
 import { BIN, removeHome } from "../helpers/run-bin.js";
@@ -16,6 +17,7 @@ import type { FakeTelegram } from "../helpers/telegram-server.js";
 import { LABELS } from "../../src/approve/request.js";
 import {
   PERMISSION_COMMAND,
+  QUESTION_INPUT,
   SESSION_COMMAND,
   type Behaviour,
   type MockModel,
@@ -180,6 +182,8 @@ export interface Turn {
   approve?: PermissionDecision;
   /** The phone is a local Bot API instead, and the person replies this to deny with a reason. */
   reason?: string;
+  /** install --approve; the agent asks a question and the phone (a local ntfy) presses this option. */
+  answer?: string;
 }
 
 export const PHONE_TOKEN = "tk_realclientphone0123456789";
@@ -235,13 +239,17 @@ export async function expectTurn(box: Box, webhook: TestHttpServer, model: MockM
   expect(runs.length).toBeGreaterThanOrEqual(turn.sent.length);
   expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0));
   // Only approve prints, and only the decision a person made: one run, that decision's JSON
-  // (for Allow for this session, with the rules the client suggested).
+  // (for Allow for this session, with the rules the client suggested; for a question, the input
+  // with the option chosen).
   const printed = runs.filter((r) => r.stdoutBytes > 0).map((r) => r.stdoutBytes);
   if (turn.approve === "allow-session") {
     expect(printed).toHaveLength(1);
     return;
   }
-  const decision = turn.approve && decisionJson({ decision: turn.approve, reason: turn.reason });
+  const decision =
+    turn.answer === undefined
+      ? turn.approve && decisionJson({ decision: turn.approve, reason: turn.reason })
+      : questionAnswerJson(QUESTION_INPUT, readQuestion(QUESTION_INPUT), turn.answer);
   const answer = decision && Buffer.byteLength(`${decision}\n`);
   expect(printed).toEqual(answer === undefined ? [] : [answer]);
 }
@@ -289,10 +297,13 @@ export async function driveInTmux(
   if (phone !== undefined) {
     // approve asks the phone; nothing is typed at the terminal: the phone's answer decides.
     const question = await phone.waitForMessage(PHONE_TOPIC, 1, 120_000);
-    expect(question.title).toMatch(/ asks to use Bash$/);
-    const command = turn.behaviour === "session" ? SESSION_COMMAND : PERMISSION_COMMAND;
-    expect(question.message).toContain(command);
-    expect(await pressButton(question, LABELS[turn.approve ?? "allow"])).toBe(200);
+    if (turn.answer === undefined) {
+      expect(question.title).toMatch(/ asks to use Bash$/);
+      const command = turn.behaviour === "session" ? SESSION_COMMAND : PERMISSION_COMMAND;
+      expect(question.message).toContain(command);
+    } else expect(question.title).toBe("Claude Code asks you a question");
+    const button = turn.answer ?? LABELS[turn.approve ?? "allow"];
+    expect(await pressButton(question, button)).toBe(200);
     await webhook.waitForRequests(beforeExit, 120_000);
     // A needs-you here means the terminal asked after all (nothing is typed to answer it).
     const events = webhook.requests.map((r) => (JSON.parse(r.body) as Sent).data.event);

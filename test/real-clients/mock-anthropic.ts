@@ -6,6 +6,7 @@ import {
   NOTIFY_INPUT,
   NOTIFY_TOOL,
   PERMISSION_COMMAND,
+  QUESTION_INPUT,
   SESSION_COMMAND,
   SUBAGENT_PROMPT,
   type Behaviour,
@@ -35,7 +36,8 @@ const SUBAGENT_MS = 8000;
 
 // Anthropic Messages (POST /v1/messages, Claude Code and Droid's BYOK "anthropic" provider):
 // a streamed text answer, or a tool call first (until a tool result comes back): with
-// "permission" and "denied" a Bash call, with "session" the same Bash call twice, with "background" a background subagent whose own request
+// "permission" and "denied" a Bash call, with "session" the same Bash call twice, with "question" an
+// AskUserQuestion call, with "background" a background subagent whose own request
 // is answered SUBAGENT_MS later; "error" is refused with a 403. Returns false for requests that
 // are not Messages calls.
 export function answerAnthropic(
@@ -83,6 +85,14 @@ function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) 
   if (behaviour === "permission" || behaviour === "denied") {
     const command = behaviour === "denied" ? DENIED_COMMAND : PERMISSION_COMMAND;
     return { type: "tool_use", id: "toolu_1", name: "Bash", input: { command } } as ToolUse;
+  }
+  if (behaviour === "question" && tools.includes("AskUserQuestion")) {
+    return {
+      type: "tool_use",
+      id: "toolu_q",
+      name: "AskUserQuestion",
+      input: QUESTION_INPUT,
+    } as ToolUse;
   }
   if (behaviour === "notify" && tools.includes(NOTIFY_TOOL))
     return { type: "tool_use", id: "toolu_3", name: NOTIFY_TOOL, input: NOTIFY_INPUT } as ToolUse;

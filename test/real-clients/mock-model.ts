@@ -16,11 +16,37 @@ export interface MockModel {
 /** What the model does: answer with text; answer and ask to run a command that needs permission
  * (PERMISSION_COMMAND), or the same command twice (SESSION_COMMAND, "session"); ask to run one a permission check blocks (DENIED_COMMAND, Anthropic only);
  * call hook-notify's notify tool over MCP first (NOTIFY_TOOL, Anthropic only);
+ * ask the person a three-option question first (QUESTION_INPUT, Anthropic only);
  * start a subagent in the background for BACKGROUND_PROMPT, which answers later (Anthropic only);
  * refuse every request (a failed turn); or (Chat Completions) answer 200 with an error as the
  * stream's only event, which clients do not retry. */
 export type Behaviour =
-  "text" | "permission" | "session" | "denied" | "background" | "notify" | "error" | "stream-error";
+  | "text"
+  | "permission"
+  | "session"
+  | "denied"
+  | "background"
+  | "notify"
+  | "question"
+  | "error"
+  | "stream-error";
+
+/** The "question" model asks the person this with AskUserQuestion first (Anthropic only). */
+export const QUESTION = "Which database should we use?";
+export const QUESTION_INPUT = {
+  questions: [
+    {
+      question: QUESTION,
+      header: "Database",
+      options: [
+        { label: "SQLite", description: "A file, no server" },
+        { label: "PostgreSQL", description: "The team's usual" },
+        { label: "MySQL", description: "The old one" },
+      ],
+      multiSelect: false,
+    },
+  ],
+};
 
 /** The "notify" model calls hook-notify's MCP tool (as Claude Code names it) with these. */
 export const NOTIFY_TOOL = "mcp__hook-notify__notify";

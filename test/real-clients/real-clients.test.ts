@@ -12,6 +12,7 @@ import {
   BACKGROUND_PROMPT,
   NOTIFY_INPUT,
   NOTIFY_TOOL,
+  QUESTION,
   SESSION_SCRIPT,
   startMockModel,
   type MockModel,
@@ -93,6 +94,19 @@ const TURNS: Record<Id, Turn[]> = {
       behaviour: "session",
       interactive: true,
       approve: "allow-session",
+      sent: [
+        { event: "SessionEnd", failure: false },
+        { event: "Stop", failure: false, lastMessage: ANSWER },
+      ],
+    },
+    {
+      // install --approve; the model asks a three-option question (AskUserQuestion), the phone
+      // (a local ntfy) presses the second option: no dialog at the terminal, and the model's
+      // next request carries that answer in the tool result.
+      what: "an interactive turn in tmux whose AskUserQuestion is answered from the phone: the model reads the option chosen",
+      behaviour: "question",
+      interactive: true,
+      answer: "PostgreSQL",
       sent: [
         { event: "SessionEnd", failure: false },
         { event: "Stop", failure: false, lastMessage: ANSWER },
@@ -260,10 +274,11 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
       const model = await startMockModel(turn.behaviour);
       const box = await makeBox(webhook);
       const bot = turn.reason ? await startFakeTelegram({ token: PHONE_BOT_TOKEN }) : undefined;
-      const phone = turn.approve && !bot ? await startFakeNtfy({ token: PHONE_TOKEN }) : undefined;
+      const asks = turn.approve !== undefined || turn.answer !== undefined;
+      const phone = asks && !bot ? await startFakeNtfy({ token: PHONE_TOKEN }) : undefined;
       if (phone !== undefined) await addPhone(box, phone);
       if (bot !== undefined) await addTelegramPhone(box, bot);
-      await install(box, id, turn.approve !== undefined);
+      await install(box, id, asks);
       const result = await RUNNERS[id]({ box, bin, model, turn, webhook, phone, bot });
       if (turn.exit !== undefined) {
         expect(result.stdout).toContain(ANSWER);
@@ -273,6 +288,9 @@ describe.each((Object.keys(pinned) as Id[]).filter((id) => id in TURNS))("real %
       if (turn.behaviour === "notify") expectAgentsOwnNotification(webhook);
       if (turn.behaviour === "session") expectRanTwiceAskedOnce(box, phone);
       if (turn.reason !== undefined) expectModelRead(model, turn.reason);
+      // The tool result as Claude Code 2.1.332 words it, inside the JSON body.
+      if (turn.answer !== undefined)
+        expectModelRead(model, `\\"${QUESTION}\\"=\\"${turn.answer}\\"`);
     },
     CLIENT_TIMEOUT,
   );
