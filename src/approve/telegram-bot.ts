@@ -128,7 +128,7 @@ function toReply(raw: unknown): Press | undefined {
   };
 }
 
-function toPress(raw: unknown): Press | undefined {
+export function toPress(raw: unknown): Press | undefined {
   const query = raw as {
     id?: unknown;
     data?: unknown;
