@@ -11,18 +11,24 @@ import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import type { OutboxEntry } from "../outbox/store.js";
 import { stateDir } from "../state-dir.js";
-import { replyPaneOf } from "./pane.js";
+import { hookPaneOf, paneAgent } from "./pane.js";
 import { saveTicket } from "./store.js";
 
 /** Why no reply can be taken for this message, or the ticket written. */
 export type Offered = { ticket: string } | { none: string };
 
 // Writes the ticket and starts the listener when none runs. Never throws.
-export function offerReply(entry: OutboxEntry, messageId: string | undefined, deps: Deps): Offered {
+export async function offerReply(
+  entry: OutboxEntry,
+  messageId: string | undefined,
+  deps: Deps,
+): Promise<Offered> {
   try {
     if (!entry.replyTo) return { none: "not a reply sink's waiting message" };
-    const pane = replyPaneOf(entry.replyTo);
-    if (!pane) return { none: "the agent runs in no tmux pane (or its process start is unknown)" };
+    const hookPane = hookPaneOf(entry.replyTo.env);
+    if (!hookPane) return { none: "the agent runs in no tmux pane" };
+    const pane = await paneAgent(hookPane, deps.platform);
+    if (!pane) return { none: `tmux pane ${hookPane.pane} is gone, or its program cannot be told` };
     const id = Number(messageId);
     if (!Number.isSafeInteger(id)) return { none: "Telegram gave no message id" };
     const config = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });

@@ -3,7 +3,7 @@
 // argument), on the recorded server socket, for the recorded pane.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { sameAgent } from "../process-start.js";
+import { processStart, sameAgent } from "../process-start.js";
 
 /** Where a reply is typed, as the hook saw it (src/presence/gate-env.ts). */
 export interface ReplyPane {
@@ -18,17 +18,18 @@ const PANE = /^%\d{1,9}$/;
 const SOCKET = /^(\/[^,\p{Cc}]{1,1000}),\d+,\d+$/u;
 const TMUX_TIMEOUT_MS = 5000;
 
-// The pane from the recorded variables and process, or undefined when one is missing or odd.
-export function replyPaneOf(gate: {
-  env: Record<string, string>;
-  pids: number[];
-  started?: string;
-}): ReplyPane | undefined {
-  const socket = SOCKET.exec(gate.env.TMUX ?? "")?.[1];
-  const pane = gate.env.TMUX_PANE;
-  const pid = gate.pids[0];
-  if (!socket || !pane || !PANE.test(pane) || pid === undefined || !gate.started) return undefined;
-  return { socket, pane, pid, started: gate.started };
+/** The agent's tmux pane as the hook saw it (its TMUX and TMUX_PANE). */
+export interface HookPane {
+  socket: string;
+  pane: string;
+}
+
+// The pane from the hook's variables, or undefined when one is missing or odd.
+export function hookPaneOf(env: Record<string, string>): HookPane | undefined {
+  const socket = SOCKET.exec(env.TMUX ?? "")?.[1];
+  const pane = env.TMUX_PANE;
+  if (!socket || !pane || !PANE.test(pane)) return undefined;
+  return { socket, pane };
 }
 
 function tmux(socket: string, args: readonly string[]): Promise<string> {
@@ -45,9 +46,31 @@ function tmux(socket: string, args: readonly string[]): Promise<string> {
   });
 }
 
-// Why typing into the pane is refused now, or undefined when the pane still runs the agent: the
-// agent's pid still runs the process that started then, and the pane's own process is that
-// agent or one of its ancestors (the pane was not closed and its number given to another).
+// The process in the foreground of the pane now (its terminal's foreground process group, whose
+// leader the agent is: the hook's own parents are short-lived shells), with its start; undefined
+// when the pane is gone or its foreground cannot be told.
+export async function paneAgent(
+  pane: HookPane,
+  platform: NodeJS.Platform,
+): Promise<ReplyPane | undefined> {
+  let panePid: number;
+  try {
+    const format = "#{pane_pid}";
+    panePid = Number(
+      (await tmux(pane.socket, ["display-message", "-p", "-t", pane.pane, format])).trim(),
+    );
+  } catch {
+    return undefined;
+  }
+  const pid = foregroundOf(panePid, platform);
+  const started = pid === undefined ? undefined : processStart(pid, platform);
+  if (pid === undefined || started === undefined) return undefined;
+  return { ...pane, pid, started };
+}
+
+// Why typing into the pane is refused now, or undefined when the pane's foreground is still the
+// agent that was waiting (the same pid, started at the same time): not a program it started
+// since, not another process after the pane was closed and its number given to another.
 export async function paneRefusal(
   target: ReplyPane,
   platform: NodeJS.Platform,
@@ -55,17 +78,9 @@ export async function paneRefusal(
   if (sameAgent(target.pid, target.started, platform) === undefined) {
     return "the agent that was waiting has ended (its process is gone, or its pid is another program's now)";
   }
-  let panePid: number;
-  try {
-    panePid = Number(
-      (
-        await tmux(target.socket, ["display-message", "-p", "-t", target.pane, "#{pane_pid}"])
-      ).trim(),
-    );
-  } catch {
-    return "the agent's tmux pane is gone";
-  }
-  if (!ancestry(target.pid, platform).includes(panePid)) {
+  const now = await paneAgent(target, platform);
+  if (now === undefined) return "the agent's tmux pane is gone";
+  if (now.pid !== target.pid || now.started !== target.started) {
     return "the agent's tmux pane runs another program now";
   }
   return undefined;
@@ -78,32 +93,25 @@ export async function typeIntoPane(target: ReplyPane, text: string): Promise<voi
   await tmux(target.socket, ["send-keys", "-t", target.pane, "Enter"]);
 }
 
-// The process and its ancestors (Linux: /proc; elsewhere `ps -o ppid=`), up to 64.
-function ancestry(pid: number, platform: NodeJS.Platform): number[] {
-  const chain: number[] = [];
-  let current = pid;
-  while (current > 1 && chain.length < 64) {
-    chain.push(current);
-    const parent = parentOf(current, platform);
-    if (parent === undefined) break;
-    current = parent;
-  }
-  return chain;
-}
-
-function parentOf(pid: number, platform: NodeJS.Platform): number | undefined {
+// The foreground process group of the process's terminal (Linux: field 8 of /proc/<pid>/stat;
+// elsewhere `ps -o tpgid=`), or undefined.
+function foregroundOf(pid: number, platform: NodeJS.Platform): number | undefined {
+  if (!Number.isInteger(pid) || pid <= 1) return undefined;
   try {
+    let text: string;
     if (platform === "linux") {
       const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      text = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[5] ?? "";
+    } else {
+      const { execFileSync } = process.getBuiltinModule("node:child_process");
+      text = execFileSync("ps", ["-o", "tpgid=", "-p", String(pid)], {
+        encoding: "utf8",
+        timeout: 2000,
+        stdio: ["ignore", "pipe", "ignore"],
+      });
     }
-    const { execFileSync } = process.getBuiltinModule("node:child_process");
-    const out = execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], {
-      encoding: "utf8",
-      timeout: 2000,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    return Number(out.trim()) || undefined;
+    const group = Number(text.trim());
+    return Number.isInteger(group) && group > 1 ? group : undefined;
   } catch {
     return undefined;
   }

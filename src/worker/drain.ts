@@ -138,7 +138,19 @@ async function drainWithin(
   await eachBounded(due, options.concurrency ?? 4, async (entry) => {
     if (signal.aborted) return;
     const result = await attemptEntry(entry, run);
-    if (result.outcome === "delivered" && entry.replyTo) offerReply(entry, result.messageId, deps);
+    if (result.outcome === "delivered" && entry.replyTo) {
+      const offered = await offerReply(entry, result.messageId, deps);
+      if ("none" in offered) {
+        const reason = `no typed reply can answer it: ${offered.none}`;
+        journal(deps, {
+          outbox: "receipt",
+          sink: entry.sinkName,
+          id: entry.notification.id,
+          state: "unknown",
+          reason,
+        });
+      }
+    }
     if (result.outcome === "waiting") {
       const line = waiting.get(result.target) ?? { ...result, count: 0 };
       waiting.set(result.target, { ...line, count: line.count + 1 });
