@@ -22,7 +22,8 @@ export interface ReplyNote {
   text?: string | undefined;
 }
 
-interface JudgeInput {
+/** What judging a message or a press needs (the listener's input). */
+export interface JudgeInput {
   call: BotCall;
   inbox: Inbox;
   secret: Buffer;

@@ -2,7 +2,7 @@
 // for you" message may still be answered, and ends when none may. It shares the bot with waiting
 // approvals the way they share it among themselves (approve/telegram-inbox.ts): whoever holds
 // poll.lock long-polls and routes every press it reads before it confirms it.
-import type { BotCall, Press } from "../approve/telegram-bot.js";
+import type { Press } from "../approve/telegram-bot.js";
 import { readCallback } from "../approve/telegram-callback.js";
 import {
   deliverPress,
@@ -14,23 +14,14 @@ import {
   takePollLock,
   takePresses,
   writeOffset,
-  type Inbox,
 } from "../approve/telegram-inbox.js";
 import { pause } from "../approve/wait.js";
 import { toHookNotifyError } from "../errors.js";
-import { judgeConfirm, judgeMessage, type ReplyNote } from "./judge.js";
+import { judgeConfirm, judgeMessage, type JudgeInput } from "./judge.js";
 import { liveFiles } from "./store.js";
 import { getReplyUpdates } from "./telegram.js";
 
-export interface ListenInput {
-  call: BotCall;
-  inbox: Inbox;
-  secret: Buffer;
-  platform: NodeJS.Platform;
-  now: () => number;
-  /** Every reply accepted, refused or ignored, for the log. */
-  note: (note: ReplyNote) => void;
-}
+export type ListenInput = JudgeInput;
 
 const MAX_POLL_SECONDS = 25;
 const INBOX_PAUSE_MS = 250;
