@@ -8,6 +8,7 @@ import { loadConfig } from "../config/load-config.js";
 import { createDeps } from "../deps.js";
 import { journal } from "../journal/append.js";
 import { machineKey } from "../machine-key.js";
+import { inertText } from "../shown-text.js";
 import { stateDir } from "../state-dir.js";
 import type { ReplyNote } from "./judge.js";
 import { listen } from "./listen.js";
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
         sink: reply.ticket?.sinkName ?? sinkName,
         ...(reply.ticket ? { id: reply.ticket.notificationId } : {}),
         state: reply.outcome === "typed" ? "acknowledged" : "unknown",
-        reason: `reply ${reply.outcome}: ${reply.reason}${reply.ticket ? ` (tmux pane ${reply.ticket.pane.pane})` : ""}`,
+        reason: describeNote(reply),
         by: `telegram chat ${setup.chatId}`,
         ...(reply.text === undefined ? {} : { text: reply.text }),
       },
@@ -55,6 +56,16 @@ async function main(): Promise<void> {
     }
     if (liveFiles(inbox, deps.now()).tickets.length === 0) return;
   }
+}
+
+// One line for `hook-notify log`: what became of the reply, its text (inert, short) and the pane.
+function describeNote(reply: ReplyNote): string {
+  const text =
+    reply.text === undefined
+      ? ""
+      : ` ${JSON.stringify(inertText(reply.text, "line").slice(0, 80))}`;
+  const pane = reply.ticket ? ` (tmux pane ${reply.ticket.pane.pane})` : "";
+  return `reply ${reply.outcome}: ${reply.reason}${text}${pane}`;
 }
 
 main().catch(() => undefined);
