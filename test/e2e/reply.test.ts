@@ -16,66 +16,73 @@ const TOKEN = "123456789:AAreplyEndToEndTestToken_012345678";
 const CHAT = 616161;
 
 describe.runIf(hasTmux && process.platform === "linux")("typed reply (built binary)", () => {
-  it("types a confirmed Telegram reply into the waiting agent's pane, once", async () => {
-    const bot = await startFakeTelegram({ token: TOKEN });
-    const home = tempHome();
-    home.writeConfig({
-      sinks: {
-        phone: {
-          type: "chat",
-          service: "telegram",
-          botToken: TOKEN,
-          chatId: CHAT,
-          apiUrl: bot.url,
+  // The end of a turn, and the idle prompt that says the agent still waits.
+  it.each(["claude-code/Stop.json", "claude-code-read/Notification-idle_prompt.json"])(
+    "after %s, types a confirmed Telegram reply into the waiting agent's pane, once",
+    async (event) => {
+      const bot = await startFakeTelegram({ token: TOKEN });
+      const home = tempHome();
+      home.writeConfig({
+        sinks: {
+          phone: {
+            type: "chat",
+            service: "telegram",
+            botToken: TOKEN,
+            chatId: CHAT,
+            apiUrl: bot.url,
+          },
         },
-      },
-      replySink: "phone",
-    });
-    const state = join(home.dir, "state", "hook-notify");
-    mkdirSync(state, { recursive: true });
-    writeFileSync(join(state, "approve.key"), `${"c".repeat(64)}\n`, { mode: 0o600 });
-    chmodSync(join(state, "approve.key"), 0o600);
-    const payload = join(home.dir, "stop.json");
-    writeFileSync(payload, fixture("claude-code/Stop.json"));
-    const typed = join(home.dir, "typed.txt");
-    const done = join(home.dir, "hook-done");
-    // The stand-in agent: runs the hook (timing it), then reads its terminal line by line.
-    const agent = [
-      `"${process.execPath}" "${BIN}" < "${payload}"; echo $? > "${done}"`,
-      `while IFS= read -r line; do printf '%s\\n' "$line" >> "${typed}"; done`,
-    ].join("; ");
-    const socket = join(home.dir, "tmux.sock");
-    const tmux = (...args: string[]) =>
-      execFileSync("tmux", ["-S", socket, "-f", "/dev/null", ...args], {
-        encoding: "utf8",
-        env: home.env,
+        replySink: "phone",
       });
-    tmux("new-session", "-d", "-s", "agent", "-x", "120", "-y", "10", "sh", "-c", agent);
-    onTestFinished(() => {
-      try {
-        tmux("kill-server");
-      } catch {
-        // Gone already.
-      }
-    });
-    const waiting = await bot.waitForMessage(1, 60_000);
-    await waitUntil(() => existsSync(done), "the hook to return");
-    expect(readFileSync(done, "utf8").trim()).toBe("0");
-    bot.reply(waiting, "run the tests");
-    const confirm = await bot.waitForMessage(2, 60_000);
-    expect(confirm.text).toContain("\n\nrun the tests");
-    const send = confirm.reply_markup?.inline_keyboard[0]?.[0]?.callback_data ?? "";
-    bot.press(confirm, "⌨️ Send");
-    await waitUntil(() => existsSync(typed), "the reply to be typed");
-    // The same press again (its buttons are gone from the message by now: a replay).
-    bot.pressData(send, CHAT, confirm.message_id);
-    await waitUntil(
-      () => home.logLines().some((line) => String(line.reason).startsWith("reply ignored: replay")),
-      "the replayed press to be logged",
-    );
-    expect(readFileSync(typed, "utf8")).toBe("run the tests\n");
-    const typedLine = home.logLines().find((line) => String(line.reason).startsWith("reply typed"));
-    expect(typedLine).toMatchObject({ outbox: "receipt", sink: "phone", text: "run the tests" });
-    await workerDone(home);
-  });
+      const state = join(home.dir, "state", "hook-notify");
+      mkdirSync(state, { recursive: true });
+      writeFileSync(join(state, "approve.key"), `${"c".repeat(64)}\n`, { mode: 0o600 });
+      chmodSync(join(state, "approve.key"), 0o600);
+      const payload = join(home.dir, "stop.json");
+      writeFileSync(payload, fixture(event));
+      const typed = join(home.dir, "typed.txt");
+      const done = join(home.dir, "hook-done");
+      // The stand-in agent: runs the hook (timing it), then reads its terminal line by line.
+      const agent = [
+        `"${process.execPath}" "${BIN}" < "${payload}"; echo $? > "${done}"`,
+        `while IFS= read -r line; do printf '%s\\n' "$line" >> "${typed}"; done`,
+      ].join("; ");
+      const socket = join(home.dir, "tmux.sock");
+      const tmux = (...args: string[]) =>
+        execFileSync("tmux", ["-S", socket, "-f", "/dev/null", ...args], {
+          encoding: "utf8",
+          env: home.env,
+        });
+      tmux("new-session", "-d", "-s", "agent", "-x", "120", "-y", "10", "sh", "-c", agent);
+      onTestFinished(() => {
+        try {
+          tmux("kill-server");
+        } catch {
+          // Gone already.
+        }
+      });
+      const waiting = await bot.waitForMessage(1, 60_000);
+      await waitUntil(() => existsSync(done), "the hook to return");
+      expect(readFileSync(done, "utf8").trim()).toBe("0");
+      bot.reply(waiting, "run the tests");
+      const confirm = await bot.waitForMessage(2, 60_000);
+      expect(confirm.text).toContain("\n\nrun the tests");
+      const send = confirm.reply_markup?.inline_keyboard[0]?.[0]?.callback_data ?? "";
+      bot.press(confirm, "⌨️ Send");
+      await waitUntil(() => existsSync(typed), "the reply to be typed");
+      // The same press again (its buttons are gone from the message by now: a replay).
+      bot.pressData(send, CHAT, confirm.message_id);
+      await waitUntil(
+        () =>
+          home.logLines().some((line) => String(line.reason).startsWith("reply ignored: replay")),
+        "the replayed press to be logged",
+      );
+      expect(readFileSync(typed, "utf8")).toBe("run the tests\n");
+      const typedLine = home
+        .logLines()
+        .find((line) => String(line.reason).startsWith("reply typed"));
+      expect(typedLine).toMatchObject({ outbox: "receipt", sink: "phone", text: "run the tests" });
+      await workerDone(home);
+    },
+  );
 });
