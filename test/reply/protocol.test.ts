@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { callbackData } from "../../src/approve/telegram-callback.js";
-import { openInbox, type Inbox } from "../../src/approve/telegram-inbox.js";
+import { openInbox, takePresses, type Inbox } from "../../src/approve/telegram-inbox.js";
 import type { TelegramSetup } from "../../src/approve/setup.js";
 import { processStart } from "../../src/process-start.js";
 import type { ReplyNote } from "../../src/reply/judge.js";
@@ -235,6 +235,22 @@ describe.runIf(hasTmux && process.platform === "linux")("typed reply", () => {
     expect(world.typed()).toEqual([]);
     expect(outcomes(world)[1]).toBe("refused:pane");
     expect(confirmOf(world.bot)!.text).toContain("runs another program now");
+  });
+});
+
+describe.runIf(hasTmux && process.platform === "linux")("sharing the bot with approvals", () => {
+  it("hands a waiting approval's press to that approval's inbox, and types nothing", async () => {
+    const world = await setUp();
+    const expiry = Math.floor(Date.now() / 1000) + 60;
+    const allow = callbackData(SECRET, String(CHAT), "requestAAAAAAAAA", expiry, "allow");
+    world.bot.pressData(allow, CHAT);
+    await listening(world, () =>
+      existsSync(join(world.inbox.dir, "inbox", "requestAAAAAAAAA.json")),
+    );
+    const routed = takePresses(world.inbox, "requestAAAAAAAAA");
+    expect(routed.map((press) => press.data)).toEqual([allow]);
+    expect(world.notes).toEqual([]);
+    expect(world.typed()).toEqual([]);
   });
 });
 
