@@ -8,38 +8,44 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { hasTmux } from "../helpers/real-tmux.js";
-import { BIN, fixture, tempHome } from "../helpers/run-bin.js";
+import { BIN, fixture, runBin, tempHome } from "../helpers/run-bin.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
 import { waitUntil, workerDone } from "../helpers/wait-until.js";
 
 const TOKEN = "123456789:AAreplyEndToEndTestToken_012345678";
 const CHAT = 616161;
 
+// A home whose Telegram sink takes replies, and the event's payload in a file.
+async function setUp(event: string) {
+  const bot = await startFakeTelegram({ token: TOKEN });
+  const home = tempHome();
+  home.writeConfig({
+    sinks: {
+      phone: {
+        type: "chat",
+        service: "telegram",
+        botToken: TOKEN,
+        chatId: CHAT,
+        apiUrl: bot.url,
+      },
+    },
+    replySink: "phone",
+  });
+  const state = join(home.dir, "state", "hook-notify");
+  mkdirSync(state, { recursive: true });
+  writeFileSync(join(state, "approve.key"), `${"c".repeat(64)}\n`, { mode: 0o600 });
+  chmodSync(join(state, "approve.key"), 0o600);
+  const payload = join(home.dir, "stop.json");
+  writeFileSync(payload, fixture(event));
+  return { bot, home, payload };
+}
+
 describe.runIf(hasTmux && process.platform === "linux")("typed reply (built binary)", () => {
   // The end of a turn, and the idle prompt that says the agent still waits.
   it.each(["claude-code/Stop.json", "claude-code-read/Notification-idle_prompt.json"])(
     "after %s, types a confirmed Telegram reply into the waiting agent's pane, once",
     async (event) => {
-      const bot = await startFakeTelegram({ token: TOKEN });
-      const home = tempHome();
-      home.writeConfig({
-        sinks: {
-          phone: {
-            type: "chat",
-            service: "telegram",
-            botToken: TOKEN,
-            chatId: CHAT,
-            apiUrl: bot.url,
-          },
-        },
-        replySink: "phone",
-      });
-      const state = join(home.dir, "state", "hook-notify");
-      mkdirSync(state, { recursive: true });
-      writeFileSync(join(state, "approve.key"), `${"c".repeat(64)}\n`, { mode: 0o600 });
-      chmodSync(join(state, "approve.key"), 0o600);
-      const payload = join(home.dir, "stop.json");
-      writeFileSync(payload, fixture(event));
+      const { bot, home, payload } = await setUp(event);
       const typed = join(home.dir, "typed.txt");
       const done = join(home.dir, "hook-done");
       // The stand-in agent: runs the hook (timing it), then reads its terminal line by line.
@@ -85,4 +91,14 @@ describe.runIf(hasTmux && process.platform === "linux")("typed reply (built bina
       await workerDone(home);
     },
   );
+
+  it("offers no reply for a notification that is not waiting for a prompt", async () => {
+    const { bot, home, payload } = await setUp("claude-code/Notification-agent_needs_input.json");
+    await runBin([], { input: readFileSync(payload, "utf8"), env: home.env });
+    await bot.waitForMessage(1, 60_000);
+    await workerDone(home);
+    const folder = join(home.dir, "state", "hook-notify", "telegram");
+    expect(existsSync(folder)).toBe(false);
+    expect(home.logLines().filter((line) => line.outbox === "receipt")).toEqual([]);
+  });
 });
