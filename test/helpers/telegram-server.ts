@@ -53,9 +53,6 @@ export interface FakeTelegram {
   reply(message: TelegramMessage, text: string, from?: { chatId?: number; userId?: number }): void;
   /** Queues a callback_query with any data, as from `chatId`. */
   pressData(data: string, chatId: number, messageId?: number): string;
-  /** Queues the message update of replying `text` to message `replyTo` (Telegram's Reply), as
-   * from `chatId` (default: the replied message's chat). Returns its message_id. */
-  reply(replyTo: TelegramMessage | number, text: string, chatId?: number): number;
 }
 
 interface Update {
@@ -130,28 +127,6 @@ export async function startFakeTelegram(options: { token: string }): Promise<Fak
         { message_id: messageId, date: 0, chat: { id: chatId, type: "private" }, text: "" },
         chatId,
       ),
-    reply: (replyTo, text, chatId) => {
-      const to = typeof replyTo === "number" ? undefined : replyTo;
-      const chat = chatId ?? to?.chat.id ?? 0;
-      const id = nextMessage++;
-      updates.push({
-        update_id: nextUpdate++,
-        message: {
-          message_id: id,
-          date: Math.floor(Date.now() / 1000),
-          from: { id: chat, is_bot: false, first_name: "Phone" },
-          chat: { id: chat, type: chat < 0 ? "group" : "private" },
-          text,
-          reply_to_message: to ?? {
-            message_id: replyTo,
-            date: 0,
-            chat: { id: chat, type: "private" },
-          },
-        },
-      });
-      setImmediate(flush);
-      return id;
-    },
   };
 
   function queuePress(data: string, chatId: number, message: TelegramMessage, userId: number) {

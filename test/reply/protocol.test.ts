@@ -160,7 +160,7 @@ describe.runIf(hasTmux && process.platform === "linux")("typed reply", () => {
 
   it("types nothing for a forged press, another chat's reply or press, or a control character", async () => {
     const world = await setUp();
-    world.bot.reply(world.waiting, "from a stranger", 999);
+    world.bot.reply(world.waiting, "from a stranger", { chatId: 999 });
     world.bot.reply(world.waiting, "rm -rf ~\u001b[A");
     world.bot.reply(world.waiting, "two\nlines");
     world.bot.reply(world.waiting, "hidden\u202eevil");
