@@ -105,7 +105,7 @@ export async function getPresses(
 }
 
 // A text message that replies to another one; anything else is no answer.
-function toReply(raw: unknown): Press | undefined {
+export function toReply(raw: unknown): Press | undefined {
   const message = raw as {
     message_id?: unknown;
     text?: unknown;

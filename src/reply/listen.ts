@@ -5,6 +5,7 @@
 import type { Press } from "../approve/telegram-bot.js";
 import { readCallback } from "../approve/telegram-callback.js";
 import {
+  askedIn,
   deliverPress,
   holdsPollLock,
   isUsed,
@@ -19,7 +20,7 @@ import { pause } from "../approve/wait.js";
 import { toHookNotifyError } from "../errors.js";
 import { judgeConfirm, judgeMessage, type JudgeInput } from "./judge.js";
 import { liveFiles } from "./store.js";
-import { getReplyUpdates } from "./telegram.js";
+import { getReplyUpdates, messageOfReply, type ChatMessage } from "./telegram.js";
 
 export type ListenInput = JudgeInput;
 
@@ -36,9 +37,14 @@ export async function listen(input: ListenInput): Promise<void> {
       if (signal.aborted) return;
       const { tickets, confirms } = liveFiles(input.inbox, input.now());
       if (tickets.length === 0 && confirms.length === 0) return;
-      // Send presses an approve read for us while it polled.
+      // Send presses and replies an approve read for us while it polled.
       for (const confirm of confirms)
         for (const press of takePresses(input.inbox, confirm.id)) await onPress(input, press);
+      for (const ticket of tickets)
+        for (const press of takePresses(input.inbox, ticket.id)) {
+          const message = messageOfReply(press);
+          if (message) await judgeMessage(input, message);
+        }
       if (!holding) {
         holding = takePollLock(input.inbox, input.now());
         if (holding) {
@@ -70,7 +76,7 @@ export async function listen(input: ListenInput): Promise<void> {
       }
       for (const update of updates) {
         offset = Math.max(offset ?? 0, update.updateId + 1);
-        if (update.message) await judgeMessage(input, update.message);
+        if (update.message) await onMessage(input, update.message, update.reply);
         if (update.press) await onPress(input, update.press);
       }
       if (offset !== undefined) writeOffset(input.inbox, offset);
@@ -78,6 +84,21 @@ export async function listen(input: ListenInput): Promise<void> {
   } finally {
     if (holding) releasePollLock(input.inbox);
   }
+}
+
+// A message: a reply to a waiting message is judged here; a reply to a waiting approval's
+// question (a deny with a reason) goes to the inbox file its approve reads.
+async function onMessage(input: ListenInput, message: ChatMessage, reply: Press | undefined) {
+  const asked = message.replyTo === undefined ? undefined : askedIn(input.inbox, message.replyTo);
+  const isTicket = liveFiles(input.inbox, input.now()).tickets.some(
+    (ticket) => ticket.id === asked?.request,
+  );
+  const live = asked !== undefined && asked.expiresAt * 1000 > input.now();
+  if (reply && live && !isTicket && !isUsed(input.inbox, asked.request)) {
+    deliverPress(input.inbox, asked.request, reply);
+    return;
+  }
+  await judgeMessage(input, message);
 }
 
 // A press: a reply's Send or Cancel, or an approval's Allow or Deny, which goes to the inbox

@@ -6,7 +6,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from
 import { dirname, join } from "node:path";
 import { resolveSetup, isTelegramSetup } from "../approve/setup.js";
 import { newTelegramRequestId } from "../approve/telegram-callback.js";
-import { openInbox, type Inbox } from "../approve/telegram-inbox.js";
+import { noteMessage, openInbox, type Inbox } from "../approve/telegram-inbox.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import type { OutboxEntry } from "../outbox/store.js";
@@ -38,13 +38,16 @@ export async function offerReply(
       return { none: `replySink ${entry.sinkName} is not a telegram sink` };
     const inbox = openInbox(stateDir(deps), setup.botToken);
     const ticket = newTelegramRequestId();
+    const expiresAt = deps.now() + config.value.replySeconds * 1000;
+    // An approve that polls meanwhile hands a reply to this message to the listener's inbox.
+    noteMessage(inbox, id, { request: ticket, expiresAt: Math.floor(expiresAt / 1000) });
     saveTicket(inbox, {
       id: ticket,
       notificationId: entry.notification.id,
       sinkName: entry.sinkName,
       chatId: setup.chatId,
       messageId: id,
-      expiresAt: deps.now() + config.value.replySeconds * 1000,
+      expiresAt,
       pane,
     });
     if (!listenerRuns(inbox)) startListener(deps, entry.configPath);

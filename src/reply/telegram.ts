@@ -1,6 +1,6 @@
 // The Bot API calls a reply needs beyond approve's (approve/telegram-bot.ts): getUpdates for
 // messages as well as button presses, and the confirmation message with Send and Cancel buttons.
-import { callBot, toPress, type BotCall, type Press } from "../approve/telegram-bot.js";
+import { callBot, toPress, toReply, type BotCall, type Press } from "../approve/telegram-bot.js";
 import { callbackData } from "../approve/telegram-callback.js";
 import { inertText } from "../shown-text.js";
 
@@ -17,6 +17,8 @@ export interface ReplyUpdate {
   updateId: number;
   press?: Press | undefined;
   message?: ChatMessage | undefined;
+  /** The same message as approve reads a reply (approve/telegram-bot.ts), to route it there. */
+  reply?: Press | undefined;
 }
 
 // getUpdates for messages and presses (long polling, `waitSeconds` on the server).
@@ -43,6 +45,7 @@ export async function getReplyUpdates(
         updateId: update.update_id,
         press: toPress(update.callback_query),
         message: toMessage(update.message),
+        reply: toReply(update.message),
       },
     ];
   });
@@ -50,6 +53,19 @@ export async function getReplyUpdates(
 
 function idText(value: unknown): string {
   return typeof value === "number" || typeof value === "string" ? String(value) : "";
+}
+
+// A reply an approve read and routed here (its Press form) as the message it was.
+export function messageOfReply(press: Press): ChatMessage | undefined {
+  const messageId = Number(press.id.replace(/^reply /, ""));
+  if (press.reply === undefined || !Number.isSafeInteger(messageId)) return undefined;
+  return {
+    chatId: press.chatId,
+    messageId,
+    text: press.reply,
+    replyTo: press.replyTo,
+    fromId: press.fromId,
+  };
 }
 
 function toMessage(raw: unknown): ChatMessage | undefined {

@@ -9,7 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { callbackData } from "../../src/approve/telegram-callback.js";
-import { openInbox, takePresses, type Inbox } from "../../src/approve/telegram-inbox.js";
+import {
+  deliverPress,
+  noteMessage,
+  openInbox,
+  takePresses,
+  type Inbox,
+} from "../../src/approve/telegram-inbox.js";
 import type { TelegramSetup } from "../../src/approve/setup.js";
 import { processStart } from "../../src/process-start.js";
 import type { ReplyNote } from "../../src/reply/judge.js";
@@ -251,6 +257,38 @@ describe.runIf(hasTmux && process.platform === "linux")("sharing the bot with ap
     expect(routed.map((press) => press.data)).toEqual([allow]);
     expect(world.notes).toEqual([]);
     expect(world.typed()).toEqual([]);
+  });
+});
+
+describe.runIf(hasTmux && process.platform === "linux")("replies shared with approvals", () => {
+  it("hands a reply to a waiting approval's question to that approval's inbox", async () => {
+    const world = await setUp();
+    noteMessage(world.inbox, 555, {
+      request: "requestBBBBBBBBB",
+      expiresAt: Math.floor(Date.now() / 1000) + 60,
+    });
+    const question = { message_id: 555, date: 0, chat: { id: CHAT, type: "private" }, text: "?" };
+    world.bot.reply(question, "no, use pnpm");
+    await listening(world, () =>
+      existsSync(join(world.inbox.dir, "inbox", "requestBBBBBBBBB.json")),
+    );
+    expect(takePresses(world.inbox, "requestBBBBBBBBB").map((press) => press.reply)).toEqual([
+      "no, use pnpm",
+    ]);
+    expect(world.notes).toEqual([]);
+  });
+
+  it("judges a reply to a waiting message that an approve read and routed here", async () => {
+    const world = await setUp();
+    deliverPress(world.inbox, "ticketAAAAAAAAAA", {
+      id: "reply 777",
+      reply: "run the tests",
+      replyTo: world.waiting.message_id,
+      chatId: String(CHAT),
+    });
+    await listening(world, () => world.notes.length === 1);
+    expect(outcomes(world)).toEqual(["asked:confirm"]);
+    expect(confirmOf(world.bot)?.text).toContain("\n\nrun the tests");
   });
 });
 
