@@ -105,7 +105,7 @@ export async function getPresses(
 }
 
 // A text message that replies to another one; anything else is no answer.
-export function toReply(raw: unknown): Press | undefined {
+function toReply(raw: unknown): Press | undefined {
   const message = raw as {
     message_id?: unknown;
     text?: unknown;
@@ -128,7 +128,7 @@ export function toReply(raw: unknown): Press | undefined {
   };
 }
 
-export function toPress(raw: unknown): Press | undefined {
+function toPress(raw: unknown): Press | undefined {
   const query = raw as {
     id?: unknown;
     data?: unknown;

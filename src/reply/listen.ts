@@ -2,7 +2,7 @@
 // for you" message may still be answered, and ends when none may. It shares the bot with waiting
 // approvals the way they share it among themselves (approve/telegram-inbox.ts): whoever holds
 // poll.lock long-polls and routes every press it reads before it confirms it.
-import type { Press } from "../approve/telegram-bot.js";
+import { getPresses, type Press } from "../approve/telegram-bot.js";
 import { readCallback } from "../approve/telegram-callback.js";
 import {
   askedIn,
@@ -20,7 +20,7 @@ import { pause } from "../approve/wait.js";
 import { toHookNotifyError } from "../errors.js";
 import { judgeConfirm, judgeMessage, type JudgeInput } from "./judge.js";
 import { liveFiles } from "./store.js";
-import { getReplyUpdates, messageOfReply, type ChatMessage } from "./telegram.js";
+import { messageOfReply } from "./telegram.js";
 
 export type ListenInput = JudgeInput;
 
@@ -66,7 +66,7 @@ export async function listen(input: ListenInput): Promise<void> {
       );
       let updates;
       try {
-        updates = await getReplyUpdates(input.call, offset, waitSeconds);
+        updates = await getPresses(input.call, offset, waitSeconds);
       } catch (error) {
         if (hasEnded(signal)) return;
         // An approve that took the lock at the same moment: let it poll, read the inbox.
@@ -76,8 +76,9 @@ export async function listen(input: ListenInput): Promise<void> {
       }
       for (const update of updates) {
         offset = Math.max(offset ?? 0, update.updateId + 1);
-        if (update.message) await onMessage(input, update.message, update.reply);
-        if (update.press) await onPress(input, update.press);
+        // A reply comes as approve reads it (a Press with `reply`), a button press as a Press.
+        if (update.press?.reply !== undefined) await onMessage(input, update.press);
+        else if (update.press) await onPress(input, update.press);
       }
       if (offset !== undefined) writeOffset(input.inbox, offset);
     }
@@ -88,13 +89,15 @@ export async function listen(input: ListenInput): Promise<void> {
 
 // A message: a reply to a waiting message is judged here; a reply to a waiting approval's
 // question (a deny with a reason) goes to the inbox file its approve reads.
-async function onMessage(input: ListenInput, message: ChatMessage, reply: Press | undefined) {
+async function onMessage(input: ListenInput, reply: Press) {
+  const message = messageOfReply(reply);
+  if (!message) return;
   const asked = message.replyTo === undefined ? undefined : askedIn(input.inbox, message.replyTo);
   const isTicket = liveFiles(input.inbox, input.now()).tickets.some(
     (ticket) => ticket.id === asked?.request,
   );
   const live = asked !== undefined && asked.expiresAt * 1000 > input.now();
-  if (reply && live && !isTicket && !isUsed(input.inbox, asked.request)) {
+  if (live && !isTicket && !isUsed(input.inbox, asked.request)) {
     deliverPress(input.inbox, asked.request, reply);
     return;
   }

@@ -1,6 +1,6 @@
-// The Bot API calls a reply needs beyond approve's (approve/telegram-bot.ts): getUpdates for
-// messages as well as button presses, and the confirmation message with Send and Cancel buttons.
-import { callBot, toPress, toReply, type BotCall, type Press } from "../approve/telegram-bot.js";
+// The Bot API calls a reply needs beyond approve's (approve/telegram-bot.ts, whose getUpdates
+// reads presses and replies alike): a plain answer, and the confirmation with Send and Cancel.
+import { callBot, type BotCall, type Press } from "../approve/telegram-bot.js";
 import { callbackData } from "../approve/telegram-callback.js";
 import { inertText } from "../shown-text.js";
 
@@ -13,49 +13,8 @@ export interface ChatMessage {
   fromId?: number | undefined;
 }
 
-export interface ReplyUpdate {
-  updateId: number;
-  press?: Press | undefined;
-  message?: ChatMessage | undefined;
-  /** The same message as approve reads a reply (approve/telegram-bot.ts), to route it there. */
-  reply?: Press | undefined;
-}
-
-// getUpdates for messages and presses (long polling, `waitSeconds` on the server).
-export async function getReplyUpdates(
-  call: BotCall,
-  offset: number | undefined,
-  waitSeconds: number,
-): Promise<ReplyUpdate[]> {
-  const result = await callBot(call, "getUpdates", {
-    ...(offset === undefined ? {} : { offset }),
-    timeout: waitSeconds,
-    allowed_updates: ["message", "callback_query"],
-  });
-  if (!Array.isArray(result)) return [];
-  return result.flatMap((raw: unknown) => {
-    const update = raw as {
-      update_id?: unknown;
-      callback_query?: unknown;
-      message?: unknown;
-    } | null;
-    if (typeof update?.update_id !== "number") return [];
-    return [
-      {
-        updateId: update.update_id,
-        press: toPress(update.callback_query),
-        message: toMessage(update.message),
-        reply: toReply(update.message),
-      },
-    ];
-  });
-}
-
-function idText(value: unknown): string {
-  return typeof value === "number" || typeof value === "string" ? String(value) : "";
-}
-
-// A reply an approve read and routed here (its Press form) as the message it was.
+// A reply as approve reads it (a Press with `reply`: from getUpdates, or routed by an approve) as
+// the message it was.
 export function messageOfReply(press: Press): ChatMessage | undefined {
   const messageId = Number(press.id.replace(/^reply /, ""));
   if (press.reply === undefined || !Number.isSafeInteger(messageId)) return undefined;
@@ -65,25 +24,6 @@ export function messageOfReply(press: Press): ChatMessage | undefined {
     text: press.reply,
     replyTo: press.replyTo,
     fromId: press.fromId,
-  };
-}
-
-function toMessage(raw: unknown): ChatMessage | undefined {
-  const message = raw as {
-    message_id?: unknown;
-    text?: unknown;
-    chat?: { id?: unknown };
-    from?: { id?: unknown };
-    reply_to_message?: { message_id?: unknown };
-  } | null;
-  if (typeof message?.message_id !== "number") return undefined;
-  const replyTo = message.reply_to_message?.message_id;
-  return {
-    chatId: idText(message.chat?.id),
-    messageId: message.message_id,
-    text: typeof message.text === "string" ? message.text : undefined,
-    replyTo: typeof replyTo === "number" ? replyTo : undefined,
-    fromId: typeof message.from?.id === "number" ? message.from.id : undefined,
   };
 }
 
