@@ -304,6 +304,7 @@ try {
   await build({ ...common, entryPoints: { worker: "src/worker/worker-main.ts" } });
   await build({ ...common, entryPoints: { mcp: "src/commands/mcp-run.ts" } });
   await build({ ...common, entryPoints: { prompts: "src/init/ask.ts" } });
+  await build({ ...common, entryPoints: { reply: "src/reply/reply-main.ts" } });
   await onlyBuiltins("hook.cjs");
   await requireOnce("hook.cjs", ["fs", "path"]);
   await stampBuildId([
@@ -313,6 +314,7 @@ try {
     "worker.cjs",
     "mcp.cjs",
     "prompts.cjs",
+    "reply.cjs",
   ]);
 } catch {
   process.exit(1);

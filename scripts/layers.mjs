@@ -87,6 +87,8 @@ export const LAYERS = {
     "outbox",
     "pipeline",
   ],
+  // Typed replies to a waiting agent (src/reply/PROTOCOL.md): tickets, the listener, the pane.
+  reply: [...BASE, "approve", "config", "journal", "outbox"],
   worker: [
     ...BASE,
     "clients",
@@ -98,6 +100,7 @@ export const LAYERS = {
     "link",
     "outbox",
     "pipeline",
+    "reply",
     "service",
     "sinks",
   ],

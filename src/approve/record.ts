@@ -20,7 +20,7 @@ export interface ApprovalLog {
   presence?: PresenceReading | undefined;
   /** What the client was told: allow/deny from the phone, or nothing (its own dialog). */
   result: "allowed" | "denied" | "answered" | "terminal";
-  answeredBy?: "phone" | undefined;
+  answeredBy?: "phone" | "desktop" | undefined;
   answeredAt?: string | undefined;
   /** The button: allow, allow-session or deny. */
   answer?: Decision | undefined;
@@ -79,7 +79,7 @@ export function recordAnswer(
     answer: answer.decision,
     reason: answer.reason,
     granted: answer.decision === "allow-session" ? grant?.words : undefined,
-    answeredBy: "phone",
+    answeredBy: by.via === "desktop" ? "desktop" : "phone",
     answeredAt: new Date(at).toISOString(),
     waitedMs: at - sentAt,
     via: by.via,

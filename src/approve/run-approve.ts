@@ -23,6 +23,8 @@ import { questionAnswerJson } from "./question.js";
 import { inertText } from "../shown-text.js";
 import { optionIndex } from "./answer.js";
 import { sessionGrant, type SessionGrant } from "./session-grant.js";
+import { requestTitle } from "./request.js";
+import { askOnBanner, type BannerAnswer } from "../sinks/banner-actions.js";
 import { readSecret, secretPath } from "../machine-key.js";
 import {
   isTelegramSetup,
@@ -163,26 +165,50 @@ interface PhoneAsk<Setup extends ApproveSetup = ApproveSetup> extends AskedReque
   endsAt: number;
 }
 
-// Asks through the configured channel; the answer (or why none) goes in the record.
+// Asks through the configured channel and, on a Linux desktop, a banner with Allow and Deny
+// (sinks/banner-actions.ts): the first answer counts, the other ask is stopped or left to expire.
+// The answer (or why none) goes in the record.
 async function askPhone(ask: PhoneAsk): Promise<void> {
   const { deps, setup, run } = ask;
   const { record } = run;
   record.approval.route = "phone";
   const secret = readSecret(secretPath(deps), deps.platform);
-  const { result, sentAt } = isTelegramSetup(setup)
-    ? await askTelegram(
-        {
-          ...ask,
-          setup,
-          record,
-          sample: ask.options.sample !== undefined,
-          agent: ask.client.name,
-          question: ask.request.question,
-        },
-        secret,
-        (seconds) => ask.options.onSent?.(setup, seconds),
-      )
-    : await askNtfy({ ...ask, setup }, secret);
+  const onBanner = new AbortController();
+  // The run's deadline stays the one that ends the phone's wait (its error says "time is up");
+  // this one only adds the banner's answer (its own timer never strikes first).
+  const phoneEnds = deadline(ask.endsAt - deps.now() + 60_000, ask.signal, onBanner.signal);
+  // A question's options are not Allow/Deny: the banner offers only a permission request's.
+  const banner = (
+    ask.request.question === undefined
+      ? askBannerToo(ask)
+      : Promise.resolve<BannerAnswer>({ none: "a question is not asked on the banner" })
+  ).then((answer) => {
+    if ("answer" in answer) onBanner.abort();
+    return answer;
+  });
+  const phone = { ...ask, signal: phoneEnds.signal };
+  const asked = (
+    isTelegramSetup(setup)
+      ? askTelegram(
+          {
+            ...phone,
+            setup,
+            record,
+            sample: ask.options.sample !== undefined,
+            agent: ask.client.name,
+            question: ask.request.question,
+          },
+          secret,
+          (seconds) => ask.options.onSent?.(setup, seconds),
+        )
+      : askNtfy({ ...phone, setup }, secret)
+  ).finally(() => {
+    phoneEnds.clear();
+  });
+  const { result, sentAt } = await asked.catch((error: unknown) => {
+    if (!onBanner.signal.aborted) throw error;
+    return { result: { none: "answered on the desktop" }, sentAt: deps.now() };
+  });
   if ("answer" in result) {
     const { question } = ask.request;
     const index = optionIndex(result.answer.decision);
@@ -195,9 +221,32 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
         : questionAnswerJson(ask.request.toolInput, question, label ?? "");
     return;
   }
+  if (onBanner.signal.aborted) {
+    const answered = await banner;
+    if ("answer" in answered) {
+      const answer = { decision: answered.answer };
+      recordAnswer(record, { answer, at: deps.now(), by: { via: "desktop" } }, sentAt);
+      run.output = decisionJson(answer);
+      return;
+    }
+  }
   record.approval.waitedMs = deps.now() - sentAt;
   record.approval.fallback = result.none;
-  if (result.error) throw result.error;
+  if ("error" in result && result.error) throw result.error;
+}
+
+// The same question on the desktop banner, for the seconds left (Linux; elsewhere none).
+function askBannerToo(ask: PhoneAsk): Promise<BannerAnswer> {
+  const seconds = Math.max(1, Math.floor((ask.endsAt - ask.deps.now()) / 1000));
+  const kind = ask.options.sample ? ("sample" as const) : ("agent" as const);
+  const origin = { ...ask.request, agent: ask.client.name, kind };
+  return askOnBanner({
+    title: requestTitle(ask.summary, origin),
+    body: logSummary(ask.summary),
+    seconds,
+    deps: ask.deps,
+    signal: ask.signal,
+  });
 }
 
 // ntfy: subscribes to the reply topic, publishes the request, waits for the one verified answer.

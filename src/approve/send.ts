@@ -14,7 +14,8 @@ export const TIME_UP =
 
 /** Who answered, as far as the channel tells: the Telegram user who pressed or replied. */
 export interface Answerer {
-  via: "ntfy" | "telegram";
+  /** desktop: a button on the Linux banner (sinks/banner-actions.ts). */
+  via: "ntfy" | "telegram" | "desktop";
   /** Telegram: from.id of the press or the reply (ntfy's reply topic names nobody). */
   user?: number | undefined;
 }

@@ -1,6 +1,7 @@
 import type { SinkEntry } from "../core/config.js";
 import {
   DEFAULT_APPROVE_SECONDS,
+  DEFAULT_REPLY_SECONDS,
   DEFAULT_COALESCE_SECONDS,
   DEFAULT_DEDUPE_SECONDS,
   DEFAULT_MAX_BODY_LENGTH,
@@ -40,6 +41,8 @@ export function defaultConfig(): Validated {
       approveSeconds: DEFAULT_APPROVE_SECONDS,
       approveReplyTopic: undefined,
       approveSink: undefined,
+      replySink: undefined,
+      replySeconds: DEFAULT_REPLY_SECONDS,
       service: undefined,
     },
     issues: [],

@@ -5,6 +5,7 @@ import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
 import {
   DEFAULT_APPROVE_SECONDS,
+  DEFAULT_REPLY_SECONDS,
   DEFAULT_COALESCE_SECONDS,
   DEFAULT_COOLDOWNS,
   DEFAULT_DEDUPE_SECONDS,
@@ -534,6 +535,30 @@ const topLevelBuilders = {
           z.minLength(1),
           about(
             "The chat sink (service ntfy or telegram) that carries permission requests to the phone. Default: the only enabled ntfy sink, else the only enabled telegram sink.",
+          ),
+        ),
+    ),
+  replySink: () =>
+    z.optional(
+      z
+        .string()
+        .check(
+          z.minLength(1),
+          about(
+            "Opt-in typed replies: the chat sink (service telegram) whose \"waiting for you\" messages (Stop, idle) you may answer with Telegram's Reply; the text, once you confirm it, is typed into the agent's tmux pane. Unset: replies are ignored. See docs/reply.md.",
+          ),
+        ),
+    ),
+  replySeconds: () =>
+    z.optional(
+      z
+        .int()
+        .check(
+          z.gte(60),
+          z.lte(3600),
+          about(
+            'How long after a "waiting for you" message a typed reply to it is still accepted (replySink).',
+            DEFAULT_REPLY_SECONDS,
           ),
         ),
     ),

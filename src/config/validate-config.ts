@@ -13,6 +13,7 @@ import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
 import type { Config, Escalate, ServiceConfig, SinkEntry } from "../core/config.js";
 import {
   DEFAULT_APPROVE_SECONDS,
+  DEFAULT_REPLY_SECONDS,
   DEFAULT_COALESCE_SECONDS,
   DEFAULT_DEDUPE_SECONDS,
   DEFAULT_ENRICH_TIMEOUT_SECONDS,
@@ -120,6 +121,8 @@ export function validateConfig(
       approveSeconds: data.approveSeconds ?? DEFAULT_APPROVE_SECONDS,
       approveReplyTopic: data.approveReplyTopic,
       approveSink: data.approveSink,
+      replySink: data.replySink,
+      replySeconds: data.replySeconds ?? DEFAULT_REPLY_SECONDS,
       service,
     },
     issues,

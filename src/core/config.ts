@@ -89,5 +89,8 @@ export interface Config {
   approveSeconds: number;
   approveReplyTopic?: string | undefined;
   approveSink?: string | undefined;
+  /** The Telegram sink whose "waiting" messages take a typed reply (src/reply/); unset: off. */
+  replySink?: string | undefined;
+  replySeconds: number;
   service?: ServiceConfig | undefined;
 }

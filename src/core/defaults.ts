@@ -35,6 +35,8 @@ export const MAX_LIMIT_WINDOW_SECONDS = 8 * 86_400;
 
 /** How long `hook-notify approve` waits for the phone by default. */
 export const DEFAULT_APPROVE_SECONDS = 120;
+/** How long a typed reply to a "waiting for you" message is accepted (src/reply/PROTOCOL.md). */
+export const DEFAULT_REPLY_SECONDS = 600;
 
 /** With no `cooldown` setting: idle prompts ("waiting for your input") once a minute per session. */
 export const DEFAULT_COOLDOWNS: Cooldowns = { idle_prompt: 60 };

@@ -72,7 +72,7 @@ export interface LoggedApproval {
   route: "phone" | "terminal";
   why: string;
   result: "allowed" | "denied" | "answered" | "terminal";
-  answeredBy?: "phone" | undefined;
+  answeredBy?: "phone" | "desktop" | undefined;
   answeredAt?: string | undefined;
   answer?: string | undefined;
   reason?: string | undefined;

@@ -26,6 +26,9 @@ export interface OutboxEntry {
   lastError?: { code: string; message: string };
   /** "when": "away": the worker asks the presence probes first and skips it when present. */
   presence?: PresenceGate;
+  /** A "waiting for you" message that takes a typed reply (replySink): the agent's pane and
+   * process as the hook saw them (src/reply/PROTOCOL.md). */
+  replyTo?: PresenceGate;
   /** The sink's `digest`: while away the worker holds it in digest/ (delivery/digest.ts). */
   digest?: DigestWait;
   /** An escalation's follow-up: due at notBefore, cancelled if the session was answered since. */
@@ -76,6 +79,7 @@ export interface QueuedDelivery {
   configPath?: string | undefined;
   projectDir?: string | undefined;
   presence?: PresenceGate | undefined;
+  replyTo?: PresenceGate | undefined;
   digest?: DigestWait | undefined;
   escalation?: EscalationWait | undefined;
   /** Not before this time (an escalation's window); default now. */
@@ -110,6 +114,7 @@ export function newEntry(delivery: QueuedDelivery, now: number): OutboxEntry {
     attempts: 0,
     notBefore: delivery.notBefore ?? now,
     ...(delivery.presence ? { presence: delivery.presence } : {}),
+    ...(delivery.replyTo ? { replyTo: delivery.replyTo } : {}),
     ...(delivery.digest ? { digest: delivery.digest } : {}),
     ...(delivery.escalation ? { escalation: delivery.escalation } : {}),
     ...(delivery.fallbackOf ? { fallbackOf: delivery.fallbackOf } : {}),

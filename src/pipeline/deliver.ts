@@ -33,6 +33,8 @@ export interface DeliverOptions {
    * that runs a handed-over event passes "this-round": the round it is in drains the outbox
    * after its events, so it never wakes itself over its own socket. */
   queuedFor?: "a-worker" | "this-round" | undefined;
+  /** The sink whose message for this run takes a typed reply (replySink, a waiting event). */
+  replySink?: string | undefined;
 }
 
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
@@ -166,6 +168,13 @@ async function gateMaker(deliveries: readonly RoutedDelivery[], options: Deliver
       : undefined;
 }
 
+// The agent's pane and process for the reply sink's message (loaded only when there is one).
+async function replyGate(deliveries: readonly RoutedDelivery[], options: DeliverOptions) {
+  if (!deliveries.some((delivery) => delivery.entry.name === options.replySink)) return undefined;
+  const { presenceGate } = await import("../presence/gate-env.js");
+  return presenceGate(options.deps, DEFAULT_IDLE_SECONDS);
+}
+
 // "when": "away" and `digest` sinks: the worker asks the presence probes before sending.
 function asksPresence(delivery: RoutedDelivery): boolean {
   return delivery.entry.when === "away" || delivery.entry.digest !== undefined;
@@ -193,10 +202,12 @@ async function queueRemote(
   if (deliveries.length === 0) return [];
   const { enqueue } = await import("../outbox/store.js");
   const gate = await gateMaker(deliveries, options);
+  const replyTo = await replyGate(deliveries, options);
   return handOver(deliveries, budget, options, "queued", (delivery, stored) =>
     enqueue(options.deps, {
       ...stored,
       presence: gate(delivery),
+      replyTo: delivery.entry.name === options.replySink ? replyTo : undefined,
       digest: digestOf(delivery),
       siblings: routed.filter((name) => name !== delivery.entry.name),
     }),

@@ -21,10 +21,13 @@ const READY_MS = 3_000;
 
 const DAEMON =
   "sender='org.freedesktop.Notifications',path='/org/freedesktop/Notifications',interface='org.freedesktop.Notifications'";
-/** The listener's match rules: the daemon's NotificationClosed, and ActionInvoked on "default". */
+/** The listener's match rules: the daemon's NotificationClosed, and ActionInvoked on "default"
+ * and on approve's two action keys (banner-actions.ts): fixed literals, never text from outside. */
 export const MATCH_RULES = [
   `type='signal',${DAEMON},member='NotificationClosed'`,
-  `type='signal',${DAEMON},member='ActionInvoked',arg1='default'`,
+  ...["default", "hn-allow", "hn-deny"].map(
+    (key) => `type='signal',${DAEMON},member='ActionInvoked',arg1='${key}'`,
+  ),
 ];
 
 export interface FollowOptions {
@@ -184,6 +187,12 @@ function onSignal(listener: Listener, signal: Exclude<BannerSignal, { kind: "rea
   // The click: the banner is no longer followed (its close comes next), its action runs.
   clearTimeout(followed.timer);
   listener.followed.delete(signal.id);
+  if (signal.action !== "default") {
+    // One of approve's buttons: the key is the answer (banner-actions.ts).
+    followed.resolve({ ended: "clicked", id: signal.id, reason: signal.action });
+    stopWhenIdle(listener);
+    return;
+  }
   void (async () => {
     const steps = followed.onClick ? await followed.onClick() : [];
     followed.resolve({

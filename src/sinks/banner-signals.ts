@@ -7,7 +7,7 @@
 /** What the listener learned: a banner closed (and why), a banner's click, or that it listens. */
 export type BannerSignal =
   | { kind: "closed"; id: string; reason: string }
-  | { kind: "clicked"; id: string }
+  | { kind: "clicked"; id: string; action: BannerAction }
   | { kind: "ready" };
 
 /** Feeds lines (without their newline) and returns a signal when one is complete. */
@@ -18,7 +18,9 @@ export interface SignalParser {
 const HEADER =
   /^signal time=\d+(?:\.\d+)? sender=(\S+) -> destination=(?:\S+|\(null destination\)) serial=\d+ path=([^;\s]+); interface=([^;\s]+); member=(\w+)$/;
 const UINT32 = /^ {3}uint32 (\d{1,10})$/;
-const DEFAULT_ACTION = /^ {3}string "default"$/;
+/** The action keys hook-notify puts on banners: the body's click, and approve's Allow and Deny. */
+export type BannerAction = "default" | "hn-allow" | "hn-deny";
+const ACTION = /^ {3}string "(default|hn-allow|hn-deny)"$/;
 const UNIQUE_NAME = /^:\d+\.\d+$/;
 const NOTIFICATIONS = "org.freedesktop.Notifications";
 const PATH = "/org/freedesktop/Notifications";
@@ -57,12 +59,13 @@ export function createSignalParser(): SignalParser {
         return /^ {3}string ":\d+\.\d+"$/.test(line) ? { kind: "ready" } : undefined;
       }
       const number = UINT32.exec(line)?.[1];
-      const isClick = expecting === "clicked" && args.length === 1 && DEFAULT_ACTION.test(line);
-      if (number === undefined && !isClick) {
+      const action =
+        expecting === "clicked" && args.length === 1 ? ACTION.exec(line)?.[1] : undefined;
+      if (number === undefined && action === undefined) {
         expecting = undefined;
         return undefined;
       }
-      args.push(number ?? "default");
+      args.push(number ?? action ?? "");
       return complete(expecting, args, () => (expecting = undefined));
     },
   };
@@ -86,6 +89,11 @@ function complete(
   done();
   const [id = "", second = ""] = args;
   if (id === "0" || Number(id) > 0xffff_ffff) return undefined;
-  if (expecting === "clicked") return second === "default" ? { kind: "clicked", id } : undefined;
+  if (expecting === "clicked") {
+    const action = ["default", "hn-allow", "hn-deny"].find((key) => key === second);
+    return action === undefined
+      ? undefined
+      : { kind: "clicked", id, action: action as BannerAction };
+  }
   return { kind: "closed", id, reason: closeReason(second) };
 }

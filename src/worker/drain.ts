@@ -11,6 +11,7 @@ import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
 import { readEntries, type Quarantined } from "../outbox/read-entries.js";
 import type { PendingIndex } from "./pending-index.js";
 import { ensureDirs, type OutboxEntry } from "../outbox/store.js";
+import { offerReply } from "../reply/offer.js";
 
 export interface DrainOptions {
   /** Deliveries in flight at once. Default 4. */
@@ -137,6 +138,19 @@ async function drainWithin(
   await eachBounded(due, options.concurrency ?? 4, async (entry) => {
     if (signal.aborted) return;
     const result = await attemptEntry(entry, run);
+    if (result.outcome === "delivered" && entry.replyTo) {
+      const offered = await offerReply(entry, result.messageId, deps);
+      if ("none" in offered) {
+        const reason = `no typed reply can answer it: ${offered.none}`;
+        journal(deps, {
+          outbox: "receipt",
+          sink: entry.sinkName,
+          id: entry.notification.id,
+          state: "unknown",
+          reason,
+        });
+      }
+    }
     if (result.outcome === "waiting") {
       const line = waiting.get(result.target) ?? { ...result, count: 0 };
       waiting.set(result.target, { ...line, count: line.count + 1 });

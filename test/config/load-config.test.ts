@@ -127,6 +127,8 @@ describe("loadConfig: which file", () => {
         approveSeconds: 120,
         approveReplyTopic: undefined,
         approveSink: undefined,
+        replySink: undefined,
+        replySeconds: 600,
       },
       issues: [],
       located: [],

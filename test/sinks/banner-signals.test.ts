@@ -23,7 +23,7 @@ describe("dbus-monitor output", () => {
     expect(parse(capture("broadcast.txt"))).toEqual([
       { kind: "ready" },
       { kind: "closed", id: "1", reason: "dismissed" },
-      { kind: "clicked", id: "2" },
+      { kind: "clicked", id: "2", action: "default" },
       // dbusmock's CloseNotification answers with reason 1.
       { kind: "closed", id: "2", reason: "expired" },
     ]);
@@ -48,6 +48,14 @@ describe("dbus-monitor output", () => {
 
   const header = (member: string, sender = ":1.0") =>
     `signal time=1.5 sender=${sender} -> destination=(null destination) serial=3 path=/org/freedesktop/Notifications; interface=org.freedesktop.Notifications; member=${member}`;
+
+  it("reads approve's Allow and Deny actions by their fixed keys", () => {
+    const click = (key: string) => [header("ActionInvoked"), "   uint32 7", `   string "${key}"`];
+    expect(parse([...click("hn-allow"), ...click("hn-deny")].join("\n"))).toEqual([
+      { kind: "clicked", id: "7", action: "hn-allow" },
+      { kind: "clicked", id: "7", action: "hn-deny" },
+    ]);
+  });
 
   it.each([
     [
