@@ -26,6 +26,7 @@ export const BASE = [
   "state-dir.ts",
   "style.ts",
   "version.ts",
+  "whole-json.ts",
   "zod.ts",
 ];
 
@@ -62,6 +63,8 @@ export const LAYERS = {
   // The link between a hook and the worker (link/PROTOCOL.md): the hand-over, the stdin reader,
   // the offer and its stamp, the door, the worker's spawn and lock.
   link: [...BASE, "clients", "config", "outbox", "presence"],
+  // The pipeline ends at a plan (delivery/plan.ts); delivery/ carries it out. It reaches the
+  // worker only through the ports its caller gives it (run-hook.ts WorkerLink): no link/, no outbox/.
   pipeline: [
     ...BASE,
     "clients",
@@ -69,9 +72,7 @@ export const LAYERS = {
     "delivery",
     "escalation",
     "journal",
-    "link",
     "message",
-    "outbox",
     "presence",
     "sinks",
   ],

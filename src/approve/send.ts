@@ -38,18 +38,35 @@ export async function sendQuestion<T>(
   const started = deps.now();
   const timer = deadline(APPROVE_PUBLISH_TIMEOUT_MS, signal);
   const { setup, target, record } = question;
-  const outcome = { sink: setup.sinkName, type: "chat", target, ok: false, ms: 0 };
-  record.outcomes.push(outcome);
+  const base = { sink: setup.sinkName, type: "chat", target };
+  const ms = () => deps.now() - started;
+  // In the record while it is on its way: a run the deadline cuts short logs it as not sent.
+  const at =
+    record.outcomes.push({
+      ...base,
+      outcome: "failed",
+      ok: false,
+      ms: 0,
+      code: "SINK_TIMEOUT",
+      error: TIME_UP,
+    }) - 1;
   try {
     const sent = await send(timer.signal);
-    outcome.ok = true;
+    record.outcomes[at] = { ...base, outcome: "delivered", ok: true, ms: ms() };
     return { sentAt: deps.now(), sent };
   } catch (error) {
     const known = toHookNotifyError(error);
-    Object.assign(outcome, { code: known.code, error: signal.aborted ? TIME_UP : known.message });
+    const message = signal.aborted ? TIME_UP : known.message;
+    record.outcomes[at] = {
+      ...base,
+      outcome: "failed",
+      ok: false,
+      ms: ms(),
+      code: known.code,
+      error: message,
+    };
     throw known;
   } finally {
     timer.clear();
-    outcome.ms = deps.now() - started;
   }
 }

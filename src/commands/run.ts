@@ -3,8 +3,8 @@ import { dirname } from "node:path";
 import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
-import type { Held, Suppressed } from "../pipeline/policy.js";
-import type { RoutedDelivery } from "../pipeline/route.js";
+import type { Suppressed } from "../pipeline/policy.js";
+import type { Held, RoutedDelivery } from "../delivery/plan.js";
 import type { Presence } from "../presence/probe.js";
 import { logPath } from "../config/paths.js";
 import { appendRunSomewhere, startRecord } from "../journal/append.js";
@@ -92,7 +92,10 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     deadline: budget.deadline,
     explicitTimeout: args.timeout !== undefined,
     run,
-    handOver: mode === "hook" ? handOverTo(deps, args, started) : undefined,
+    link: {
+      handOver: mode === "hook" ? handOverTo(deps, args, started) : undefined,
+      whenQueued: startWorkerFor,
+    },
   });
   finished = true;
   // Once per version of the config file (config-notice.ts), also when a worker has the event.
@@ -107,6 +110,13 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
 // Every hook hands its event to a worker (src/link/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the
 // whole run in the hook, as before the worker ran events (a way to rule the link out). The notify
 // tool (mcp-run.ts) hands its events over the same way.
+// What a run of the hook queued is sent by a worker: one is started, or the live one is asked
+// (link/spawn.ts, loaded only when something was queued).
+export async function startWorkerFor(deps: Deps): Promise<void> {
+  const { startWorker } = await import("../link/spawn.js");
+  await startWorker(deps);
+}
+
 export function handOverTo(deps: Deps, args: RunArgs, started: number) {
   if (deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
   return async (raw: string, secrets: readonly string[]): Promise<string> => {
@@ -140,15 +150,18 @@ function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): bo
 // No outbox: the one place a person may see it is stderr (hook mode allows it), so say what
 // happened to each delivery and where the trace is.
 function reportNoOutbox(run: HookRun, deps: Deps): void {
-  const direct = run.record.outcomes.filter((o) => o.outboxError !== undefined);
+  const direct = run.record.outcomes.flatMap((o) =>
+    o.outcome !== "queued" && o.outcome !== "coalesced" && o.outcome !== "skipped" && o.outboxError
+      ? [{ ...o, outboxError: o.outboxError }]
+      : [],
+  );
   for (const o of direct) {
     const tries = `${String(o.attempts ?? 1)} attempt(s)`;
-    const result = o.ok
-      ? `sent directly (${tries})`
-      : `NOT delivered after ${tries} within the hook's budget (${o.code ?? ""}: ${o.error ?? ""}); it is lost`;
-    say(
-      `hook-notify: the outbox cannot be written (${o.outboxError ?? ""}); ${o.sink}: ${result}.`,
-    );
+    const result =
+      o.outcome === "failed"
+        ? `NOT delivered after ${tries} within the hook's budget (${o.code}: ${o.error}); it is lost`
+        : `sent directly (${tries})`;
+    say(`hook-notify: the outbox cannot be written (${o.outboxError}); ${o.sink}: ${result}.`);
   }
   const log = logPath(deps);
   if (direct.length > 0 || (run.loggedTo !== undefined && run.loggedTo !== log)) {
@@ -242,7 +255,12 @@ function say(line: string): void {
 
 function printOutcomes(run: HookRun): void {
   for (const o of run.record.outcomes) {
-    const status = o.ok ? (o.queued ? "queued" : "ok") : `failed ${o.code ?? ""}: ${o.error ?? ""}`;
+    const status =
+      o.outcome === "failed"
+        ? `failed ${o.code}: ${o.error}`
+        : o.outcome === "queued"
+          ? "queued"
+          : "ok";
     console.log(`${o.ok ? "✓" : "✗"} ${o.sink} (${o.type} → ${o.target}) ${status} ${o.ms} ms`);
   }
 }

@@ -2,7 +2,8 @@ import type { Config } from "../core/config.js";
 import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../core/notification.js";
 import type { HookEvent, NoticeEvent } from "../core/hook-event.js";
-import type { RoutedDelivery, RoutePlan } from "./route.js";
+import type { RoutePlan } from "./route.js";
+import type { Held, RoutedDelivery } from "../delivery/plan.js";
 import type { Skip } from "../journal/line.js";
 import type { ClaimMarker } from "./seen-markers.js";
 import { limitWindow } from "../message/usage-limit.js";
@@ -29,11 +30,6 @@ export interface Suppressed extends RoutedDelivery {
   reason: string;
 }
 
-/** A SubagentStop delivery held back to be merged with the session's next ones (coalescing). */
-export interface Held extends RoutedDelivery {
-  holdMs: number;
-  reason: string;
-}
 
 export interface PolicyPlan extends RoutePlan {
   suppressed: Suppressed[];

@@ -1,18 +1,24 @@
+// Acts on the pipeline's plan (delivery/plan.ts): local sinks are sent here, remote ones and
+// those that ask presence are queued in the outbox for the worker, SubagentStop deliveries are
+// held for coalescing, follow-ups are queued for later. What became of each delivery is one
+// RunAttempt (journal/line.ts), the item of the run's log line.
 import type { Deps } from "../deps.js";
 import { deadline } from "../abort.js";
-import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
+import { DEFAULT_IDLE_SECONDS, DEFAULT_MAX_BODY_LENGTH } from "../core/defaults.js";
 import { toHookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import type { PlannedEscalation } from "../escalation/plan.js";
-import type { Outcome } from "../journal/line.js";
+import type { RunAttempt } from "../journal/line.js";
 import type { DigestWait, QueuedDelivery } from "../outbox/store.js";
-import { send } from "../delivery/send.js";
-import { queueLocalFallbacks } from "./local-fallback.js";
-import type { Held } from "./policy.js";
-import type { RoutedDelivery } from "./route.js";
-import { DEFAULT_MAX_BODY_LENGTH } from "../core/defaults.js";
+import { send } from "./send.js";
+import type { Held, RoutedDelivery } from "./plan.js";
 
-export interface DeliverOptions {
+/** Who sends what a run queued: a function that starts a worker (or finds one running: the
+ * hook's, link/spawn.ts, given by the caller), or "this-round" for the worker that runs a
+ * handed-over event: its round drains the outbox after its events, so it never wakes itself. */
+export type WhenQueued = "this-round" | ((deps: Deps) => Promise<unknown>);
+
+export interface DispatchOptions {
   deps: Deps;
   /** Milliseconds left for all deliveries together. */
   budgetMs: number;
@@ -29,20 +35,17 @@ export interface DeliverOptions {
   escalations?: readonly PlannedEscalation[] | undefined;
   /** `test --away`: "when": "away" sinks take the away path without asking the probes. */
   forceAway?: boolean | undefined;
-  /** Who sends what this run queued. Default: start a worker (or find one running). The worker
-   * that runs a handed-over event passes "this-round": the round it is in drains the outbox
-   * after its events, so it never wakes itself over its own socket. */
-  queuedFor?: "a-worker" | "this-round" | undefined;
-  /** The sink whose message for this run takes a typed reply (replySink, a waiting event). */
-  replySink?: string | undefined;
+  whenQueued: WhenQueued;
 }
+
+type Sent = Extract<RunAttempt, { outcome: "delivered" | "started" | "failed" }>;
 
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
 // outbox and the background worker, so the agent never waits for a network round trip.
-export async function deliver(
+export async function dispatch(
   deliveries: readonly RoutedDelivery[],
-  options: DeliverOptions,
-): Promise<Outcome[]> {
+  options: DispatchOptions,
+): Promise<RunAttempt[]> {
   const budgetDeadline = deadline(options.budgetMs);
   const budget = budgetDeadline.signal;
   // A "when": "away" or digest sink goes to the worker too: the presence probes start programs,
@@ -53,26 +56,33 @@ export async function deliver(
   const routed = [...deliveries, ...(options.held ?? [])].map((d) => d.entry.name);
   const [sent, queued, held, escalated] = await Promise.all([
     // Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
-    Promise.all(toSend.map((delivery) => deliverOrSkip(delivery, budget, options))),
+    Promise.all(toSend.map((delivery) => sendOrSkip(delivery, budget, options))),
     queueRemote(toQueue, budget, options, routed),
     holdForCoalescing(options.held ?? [], budget, options),
     queueEscalations(options),
   ]).finally(() => {
     budgetDeadline.clear();
   });
-  const withFallbacks = await queueLocalFallbacks(
-    sent.map(withoutRetryable),
-    deliveries,
-    options,
-    routed,
-  );
-  const fellBack = withFallbacks.some((o) => o.fallback);
-  const queuedAny = queued.some((o) => o.queued) || held.some((o) => o.held) || escalated;
-  if ((queuedAny || fellBack) && options.queuedFor !== "this-round") {
-    const { startWorker } = await import("../link/spawn.js");
-    await startWorker(options.deps);
-  }
+  const withFallbacks = await fallBack(sent, deliveries, options, routed);
+  const fellBack = withFallbacks.some((a) => a.outcome === "failed" && a.fallback);
+  const kept = (a: RunAttempt) => a.outcome === "queued" || a.outcome === "coalesced";
+  const queuedAny = queued.some(kept) || held.some(kept) || escalated;
+  if ((queuedAny || fellBack) && options.whenQueued !== "this-round")
+    await options.whenQueued(options.deps);
   return [...withFallbacks, ...queued, ...held];
+}
+
+// What failed here goes to its sink's fallbacks (fallback.ts, loaded only then).
+async function fallBack<A extends RunAttempt>(
+  attempts: A[],
+  deliveries: readonly RoutedDelivery[],
+  options: DispatchOptions,
+  routed: readonly string[],
+): Promise<A[]> {
+  const named = (a: A) => deliveries.some((d) => d.entry.name === a.sink && d.entry.fallback);
+  if (!attempts.some((a) => a.outcome === "failed" && named(a))) return attempts;
+  const { queueRunFallbacks } = await import("./fallback.js");
+  return queueRunFallbacks(attempts, deliveries, options, routed);
 }
 
 // Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker
@@ -80,12 +90,12 @@ export async function deliver(
 async function holdForCoalescing(
   held: readonly Held[],
   budget: AbortSignal,
-  options: DeliverOptions,
-): Promise<Outcome[]> {
+  options: DispatchOptions,
+): Promise<RunAttempt[]> {
   if (held.length === 0) return [];
   const { hold } = await import("../outbox/held.js");
   const gate = await gateMaker(held, options);
-  return handOver(held, budget, options, "held", (delivery, stored) =>
+  return queueEach(held, budget, options, "coalesced", (delivery, stored) =>
     hold(options.deps, {
       ...stored,
       presence: gate(delivery),
@@ -97,36 +107,34 @@ async function holdForCoalescing(
 
 // --wait and test: a "when": "away" sink asks the presence probes here (a person is waiting
 // for the answer anyway) and is skipped while they say present.
-async function deliverOrSkip(
+async function sendOrSkip(
   delivery: RoutedDelivery,
   budget: AbortSignal,
-  options: DeliverOptions,
-): Promise<Outcome> {
-  if (delivery.entry.when !== "away") return deliverOne(delivery, budget, options);
+  options: DispatchOptions,
+): Promise<Extract<RunAttempt, { outcome: "delivered" | "started" | "failed" | "skipped" }>> {
+  if (delivery.entry.when !== "away") return sendHere(delivery, budget, options);
   const [{ askPresence }, { presenceGate }] = await Promise.all([
-    import("../delivery/presence-gate.js"),
+    import("./presence-gate.js"),
     import("../presence/gate-env.js"),
   ]);
   const gate = presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options));
   const presence = await askPresence(gate, options.deps);
   if (presence.state !== "present")
-    return { ...(await deliverOne(delivery, budget, options)), presence };
-  const { entry } = delivery;
-  const skipped = `present: ${presence.probe}: ${presence.detail}`;
-  const target = safeTarget(delivery);
+    return { ...(await sendHere(delivery, budget, options)), presence };
   return {
-    sink: entry.name,
-    type: entry.type,
-    target,
+    sink: delivery.entry.name,
+    type: delivery.entry.type,
+    target: safeTarget(delivery),
+    outcome: "skipped",
     ok: true,
     ms: presence.ms,
     presence,
-    skipped,
+    skipped: `present: ${presence.probe}: ${presence.detail}`,
   };
 }
 
 // The escalations' follow-ups, durable in the outbox before the hook returns; true if any.
-async function queueEscalations(options: DeliverOptions): Promise<boolean> {
+async function queueEscalations(options: DispatchOptions): Promise<boolean> {
   const escalations = options.escalations ?? [];
   if (escalations.length === 0) return false;
   const [{ enqueue }, { sessionKey }, { presenceGate }] = await Promise.all([
@@ -159,20 +167,13 @@ async function queueEscalations(options: DeliverOptions): Promise<boolean> {
 
 // What the worker needs to ask the presence probes, for each "when": "away" delivery (loaded
 // only when there is one).
-async function gateMaker(deliveries: readonly RoutedDelivery[], options: DeliverOptions) {
+async function gateMaker(deliveries: readonly RoutedDelivery[], options: DispatchOptions) {
   if (!deliveries.some(asksPresence)) return () => undefined;
   const { presenceGate } = await import("../presence/gate-env.js");
   return (delivery: RoutedDelivery) =>
     asksPresence(delivery)
       ? presenceGate(options.deps, idleSecondsOf(delivery), awayIfForced(options))
       : undefined;
-}
-
-// The agent's pane and process for the reply sink's message (loaded only when there is one).
-async function replyGate(deliveries: readonly RoutedDelivery[], options: DeliverOptions) {
-  if (!deliveries.some((delivery) => delivery.entry.name === options.replySink)) return undefined;
-  const { presenceGate } = await import("../presence/gate-env.js");
-  return presenceGate(options.deps, DEFAULT_IDLE_SECONDS);
 }
 
 // "when": "away" and `digest` sinks: the worker asks the presence probes before sending.
@@ -189,25 +190,23 @@ function idleSecondsOf(delivery: RoutedDelivery): number {
   return delivery.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS;
 }
 
-function awayIfForced(options: DeliverOptions): "away" | undefined {
+function awayIfForced(options: DispatchOptions): "away" | undefined {
   return options.forceAway ? "away" : undefined;
 }
 
 async function queueRemote(
   deliveries: readonly RoutedDelivery[],
   budget: AbortSignal,
-  options: DeliverOptions,
+  options: DispatchOptions,
   routed: readonly string[],
-): Promise<Outcome[]> {
+): Promise<RunAttempt[]> {
   if (deliveries.length === 0) return [];
   const { enqueue } = await import("../outbox/store.js");
   const gate = await gateMaker(deliveries, options);
-  const replyTo = await replyGate(deliveries, options);
-  return handOver(deliveries, budget, options, "queued", (delivery, stored) =>
+  return queueEach(deliveries, budget, options, "queued", (delivery, stored) =>
     enqueue(options.deps, {
       ...stored,
       presence: gate(delivery),
-      replyTo: delivery.entry.name === options.replySink ? replyTo : undefined,
       digest: digestOf(delivery),
       siblings: routed.filter((name) => name !== delivery.entry.name),
     }),
@@ -216,15 +215,15 @@ async function queueRemote(
 
 // Writes each delivery to disk for the worker. If that fails (disk full, read-only or foreign
 // state folder, no HOME) it is sent now, once, rather than lost in silence.
-async function handOver<D extends RoutedDelivery>(
+async function queueEach<D extends RoutedDelivery>(
   deliveries: readonly D[],
   budget: AbortSignal,
-  options: DeliverOptions,
-  flag: "queued" | "held",
+  options: DispatchOptions,
+  outcome: "queued" | "coalesced",
   store: (delivery: D, stored: QueuedDelivery) => Promise<unknown>,
-): Promise<Outcome[]> {
+): Promise<RunAttempt[]> {
   return Promise.all(
-    deliveries.map(async (delivery): Promise<Outcome> => {
+    deliveries.map(async (delivery): Promise<RunAttempt> => {
       const started = Date.now();
       const { entry, notification } = delivery;
       try {
@@ -235,36 +234,23 @@ async function handOver<D extends RoutedDelivery>(
           projectDir: options.projectDir,
         });
       } catch (error) {
-        const outcome = await deliverDirectly(delivery, budget, options);
-        return { ...outcome, outboxError: describeFsError(error) };
+        // With no outbox there is no second chance: one attempt now, and the hook says on
+        // stderr what became of it (commands/run.ts). Retries belong to the worker alone.
+        const attempt = await sendHere(delivery, budget, options);
+        return { ...attempt, attempts: 1, outboxError: describeFsError(error) };
       }
-      return {
+      const base = {
         sink: entry.name,
         type: entry.type,
         target: safeTarget(delivery),
-        ok: true,
-        [flag]: true,
+        ok: true as const,
         ms: Math.round(Date.now() - started),
       };
+      return outcome === "queued"
+        ? { ...base, outcome, queued: true }
+        : { ...base, outcome, held: true };
     }),
   );
-}
-
-// With no outbox there is no second chance: one attempt now, and the hook says on stderr what
-// became of it (commands/run.ts). Retries belong to the worker and its outbox alone.
-async function deliverDirectly(
-  delivery: RoutedDelivery,
-  budget: AbortSignal,
-  options: DeliverOptions,
-): Promise<Outcome> {
-  return { ...withoutRetryable(await deliverOne(delivery, budget, options)), attempts: 1 };
-}
-
-// `retryable` steers the retries here; the log line does not need it.
-function withoutRetryable(outcome: Outcome & { retryable?: boolean }): Outcome {
-  const copy = { ...outcome };
-  delete copy.retryable;
-  return copy;
 }
 
 function describeFsError(error: unknown): string {
@@ -272,20 +258,16 @@ function describeFsError(error: unknown): string {
   return `${code ?? "error"}${path ? ` at ${path}` : ""}`;
 }
 
-async function deliverOne(
+// One send here, through the one send (send.ts), as the run's attempt.
+async function sendHere(
   delivery: RoutedDelivery,
   budget: AbortSignal,
-  options: DeliverOptions,
-): Promise<Outcome & { retryable?: boolean }> {
+  options: DispatchOptions,
+): Promise<Sent> {
   const { entry, sink, notification } = delivery;
   const started = Date.now();
-  const outcome: Outcome & { retryable?: boolean } = {
-    sink: entry.name,
-    type: entry.type,
-    target: safeTarget(delivery),
-    ok: true,
-    ms: 0,
-  };
+  const base = { sink: entry.name, type: entry.type, target: safeTarget(delivery) };
+  const ms = () => Math.round(Date.now() - started);
   try {
     const report = await send({
       sink,
@@ -298,19 +280,25 @@ async function deliverOne(
       signal: budget,
       secrets: options.secrets,
     });
-    if (report?.started) outcome.started = true;
-    if (report?.via) outcome.via = scrub(report.via, options.secrets);
-    if (report?.action) outcome.action = scrub(report.action, options.secrets);
+    const shown = {
+      ...(report?.via ? { via: scrub(report.via, options.secrets) } : {}),
+      ...(report?.action ? { action: scrub(report.action, options.secrets) } : {}),
+    };
+    return report?.started
+      ? { ...base, outcome: "started", ok: true, started: true, ms: ms(), ...shown }
+      : { ...base, outcome: "delivered", ok: true, ms: ms(), ...shown };
   } catch (error) {
     const known = toHookNotifyError(error);
-    outcome.ok = false;
-    outcome.retryable = known.retryable;
-    outcome.code = known.code;
-    if (known.status !== undefined) outcome.status = known.status;
-    outcome.error = scrub(known.message, options.secrets);
+    return {
+      ...base,
+      outcome: "failed",
+      ok: false,
+      ms: ms(),
+      code: known.code,
+      error: scrub(known.message, options.secrets),
+      ...(known.status === undefined ? {} : { status: known.status }),
+    };
   }
-  outcome.ms = Math.round(Date.now() - started);
-  return outcome;
 }
 
 function safeTarget(delivery: RoutedDelivery): string {
