@@ -210,17 +210,14 @@ async function readDndFor(
 async function dryRunPresence(plan: PolicyPlan, deps: Deps): Promise<Presence | undefined> {
   const away = plan.deliveries.find((d) => d.entry.when === "away");
   if (!away) return undefined;
-  const { probePresence } = await import("../presence/probe.js");
-  return withDeadline(10_000, (signal) =>
-    probePresence({
-      env: deps.env,
-      pid: deps.ppid ?? 0,
-      idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
-      signal,
-      platform: deps.platform,
-      now: deps.now(),
-    }),
-  );
+  const { presenceNow } = await import("../delivery/presence-gate.js");
+  return presenceNow({
+    env: deps.env,
+    pid: deps.ppid ?? 0,
+    idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
+    platform: deps.platform,
+    now: deps.now(),
+  });
 }
 
 function escalationRecord(escalation: PlannedEscalation): EscalationRecord {
