@@ -46,7 +46,8 @@ export const LAYERS = {
   escalation: [...BASE, "config"],
   // log.ndjson: its one writer (append, rotation, fallback), its line union and its reader.
   journal: [...BASE, "config"],
-  outbox: [...BASE, "config", "journal", "message", "presence"],
+  // The durable store: it composes nothing and asks no one (presence/: the gate's type only).
+  outbox: [...BASE, "config", "journal", "presence"],
   // What happens to a planned delivery: the one send, its receipts, the steps of an outbox entry.
   delivery: [
     ...BASE,

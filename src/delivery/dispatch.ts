@@ -93,7 +93,7 @@ async function holdForCoalescing(
   options: DispatchOptions,
 ): Promise<RunAttempt[]> {
   if (held.length === 0) return [];
-  const { hold } = await import("../outbox/held.js");
+  const { hold } = await import("./coalesce-groups.js");
   const gate = await gateMaker(held, options);
   return queueEach(held, budget, options, "coalesced", (delivery, stored) =>
     hold(options.deps, {
