@@ -37,8 +37,6 @@ export type Attempt =
    * try. The drain logs one line per target ("N waiting for <sink>"), not one per entry. */
   | (AttemptBase & { outcome: "waiting"; target: string; message: string; notBefore: number });
 
-export type Outcome = Attempt["outcome"];
-
 // The attempt as its log line; undefined for those logged otherwise (held: the digest's line;
 // watched: the receipt's; waiting: the drain's line per target).
 export function toJournalLine(attempt: Attempt): OutboxLine | undefined {
