@@ -85,7 +85,7 @@ async function fallBack<A extends RunAttempt>(
   return queueRunFallbacks(attempts, deliveries, options, routed);
 }
 
-// Each held delivery goes to its group under outbox/held/ (any sink, local ones too: the worker
+// Each held delivery goes to its group under held/ (coalesce-groups.ts; any sink, local ones too: the worker
 // sends the merged notification).
 async function holdForCoalescing(
   held: readonly Held[],
