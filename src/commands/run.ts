@@ -10,7 +10,7 @@ import { logPath } from "../config/paths.js";
 import { appendRunSomewhere, startRecord } from "../journal/append.js";
 import { textInput, type InputSource } from "../input-source.js";
 import { hookBudget } from "../pipeline/deadline.js";
-import { runHook, type HookRun } from "../pipeline/run-hook.js";
+import { runHook, type HookRun, type WorkerLink } from "../pipeline/run-hook.js";
 import { inert } from "../inert-output.js";
 import { muteStdout } from "./mute-stdout.js";
 import { startDetached } from "../link/start-detached.js";
@@ -92,10 +92,7 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     deadline: budget.deadline,
     explicitTimeout: args.timeout !== undefined,
     run,
-    link: {
-      handOver: mode === "hook" ? handOverTo(deps, args, started) : undefined,
-      whenQueued: startWorkerFor,
-    },
+    link: hookLink(deps, args, started, mode === "hook"),
   });
   finished = true;
   // Once per version of the config file (config-notice.ts), also when a worker has the event.
@@ -107,9 +104,6 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
   process.exitCode = failed ? 1 : 0;
 }
 
-// Every hook hands its event to a worker (src/link/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the
-// whole run in the hook, as before the worker ran events (a way to rule the link out). The notify
-// tool (mcp-run.ts) hands its events over the same way.
 // What a run of the hook queued is sent by a worker: one is started, or the live one is asked
 // (link/spawn.ts, loaded only when something was queued).
 export async function startWorkerFor(deps: Deps): Promise<void> {
@@ -117,13 +111,21 @@ export async function startWorkerFor(deps: Deps): Promise<void> {
   await startWorker(deps);
 }
 
-export function handOverTo(deps: Deps, args: RunArgs, started: number) {
-  if (deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
-  return async (raw: string, secrets: readonly string[]): Promise<string> => {
-    const { handOverEvent } = await import("../link/hand-over.js");
-    const { config, timeout, client, event } = args;
-    return handOverEvent(deps, { raw, secrets, args: { config, timeout, client, event }, started });
-  };
+// The run's seam to the worker (run-hook.ts WorkerLink). Every hook hands its event to a worker
+// (src/link/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the whole run in the hook, as before the
+// worker ran events (a way to rule the link out), and so do --wait and --dry-run. The notify
+// tool (mcp-run.ts) hands its events over the same way.
+export function hookLink(deps: Deps, args: RunArgs, started: number, hands: boolean): WorkerLink {
+  const handOver =
+    hands && deps.env.HOOK_NOTIFY_FAST !== "0"
+      ? async (raw: string, secrets: readonly string[]): Promise<string> => {
+          const { handOverEvent } = await import("../link/hand-over.js");
+          const { config, timeout, client, event } = args;
+          const handed = { config, timeout, client, event };
+          return handOverEvent(deps, { raw, secrets, args: handed, started });
+        }
+      : undefined;
+  return { handOver, whenQueued: startWorkerFor };
 }
 
 // Prints what the mode calls for; returns true when the run should exit 1.

@@ -8,7 +8,7 @@ import type { Notification } from "../core/notification.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
 import { dispatch } from "../delivery/dispatch.js";
-import type { RunAttempt } from "../journal/line.js";
+import type { RunAttempt } from "../journal/run-attempt.js";
 import { gatherContext } from "../pipeline/gather-context.js";
 import { parseEvent } from "../pipeline/parse-event.js";
 import { switchedOff, unknownType } from "../pipeline/route.js";

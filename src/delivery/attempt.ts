@@ -1,6 +1,7 @@
 // What became of one outbox entry in one step of the worker: one discriminated union, and the
 // log line it is (toJournalLine). `flush` prints it; the drain counts it.
-import type { OutboxLine, PresenceBrief } from "../journal/line.js";
+import type { OutboxLine } from "../journal/line.js";
+import type { PresenceBrief } from "../journal/run-attempt.js";
 
 interface AttemptBase {
   key: string;

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import type { Notification } from "../core/notification.js";
-import type { RunAttempt } from "../journal/line.js";
+import type { RunAttempt } from "../journal/run-attempt.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { enqueue, entryKey, type OutboxEntry } from "../outbox/store.js";
 import { configOf, type ConfigCache } from "./deliver-entry.js";

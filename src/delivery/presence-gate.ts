@@ -10,7 +10,7 @@ import type { Deps } from "../deps.js";
 import { probePresence, type Presence, type PresenceInput } from "../presence/probe.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 import type { OutboxEntry } from "../outbox/store.js";
-import type { PresenceBrief } from "../journal/line.js";
+import type { PresenceBrief } from "../journal/run-attempt.js";
 import type { PresenceGate } from "../presence/gate-env.js";
 
 export type GateVerdict =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/validate-config.js";
 import { queueRunFallbacks } from "../../src/delivery/fallback.js";
-import type { RunAttempt } from "../../src/journal/line.js";
+import type { RunAttempt } from "../../src/journal/run-attempt.js";
 import { route } from "../../src/pipeline/route.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
