@@ -12,6 +12,18 @@ const hook = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+// The banner's send failed in the run itself.
+const failed: RunAttempt = {
+  sink: "banner",
+  type: "desktop",
+  target: "desktop",
+  outcome: "failed",
+  ok: false,
+  ms: 1,
+  code: "SINK_UNAVAILABLE",
+  error: "no notify-send",
+};
+
 describe("queueRunFallbacks", () => {
   it("queues each fallback once, marked fallbackOf, but not one this run sends to anyway", async () => {
     const sinks = {
@@ -22,16 +34,6 @@ describe("queueRunFallbacks", () => {
     const box = await outboxEnv(sinks);
     const notification = sampleNotification();
     const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);
-    const failed: RunAttempt = {
-      sink: "banner",
-      type: "desktop",
-      target: "desktop",
-      outcome: "failed",
-      ok: false,
-      ms: 1,
-      code: "SINK_UNAVAILABLE",
-      error: "no notify-send",
-    };
     const sent: RunAttempt = {
       sink: "team",
       type: "webhook",
@@ -53,16 +55,6 @@ describe("queueRunFallbacks", () => {
     const notification = sampleNotification();
     const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);
     const banner = deliveries.filter((d) => d.entry.name === "banner");
-    const failed: RunAttempt = {
-      sink: "banner",
-      type: "desktop",
-      target: "desktop",
-      outcome: "failed",
-      ok: false,
-      ms: 1,
-      code: "SINK_UNAVAILABLE",
-      error: "no notify-send",
-    };
     const outcomes = await queueRunFallbacks([failed], banner, box, ["banner", "mail"]);
     expect(outcomes).toEqual([{ ...failed, fallbackSkipped: ["mail"] }]);
     expect(await box.files("pending")).toEqual([]);
