@@ -618,4 +618,3 @@ export function buildConfigSchema(): z.ZodMiniObject {
     );
   return z.strictObject({ ...topLevelShape(), sinks: z.optional(sinksRecord) });
 }
-

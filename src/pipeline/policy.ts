@@ -30,7 +30,6 @@ export interface Suppressed extends RoutedDelivery {
   reason: string;
 }
 
-
 export interface PolicyPlan extends RoutePlan {
   suppressed: Suppressed[];
   held: Held[];
