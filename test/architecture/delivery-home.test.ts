@@ -54,6 +54,7 @@ describe("delivery's one home", () => {
         "settings/plan-copilot-file.ts",
         "settings/plan-jobs.ts",
         "settings/plan-opencode-file.ts",
+        "settings/plan-pi-file.ts",
         "settings/plan.ts",
         "settings/shape-bare.ts",
         "settings/shape-entries.ts",
