@@ -40,6 +40,8 @@ export interface DispatchOptions {
   /** `test --away`: "when": "away" sinks take the away path without asking the probes. */
   forceAway?: boolean | undefined;
   whenQueued: WhenQueued;
+  /** The sink whose message for this run takes a typed reply (replySink, a waiting event). */
+  replySink?: string | undefined;
 }
 
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the

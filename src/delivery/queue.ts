@@ -71,6 +71,13 @@ async function gateMaker(deliveries: readonly RoutedDelivery[], options: Dispatc
       : undefined;
 }
 
+// The agent's pane and process for the reply sink's message (loaded only when there is one).
+async function replyGate(deliveries: readonly RoutedDelivery[], options: DispatchOptions) {
+  if (!deliveries.some((delivery) => delivery.entry.name === options.replySink)) return undefined;
+  const { presenceGate } = await import("../presence/gate-env.js");
+  return presenceGate(options.deps, DEFAULT_IDLE_SECONDS);
+}
+
 // "when": "away" and `digest` sinks: the worker asks the presence probes before sending.
 export function asksPresence(delivery: RoutedDelivery): boolean {
   return delivery.entry.when === "away" || delivery.entry.digest !== undefined;
@@ -98,10 +105,12 @@ export async function queueRemote(
   if (deliveries.length === 0) return [];
   const { enqueue } = await import("../outbox/store.js");
   const gate = await gateMaker(deliveries, options);
+  const replyTo = await replyGate(deliveries, options);
   return queueEach(deliveries, budget, options, "queued", (delivery, stored) =>
     enqueue(options.deps, {
       ...stored,
       presence: gate(delivery),
+      replyTo: delivery.entry.name === options.replySink ? replyTo : undefined,
       digest: digestOf(delivery),
       siblings: routed.filter((name) => name !== delivery.entry.name),
     }),

@@ -175,6 +175,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           escalations: run.escalations,
           forceAway,
           whenQueued: options.link.whenQueued,
+          replySink: waitsForPrompt(run.notification) ? value.replySink : undefined,
         });
         if (run.escalations.length > 0)
           run.record.escalations = run.escalations.map(escalationRecord);
@@ -275,4 +276,13 @@ function describe(
   record.id = notification.id;
   record.issues = [...(event.dropped ?? []).map((why) => `hook event: ${why}`), ...config.issues];
   if (config.error) record.error = { code: config.error.code, message: config.error.message };
+}
+
+// A turn's end or an idle prompt: the agent waits for its next prompt, which a typed reply can
+// give it (replySink, src/reply/PROTOCOL.md). Not a subagent's end, not a permission prompt.
+function waitsForPrompt(notification: Notification): boolean {
+  if (notification.event === "Stop") return true;
+  return (
+    notification.event === "Notification" && notification.raw.notification_type === "idle_prompt"
+  );
 }
