@@ -13,5 +13,6 @@ export declare function nodeOf(file: string): string;
 export declare function fileImports(dir: string, files?: string[]): FileImport[];
 export declare function folderEdges(imports: FileImport[]): Map<string, string[]>;
 export declare function cyclesOf(edges: Map<string, string[]>): string[][];
+export declare function valueCycles(dir: string, files?: string[]): string[][];
 export declare function folderGraph(dir: string): FolderGraph;
 export declare function formatGraph(graph: FolderGraph): string;

@@ -52,6 +52,26 @@ export function fileImports(dir, files = listSources(dir)) {
   return edges;
 }
 
+// A static import or re-export of values: `import type` and `export type` left out, and import()
+// too (a lazy import runs after every module has been evaluated).
+const VALUE_IMPORT = /^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']/gm;
+
+// File-level cycles of value imports inside dir, each a sorted list of files: the order in which
+// such files are evaluated decides what a reader sees (a constant read too early is undefined).
+export function valueCycles(dir, files = listSources(dir)) {
+  const edges = new Map();
+  for (const from of files) {
+    const code = readFileSync(join(dir, from), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
+    for (const match of code.matchAll(VALUE_IMPORT)) {
+      const target = resolve(dir, dirname(from), match[1].replace(/\.js$/, ".ts"));
+      edges.set(`${from} -> ${relative(dir, target).split(sep).join("/")}`, []);
+    }
+  }
+  return cyclesOf(edges);
+}
+
 // Folder-level edges: Map "a -> b" to the file imports behind it (self-edges left out).
 export function folderEdges(imports) {
   const edges = new Map();

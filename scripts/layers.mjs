@@ -26,6 +26,7 @@ export const BASE = [
   "state-dir.ts",
   "style.ts",
   "version.ts",
+  "whole-json.ts",
   "zod.ts",
 ];
 
@@ -45,7 +46,8 @@ export const LAYERS = {
   escalation: [...BASE, "config"],
   // log.ndjson: its one writer (append, rotation, fallback), its line union and its reader.
   journal: [...BASE, "config"],
-  outbox: [...BASE, "config", "journal", "message", "presence"],
+  // The durable store: it composes nothing and asks no one (presence/: the gate's type only).
+  outbox: [...BASE, "config", "journal", "presence"],
   // What happens to a planned delivery: the one send, its receipts, the steps of an outbox entry.
   delivery: [
     ...BASE,
@@ -62,6 +64,8 @@ export const LAYERS = {
   // The link between a hook and the worker (link/PROTOCOL.md): the hand-over, the stdin reader,
   // the offer and its stamp, the door, the worker's spawn and lock.
   link: [...BASE, "clients", "config", "outbox", "presence"],
+  // The pipeline ends at a plan (delivery/plan.ts); delivery/ carries it out. It reaches the
+  // worker only through the ports its caller gives it (run-hook.ts WorkerLink): no link/, no outbox/.
   pipeline: [
     ...BASE,
     "clients",
@@ -69,9 +73,7 @@ export const LAYERS = {
     "delivery",
     "escalation",
     "journal",
-    "link",
     "message",
-    "outbox",
     "presence",
     "sinks",
   ],

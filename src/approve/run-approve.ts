@@ -11,7 +11,7 @@ import { HookNotifyError, toHookNotifyError } from "../errors.js";
 import { assertSuccess, postRequest } from "../http/post.js";
 import { redactUrl } from "../redact.js";
 import { decisionJson } from "./decision.js";
-import { probePresence } from "../presence/probe.js";
+import { presenceNow } from "../delivery/presence-gate.js";
 import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
 import { APPROVE_PRESENCE_TIMEOUT_MS, AWAY_IDLE_SECONDS } from "../core/defaults.js";
 import { askTelegram } from "./ask-telegram.js";
@@ -332,14 +332,16 @@ async function readPresence(
     Math.max(APPROVE_PRESENCE_TIMEOUT_MS, options.presenceTimeoutMs ?? 0),
     signal,
   );
-  const found = await probePresence({
-    env: deps.env,
-    pid: options.pid,
-    idleSeconds: AWAY_IDLE_SECONDS,
-    signal: timer.signal,
-    platform: deps.platform,
-    ...(options.presenceTimeoutMs === undefined ? {} : { timeoutMs: options.presenceTimeoutMs }),
-  })
+  const found = await presenceNow(
+    {
+      env: deps.env,
+      pid: options.pid,
+      idleSeconds: AWAY_IDLE_SECONDS,
+      platform: deps.platform,
+      ...(options.presenceTimeoutMs === undefined ? {} : { timeoutMs: options.presenceTimeoutMs }),
+    },
+    timer.signal,
+  )
     .catch(() => undefined)
     .finally(() => {
       timer.clear();

@@ -3,7 +3,8 @@
 import { deadline } from "../abort.js";
 import { APPROVE_PUBLISH_TIMEOUT_MS } from "../core/defaults.js";
 import type { Deps } from "../deps.js";
-import { toHookNotifyError, type HookNotifyError } from "../errors.js";
+import { toHookNotifyError, type ErrorCode, type HookNotifyError } from "../errors.js";
+import type { RunAttempt } from "../journal/run-attempt.js";
 import type { Answer } from "./answer.js";
 import type { ApproveRecord } from "./record.js";
 import type { ApproveSetup } from "./setup.js";
@@ -38,18 +39,22 @@ export async function sendQuestion<T>(
   const started = deps.now();
   const timer = deadline(APPROVE_PUBLISH_TIMEOUT_MS, signal);
   const { setup, target, record } = question;
-  const outcome = { sink: setup.sinkName, type: "chat", target, ok: false, ms: 0 };
-  record.outcomes.push(outcome);
+  const base = { sink: setup.sinkName, type: "chat", target };
+  const failed = (ms: number, code: ErrorCode, error: string): RunAttempt => {
+    return { ...base, outcome: "failed", ok: false, ms, code, error };
+  };
+  // In the record while it is on its way: a run the deadline cuts short logs it as not sent.
+  const at = record.outcomes.push(failed(0, "SINK_TIMEOUT", TIME_UP)) - 1;
   try {
     const sent = await send(timer.signal);
-    outcome.ok = true;
+    record.outcomes[at] = { ...base, outcome: "delivered", ok: true, ms: deps.now() - started };
     return { sentAt: deps.now(), sent };
   } catch (error) {
     const known = toHookNotifyError(error);
-    Object.assign(outcome, { code: known.code, error: signal.aborted ? TIME_UP : known.message });
+    const message = signal.aborted ? TIME_UP : known.message;
+    record.outcomes[at] = failed(deps.now() - started, known.code, message);
     throw known;
   } finally {
     timer.clear();
-    outcome.ms = deps.now() - started;
   }
 }

@@ -1,22 +1,9 @@
+// Auggie: what was read and run to write this adapter (its files, payloads, environment and
+// exit codes) is in docs/clients/auggie.md.
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { compact, defineClient, projectWrapper } from "./adapter.js";
 
-// Verified against Auggie 0.36.0 (@augmentcode/auggie), its bundle (augment.mjs) read and run for
-// real against a loopback stand-in of Augment's API (AUGMENT_SESSION_AUTH's tenantURL):
-// - hooks run only when the backend's feature flags say enable_hooks (Augment's own service
-//   decides); "hooks" in ~/.augment/settings.json, <workspace>/.augment/settings.json and
-//   .augment/settings.local.json (and /etc/augment/settings.json), read with a JSON5 parser;
-//   Claude Code's matcher groups; a command's timeout is in milliseconds (default 60000).
-// - events: PreToolUse, PostToolUse, Stop, SessionStart, SessionEnd, Notification, PromptSubmit;
-//   nothing in 0.36.0 fires Notification, so there is no needs-you; a refused model call fires
-//   no Stop, only SessionEnd (which has no reason).
-// - payload: hook_event_name, conversation_id, workspace_roots; Stop adds agent_stop_cause
-//   (end_turn, interrupted, max_iterations, empty_completion) and _exchange (exchange
-//   .request_message, .response_text, ...); with the entry's metadata.includeConversationData,
-//   conversation.agentTextResponse too.
-// - a command with shell syntax ($, |, ...) runs under bash -c with AUGMENT_PROJECT_DIR (the
-//   first workspace root), AUGMENT_CONVERSATION_ID and AUGMENT_HOOK_EVENT set.
 function locate(scope: Scope, { home, projectDir }: LocateInput): Place {
   if (scope === "user") return { scope, file: join(home, ".augment", "settings.json") };
   const dir = join(projectDir, ".augment");

@@ -1,29 +1,9 @@
+// Crush: what was read and run to write this adapter (its files, payloads, environment and
+// exit codes) is in docs/clients/crush.md.
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { canonicalName, compact, defineClient, projectWrapper } from "./adapter.js";
 
-// Crush (charmbracelet/crush, npm @charmland/crush), read from its source (no binary could be
-// installed here: the npm package downloads it from GitHub at install time):
-// - docs/hooks/README.md, internal/config/config.go (HookConfig), internal/config/load.go
-//   (lookupConfigs, GlobalConfig, ValidateHooks) and internal/hooks/*.go of v0.90.0: hooks in
-//   "hooks" of crush.json: $CRUSH_GLOBAL_CONFIG/crush.json, else $XDG_CONFIG_HOME/crush/crush.json
-//   (~/.config/crush/crush.json), and a project's crush.json or .crush.json; each event a FLAT list
-//   of {"name"?, "matcher"?, "command", "timeout"? (seconds, default 30)}. A crush.json must be
-//   strict JSON (json.Valid, then go-jsons' merge with encoding/json): the // comments and
-//   trailing commas of its documentation's examples would make it refuse the file. ValidateHooks
-//   accepts any event name, so entries for events a version does not fire are kept, never run.
-// - v0.90.0 fires PreToolUse only; the lifecycle events hook-notify uses come with
-//   charmbracelet/crush#3146 (branch hooks-galore, internal/hooks/hooks.go, input.go, runner.go,
-//   internal/agent/agent.go, internal/permission/permission.go): PermissionRequest (a permission
-//   prompt is shown: needs you), TurnEnd (a top-level turn ended: done; its payload carries the
-//   assistant's "text"), StopFailure (a turn ended on an error: failed; a turn the person cancels
-//   fires it too, after Interrupt, with the same payload), SessionEnd (app shutdown, 2 s budget).
-// - payload: {"event", "session_id", "cwd"} (+ "text" on TurnEnd); no "hook_event_name".
-//   Environment: CRUSH=1, AGENT=crush, AI_AGENT=crush, CRUSH_EVENT, CRUSH_SESSION_ID, CRUSH_CWD,
-//   CRUSH_PROJECT_DIR. Commands run in its embedded POSIX shell; a script with a shebang runs
-//   through os/exec.
-// - exit 0: stdout parsed as a JSON envelope (decision, halt, context); 2 blocks a tool call, 49
-//   halts the turn, anything else is logged and ignored.
 function locate(scope: Scope, input: LocateInput): Place {
   if (scope === "user") return { scope, file: join(configDir(input), "crush.json") };
   const place: Place = { scope, file: join(input.projectDir, "crush.json") };

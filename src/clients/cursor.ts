@@ -1,38 +1,10 @@
+// Cursor: what was read and run to write this adapter (its files, payloads, environment and
+// exit codes) is in docs/clients/cursor.md.
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { canonicalName, compact, defineClient, projectWrapper, stdioEntry } from "./adapter.js";
 import { claudeCode } from "./claude-code.js";
 
-// Cursor's agent (the editor's and the Cursor CLI's, `cursor-agent`/`agent`). Not on the npm
-// registry itself, and it needs a Cursor login, so nothing here ran it. Read instead:
-// - the hooks code Cursor ships in its TypeScript SDK, @cursor/sdk 1.0.32 on npm (its local
-//   runtime, dist/esm/34.js: the hooks config loader, the executor, the hooks adapter):
-//   ~/.cursor/hooks.json and <workspace>/.cursor/hooks.json (and an enterprise file), each
-//   {"version": <positive integer, required>, "hooks": {"<event>": [{"command", "timeout"?,
-//   "matcher"?, "loop_limit"?, "failClosed"?}]}}: FLAT entries, camelCase event names; read after
-//   stripping // and /* */ comments (no trailing commas); timeout in seconds (default 60); the
-//   command runs through a shell with the payload on stdin (a heredoc), in the workspace (project
-//   file) or ~/.cursor (user file), with CURSOR_PROJECT_DIR, CURSOR_VERSION, CURSOR_USER_EMAIL,
-//   CURSOR_TRANSCRIPT_PATH and CLAUDE_PROJECT_DIR set. It also loads Claude Code's hooks
-//   (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json: Stop as stop,
-//   SubagentStop as subagentStop, SessionEnd as sessionEnd; Notification and PermissionRequest
-//   not run) with its own payloads, dropping only those whose command is the same as one of its
-//   own.
-// - payloads, as the adapter builds them: stop {conversation_id, generation_id, model, model_id?,
-//   status ("completed" from onTurnCompleted, "error" from onTurnError, "aborted" from
-//   onTurnAborted), loop_count}; sessionEnd {conversation_id, generation_id, model, reason,
-//   duration_ms, is_background_agent, final_status}; the executor adds session_id (the
-//   conversation's when none), hook_event_name, cursor_version, workspace_roots, user_email and
-//   transcript_path to every one.
-// - stdout: JSON; on stop a non-empty followup_message is sent as the next user message (the
-//   agent goes on); exit 2 blocks; an empty stdout or another exit code is logged as a failed
-//   hook and changes nothing. hook-notify prints nothing and exits 0: a stop of ours never
-//   continues a turn.
-// - no event fires while it waits for the person (its approval prompt is its own UI): no
-//   needs-you. cursor.com/docs/hooks.md says the same of its events; the stop status, the
-//   sessionEnd reasons (completed, aborted, error, window_close, user_close) and project hooks
-//   running only in a trusted workspace are from it and the references that reproduce it
-//   (cupcake.eqtylab.io's Cursor reference, CorridorSecurity/hookshot's reference-cursor.md).
 function locate(scope: Scope, { home, projectDir }: LocateInput): Place {
   if (scope === "user") return { scope, file: join(home, ".cursor", "hooks.json") };
   const dir = join(projectDir, ".cursor");

@@ -1,19 +1,10 @@
+// Kilo Code CLI: what was read and run to write this adapter (its files, payloads, environment and
+// exit codes) is in docs/clients/kilo.md.
 import { join } from "node:path";
 import type { LocateInput, Place, Scope } from "../core/install-target.js";
 import { defineClient } from "./adapter.js";
 import { busEvents, busEventToCanonical } from "./opencode.js";
 
-// Verified against Kilo Code CLI 7.7.7 (@kilocode/cli; 7.8.1 has no Linux binary published), its
-// binary read and run for real:
-// - an OpenCode fork: no command hooks; it loads every {plugin,plugins}/*.{ts,js} in its config
-//   folders: $KILO_CONFIG_DIR, ~/.config/kilo ($XDG_CONFIG_HOME/kilo), and the .kilo (and legacy
-//   .kilocode) folders from the working directory up to the project root.
-// - the plugin gets OpenCode's bus events: session.idle (done), permission.asked (needs you:
-//   properties.permission), session.error (failed: properties.error {name, data.message}).
-// - hook-notify's plugin file is the OpenCode one; it pipes {type, properties, directory} and
-//   the session's last assistant text.
-// - it sets KILO=1, KILO_PID (and OPENCODE=1) in its own environment, which the plugin's child
-//   inherits.
 function locate(scope: Scope, input: LocateInput): Place {
   if (scope === "user") return { scope, file: join(configDir(input), "plugins", "hook-notify.js") };
   const dir = join(input.projectDir, ".kilo");

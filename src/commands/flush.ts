@@ -86,7 +86,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       import("../link/spawn.js"),
       import("../outbox/store.js"),
       import("../outbox/read-entries.js"),
-      import("../outbox/held.js"),
+      import("../delivery/coalesce-groups.js"),
       import("../delivery/digest.js"),
       import("../link/wake.js"),
       import("../worker/run-events.js"),

@@ -162,11 +162,13 @@ function approvalCells(run: LoggedRun, style: Style): string[] {
 // "✓ hook (1 of 3 merged)", "skipped sound: <reason>".
 function sinkCells(run: LoggedRun, style: Style): string[] {
   const cells = run.record.outcomes.map((outcome) => {
-    const later = outcome.queued || outcome.held ? run.journal.get(outcome.sink) : undefined;
+    const queued = outcome.outcome === "queued" || outcome.outcome === "coalesced";
+    const later = queued ? run.journal.get(outcome.sink) : undefined;
     const ok = outcome.ok && later?.outbox !== "failed";
     const count = run.merged.get(outcome.sink);
     const merged = count === undefined ? "" : ` (1 of ${String(count)} merged)`;
-    if (outcome.held && later === undefined) return style.warn(`held ${outcome.sink} (coalescing)`);
+    if (outcome.outcome === "coalesced" && later === undefined)
+      return style.warn(`held ${outcome.sink} (coalescing)`);
     const digest = run.digests?.get(outcome.sink);
     if (later?.outbox === "held")
       return style.warn(`held ${outcome.sink} (digest: ${presenceOf(later)})`);
@@ -175,7 +177,7 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     if (digest && later?.outbox === "delivered")
       return style.ok(`${style.okMark} ${outcome.sink} (in digest ${digest})`);
     const waiting = later === undefined || later.outbox === "retry" || later.outbox === "coalesced";
-    if ((outcome.queued || outcome.held) && waiting) {
+    if (queued && waiting) {
       const retry = later?.code ? ` (retrying: ${later.code})` : "";
       return style.warn(`queued ${outcome.sink}${merged}${retry}`);
     }
@@ -184,13 +186,14 @@ function sinkCells(run: LoggedRun, style: Style): string[] {
     const away = later?.presence ? ` (${presenceOf(later).replace(" (", ": ").slice(0, -1)})` : "";
     const receipt = receiptNote(run, outcome.sink, later);
     // "started": the program was still running when the hook went on; nothing failed while watched.
-    if (ok && outcome.started)
+    if (ok && outcome.outcome === "started")
       return style.ok(`${style.okMark} ${outcome.sink} (started)${receipt}`);
     if (ok) return style.ok(`${style.okMark} ${outcome.sink}${merged}${away}${receipt}`);
-    const code = later?.code ?? outcome.code ?? "";
+    const here = outcome.outcome === "failed" ? outcome : undefined;
+    const code = later?.code ?? here?.code ?? "";
     const failed = `${style.failMark} ${outcome.sink}${merged} ${code}`.trimEnd();
-    const fallback = later?.fallback ?? outcome.fallback;
-    const skipped = later?.fallbackSkipped ?? outcome.fallbackSkipped;
+    const fallback = later?.fallback ?? here?.fallback;
+    const skipped = later?.fallbackSkipped ?? here?.fallbackSkipped;
     const cell = `${failed}${fallbackNote(fallback, skipped)}`;
     return isRescued(run, fallback, skipped) ? style.warn(cell) : style.fail(cell);
   });

@@ -15,7 +15,7 @@ import { findGitRoot } from "../pipeline/gather-context.js";
 import { runHook } from "../pipeline/run-hook.js";
 import { AGENT_NOTIFY_LEVELS } from "../core/hook-event.js";
 import { version } from "../version.js";
-import { handOverTo } from "./run.js";
+import { hookLink } from "./run.js";
 
 export const NOTIFY_TOOL = "notify";
 const TITLE_MAX = 120;
@@ -117,7 +117,7 @@ export async function callNotify(
     mode: "hook",
     deadline: hookBudget(started, undefined).deadline,
     explicitTimeout: false,
-    handOver: handOverTo(eventDeps, { config: configPath, dryRun: false, wait: false }, started),
+    link: hookLink(eventDeps, { config: configPath, dryRun: false, wait: false }, started, true),
   });
   const { record } = run;
   if (record.error) return failed(`notify: not sent: ${record.error.message}`);

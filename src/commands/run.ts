@@ -3,14 +3,14 @@ import { dirname } from "node:path";
 import { createDeps, type Deps } from "../deps.js";
 import type { ErrorCode } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
-import type { Held, Suppressed } from "../pipeline/policy.js";
-import type { RoutedDelivery } from "../pipeline/route.js";
+import type { Suppressed } from "../pipeline/policy.js";
+import type { Held, RoutedDelivery } from "../delivery/plan.js";
 import type { Presence } from "../presence/probe.js";
 import { logPath } from "../config/paths.js";
 import { appendRunSomewhere, startRecord } from "../journal/append.js";
 import { textInput, type InputSource } from "../input-source.js";
 import { hookBudget } from "../pipeline/deadline.js";
-import { runHook, type HookRun } from "../pipeline/run-hook.js";
+import { runHook, type HookRun, type WorkerLink } from "../pipeline/run-hook.js";
 import { inert } from "../inert-output.js";
 import { muteStdout } from "./mute-stdout.js";
 import { startDetached } from "../link/start-detached.js";
@@ -92,7 +92,7 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     deadline: budget.deadline,
     explicitTimeout: args.timeout !== undefined,
     run,
-    handOver: mode === "hook" ? handOverTo(deps, args, started) : undefined,
+    link: hookLink(deps, args, started, mode === "hook"),
   });
   finished = true;
   // Once per version of the config file (config-notice.ts), also when a worker has the event.
@@ -104,16 +104,28 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
   process.exitCode = failed ? 1 : 0;
 }
 
-// Every hook hands its event to a worker (src/link/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the
-// whole run in the hook, as before the worker ran events (a way to rule the link out). The notify
+// What a run of the hook queued is sent by a worker: one is started, or the live one is asked
+// (link/spawn.ts, loaded only when something was queued).
+export async function startWorkerFor(deps: Deps): Promise<void> {
+  const { startWorker } = await import("../link/spawn.js");
+  await startWorker(deps);
+}
+
+// The run's seam to the worker (run-hook.ts WorkerLink). Every hook hands its event to a worker
+// (src/link/PROTOCOL.md); HOOK_NOTIFY_FAST=0 keeps the whole run in the hook, as before the
+// worker ran events (a way to rule the link out), and so do --wait and --dry-run. The notify
 // tool (mcp-run.ts) hands its events over the same way.
-export function handOverTo(deps: Deps, args: RunArgs, started: number) {
-  if (deps.env.HOOK_NOTIFY_FAST === "0") return undefined;
-  return async (raw: string, secrets: readonly string[]): Promise<string> => {
-    const { handOverEvent } = await import("../link/hand-over.js");
-    const { config, timeout, client, event } = args;
-    return handOverEvent(deps, { raw, secrets, args: { config, timeout, client, event }, started });
-  };
+export function hookLink(deps: Deps, args: RunArgs, started: number, hands: boolean): WorkerLink {
+  const handOver =
+    hands && deps.env.HOOK_NOTIFY_FAST !== "0"
+      ? async (raw: string, secrets: readonly string[]): Promise<string> => {
+          const { handOverEvent } = await import("../link/hand-over.js");
+          const { config, timeout, client, event } = args;
+          const handed = { config, timeout, client, event };
+          return handOverEvent(deps, { raw, secrets, args: handed, started });
+        }
+      : undefined;
+  return { handOver, whenQueued: startWorkerFor };
 }
 
 // Prints what the mode calls for; returns true when the run should exit 1.
@@ -140,15 +152,18 @@ function report(run: HookRun, mode: "hook" | "wait" | "dry-run", deps: Deps): bo
 // No outbox: the one place a person may see it is stderr (hook mode allows it), so say what
 // happened to each delivery and where the trace is.
 function reportNoOutbox(run: HookRun, deps: Deps): void {
-  const direct = run.record.outcomes.filter((o) => o.outboxError !== undefined);
+  const direct = run.record.outcomes.flatMap((o) =>
+    o.outcome !== "queued" && o.outcome !== "coalesced" && o.outcome !== "skipped" && o.outboxError
+      ? [{ ...o, outboxError: o.outboxError }]
+      : [],
+  );
   for (const o of direct) {
     const tries = `${String(o.attempts ?? 1)} attempt(s)`;
-    const result = o.ok
-      ? `sent directly (${tries})`
-      : `NOT delivered after ${tries} within the hook's budget (${o.code ?? ""}: ${o.error ?? ""}); it is lost`;
-    say(
-      `hook-notify: the outbox cannot be written (${o.outboxError ?? ""}); ${o.sink}: ${result}.`,
-    );
+    const result =
+      o.outcome === "failed"
+        ? `NOT delivered after ${tries} within the hook's budget (${o.code}: ${o.error}); it is lost`
+        : `sent directly (${tries})`;
+    say(`hook-notify: the outbox cannot be written (${o.outboxError}); ${o.sink}: ${result}.`);
   }
   const log = logPath(deps);
   if (direct.length > 0 || (run.loggedTo !== undefined && run.loggedTo !== log)) {
@@ -242,7 +257,12 @@ function say(line: string): void {
 
 function printOutcomes(run: HookRun): void {
   for (const o of run.record.outcomes) {
-    const status = o.ok ? (o.queued ? "queued" : "ok") : `failed ${o.code ?? ""}: ${o.error ?? ""}`;
+    const status =
+      o.outcome === "failed"
+        ? `failed ${o.code}: ${o.error}`
+        : o.outcome === "queued"
+          ? "queued"
+          : "ok";
     console.log(`${o.ok ? "✓" : "✗"} ${o.sink} (${o.type} → ${o.target}) ${status} ${o.ms} ms`);
   }
 }

@@ -30,8 +30,8 @@ export function toReport(row: TestRow): TestReport {
   const base = { sink: entry.name, type: entry.type, ...(service ? { service } : {}) };
   if (!outcome) return { ...base, target: "", ok: true, skipped: row.skipped ?? "not sent" };
   const report: TestReport = { ...base, target: outcome.target, ok: outcome.ok, ms: outcome.ms };
-  if (outcome.skipped) return { ...report, skipped: outcome.skipped };
-  if (outcome.ok) return report;
+  if (outcome.outcome === "skipped") return { ...report, skipped: outcome.skipped };
+  if (outcome.outcome !== "failed") return report;
   const { code, status } = outcome;
   const error = sentOnce(outcome.error);
   return {

@@ -7,16 +7,18 @@ import type { Deps } from "../deps.js";
 import type { Notification } from "../core/notification.js";
 import { formatNotification } from "../message/format.js";
 import { newNotificationId } from "../message/notification-id.js";
-import { deliver } from "../pipeline/deliver.js";
-import type { Outcome } from "../journal/line.js";
+import { dispatch } from "../delivery/dispatch.js";
+import type { RunAttempt } from "../journal/run-attempt.js";
 import { gatherContext } from "../pipeline/gather-context.js";
 import { parseEvent } from "../pipeline/parse-event.js";
-import { switchedOff, unknownType, type RoutedDelivery } from "../pipeline/route.js";
+import { switchedOff, unknownType } from "../pipeline/route.js";
+import type { RoutedDelivery } from "../delivery/plan.js";
 import { findSink } from "../sinks/index.js";
 import { planEscalations } from "../escalation/plan.js";
 import { TEST_EVENTS } from "../core/hook-event.js";
 import { logPath } from "../config/paths.js";
 import { appendJournal, startRecord } from "../journal/append.js";
+import { startWorkerFor } from "./run.js";
 
 export { TEST_EVENTS };
 export type TestEvent = (typeof TEST_EVENTS)[number];
@@ -34,7 +36,7 @@ export interface TestOptions {
 /** One sink's row: an outcome, or the reason it was not sent. */
 export interface TestRow {
   entry: SinkEntry;
-  outcome?: Outcome | undefined;
+  outcome?: RunAttempt | undefined;
   skipped?: string | undefined;
 }
 
@@ -86,7 +88,7 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
     if (sink && !skipped) deliveries.push({ entry, sink, notification });
     rows.push({ entry, skipped });
   }
-  const outcomes = await deliver(deliveries, {
+  const outcomes = await dispatch(deliveries, {
     deps,
     budgetMs: BUDGET_MS,
     wait: true,
@@ -100,6 +102,7 @@ export async function runTest(deps: Deps, options: TestOptions): Promise<TestRes
           deliveries.map((d) => d.entry.name),
         )
       : [],
+    whenQueued: startWorkerFor,
   });
   for (const row of rows) row.outcome = outcomes.find((o) => o.sink === row.entry.name);
   logTestRun(deps, { started, event: parsed.name, notification, outcomes, config });
@@ -113,7 +116,7 @@ function logTestRun(
     started: number;
     event: string;
     notification: Notification;
-    outcomes: Outcome[];
+    outcomes: RunAttempt[];
     config: LoadedConfig;
   },
 ): void {

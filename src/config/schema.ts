@@ -1,6 +1,6 @@
 import * as z from "../zod.js";
 import { once } from "../once.js";
-import { DEFAULT_EVENTS, NOTICE_EVENTS, SINK_DEFAULT_EVENTS } from "../core/hook-event.js";
+import { NOTICE_EVENTS, SINK_DEFAULT_EVENTS } from "../core/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
 import {
@@ -618,5 +618,3 @@ export function buildConfigSchema(): z.ZodMiniObject {
     );
   return z.strictObject({ ...topLevelShape(), sinks: z.optional(sinksRecord) });
 }
-
-export { DEFAULT_EVENTS };

@@ -1,6 +1,7 @@
 // What became of one outbox entry in one step of the worker: one discriminated union, and the
 // log line it is (toJournalLine). `flush` prints it; the drain counts it.
-import type { OutboxLine, PresenceBrief } from "../journal/line.js";
+import type { OutboxLine } from "../journal/line.js";
+import type { PresenceBrief } from "../journal/run-attempt.js";
 
 interface AttemptBase {
   key: string;
@@ -36,8 +37,6 @@ export type Attempt =
   /** Not tried: another entry for the same target just found it down; due again with its next
    * try. The drain logs one line per target ("N waiting for <sink>"), not one per entry. */
   | (AttemptBase & { outcome: "waiting"; target: string; message: string; notBefore: number });
-
-export type Outcome = Attempt["outcome"];
 
 // The attempt as its log line; undefined for those logged otherwise (held: the digest's line;
 // watched: the receipt's; waiting: the drain's line per target).

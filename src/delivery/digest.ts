@@ -12,7 +12,7 @@ import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
 import { composeDigest } from "../message/digest.js";
 import { askPresence, type PresenceCache } from "./presence-gate.js";
-import type { PresenceBrief } from "../journal/line.js";
+import type { PresenceBrief } from "../journal/run-attempt.js";
 import { journal } from "../journal/append.js";
 import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
 import {

@@ -7,10 +7,10 @@
 import { answeredAt, notificationKey } from "../escalation/answers.js";
 import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
-import { probePresence, type Presence } from "../presence/probe.js";
+import { probePresence, type Presence, type PresenceInput } from "../presence/probe.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 import type { OutboxEntry } from "../outbox/store.js";
-import type { PresenceBrief } from "../journal/line.js";
+import type { PresenceBrief } from "../journal/run-attempt.js";
 import type { PresenceGate } from "../presence/gate-env.js";
 
 export type GateVerdict =
@@ -70,23 +70,40 @@ export async function checkGate(
   return { send: false, outcome: "skipped", rule, message, presence };
 }
 
+/** Whom to ask about, and how long idle counts as away; the bound is presenceNow's. */
+export type PresenceQuestion = Omit<PresenceInput, "signal">;
+
+/** The longest anyone waits for the probes (each probe also has its own, shorter bound). */
+const PRESENCE_WAIT_MS = 10_000;
+
+// THE question "is the person away?": the worker's gate and digests, --wait and test, --dry-run,
+// approve and doctor all ask here (test/architecture/delivery-home.test.ts keeps it the one
+// place), within one bound and the caller's signal (approve's shorter wait, a run's budget).
+export async function presenceNow(
+  question: PresenceQuestion,
+  signal?: AbortSignal,
+): Promise<Presence> {
+  return withDeadline(
+    PRESENCE_WAIT_MS,
+    (bound) => probePresence({ ...question, signal: bound }),
+    signal,
+  );
+}
+
 // The probes run with the hook's display and tmux variables over the worker's own environment.
 export async function askPresence(gate: PresenceGate, deps: Deps): Promise<PresenceBrief> {
   if (gate.forced === "away")
     return { state: "away", probe: "forced", detail: "test --away", ms: 0 };
   const hookKeys = new Set<string>(PRESENCE_ENV_KEYS);
   const env = Object.fromEntries(Object.entries(deps.env).filter(([key]) => !hookKeys.has(key)));
-  const presence = await withDeadline(10_000, (signal) =>
-    probePresence({
-      env: { ...env, ...gate.env },
-      pid: gate.pids[0] ?? 0,
-      pids: gate.pids,
-      idleSeconds: gate.idleSeconds,
-      signal,
-      platform: deps.platform,
-      now: deps.now(),
-    }),
-  );
+  const presence = await presenceNow({
+    env: { ...env, ...gate.env },
+    pid: gate.pids[0] ?? 0,
+    pids: gate.pids,
+    idleSeconds: gate.idleSeconds,
+    platform: deps.platform,
+    now: deps.now(),
+  });
   return brief(presence);
 }
 

@@ -5,7 +5,7 @@ import { toHookNotifyError, type HookNotifyError } from "../errors.js";
 import type { Deps } from "../deps.js";
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
 import { journal } from "../journal/append.js";
-import type { PresenceBrief } from "../journal/line.js";
+import type { PresenceBrief } from "../journal/run-attempt.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { moveToFailed, removeEntry, writeEntry, type OutboxEntry } from "../outbox/store.js";
 import { scrub } from "../redact.js";

@@ -1,7 +1,6 @@
 // What each presence probe sees right now (for "when": "away"), and how long it took.
-import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
-import { probePresence } from "../presence/probe.js";
+import { presenceNow } from "../delivery/presence-gate.js";
 import { ok, warn, type CheckResult } from "../check-result.js";
 
 // Doctor runs in the terminal the agent would use: its parent shell stands for the agent.
@@ -9,16 +8,13 @@ export async function checkPresence(
   deps: Pick<Deps, "env" | "platform" | "now" | "ppid">,
   awaySinks: readonly string[],
 ): Promise<CheckResult[]> {
-  const presence = await withDeadline(10_000, (signal) =>
-    probePresence({
-      env: deps.env,
-      pid: deps.ppid ?? 0,
-      idleSeconds: 120,
-      signal,
-      platform: deps.platform,
-      now: deps.now(),
-    }),
-  );
+  const presence = await presenceNow({
+    env: deps.env,
+    pid: deps.ppid ?? 0,
+    idleSeconds: 120,
+    platform: deps.platform,
+    now: deps.now(),
+  });
   const readings = presence.readings.map((r) =>
     ok(`presence: ${r.probe}`, `${r.detail} (${String(r.ms)} ms)`),
   );

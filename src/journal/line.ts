@@ -3,51 +3,7 @@
 // format is what earlier versions wrote: a line with an `outbox` field is an outbox line, any other
 // object with `time` and `outcomes` is a run. parseLine checks a line into the union, no cast.
 import type { ErrorCode } from "../errors.js";
-
-/** What happened to one delivery during a run. */
-export interface Outcome {
-  sink: string;
-  type: string;
-  /** Redacted: a host, a program. */
-  target: string;
-  ok: boolean;
-  ms: number;
-  code?: ErrorCode | undefined;
-  error?: string | undefined;
-  /** The HTTP status a failing server answered with (from the error's data, not its text). */
-  status?: number | undefined;
-  /** Handed to the outbox and the background worker rather than sent here. */
-  queued?: boolean | undefined;
-  /** Held for subagent coalescing: the worker sends it merged with the session's next ones. */
-  held?: boolean | undefined;
-  /** "when": "away", decided here (--wait, test): what the presence probes said. */
-  presence?: PresenceBrief | undefined;
-  /** Not sent on purpose ("when": "away" and the person is there). */
-  skipped?: string | undefined;
-  /** A local program still running when the hook went on: started, not seen delivered. */
-  started?: boolean | undefined;
-  /** The program that showed it, when the sink chose among several (a fallback says why). */
-  via?: string | undefined;
-  /** Desktop: what a click on the banner brings back, or why it has no action. */
-  action?: string | undefined;
-  /** Why the outbox could not take it (it was then sent directly, once). */
-  outboxError?: string | undefined;
-  /** Attempts made here when sent directly (one: retries belong to the outbox). */
-  attempts?: number | undefined;
-  /** Failed here: the sinks its `fallback` names, queued to get the notification instead. */
-  fallback?: string[] | undefined;
-  /** Failed here: the fallbacks not queued because the notification went to them anyway. */
-  fallbackSkipped?: string[] | undefined;
-}
-
-/** The presence answer as logged: no readings' pids, just what decided. */
-export interface PresenceBrief {
-  state: "present" | "away" | "unknown";
-  probe: string;
-  detail: string;
-  ms: number;
-  idleSeconds?: number;
-}
+import { isObject, toRunAttempt, type RunAttempt } from "./run-attempt.js";
 
 /** A delivery a noise rule or the route left out. */
 export interface Skip {
@@ -100,7 +56,7 @@ export interface RunRecord {
   project?: string | undefined;
   session?: string | undefined;
   id?: string | undefined;
-  outcomes: Outcome[];
+  outcomes: RunAttempt[];
   skipped: Skip[];
   /** Follow-ups queued: each goes out after afterSeconds unless the session is answered first. */
   escalations?: EscalationRecord[] | undefined;
@@ -214,7 +170,7 @@ function toRecord(value: Record<string, unknown>, time: string, outcomes: unknow
     project: text("project"),
     session: text("session"),
     id: text("id"),
-    outcomes: outcomes.filter(isOutcome),
+    outcomes: outcomes.map(toRunAttempt).filter((item) => item !== undefined),
     skipped: listOf(value.skipped).filter(isSkip),
     escalations: Array.isArray(value.escalations)
       ? listOf(value.escalations).filter(isEscalation)
@@ -227,10 +183,6 @@ function toRecord(value: Record<string, unknown>, time: string, outcomes: unknow
     kept: text("kept"),
     approval: isApproval(value.approval) ? value.approval : undefined,
   };
-}
-
-function isOutcome(item: unknown): item is Outcome {
-  return isObject(item) && typeof item.sink === "string" && typeof item.ok === "boolean";
 }
 
 function isSkip(item: unknown): item is Skip {
@@ -255,10 +207,6 @@ function listOf(value: unknown): unknown[] {
 
 export function stringsOf(value: unknown): string[] {
   return listOf(value).filter((item): item is string => typeof item === "string");
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function parseObject(line: string): Record<string, unknown> | undefined {

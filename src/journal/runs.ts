@@ -107,8 +107,9 @@ export function hasFailed(run: LoggedRun): boolean {
   if (run.record.error || run.record.issues.length > 0) return true;
   return run.record.outcomes.some((o) => {
     const later = run.journal.get(o.sink);
-    const fallback = later?.fallback ?? o.fallback;
-    const skipped = later?.fallbackSkipped ?? o.fallbackSkipped;
+    const here = o.outcome === "failed" ? o : undefined;
+    const fallback = later?.fallback ?? here?.fallback;
+    const skipped = later?.fallbackSkipped ?? here?.fallbackSkipped;
     return (!o.ok || later?.outbox === "failed") && !rescuedBy(run, fallback, skipped);
   });
 }
@@ -132,7 +133,7 @@ function delivered(run: LoggedRun, sink: string): boolean {
   const later = run.journal.get(sink);
   if (later) return later.outbox === "delivered";
   const outcome = run.record.outcomes.find((o) => o.sink === sink);
-  return outcome?.ok === true && !outcome.queued && !outcome.held && !outcome.skipped;
+  return outcome?.outcome === "delivered" || outcome?.outcome === "started";
 }
 
 // The runs `log` shows: with --failed every run is looked at (the log is bounded: two files of

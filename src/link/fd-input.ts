@@ -15,6 +15,7 @@
 // Everything read is recorded, so that the full pipeline can be handed all of it (replay()).
 import { closeSync, constants, fstatSync, openSync, read, readvSync, type Stats } from "node:fs";
 import type { InputSource } from "../input-source.js";
+import { parses } from "../whole-json.js";
 
 export interface FdInput extends InputSource {
   /** The whole event if the client has written it all already (the usual case), read at once;
@@ -262,14 +263,4 @@ function poll(
     };
     look();
   });
-}
-
-/** True when the text is one whole JSON value. */
-export function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,5 @@
 // Subagent coalescing, the pure part: several SubagentStop notifications of one session become
-// one ("3 subagents finished: Explore, Plan, general-purpose"). Held and released by outbox/held.ts.
+// one ("3 subagents finished: Explore, Plan, general-purpose"). Held and released by delivery/coalesce-groups.ts.
 import { fnv1a64 } from "../fnv1a.js";
 import type { CoalescedPart, Notification } from "../core/notification.js";
 import { oneLine, truncate } from "./text.js";

@@ -7,27 +7,3 @@ export function fillTemplate(template: string, values: TemplateValues): string {
     name in values ? (values[name] ?? "") : whole,
   );
 }
-
-/** Every placeholder a template may use, for the config schema's documentation. */
-export const TEMPLATE_PLACEHOLDERS = [
-  "project",
-  "agent",
-  "event",
-  "message",
-  "reason",
-  "session_title",
-  "session_id",
-  "last_message",
-  "agent_type",
-  "error",
-  "tool",
-  "denied",
-  "duration",
-  "message_count",
-  "cwd",
-  "facts",
-  "session_line",
-  "token_usage",
-  "title",
-  "resets",
-] as const;

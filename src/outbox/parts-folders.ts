@@ -1,5 +1,7 @@
 // Folders of parts that the worker releases as one pending entry: held/ (SubagentStops coalesced,
-// held.ts) and digest/ (what came while you were away, digest.ts). One mechanism for both:
+// ../delivery/coalesce-groups.ts) and digest/ (what came while you were away,
+// ../delivery/digest.ts). One mechanism for both, the storing part: each says when a folder is
+// due and what its parts become.
 //
 // - A part is a whole outbox entry in the folder (so a corrupt one is quarantined the same way).
 // - Releasing a folder claims it by one rename to "<name>.claimed.<tag>": a part moved in during

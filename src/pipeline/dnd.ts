@@ -8,7 +8,7 @@
 import type { DndMode } from "../core/config.js";
 import type { DndReading } from "../presence/dnd.js";
 import type { PolicyPlan } from "./policy.js";
-import type { RoutedDelivery } from "./route.js";
+import type { RoutedDelivery } from "../delivery/plan.js";
 
 // True when the plan has a delivery (sent now, or held for coalescing) that Do Not Disturb would
 // change: only then is it read.

@@ -2,7 +2,8 @@ import type { Config } from "../core/config.js";
 import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../core/notification.js";
 import type { HookEvent, NoticeEvent } from "../core/hook-event.js";
-import type { RoutedDelivery, RoutePlan } from "./route.js";
+import type { RoutePlan } from "./route.js";
+import type { Held, RoutedDelivery } from "../delivery/plan.js";
 import type { Skip } from "../journal/line.js";
 import type { ClaimMarker } from "./seen-markers.js";
 import { limitWindow } from "../message/usage-limit.js";
@@ -26,12 +27,6 @@ export type Rule =
 /** A delivery that route() planned and a rule held back. */
 export interface Suppressed extends RoutedDelivery {
   rule: Rule;
-  reason: string;
-}
-
-/** A SubagentStop delivery held back to be merged with the session's next ones (coalescing). */
-export interface Held extends RoutedDelivery {
-  holdMs: number;
   reason: string;
 }
 

@@ -1,6 +1,6 @@
 import { HookNotifyError } from "../errors.js";
 import type { InputSource } from "../input-source.js";
-import { parses } from "../link/fd-input.js";
+import { parses } from "../whole-json.js";
 
 export interface ReadInputOptions {
   /** Larger input is refused, not buffered. */

@@ -2,15 +2,8 @@ import type { Config, SinkEntry } from "../core/config.js";
 import { FALLBACK_ONLY } from "../core/defaults.js";
 import type { Notification } from "../core/notification.js";
 import { findSink } from "../sinks/index.js";
-import type { Sink } from "../sinks/sink.js";
 import type { Skip } from "../journal/line.js";
-
-/** One notification bound for one configured sink. */
-export interface RoutedDelivery {
-  entry: SinkEntry;
-  sink: Sink<unknown>;
-  notification: Notification;
-}
+import type { RoutedDelivery } from "../delivery/plan.js";
 
 export interface RoutePlan {
   deliveries: RoutedDelivery[];

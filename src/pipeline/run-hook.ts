@@ -11,7 +11,7 @@ import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
 import { deliverBudgetMs, eventDeadline, inputWaitMs } from "./deadline.js";
-import { deliver, type DeliverOptions } from "./deliver.js";
+import { dispatch, type WhenQueued } from "../delivery/dispatch.js";
 import { gatherContext } from "./gather-context.js";
 import type { EventContext } from "../core/event-context.js";
 import type { Client, HookEvent } from "../core/hook-event.js";
@@ -56,11 +56,17 @@ export interface HookOptions {
   explicitTimeout: boolean;
   /** The run to fill in; the caller keeps it to log a run that the deadline cuts short. */
   run?: HookRun | undefined;
+  /** The one seam to the worker, given by the caller: the pipeline imports no link/ or outbox/. */
+  link: WorkerLink;
+}
+
+/** How a run reaches the worker (link/, src/link/PROTOCOL.md), as ports its caller fills in. */
+export interface WorkerLink {
   /** Hook mode: once the event reads and the config loads, give the event to a worker
    * (link/hand-over.ts); "handed" ends the run here, and the worker logs it. */
   handOver?: ((raw: string, secrets: readonly string[]) => Promise<string>) | undefined;
-  /** Who sends what the run queues (pipeline/deliver.ts). */
-  queuedFor?: DeliverOptions["queuedFor"];
+  /** Who sends what the run queued (delivery/dispatch.ts). */
+  whenQueued: WhenQueued;
 }
 
 /** What one run did; the record is what goes to the log. */
@@ -110,8 +116,9 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         const { announceConfigProblems } = await import("./config-notice.js");
         run.configNotice = await announceConfigProblems(run.config, deps);
       }
-      if (options.handOver && !run.config.error) {
-        const result = await options.handOver(raw, run.config.secrets);
+      const { handOver } = options.link;
+      if (handOver && !run.config.error) {
+        const result = await handOver(raw, run.config.secrets);
         if (result === "handed") {
           run.handedOver = true;
           return run;
@@ -151,7 +158,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       if (options.mode === "dry-run") run.presence = await dryRunPresence(run.plan, deps);
       else {
         noteMovedOn(run.notification, value, deps);
-        run.record.outcomes = await deliver(run.plan.deliveries, {
+        run.record.outcomes = await dispatch(run.plan.deliveries, {
           deps,
           budgetMs: deliverBudgetMs(deadline, deps.now()),
           wait: options.mode === "wait",
@@ -167,7 +174,7 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
           maxBodyLength: value.maxBodyLength,
           escalations: run.escalations,
           forceAway,
-          queuedFor: options.queuedFor,
+          whenQueued: options.link.whenQueued,
           replySink: waitsForPrompt(run.notification) ? value.replySink : undefined,
         });
         if (run.escalations.length > 0)
@@ -204,17 +211,14 @@ async function readDndFor(
 async function dryRunPresence(plan: PolicyPlan, deps: Deps): Promise<Presence | undefined> {
   const away = plan.deliveries.find((d) => d.entry.when === "away");
   if (!away) return undefined;
-  const { probePresence } = await import("../presence/probe.js");
-  return withDeadline(10_000, (signal) =>
-    probePresence({
-      env: deps.env,
-      pid: deps.ppid ?? 0,
-      idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
-      signal,
-      platform: deps.platform,
-      now: deps.now(),
-    }),
-  );
+  const { presenceNow } = await import("../delivery/presence-gate.js");
+  return presenceNow({
+    env: deps.env,
+    pid: deps.ppid ?? 0,
+    idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
+    platform: deps.platform,
+    now: deps.now(),
+  });
 }
 
 function escalationRecord(escalation: PlannedEscalation): EscalationRecord {

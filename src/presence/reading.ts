@@ -19,8 +19,3 @@ export interface Reading {
   /** How long the probe took. */
   ms: number;
 }
-
-// A reading that knows nothing: the program is missing, failed or answered nonsense.
-export function unknownReading(probe: string, detail: string, ms: number): Reading {
-  return { probe, detail, ms };
-}

@@ -12,13 +12,6 @@ import { getSession } from "./client.js";
 import { loadTransport } from "./http.js";
 import type { Session } from "./schemas.js";
 
-/** What enrichment did, for the worker's journal. */
-export interface Enriched {
-  notification: Notification;
-  /** Why the plain notification went out: the error code, e.g. SERVICE_TIMEOUT. */
-  skipped?: string | undefined;
-}
-
 // The session as the service has it, or the reason it could not be had in time.
 export async function fetchSessionFacts(
   service: ServiceConfig,

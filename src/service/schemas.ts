@@ -55,7 +55,6 @@ export const provisioningStepSchema = z.looseObject({
   completedAt: maybe(num),
   installSessionId: maybe(str),
 });
-export type ProvisioningStep = z.infer<typeof provisioningStepSchema>;
 
 export const computerSchema = z.looseObject({
   id: str,

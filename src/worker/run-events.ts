@@ -10,6 +10,7 @@ import { textInput } from "../input-source.js";
 import type { EventEntry } from "../link/inbox.js";
 import { listEvents, takeEvent } from "../link/inbox.js";
 import { hookEnvFor } from "../link/hook-env.js";
+import { startWorker } from "../link/spawn.js";
 import { journal, startRecord } from "../journal/append.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { hookBudget } from "../pipeline/deadline.js";
@@ -106,7 +107,8 @@ async function runEvent(
     deadline: hookBudget(now, timeout).deadline,
     explicitTimeout: timeout !== undefined,
     run,
-    queuedFor,
+    // A leaving worker or a flush starts one for what the events queued (or asks the live one).
+    link: { whenQueued: queuedFor === "this-round" ? "this-round" : startWorker },
   });
 }
 

@@ -9,7 +9,7 @@ import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { adoptOrphans } from "../link/adopt.js";
-import { hasHeld, releaseHeld } from "../outbox/held.js";
+import { hasHeld, releaseHeld } from "../delivery/coalesce-groups.js";
 import { hasDigest, releaseDigests } from "../delivery/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
 import { lockSocket, whileLocked } from "../link/lock.js";

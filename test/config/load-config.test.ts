@@ -9,6 +9,7 @@ import type { Deps } from "../../src/deps.js";
 import { SINK_DEFAULT_EVENTS } from "../../src/core/hook-event.js";
 import { textInput } from "../../src/input-source.js";
 import { runHook } from "../../src/pipeline/run-hook.js";
+import { startWorker } from "../../src/link/spawn.js";
 import { testDeps } from "../helpers/sample-notification.js";
 
 const SLACK = "https://hooks.slack.com/services/T0000000/B0000000/abcdefghijklmnopqrstuvwx";
@@ -304,6 +305,7 @@ describe("loadConfig: entries", () => {
       mode: "hook",
       deadline: Date.now() + 10_000,
       explicitTimeout: true,
+      link: { whenQueued: startWorker },
     });
     expect(run.record.error).toBeUndefined();
     expect(run.record.issues).toEqual([

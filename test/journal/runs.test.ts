@@ -67,7 +67,21 @@ describe("parseLog", () => {
 
   it("keeps only object items in a hand-edited record's lists", () => {
     const { runs } = parseLog(run("a", [null, 3, sent]));
-    expect(runs[0]?.record.outcomes).toEqual([sent]);
+    expect(runs[0]?.record.outcomes).toEqual([{ ...sent, outcome: "delivered" }]);
+  });
+
+  // Lines written before `outcome` existed say it by their flags; they read into the same union.
+  const presence = { state: "present", probe: "tmux", detail: "pane active", ms: 4 };
+  it.each([
+    ["delivered", sent],
+    ["queued", queued],
+    ["coalesced", { ...queued, queued: undefined, held: true }],
+    ["started", { ...sent, started: true }],
+    ["skipped", { ...sent, skipped: "present: tmux: pane active", presence }],
+    ["failed", { ...sent, ok: false, code: "SINK_UNAVAILABLE", error: "no notify-send" }],
+  ])("reads an earlier version's %s item into the union", (outcome, item) => {
+    const { runs } = parseLog(run("a", [item]));
+    expect(runs[0]?.record.outcomes).toMatchObject([{ outcome, sink: item.sink, ok: item.ok }]);
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../helpers/bundle.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { outboxEnv, type OutboxEnv } from "../helpers/outbox-env.js";
-import { hold } from "../../src/outbox/held.js";
+import { hold } from "../../src/delivery/coalesce-groups.js";
 import { startWorker } from "../../src/link/spawn.js";
 import { enqueue } from "../../src/outbox/store.js";
 import { sampleNotification } from "../helpers/sample-notification.js";

@@ -7,7 +7,8 @@ import { logPath, stateDir } from "../../config/paths.js";
 import type { Config } from "../../core/config.js";
 import type { Deps } from "../../deps.js";
 import type { Notification } from "../../core/notification.js";
-import { deliver } from "../../pipeline/deliver.js";
+import { dispatch } from "../../delivery/dispatch.js";
+import { startWorker } from "../../link/spawn.js";
 import { SINK_DEFAULT_EVENTS, WATCH_EVENTS } from "../../core/hook-event.js";
 import {
   applyPolicy,
@@ -61,13 +62,14 @@ export async function announce(
     skipped: plan.skipped,
     issues: loaded.issues,
   });
-  record.outcomes = await deliver(plan.deliveries, {
+  record.outcomes = await dispatch(plan.deliveries, {
     deps,
     budgetMs: 10_000,
     wait: false,
     secrets: loaded.secrets,
     configPath: options.configPath,
     held: [],
+    whenQueued: startWorker,
   });
   record.ms = deps.now() - Date.parse(record.time);
   appendJournal(logPath(deps), record, loaded.secrets);

@@ -42,42 +42,6 @@ const DEFAULTS: Record<WatchEventName, { title: string; body: string }> = {
   },
 };
 
-/** Placeholders of the watch templates, beside {project} and {event}. */
-export const WATCH_PLACEHOLDERS = [
-  "session_title",
-  "session_id",
-  "from",
-  "message_count",
-  "outcome",
-  "error_note",
-  "last_message",
-  "token_usage",
-  "reply_command",
-  "computer",
-  "computer_id",
-  "status",
-  "problem",
-  "step",
-  "error",
-  "retry_command",
-  "install_messages",
-  "revision",
-  "revisions",
-  "count",
-  "user",
-  "when",
-  "changes",
-  "date",
-  "credits",
-  "active_users",
-  "sessions",
-  "tool_calls",
-  "top_models",
-  "commits",
-  "prs",
-  "over",
-] as const;
-
 // One notification for one fact; `project` names the service (its host).
 export function noticeOf(
   fact: WatchFact,

@@ -10,7 +10,7 @@ import {
   hold,
   releaseHeld,
   type HeldEntry,
-} from "../../src/outbox/held.js";
+} from "../../src/delivery/coalesce-groups.js";
 import type { Notification } from "../../src/core/notification.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";

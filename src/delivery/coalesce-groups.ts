@@ -12,14 +12,20 @@ import { fnv1a64 } from "../fnv1a.js";
 import { coalesceNotifications } from "../message/coalesce.js";
 import type { Notification } from "../core/notification.js";
 import { MAX_HOLD_MS } from "../core/defaults.js";
-import { outboxPaths, type OutboxPaths } from "./paths.js";
+import { outboxPaths, type OutboxPaths } from "../outbox/paths.js";
 import {
   holdsParts,
   releaseFolders,
   type PartsKind,
   type ReleaseSummary,
-} from "./parts-folders.js";
-import { ensureDirs, newEntry, writeTemp, type QueuedDelivery, type OutboxEntry } from "./store.js";
+} from "../outbox/parts-folders.js";
+import {
+  ensureDirs,
+  newEntry,
+  writeTemp,
+  type QueuedDelivery,
+  type OutboxEntry,
+} from "../outbox/store.js";
 
 /** An empty group folder (a hook died between mkdir and rename) is removed after this. */
 const EMPTY_GROUP_MS = 2 * MAX_HOLD_MS;
@@ -35,7 +41,7 @@ export interface HoldRequest extends QueuedDelivery {
   maxBodyLength: number;
 }
 
-export type { ReleaseSummary } from "./parts-folders.js";
+export type { ReleaseSummary } from "../outbox/parts-folders.js";
 
 // Writes one part into its group, durably (temp file, fsync, rename), and returns.
 export async function hold(deps: Deps, request: HoldRequest): Promise<void> {

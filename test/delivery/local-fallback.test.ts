@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/validate-config.js";
-import { queueLocalFallbacks } from "../../src/pipeline/local-fallback.js";
-import type { Outcome } from "../../src/journal/line.js";
+import { queueRunFallbacks } from "../../src/delivery/fallback.js";
+import type { RunAttempt } from "../../src/journal/run-attempt.js";
 import { route } from "../../src/pipeline/route.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
@@ -12,7 +12,19 @@ const hook = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe("queueLocalFallbacks", () => {
+// The banner's send failed in the run itself.
+const failed: RunAttempt = {
+  sink: "banner",
+  type: "desktop",
+  target: "desktop",
+  outcome: "failed",
+  ok: false,
+  ms: 1,
+  code: "SINK_UNAVAILABLE",
+  error: "no notify-send",
+};
+
+describe("queueRunFallbacks", () => {
   it("queues each fallback once, marked fallbackOf, but not one this run sends to anyway", async () => {
     const sinks = {
       banner: { type: "desktop", fallback: ["mail", "team"] },
@@ -22,20 +34,15 @@ describe("queueLocalFallbacks", () => {
     const box = await outboxEnv(sinks);
     const notification = sampleNotification();
     const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);
-    const failed: Outcome = {
-      sink: "banner",
-      type: "desktop",
-      target: "desktop",
-      ok: false,
+    const sent: RunAttempt = {
+      sink: "team",
+      type: "webhook",
+      target: "x",
+      outcome: "delivered",
+      ok: true,
       ms: 1,
     };
-    const sent: Outcome = { sink: "team", type: "webhook", target: "x", ok: true, ms: 1 };
-    const outcomes = await queueLocalFallbacks([failed, sent], deliveries, {
-      ...box,
-      budgetMs: 1000,
-      wait: false,
-      secrets: [],
-    });
+    const outcomes = await queueRunFallbacks([failed, sent], deliveries, box);
     expect(outcomes).toEqual([{ ...failed, fallback: ["mail"], fallbackSkipped: ["team"] }, sent]);
     expect(await box.files("pending")).toMatchObject([
       { sinkName: "mail", fallbackOf: "banner", notification: { id: notification.id } },
@@ -48,15 +55,7 @@ describe("queueLocalFallbacks", () => {
     const notification = sampleNotification();
     const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);
     const banner = deliveries.filter((d) => d.entry.name === "banner");
-    const failed: Outcome = {
-      sink: "banner",
-      type: "desktop",
-      target: "desktop",
-      ok: false,
-      ms: 1,
-    };
-    const options = { ...box, budgetMs: 1000, wait: false, secrets: [] };
-    const outcomes = await queueLocalFallbacks([failed], banner, options, ["banner", "mail"]);
+    const outcomes = await queueRunFallbacks([failed], banner, box, ["banner", "mail"]);
     expect(outcomes).toEqual([{ ...failed, fallbackSkipped: ["mail"] }]);
     expect(await box.files("pending")).toEqual([]);
   });
