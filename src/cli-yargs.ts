@@ -41,7 +41,7 @@ export async function runApprove(argv: string[]): Promise<void> {
   await runApproveCommand(parseApproveArgs(argv));
 }
 
-/** Where a usage mistake goes: cli-yargs prints it and exits 1; tests collect it. */
+/** Where a usage mistake goes: cli-yargs prints it and exits 2; tests collect it. */
 export type OnUsageMistake = (line: string) => void;
 
 // Every command but the hook path: yargs and the command modules load only here.
@@ -55,8 +55,10 @@ export async function runYargs(given: string[]): Promise<void> {
   }
   const unknown = unknownCommandMessage(argv[0], COMMAND_NAMES);
   if (unknown !== undefined) {
+    // Exit 1, never 2 (usage): an unknown command word may be a hand-written hook line in a
+    // client's settings (`hook-notify notfy`), and a hook client reads 2 as "block".
     console.error(unknown);
-    process.exitCode = EXIT.usage;
+    process.exitCode = EXIT.failure;
     return;
   }
   applyColorFlag(argv);
@@ -128,7 +130,8 @@ export async function createParser(
     .fail((message: string | undefined, error: Error | undefined) => {
       if (isInterrupt(error)) process.exit(EXIT.interrupted);
       // yargs' own complaints (unknown flag, bad value) and a command's USAGE throw are usage
-      // mistakes: one line naming the fix, exit 1 (never 2). Any other throw is a failure.
+      // mistakes: one line naming the fix, exit 2 (a named command: the hook and approve never
+      // come here). Any other throw is a failure.
       const usage = !(error instanceof Error) || error.name === "YError" || isUsageError(error);
       const text = message ?? error?.message ?? "usage error";
       if (usage) onMistake(describeUsageMistake(text, argv, shape));

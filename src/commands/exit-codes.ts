@@ -1,18 +1,27 @@
-// The exit codes of every command a person types (`hook-notify help exit-codes` prints them). No
-// command exits 2: a hook client reads 2 as "block", and a mistyped hook line must never block.
-export const EXIT = { ok: 0, failure: 1, usage: 1, interrupted: 130 } as const;
+// The exit codes of every command a person types (`hook-notify help exit-codes` prints them). A
+// usage mistake on a named command exits 2. Hook mode never does (a hook client reads 2 as
+// "block"): the hook path (cli.ts, run.ts), `approve` (a permission hook) and an unknown command
+// word (it may be a hand-written hook line) exit 0 or 1 only.
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+/** The exit code for an error a named command reports: 2 a usage mistake, else 1. */
+export function exitCodeFor(error: { code: string }): number {
+  return error.code === "USAGE" ? EXIT.usage : EXIT.failure;
+}
 
 /** `hook-notify help exit-codes`: one line per code. */
 export const EXIT_CODES_HELP = [
   "Exit codes of hook-notify:",
   "  0    ok",
-  "  1    something failed (a sink did not deliver, doctor found a blocker, flush left work), or a",
-  "       usage mistake (an unknown command, flag or value, a missing value, --yes missing where",
-  "       nobody can be asked): one line names the fix, and nothing was sent or written",
+  "  1    something failed (a sink did not deliver, doctor found a blocker, flush left work)",
+  "  2    a usage mistake on a command (an unknown flag or value, a missing value or argument,",
+  "       --yes missing where nobody can be asked): one line names the fix, nothing was sent",
+  "       or written",
   "  130  interrupted (Ctrl-C)",
-  'Never 2 for these: a hook client reads 2 as "keep the agent going". The service commands',
-  "(sessions, computers, usage, controls) keep their own codes: 2 a mistake their checks find, 3",
-  "the service refused (docs/service.md).",
+  'Never 2 in hook mode (a hook client reads 2 as "keep the agent going"): the hook itself',
+  "(hook-notify, run, an unknown hook flag), approve and an unknown command word exit 0 or 1.",
+  "The service commands (sessions, computers, usage, controls) also exit 3 when the service",
+  "refused (docs/service.md).",
   "",
 ].join("\n");
 

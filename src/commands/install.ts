@@ -4,7 +4,7 @@ import type { ApproveInstallPlan as ApprovePlan } from "../approve/install-confi
 import { approvingClients, CLIENT_IDS, clientNames, clients } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
 import type { SettingsArgs } from "../settings/settings-command.js";
-import { EXIT, isInterrupt } from "./exit-codes.js";
+import { EXIT, exitCodeFor, isInterrupt } from "./exit-codes.js";
 
 /** The flags install and uninstall share, as yargs parses them. */
 export interface SettingsFlags {
@@ -95,8 +95,8 @@ export async function runSettingsHandler(
   flags: SettingsFlags,
 ): Promise<void> {
   const approve = action === "install" && flags.approve === true ? await planApprove() : undefined;
-  if (approve === null) {
-    process.exitCode = 1;
+  if (typeof approve === "number") {
+    process.exitCode = approve;
     return;
   }
   const [{ homedir }, { openTerminalPrompt }, { runSettingsCommand }, { findPackageRoot }] =
@@ -172,7 +172,8 @@ async function refreshSchema(machine: {
 }
 
 // install --approve checks the config before any file is touched; null: it cannot (said why).
-async function planApprove(): Promise<ApprovePlan | null> {
+// The plan, or the exit code when there is none (2 for a usage mistake, 1 a broken config).
+async function planApprove(): Promise<ApprovePlan | number> {
   const [{ createDeps }, { planApproveInstall }, { toHookNotifyError }] = await Promise.all([
     import("../deps.js"),
     import("../approve/install-config.js"),
@@ -181,8 +182,9 @@ async function planApprove(): Promise<ApprovePlan | null> {
   try {
     return planApproveInstall(createDeps());
   } catch (error) {
-    console.error(`hook-notify install: ${toHookNotifyError(error).message}`);
-    return null;
+    const known = toHookNotifyError(error);
+    console.error(`hook-notify install: ${known.message}`);
+    return exitCodeFor(known);
   }
 }
 

@@ -9,6 +9,7 @@ import { toHookNotifyError, type HookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
 import { describeWait, type ServiceContext } from "../service/http.js";
 import { DEFAULT_TIMEOUT_SECONDS } from "./service-flags.js";
+import { EXIT as COMMAND_EXIT } from "./exit-codes.js";
 
 /** Where a command's output goes; the yargs handler passes the console, tests collect lines. */
 export interface CommandIo {
@@ -20,8 +21,8 @@ export interface CommandIo {
 /** The longest Retry-After a one-shot command waits out before its single second try. */
 const MAX_WAIT_MS = 15_000;
 
-/** Exit codes of the service commands (docs/service.md): done, failed, usage, refused. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3 } as const;
+/** Exit codes of the service commands (docs/service.md): every command's, and 3 the service refused. */
+const EXIT = { ...COMMAND_EXIT, refused: 3 } as const;
 
 // The console as a CommandIo (the commands' handlers).
 export function consoleIo(deps: Deps): CommandIo {

@@ -5,6 +5,7 @@ import type { TestEvent, TestResult, TestRow } from "./test-run.js";
 import { configOption } from "./config-option.js";
 import { TEST_EVENTS } from "../core/hook-event.js";
 import { closestName } from "../did-you-mean.js";
+import { EXIT } from "./exit-codes.js";
 
 interface TestArgs {
   sink: string | undefined;
@@ -66,7 +67,7 @@ export const testCommand: CommandModule<object, TestArgs> = {
       console.error(
         `hook-notify: --failure goes with --event Stop or SessionEnd, not ${args.event}.`,
       );
-      process.exitCode = 1;
+      process.exitCode = EXIT.usage;
       return;
     }
     const [{ createDeps }, { runTest }, { createStyle }] = await Promise.all([
@@ -92,8 +93,13 @@ export const testCommand: CommandModule<object, TestArgs> = {
       clearTimeout(progress);
     });
     const problems = reportConfig(result);
-    if (result.unknownSink !== undefined || result.config.error) {
-      process.exitCode = 1;
+    // A sink name the config lacks is a usage mistake (2), unless the config itself is broken (1).
+    if (result.config.error) {
+      process.exitCode = EXIT.failure;
+      return;
+    }
+    if (result.unknownSink !== undefined) {
+      process.exitCode = EXIT.usage;
       return;
     }
     const { printJson, printTable, toReport, unsetReport } = await import("./test-report.js");

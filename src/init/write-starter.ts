@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Style } from "../style.js";
 import { SCHEMA_REF, writeSchemaCopy } from "./schema-copy.js";
+import { EXIT } from "../commands/exit-codes.js";
 import { clientNames } from "../clients/index.js";
 import {
   buildStarterConfig,
@@ -30,7 +31,7 @@ export interface StarterIo {
   self?: string;
 }
 
-// Returns the exit code: 0 written, 1 refused (existing file, unknown sink name).
+// Returns the exit code: 0 written, 1 refused (an existing file), 2 an unknown --sinks name.
 export async function writeStarter(io: StarterIo): Promise<number> {
   const refuse = `${io.file} already exists; nothing was written. Edit it, or run "hook-notify init --force" to replace it.`;
   if (!io.force && existsSync(io.file)) {
@@ -45,7 +46,7 @@ export async function writeStarter(io: StarterIo): Promise<number> {
       io.err(
         `--sinks: unknown sink ${parsed.unknown.join(", ") || "(none given)"}; use some of: ${SINK_CHOICES.join(",")}`,
       );
-      return 1;
+      return EXIT.usage;
     }
     sinks = parsed.sinks;
   } else if (io.ask) {
