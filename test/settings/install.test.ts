@@ -196,12 +196,12 @@ describe("install safety", () => {
     ).rejects.toMatchObject({
       code: "USAGE",
     });
-    expect((await run(box, "install", { client: "droid", scope: "local" })).code).toBe(1);
+    expect((await run(box, "install", { client: "droid", scope: "local" })).code).toBe(2);
   });
 
   it.each([0, 2.5, 601])("refuses --timeout %s: exit 1", async (timeout) => {
     const box = await makeSandbox();
-    expect((await run(box, "install", { timeout })).code).toBe(1);
+    expect((await run(box, "install", { timeout })).code).toBe(2);
   });
 
   it("refuses an unknown event: USAGE", async () => {
@@ -328,7 +328,7 @@ describe("choosing clients and scopes", () => {
 
   it("asks for --client when no client folder exists", async () => {
     const box = await makeSandbox();
-    expect((await run(box, "install", { client: undefined })).code).toBe(1);
+    expect((await run(box, "install", { client: undefined })).code).toBe(2);
   });
 
   it("writes an executable wrapper for project scope and the command that runs it", async () => {
@@ -355,7 +355,7 @@ describe("choosing clients and scopes", () => {
     const box = await makeSandbox();
     box.machine.scriptPath = "/home/u/.npm/_npx/0a1b2c/node_modules/hook-notify/bin/hook-notify.js";
     const result = await run(box, "install", { scope: "user" });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.err.split("\n")).toHaveLength(1);
     expect(result.err).toContain("npx cache");
     expect(result.err).toContain("npm i -g hook-notify && hook-notify install");

@@ -114,7 +114,7 @@ describe("install --mcp", () => {
       mcp: true,
       scope: "project",
     });
-    expect(scoped.code).toBe(1);
+    expect(scoped.code).toBe(2);
     expect(scoped.err).toMatch(/run install --mcp without --scope/);
     const broken = await run(box, "install", { client: "claude-code", mcp: true });
     expect(broken.code).toBe(1);

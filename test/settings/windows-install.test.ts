@@ -111,7 +111,7 @@ describe("install on Windows", () => {
     const box = await windowsBox();
     box.machine = { ...box.machine, scriptPath: "C:\\tools\\100%\\hook-notify.js" };
     const result = await run(box, "install", { client: "droid" });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.err).toContain('would expand the "%"');
     expect(await readMaybe(join(box.home, ".factory", "hooks.json"))).toBeUndefined();
   });
@@ -121,7 +121,7 @@ describe("install on Windows", () => {
     async (client) => {
       const box = await windowsBox();
       const result = await run(box, "install", { client, scope: "project" });
-      expect(result.code).toBe(1);
+      expect(result.code).toBe(2);
       expect(result.err).toContain("--scope project is not available on Windows");
       expect(await readMaybe(join(box.project, ".claude", "settings.json"))).toBeUndefined();
       expect(await readMaybe(join(box.project, ".factory", "hooks.json"))).toBeUndefined();
