@@ -96,7 +96,7 @@ describe("install --approve", () => {
     const result = await runBin(["install", "--client", "droid", "--approve", "-y"], {
       env: h.env,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/droid has no PermissionRequest event/);
     expect(() => readFileSync(join(h.dir, ".factory", "hooks.json"))).toThrow();
     expect(configOf(h).approveReplyTopic).toBeUndefined();
@@ -112,7 +112,7 @@ describe("install --approve", () => {
   });
 
   // Issue 25: a topic without a token takes posts from anyone, so anyone could press Allow.
-  it("an ntfy sink without a token: exit 1, one line naming the fix, writes nothing", async () => {
+  it("an ntfy sink without a token: exit 2 (usage), one line naming the fix, writes nothing", async () => {
     const h = home({
       sinks: { phone: { type: "chat", service: "ntfy", url: "https://ntfy.sh/t1" } },
     });
@@ -121,7 +121,7 @@ describe("install --approve", () => {
     const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
       env: h.env,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /sinks\.phone: approving from the phone needs an ntfy access token/,
     );
@@ -145,7 +145,7 @@ describe("install --approve", () => {
       /sinks\.phone\.apiUrl: approvals over plain http to 192\.0\.2\.1:8081/,
     ],
   ])(
-    "%s over plain http, not loopback: exit 1, one line naming the fix, writes nothing",
+    "%s over plain http, not loopback: exit 2 (usage), one line naming the fix, writes nothing",
     async (_, sink, message) => {
       const h = home({ sinks: { phone: { type: "chat", ...sink } } });
       const config = join(h.dir, "config", "hook-notify", "config.json");
@@ -153,7 +153,7 @@ describe("install --approve", () => {
       const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
         env: h.env,
       });
-      expect(result.code).toBe(1);
+      expect(result.code).toBe(2);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).toMatch(/Use https:\/\/ .*then run: hook-notify install --approve\n$/);
       expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
@@ -164,7 +164,7 @@ describe("install --approve", () => {
   );
 
   // Issue 25: the presses are read with the bot token; without one there is no bot to ask.
-  it("a Telegram sink without a bot token: exit 1, one line, writes nothing", async () => {
+  it("a Telegram sink without a bot token: exit 2, one line, writes nothing", async () => {
     const h = home({
       sinks: { phone: { type: "chat", service: "telegram", chatId: 424242 } },
     });
@@ -173,7 +173,7 @@ describe("install --approve", () => {
     const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
       env: h.env,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/sinks\.phone.*botToken/);
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(() => settings(h)).toThrow();
@@ -223,12 +223,12 @@ describe("install --approve", () => {
     expect(statSync(config).mode & 0o777).toBe(0o600);
   });
 
-  it("without an ntfy sink: exit 1, says what to add, writes nothing", async () => {
+  it("without an ntfy sink: exit 2, says what to add, writes nothing", async () => {
     const h = home({ sinks: { desktop: { type: "desktop" } } });
     const result = await runBin(["install", "--client", "claude-code", "--approve", "-y"], {
       env: h.env,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/"service": "ntfy"/);
     expect(() => settings(h)).toThrow();
   });

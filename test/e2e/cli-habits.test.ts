@@ -73,13 +73,13 @@ describe("the command line people expect", () => {
     expect(home.logLines()).toEqual([]);
   });
 
-  it("install and uninstall without a terminal refuse to write without --yes (exit 1); --dry-run still shows", async () => {
+  it("install and uninstall without a terminal refuse to write without --yes (exit 2, usage); --dry-run still shows", async () => {
     const home = tempHome();
     const hooks = join(home.dir, ".factory", "hooks.json");
     mkdirSync(dirname(hooks), { recursive: true });
     const droid = ["--client", "droid"];
     const install = await runBin(["install", ...droid], { env: home.env });
-    expect(install).toMatchObject({ code: 1, stdout: "" });
+    expect(install).toMatchObject({ code: 2, stdout: "" });
     expect(install.stderr).toContain("--yes required when not running interactively");
     expect(existsSync(hooks)).toBe(false);
     const preview = await runBin(["install", ...droid, "--dry-run"], { env: home.env });
@@ -88,16 +88,16 @@ describe("the command line people expect", () => {
     expect((await runBin(["install", ...droid, "--yes"], { env: home.env })).code).toBe(0);
     const installed = readFileSync(hooks, "utf8");
     const uninstall = await runBin(["uninstall", ...droid], { env: home.env });
-    expect(uninstall).toMatchObject({ code: 1, stdout: "" });
+    expect(uninstall).toMatchObject({ code: 2, stdout: "" });
     expect(uninstall.stderr).toContain("hook-notify uninstall --dry-run");
     expect(readFileSync(hooks, "utf8")).toBe(installed);
   });
 
-  it("log --tail takes a whole number of runs: abc, -3 and 2.5 are usage errors (exit 1)", async () => {
+  it("log --tail takes a whole number of runs: abc, -3 and 2.5 are usage errors (exit 2)", async () => {
     const home = tempHome();
     for (const tail of ["abc", "-3", "2.5"]) {
       const run = await runBin(["log", "-n", tail], { env: home.env });
-      expect(run).toMatchObject({ code: 1, stdout: "" });
+      expect(run).toMatchObject({ code: 2, stdout: "" });
       expect(run.stderr).toContain("--tail: give a whole number of runs, 0 or more");
     }
     expect((await runBin(["log", "-n", "0"], { env: home.env })).code).toBe(0);
@@ -115,7 +115,8 @@ describe("the command line people expect", () => {
     },
   );
 
-  it("a mistyped command gets the likely one, exit 1 (usage), nothing on stdout", async () => {
+  // Exit 1, not 2 (usage): an unknown command word may be a hand-written hook line.
+  it("a mistyped command gets the likely one, exit 1 (never 2), nothing on stdout", async () => {
     const home = tempHome();
     const run = await runBin(["instal"], { env: home.env });
     expect(run).toMatchObject({ code: 1, stdout: "" });
@@ -123,8 +124,29 @@ describe("the command line people expect", () => {
       'hook-notify: "instal" is not a command. Did you mean "hook-notify install"? Run hook-notify --help for the list.\n',
     );
     const none = await runBin(["frobnicate"], { env: home.env });
+    expect(none.code).toBe(1);
     expect(none.stderr).not.toContain("Did you mean");
     expect(home.logLines()).toEqual([]);
+  });
+
+  it("a usage mistake exits 2 on a named command, never where a client may be waiting", async () => {
+    const home = tempHome();
+    const named = await runBin(["doctor", "--bogus"], { env: home.env });
+    expect(named).toMatchObject({ code: 2, stdout: "" });
+    expect(named.stderr).toBe(
+      'hook-notify doctor: unknown option --bogus. See "hook-notify doctor --help".\n',
+    );
+    const input = fixture("claude-code/Stop.json");
+    // The hook (also through `run`), a permission hook and a command word no one registered.
+    for (const args of [
+      ["--evnt", "Stop"],
+      ["run", "--bogus"],
+      ["--config", "x.json", "notfy"],
+    ])
+      expect(await runBin(args, { env: home.env, input })).toMatchObject({ code: 1, stdout: "" });
+    const approve = await runBin(["approve", "--bogus", "--timout", "5"], { env: home.env, input });
+    expect(approve).toMatchObject({ code: 0, stdout: "" });
+    expect((await runBin(["notfy"], { env: home.env, input })).code).toBe(1);
   });
 
   it("help <command> is <command> --help, also after --no-color", async () => {

@@ -19,7 +19,7 @@ describe("--json", () => {
     const hooks = join(home.dir, ".factory", "hooks.json");
     const droid = ["--client", "droid", "--json"];
     const refused = await runBin(["install", ...droid], { env: home.env });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(onlyJson(refused.stdout)).toMatchObject({
       action: "install",
       ok: false,

@@ -353,7 +353,7 @@ describe("hook-notify init", () => {
     const box = sandbox();
     const file = join(box.project, "x.json");
     const result = await box.run(["init", "--sinks", "desktop,pager", "--path", file]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("pager");
     expect(existsSync(file)).toBe(false);
   });

@@ -111,10 +111,10 @@ describe("hook-notify test", () => {
     expect(JSON.parse(good.requests[0]!.body)).toMatchObject({ type: "hook.notification" });
   });
 
-  it("--sink with an unknown name: exit 1, one line naming the configured sinks, nothing sent", async () => {
+  it("--sink with an unknown name: exit 2 (usage), one line naming the configured sinks, nothing sent", async () => {
     const { good, gone, home } = await goodAndRevoked();
     const result = await runBin(["test", "--sink", "nope"], { env: home.env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/no sink named "nope" in .*config\.json; configured: hook, team\.$/),

@@ -56,7 +56,7 @@ describe("shell completion", () => {
       expect(help.stdout).not.toContain("compdef");
     }
     const wrong = await runBin(["completion", "tcsh"], { env: home.env });
-    expect(wrong.code).toBe(1);
+    expect(wrong.code).toBe(2);
   });
 
   it.runIf(has("bash"))("bash", () => {
