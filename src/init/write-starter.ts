@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Style } from "../style.js";
 import { SCHEMA_REF, writeSchemaCopy } from "./schema-copy.js";
-import { EXIT } from "../commands/exit-codes.js";
+import { EXIT } from "../core/exit-code.js";
 import { clientNames } from "../clients/index.js";
 import {
   buildStarterConfig,

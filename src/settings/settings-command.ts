@@ -12,7 +12,7 @@ import { displayPath } from "./locate.js";
 import { type Scope } from "../core/install-target.js";
 import { formatReport } from "./report.js";
 import { selfCommand } from "./self-command.js";
-import { exitCodeFor } from "../commands/exit-codes.js";
+import { exitCodeFor } from "../core/exit-code.js";
 import { prepareInstall, prepareUninstall, type Machine, type SettingsRequest } from "./prepare.js";
 
 /** The parsed flags of install and uninstall. */
