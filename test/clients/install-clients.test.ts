@@ -122,10 +122,10 @@ describe("Codex", () => {
     expect(await readTree(box.root)).toEqual(before);
   });
 
-  it("refuses --scope local: exit 1", async () => {
+  it("refuses --scope local: a usage mistake, exit 2", async () => {
     const box = await makeSandbox();
     const result = await run(box, "install", { client: "codex", scope: "local" });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.err).toContain("Codex has no local scope");
   });
 });
