@@ -1,6 +1,5 @@
 import { fstatSync, read } from "node:fs";
 import type { Readable } from "node:stream";
-import { isatty } from "node:tty";
 
 /** Where the hook event comes from: stdin in production, text or a stream in tests. */
 export interface InputSource {
@@ -19,7 +18,13 @@ export function stdinInput(getStdin: () => Readable): InputSource {
   const kind = kindOf(0);
   if (kind === "file")
     return { isTTY: false, read: (buffer) => readFd(0, buffer), release: () => undefined };
-  return { ...streamInput(getStdin()), isTTY: kind === "device" && isatty(0) };
+  return { ...streamInput(getStdin()), isTTY: kind === "device" && isTerminal(0) };
+}
+
+// node:tty loaded when asked, not with this module: an import would load it for every run of the
+// bundle that holds this file (the hook's own run when it delivers itself, stdin a file or pipe).
+function isTerminal(fd: number): boolean {
+  return process.getBuiltinModule("node:tty").isatty(fd);
 }
 
 function kindOf(fd: number): "file" | "device" | "other" {
