@@ -20,6 +20,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { toHookNotifyError } from "../errors.js";
 import type { Press } from "./telegram-bot.js";
 
 /** A lock older than the longest possible wait (approveSeconds ≤ 570) belongs to nobody. */
@@ -210,4 +211,52 @@ function writeAtomic(path: string, text: string): void {
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, text, { mode: 0o600 });
   renameSync(temp, path);
+}
+
+/** A process's seat at the shared bot (a waiting approve, the reply listener): it long-polls while
+ *  it holds poll.lock, taking the saved offset and sweeping stale files as it takes the lock, and
+ *  otherwise reads its inbox file while the holder routes what it reads. */
+export class PollSeat {
+  holding = false;
+  offset: number | undefined;
+
+  private readonly inbox: Inbox;
+  private readonly now: () => number;
+
+  constructor(inbox: Inbox, now: () => number) {
+    this.inbox = inbox;
+    this.now = now;
+  }
+
+  /** Whether this process polls now (else the caller reads its inbox and pauses). */
+  take(): boolean {
+    if (!this.holding) {
+      this.holding = takePollLock(this.inbox, this.now());
+      if (this.holding) {
+        this.offset = readOffset(this.inbox);
+        sweep(this.inbox, this.now());
+      }
+    }
+    return this.holding;
+  }
+
+  /** A getUpdates that failed: a 409 from a poller of ours that took the lock at the same moment
+   *  lets that one poll (this one reads its inbox); any other error stands. */
+  giveWay(error: unknown): void {
+    if (toHookNotifyError(error).status !== 409 || holdsPollLock(this.inbox)) throw error;
+    this.holding = false;
+  }
+
+  /** Past an update (saved by save(), once the whole batch is routed). */
+  passed(updateId: number): void {
+    this.offset = Math.max(this.offset ?? 0, updateId + 1);
+  }
+
+  save(): void {
+    if (this.offset !== undefined) writeOffset(this.inbox, this.offset);
+  }
+
+  leave(): void {
+    if (this.holding) releasePollLock(this.inbox);
+  }
 }

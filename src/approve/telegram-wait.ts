@@ -13,16 +13,11 @@ import { readCallback } from "./telegram-callback.js";
 import {
   askedIn,
   deliverPress,
-  holdsPollLock,
+  type Inbox,
   isUsed,
   markUsed,
-  readOffset,
-  releasePollLock,
-  sweep,
-  takePollLock,
+  PollSeat,
   takePresses,
-  writeOffset,
-  type Inbox,
 } from "./telegram-inbox.js";
 import { pause } from "./wait.js";
 
@@ -67,8 +62,7 @@ const RETRY_PAUSE_MS = 500;
 // Resolves at the first accepted press, at the deadline, or when the bot cannot be polled.
 export async function waitForPress(input: TelegramWaitInput): Promise<TelegramWaitResult> {
   const { signal } = input.call;
-  let holding = false;
-  let offset: number | undefined;
+  const seat = new PollSeat(input.inbox, input.now);
   let failures = 0;
   try {
     while (!hasEnded(signal)) {
@@ -76,24 +70,15 @@ export async function waitForPress(input: TelegramWaitInput): Promise<TelegramWa
         const found = await judge(input, press);
         if (found) return found;
       }
-      if (!holding) {
-        holding = takePollLock(input.inbox, input.now());
-        if (holding) {
-          offset = readOffset(input.inbox);
-          sweep(input.inbox, input.now());
-        }
-      }
-      if (!holding) {
+      if (!seat.take()) {
         await pause(INBOX_PAUSE_MS, signal);
         continue;
       }
       const left = Math.floor((input.endsAt - input.now()) / 1000) - 1;
       const waitSeconds = Math.max(0, Math.min(MAX_POLL_SECONDS, left));
-      const updates = await pollOnce(input.call, offset, waitSeconds, failures++).catch(
+      const updates = await pollOnce(input.call, seat.offset, waitSeconds, failures++).catch(
         (error: unknown) => {
-          // 409 from a poller of ours that took the lock at the same time: let it poll, read the inbox.
-          if (toHookNotifyError(error).status !== 409 || holdsPollLock(input.inbox)) throw error;
-          holding = false;
+          seat.giveWay(error);
           return undefined;
         },
       );
@@ -102,12 +87,12 @@ export async function waitForPress(input: TelegramWaitInput): Promise<TelegramWa
       let found: TelegramWaitResult | undefined;
       // Every update is routed before the offset moves past it: none is lost to another request.
       for (const update of updates) {
-        offset = Math.max(offset ?? 0, update.updateId + 1);
+        seat.passed(update.updateId);
         if (update.press === undefined) continue;
         const result = await judge(input, update.press, found === undefined);
         found ??= result;
       }
-      if (offset !== undefined) writeOffset(input.inbox, offset);
+      seat.save();
       if (found) return found;
       if (updates.length === 0 && waitSeconds === 0) await pause(INBOX_PAUSE_MS, signal);
     }
@@ -116,7 +101,7 @@ export async function waitForPress(input: TelegramWaitInput): Promise<TelegramWa
     if (hasEnded(signal)) return { none: "timeout" };
     return { none: "error", error: toHookNotifyError(error) };
   } finally {
-    if (holding) releasePollLock(input.inbox);
+    seat.leave();
   }
 }
 

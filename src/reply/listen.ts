@@ -4,20 +4,8 @@
 // poll.lock long-polls and routes every press it reads before it confirms it.
 import { getPresses, type Press } from "../approve/telegram-bot.js";
 import { readCallback } from "../approve/telegram-callback.js";
-import {
-  askedIn,
-  deliverPress,
-  holdsPollLock,
-  isUsed,
-  readOffset,
-  releasePollLock,
-  sweep,
-  takePollLock,
-  takePresses,
-  writeOffset,
-} from "../approve/telegram-inbox.js";
+import { askedIn, deliverPress, isUsed, PollSeat, takePresses } from "../approve/telegram-inbox.js";
 import { pause } from "../approve/wait.js";
-import { toHookNotifyError } from "../errors.js";
 import { judgeConfirm, judgeMessage, type JudgeInput } from "./judge.js";
 import { liveFiles } from "./store.js";
 import { messageOfReply } from "./telegram.js";
@@ -30,8 +18,7 @@ const INBOX_PAUSE_MS = 250;
 // Runs until no ticket is live (or the call's signal ends it). Throws a Bot API error (401, 409).
 export async function listen(input: ListenInput): Promise<void> {
   const { signal } = input.call;
-  let holding = false;
-  let offset: number | undefined;
+  const seat = new PollSeat(input.inbox, input.now);
   try {
     for (;;) {
       if (signal.aborted) return;
@@ -45,14 +32,7 @@ export async function listen(input: ListenInput): Promise<void> {
           const message = messageOfReply(press);
           if (message) await judgeMessage(input, message);
         }
-      if (!holding) {
-        holding = takePollLock(input.inbox, input.now());
-        if (holding) {
-          offset = readOffset(input.inbox);
-          sweep(input.inbox, input.now());
-        }
-      }
-      if (!holding) {
+      if (!seat.take()) {
         await pause(INBOX_PAUSE_MS, signal);
         continue;
       }
@@ -66,24 +46,23 @@ export async function listen(input: ListenInput): Promise<void> {
       );
       let updates;
       try {
-        updates = await getPresses(input.call, offset, waitSeconds);
+        updates = await getPresses(input.call, seat.offset, waitSeconds);
       } catch (error) {
         if (hasEnded(signal)) return;
         // An approve that took the lock at the same moment: let it poll, read the inbox.
-        if (toHookNotifyError(error).status !== 409 || holdsPollLock(input.inbox)) throw error;
-        holding = false;
+        seat.giveWay(error);
         continue;
       }
       for (const update of updates) {
-        offset = Math.max(offset ?? 0, update.updateId + 1);
+        seat.passed(update.updateId);
         // A reply comes as approve reads it (a Press with `reply`), a button press as a Press.
         if (update.press?.reply !== undefined) await onMessage(input, update.press);
         else if (update.press) await onPress(input, update.press);
       }
-      if (offset !== undefined) writeOffset(input.inbox, offset);
+      seat.save();
     }
   } finally {
-    if (holding) releasePollLock(input.inbox);
+    seat.leave();
   }
 }
 
