@@ -123,7 +123,7 @@ describe("isHookInvocation: global options before a command", () => {
     const GLOBAL = /^(--config=|-c.|--(no-)?color$)/;
     const word = fc.oneof(
       fc.string({ maxLength: 12 }),
-      fc.constantFrom("-h", "--help", "-v", "run", "-c\n", "-c\u2028x", "--color\n"),
+      fc.constantFrom("-h", "--help", "-v", "-V", "run", "-c\n", "-c\u2028x", "--color\n"),
       fc
         .tuple(
           fc.constantFrom("--config=", "-c", "--color", "--no-color", "--co", "-"),
@@ -133,7 +133,7 @@ describe("isHookInvocation: global options before a command", () => {
     );
     fc.assert(
       fc.property(word, (first) => {
-        const help = ["--help", "-h", "--version", "-v"].includes(first);
+        const help = ["--help", "-h", "--version", "-v", "-V"].includes(first);
         const hookWord =
           first === "run" || first.startsWith("-") || first.trimStart().startsWith("{");
         expect(isHookInvocation([first, "doctor"])).toBe(!help && !GLOBAL.test(first) && hookWord);
