@@ -54,11 +54,33 @@ function install(client) {
   if (existsSync(join(dest, "node_modules", ".bin", client.bin))) return true;
   const spec = `${client.pkg}@${client.version}`;
   const result = spawnSync(npm, ["install", "--no-audit", "--no-fund", "--prefix", dest, spec], {
-    stdio: "ignore",
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
     timeout: 600_000,
   });
-  say(result.status === 0 ? `${spec}: installed into ${dest}` : `${spec}: install failed`);
+  if (result.status === 0) say(`${spec}: installed into ${dest}`);
+  else {
+    client.whyNot = installError(result);
+    say(`${spec}: install failed (${client.whyNot})`);
+  }
   return result.status === 0;
+}
+
+// npm's own reason in one line: the first "notarget"/"ERR!"-style line that is not a log path, e.g.
+// "No matching version found for @kilocode/cli-linux-x64@7.8.1" (a release published without the
+// package for this platform).
+function installError(result) {
+  if (result.error) return result.error.message;
+  const lines = String(result.stderr ?? "")
+    .split("\n")
+    .map((line) => line.replace(/^(npm (error|ERR!) )+/, "").trim())
+    .filter((line) => line && !/complete log|^code |^A complete|^\d+ verbose/.test(line));
+  const notarget = lines.find((line) => line.startsWith("notarget No matching version"));
+  return (notarget?.replace(/^notarget /, "") ?? lines[0] ?? `npm exited ${result.status}`).slice(
+    0,
+    200,
+  );
 }
 
 function say(line) {
@@ -80,7 +102,10 @@ const clients = chooseClients();
 const runnable = clients.filter(install);
 const lines = clients
   .filter((client) => !runnable.includes(client))
-  .map((client) => `FAILED ${client.pkg}@${client.version}: could not be installed`);
+  .map(
+    (client) =>
+      `FAILED ${client.pkg}@${client.version}: could not be installed (${client.whyNot ?? "npm failed"})`,
+  );
 if (runnable.length > 0) {
   const versions = Object.fromEntries(runnable.map((client) => [client.id, client.version]));
   const ids = runnable.map((client) => client.id.replace(/[^a-z0-9-]/g, "")).join("|");
