@@ -10,7 +10,8 @@ import { logPath } from "../config/paths.js";
 import type { LocateInput } from "../core/install-target.js";
 import type { Deps } from "../deps.js";
 import { ok, warn, type CheckResult } from "../check-result.js";
-import { eventsWithOurs } from "../settings/double-runs.js";
+import { eventsWithOurs } from "../settings/file-shape.js";
+import { shapeOf } from "../settings/shapes.js";
 import { allLocations, displayPath } from "../settings/locate.js";
 import { readText } from "../settings/read.js";
 import { compareVersions, findClientVersion, type FoundVersion } from "./client-version.js";
@@ -79,7 +80,7 @@ async function filesWithOurs(adapter: ClientAdapter, input: LocateInput): Promis
     if (location.client !== adapter.id) continue;
     const shown = displayPath(location.file, input.home);
     const text = await readText(location.file, shown).catch(() => undefined);
-    if (eventsWithOurs(text, location.shape).length > 0 && !files.includes(shown))
+    if (eventsWithOurs(text, shapeOf(location.shape)).length > 0 && !files.includes(shown))
       files.push(shown);
   }
   return files;

@@ -127,7 +127,7 @@ function checkPaths(
 
 // The absolute paths our entries in one file start with (node and the script, or a launcher).
 function entryPaths(root: unknown, shape: FileShape): string[] {
-  const map = eventMapOf(root, shape);
+  const map = eventMapOf(root, shapeOf(shape));
   if (!isRecord(map)) return [];
   const paths = new Set<string>();
   for (const groups of Object.values(map)) {
@@ -141,7 +141,7 @@ function entryPaths(root: unknown, shape: FileShape): string[] {
 }
 
 function ourEntries(root: unknown, shape: FileShape): Entries {
-  const map = eventMapOf(root, shape);
+  const map = eventMapOf(root, shapeOf(shape));
   const entries: Entries = new Map();
   if (!isRecord(map)) return entries;
   for (const [event, groups] of Object.entries(map)) {

@@ -7,7 +7,7 @@ import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import { withFileLock, writeAtomic } from "./write-file.js";
 import { diffLines } from "./report-diff.js";
-import { mayReplaceBackup, type FileJob, type Step } from "./plan-jobs.js";
+import { mayReplaceBackup, type FileJob, type Step } from "./file-job.js";
 import { readSettingsFile, readText } from "./read.js";
 import { shapeOf } from "./shapes.js";
 
@@ -98,7 +98,7 @@ async function commitOne(job: FileJob): Promise<FileReport | "changed"> {
   }
   if (step.next === current) return toReport(job, current, step, undefined);
   const isWrapper = job.isWrapper === true;
-  const backsUp = job.shape !== undefined && mayReplaceBackup(current, backup, job.shape);
+  const backsUp = job.shape !== undefined && mayReplaceBackup(current, backup, shapeOf(job.shape));
   const result = await writeAtomic({
     file: job.file,
     shown: job.shown,

@@ -1,11 +1,6 @@
-import { parse } from "jsonc-parser";
 import { adapterFor } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
-import { findOurs } from "./jsonc-edit.js";
-import { isRecord } from "./hook-schema.js";
-import { shapeOf } from "./shapes.js";
-import type { FileShape, Scope } from "../core/install-target.js";
-import { eventMapOf } from "./file-shape.js";
+import type { Scope } from "../core/install-target.js";
 
 /** Where hook-notify runs from, as far as one file says. */
 export interface Installed {
@@ -14,23 +9,6 @@ export interface Installed {
   file: string;
   shown: string;
   events: readonly string[];
-}
-
-// Events of one file that run hook-notify; a file we cannot parse counts as none.
-export function eventsWithOurs(text: string | undefined, shape: FileShape): string[] {
-  if (text === undefined) return [];
-  const map = eventMapOf(shapeOf(shape).read(text), shape);
-  if (!isRecord(map)) return [];
-  return Object.keys(map).filter((event) => findOurs(map[event]).length > 0);
-}
-
-// A JSON or JSONC file's data as its client would read it, or undefined when it cannot be parsed.
-export function readJsonLeniently(text: string): unknown {
-  try {
-    return parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
-  } catch {
-    return undefined; // nested too deeply for the parser: that file's own install refuses it
-  }
 }
 
 // Warns when one event would run hook-notify twice, and says which copy to remove.

@@ -1,11 +1,11 @@
 import { parseTree, type Node } from "jsonc-parser";
-import type { FileShape } from "../core/install-target.js";
+import type { HooksFileShape } from "./hooks-file-shape.js";
 import { mapPathOf } from "./file-shape.js";
 
 // Clients read settings with JSON.parse, which keeps the last of two equal keys, while a text edit
 // lands on the first: with a duplicate on the way to our entries, install would edit the copy the
 // client ignores. Duplicates elsewhere are left alone: we never edit there, so nothing changes.
-export function findDuplicateKeys(text: string, shape: FileShape, shown: string): string[] {
+export function findDuplicateKeys(text: string, shape: HooksFileShape, shown: string): string[] {
   const root = parseTree(text, [], { allowTrailingComma: true });
   if (root?.type !== "object") return [];
   const found: string[] = [];

@@ -1,28 +1,37 @@
 import { isDeepStrictEqual } from "node:util";
-import { isOurHandler } from "./jsonc-edit.js";
 import { isRecord } from "./hook-schema.js";
-import type { FileShape } from "../core/install-target.js";
-import { shapeOf } from "./shapes.js";
+import { findOurs, isOurHandler } from "./jsonc-edit.js";
+import type { HooksFileShape } from "./hooks-file-shape.js";
 
-// The event map inside a parsed file, as its shape reads it (settings/shapes.ts).
-export function eventMapOf(root: unknown, shape: FileShape): unknown {
-  return shapeOf(shape).eventMap(root);
+// Reading hooks through a shape the caller resolved (settings/shapes.ts maps an id to its shape).
+
+// The event map inside a parsed file, as its shape reads it.
+export function eventMapOf(root: unknown, shape: HooksFileShape): unknown {
+  return shape.eventMap(root);
 }
 
 // The keys from a file's root down to its event map: [] when the root is the map.
-export function mapPathOf(shape: FileShape): readonly string[] {
-  return shapeOf(shape).mapPath ?? [];
+export function mapPathOf(shape: HooksFileShape): readonly string[] {
+  return shape.mapPath ?? [];
+}
+
+// Events of one file that run hook-notify; a file we cannot parse counts as none.
+export function eventsWithOurs(text: string | undefined, shape: HooksFileShape): string[] {
+  if (text === undefined) return [];
+  const map = shape.eventMap(shape.read(text));
+  if (!isRecord(map)) return [];
+  return Object.keys(map).filter((event) => findOurs(map[event]).length > 0);
 }
 
 // Says what is wrong with the parts install would touch, so it refuses before writing anything.
 export function findShapeConflicts(
   root: unknown,
-  shape: FileShape,
+  shape: HooksFileShape,
   events: readonly string[],
   shown: string,
 ): string[] {
   if (!isRecord(root)) return [`${shown}: the file is not a JSON object. Fix it, then run again.`];
-  const unfit = shapeOf(shape).conflicts?.(root, shown) ?? [];
+  const unfit = shape.conflicts?.(root, shown) ?? [];
   if (unfit.length > 0) return unfit;
   const map = eventMapOf(root, shape);
   if (!isRecord(map)) return [`${shown}: "hooks" is not an object. Fix it, then run again.`];
@@ -50,7 +59,7 @@ export function findShapeConflicts(
 export function findDroppedContent(
   before: unknown,
   after: unknown,
-  shape: FileShape,
+  shape: HooksFileShape,
   shown: string,
 ): string[] {
   if (isDeepStrictEqual(withoutOurs(before, shape), withoutOurs(after, shape))) return [];
@@ -60,7 +69,7 @@ export function findDroppedContent(
 }
 
 // A copy of the file's data minus our handlers and the containers that leaves empty.
-function withoutOurs(root: unknown, shape: FileShape): unknown {
+function withoutOurs(root: unknown, shape: HooksFileShape): unknown {
   if (!isRecord(root)) return root ?? {};
   const map = eventMapOf(root, shape);
   if (!isRecord(map)) return root;
@@ -85,7 +94,7 @@ function cleanGroups(groups: unknown[]): unknown[] {
 }
 
 // Droid project scope: hooks in .factory/settings.json stop firing once .factory/hooks.json exists.
-export function hasForeignHooks(root: unknown, shape: FileShape): boolean {
+export function hasForeignHooks(root: unknown, shape: HooksFileShape): boolean {
   const map = eventMapOf(root, shape);
   if (!isRecord(map)) return false;
   return Object.values(map).some(

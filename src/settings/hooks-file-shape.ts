@@ -1,7 +1,7 @@
 // The contract of a hooks-file shape: how hooks sit in a client's file, how to read them, and how
 // install and uninstall plan the file. settings/shapes.ts lists them; nothing else switches on one.
 import type { FileShape } from "../core/install-target.js";
-import type { FileJob, JobInput } from "./plan-jobs.js";
+import type { FileJob, JobInput } from "./file-job.js";
 import type { Desired } from "./plan.js";
 
 /** One way hooks sit in a file, from reading it to planning install and uninstall. */

@@ -4,7 +4,9 @@ import { adapterFor, clients } from "../clients/index.js";
 import type { Client } from "../core/hook-event.js";
 import type { FileShape, LocateInput, Scope, Target } from "../core/install-target.js";
 import { HookNotifyError } from "../errors.js";
-import { eventsWithOurs, type Installed } from "./double-runs.js";
+import type { Installed } from "./double-runs.js";
+import { eventsWithOurs } from "./file-shape.js";
+import { shapeOf } from "./shapes.js";
 import { readText } from "./read.js";
 
 // Maps client + scope to files; each client's adapter (src/clients/) knows where it keeps hooks.
@@ -64,7 +66,7 @@ export async function findInstalled(
     const text = planned.has(location.file)
       ? planned.get(location.file)
       : await readText(location.file, shown(location.file)).catch(() => undefined);
-    const events = eventsWithOurs(text, location.shape);
+    const events = eventsWithOurs(text, shapeOf(location.shape));
     if (events.length > 0) out.push({ ...location, shown: shown(location.file), events });
   }
   return out;

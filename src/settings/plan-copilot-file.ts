@@ -2,9 +2,9 @@
 // there (hook-notify.json) instead of editing anyone's: the whole file is ours, or it is not.
 import { isHookNotifyCommand } from "./hook-command.js";
 import type { Desired } from "./plan.js";
-import { readJsonLeniently } from "./double-runs.js";
+import { readJsonLeniently } from "./read.js";
 import { defineShape } from "./hooks-file-shape.js";
-import { ownFileJob } from "./plan-jobs.js";
+import { ownFileJob } from "./file-job.js";
 import { isRecord } from "./hook-schema.js";
 
 /** One planned step on our own file, in the shape FileJob expects. */

@@ -6,7 +6,7 @@ import { isRecord } from "./hook-schema.js";
 import type { OwnFileStep } from "./plan-copilot-file.js";
 import type { Desired } from "./plan.js";
 import { defineShape } from "./hooks-file-shape.js";
-import { ownFileJob } from "./plan-jobs.js";
+import { ownFileJob } from "./file-job.js";
 
 /** One plugin entry: the program and its arguments, and the seconds it may take. */
 export interface PluginEntry {

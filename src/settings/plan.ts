@@ -13,7 +13,7 @@ import {
   type Doc,
   type Found,
 } from "./jsonc-edit.js";
-import type { FileShape } from "../core/install-target.js";
+import type { HooksFileShape } from "./hooks-file-shape.js";
 import { findDuplicateKeys } from "./duplicate-json-keys.js";
 import { eventMapOf, findDroppedContent, findShapeConflicts, mapPathOf } from "./file-shape.js";
 
@@ -34,7 +34,7 @@ export interface SettingsPlan {
 
 /** Which file is planned: its shape, its name for messages, and whether it may be deleted. */
 export interface PlanFile {
-  shape: FileShape;
+  shape: HooksFileShape;
   shown: string;
   mayDelete: boolean;
 }
@@ -134,7 +134,7 @@ export function startDoc(text: string | undefined): Doc {
   return { text: isBlank ? "{}" : text, formatting: detectFormatting(text ?? "") };
 }
 
-function eventPath(shape: FileShape, event: string): JSONPath {
+function eventPath(shape: HooksFileShape, event: string): JSONPath {
   return [...mapPathOf(shape), event];
 }
 

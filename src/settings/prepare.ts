@@ -14,10 +14,12 @@ import {
 import { findDoubleRuns } from "./double-runs.js";
 import { previewJobs } from "./commit-jobs.js";
 import type { CommandHandler } from "./hook-schema.js";
-import { installJobs, uninstallJobs, type FileJob } from "./plan-jobs.js";
+import type { FileJob } from "./file-job.js";
+import { installJobs, uninstallJobs } from "./plan-jobs.js";
 import { displayPath, findInstalled, locateTarget } from "./locate.js";
 import { type Scope, type Target } from "../core/install-target.js";
 import { hasForeignHooks } from "./file-shape.js";
+import { settingsShape } from "./shape-settings.js";
 import { loadLauncher, loadTemplate, loadWrapper, type EventDefaults } from "./load-template.js";
 import { refuseNpxCache, renderLauncher, withLauncher } from "./launcher.js";
 
@@ -283,7 +285,7 @@ function guardDroidLegacy(previews: Prepared["previews"], targets: readonly Targ
     const hooksFile = previews.find((p) => p.job.file === target.file);
     const legacy = previews.find((p) => p.job.file === target.legacyFile);
     if (hooksFile?.current !== undefined || legacy?.step.next === undefined) continue;
-    if (!hasForeignHooks(parse(legacy.step.next, [], { allowTrailingComma: true }), "settings"))
+    if (!hasForeignHooks(parse(legacy.step.next, [], { allowTrailingComma: true }), settingsShape))
       continue;
     throw new HookNotifyError(
       "SETTINGS_CONFLICT",

@@ -117,3 +117,12 @@ export function firstJsoncProblem(text: string): string {
     printParseErrorCode(first.error) === "InvalidCommentToken" ? "a comment" : "a trailing comma";
   return `${what} at line ${line} column ${column}`;
 }
+
+// A JSON or JSONC file's data as its client would read it, or undefined when it cannot be parsed.
+export function readJsonLeniently(text: string): unknown {
+  try {
+    return parse(text.replace(/^\uFEFF/, ""), [], { allowTrailingComma: true });
+  } catch {
+    return undefined; // nested too deeply for the parser: that file's own install refuses it
+  }
+}

@@ -1,10 +1,10 @@
-import { defineShape } from "./hooks-file-shape.js";
-import { readJsonLeniently } from "./double-runs.js";
-import { editedInstallJob, editedUninstallJob } from "./plan-jobs.js";
+import { defineShape, type HooksFileShape } from "./hooks-file-shape.js";
+import { readJsonLeniently } from "./read.js";
+import { editedInstallJob, editedUninstallJob } from "./file-job.js";
 import { isRecord } from "./hook-schema.js";
 
 // A hooks file that is the bare event map (Droid's hooks.json), edited where it stands.
-export const bareShape = defineShape({
+export const bareShape: HooksFileShape = defineShape({
   id: "bare",
   read: readJsonLeniently,
   eventMap: (root) => root,
@@ -17,6 +17,6 @@ export const bareShape = defineShape({
           `${shown}: the events are wrapped in {"hooks": ...}; droid ignores a wrapped hooks.json. Move the events to the top level, then run again.`,
         ]
       : [],
-  installJob: editedInstallJob,
-  uninstallJob: editedUninstallJob,
+  installJob: (input, desired) => editedInstallJob(input, desired, bareShape),
+  uninstallJob: (input, events) => editedUninstallJob(input, events, bareShape),
 });

@@ -5,9 +5,9 @@
 // adapter's fileVersion) is added with our first entry and taken out with our last.
 import { parse, type JSONPath } from "jsonc-parser";
 import { adapterFor } from "../clients/index.js";
-import { defineShape } from "./hooks-file-shape.js";
-import { readJsonLeniently } from "./double-runs.js";
-import { hooksFileJob } from "./plan-jobs.js";
+import { defineShape, type HooksFileShape } from "./hooks-file-shape.js";
+import { readJsonLeniently } from "./read.js";
+import { hooksFileJob } from "./file-job.js";
 import { isRecord, type CommandHandler } from "./hook-schema.js";
 import { findOurs, setValue, valueAt, valueIn, type Doc } from "./jsonc-edit.js";
 import {
@@ -194,7 +194,7 @@ function withoutKey(value: Record<string, unknown>, key: string): Record<string,
 
 // Flat entries under "hooks" in a shared JSON file, edited in place; comments as the client's
 // adapter says (acceptsJsonc), checked by the job like every file edited in place.
-export const entriesShape = defineShape({
+export const entriesShape: HooksFileShape = defineShape({
   id: "entries",
   read: readJsonLeniently,
   eventMap: entriesEventMap,
@@ -202,16 +202,16 @@ export const entriesShape = defineShape({
   comments: "client",
   conflicts: entryConflicts,
   installJob: (input, desired) => {
-    const { shape, client } = input.target;
-    const version = adapterFor(client).fileVersion;
-    return hooksFileJob(input, (text, shown) =>
+    const shape = entriesShape;
+    const version = adapterFor(input.target.client).fileVersion;
+    return hooksFileJob(input, shape, (text, shown) =>
       planEntriesInstall(text, desired, { shape, shown, mayDelete: false }, version),
     );
   },
   uninstallJob: (input, events) => {
-    const { shape, client } = input.target;
-    const version = adapterFor(client).fileVersion;
-    return hooksFileJob(input, (text, shown, before) =>
+    const shape = entriesShape;
+    const version = adapterFor(input.target.client).fileVersion;
+    return hooksFileJob(input, shape, (text, shown, before) =>
       planEntriesUninstall(text, events, { shape, shown, mayDelete: true }, version, before),
     );
   },

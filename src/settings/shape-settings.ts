@@ -1,11 +1,11 @@
-import { defineShape } from "./hooks-file-shape.js";
-import { readJsonLeniently } from "./double-runs.js";
-import { editedInstallJob, editedUninstallJob } from "./plan-jobs.js";
+import { defineShape, type HooksFileShape } from "./hooks-file-shape.js";
+import { readJsonLeniently } from "./read.js";
+import { editedInstallJob, editedUninstallJob } from "./file-job.js";
 import { isRecord } from "./hook-schema.js";
 
 // A settings file (Claude Code's settings.json, Codex's hooks.json, Gemini's settings.json): the
 // event map sits under "hooks", beside the client's other settings, and is edited where it stands.
-export const settingsShape = defineShape({
+export const settingsShape: HooksFileShape = defineShape({
   id: "settings",
   read: readJsonLeniently,
   // Only a missing "hooks" means none yet; "hooks": null is a value we cannot add events to.
@@ -15,6 +15,6 @@ export const settingsShape = defineShape({
   },
   mapPath: ["hooks"],
   comments: "client",
-  installJob: editedInstallJob,
-  uninstallJob: editedUninstallJob,
+  installJob: (input, desired) => editedInstallJob(input, desired, settingsShape),
+  uninstallJob: (input, events) => editedUninstallJob(input, events, settingsShape),
 });

@@ -8,15 +8,18 @@ import { opencodeShape } from "./plan-opencode-file.js";
 import { piShape } from "./plan-pi-file.js";
 
 // THE list of hooks-file shapes: a new one is one file with a defineShape and one line here.
-// A function, not a constant: the shapes' files import the planners that ask for a shape, so the
-// list is read on first use, after every module of that cycle has run.
-export function listShapes(): readonly HooksFileShape[] {
-  return [settingsShape, bareShape, copilotShape, entriesShape, opencodeShape, piShape];
-}
+export const shapes: readonly HooksFileShape[] = [
+  settingsShape,
+  bareShape,
+  copilotShape,
+  entriesShape,
+  opencodeShape,
+  piShape,
+];
 
 // The shape of one id; every FileShape has one.
 export function shapeOf(id: FileShape): HooksFileShape {
-  const found = listShapes().find((shape) => shape.id === id);
+  const found = shapes.find((shape) => shape.id === id);
   if (found === undefined) throw new Error(`no hooks-file shape ${id}`);
   return found;
 }

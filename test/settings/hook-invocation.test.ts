@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CommandHandler } from "../../src/settings/hook-schema.js";
 import { findInvocation, mergeCommand } from "../../src/settings/hook-invocation.js";
 import { planInstall, planUninstall, type PlanFile } from "../../src/settings/plan.js";
+import { settingsShape } from "../../src/settings/shape-settings.js";
 
 const DESIRED = '"/usr/bin/node" "/opt/hn/bin/hook-notify.js" --client claude-code --timeout 10';
 const OLD = "/old/bin/hook-notify --client claude-code --timeout 60";
@@ -67,7 +68,7 @@ const desired = new Map([
   ["Stop", handler(10)],
   ["SessionEnd", handler(5)],
 ]);
-const settings: PlanFile = { shape: "settings", shown: "settings.json", mayDelete: true };
+const settings: PlanFile = { shape: settingsShape, shown: "settings.json", mayDelete: true };
 const withStop = (command: string): string =>
   JSON.stringify(
     { hooks: { Stop: [{ hooks: [{ type: "command", command, timeout: 60 }] }] } },

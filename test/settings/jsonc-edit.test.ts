@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { detectFormatting, formatEdits } from "../../src/settings/jsonc-edit.js";
 import type { CommandHandler } from "../../src/settings/hook-schema.js";
 import { planInstall, planUninstall, type PlanFile } from "../../src/settings/plan.js";
+import { settingsShape } from "../../src/settings/shape-settings.js";
 
 const handler = (event: string): CommandHandler => ({
   type: "command",
@@ -12,7 +13,7 @@ const handler = (event: string): CommandHandler => ({
 const desired = new Map(
   ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, handler(e)]),
 );
-const settings: PlanFile = { shape: "settings", shown: "settings.json", mayDelete: true };
+const settings: PlanFile = { shape: settingsShape, shown: "settings.json", mayDelete: true };
 const MB = 1024 * 1024;
 
 // A minified settings object of about `bytes`: many keys, foreign hooks, one line.

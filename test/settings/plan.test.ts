@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CommandHandler } from "../../src/settings/hook-schema.js";
 import { planInstall, planUninstall, type PlanFile } from "../../src/settings/plan.js";
+import { bareShape } from "../../src/settings/shape-bare.js";
+import { settingsShape } from "../../src/settings/shape-settings.js";
 
 const CMD = '"/usr/bin/node" "/opt/hn/bin/hook-notify.js"';
 const handler = (event: string, timeout = event === "SessionEnd" ? 5 : 10): CommandHandler => ({
@@ -11,8 +13,8 @@ const handler = (event: string, timeout = event === "SessionEnd" ? 5 : 10): Comm
 const desired = new Map(
   ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, handler(e)]),
 );
-const settings: PlanFile = { shape: "settings", shown: "settings.json", mayDelete: true };
-const bare: PlanFile = { shape: "bare", shown: "hooks.json", mayDelete: true };
+const settings: PlanFile = { shape: settingsShape, shown: "settings.json", mayDelete: true };
+const bare: PlanFile = { shape: bareShape, shown: "hooks.json", mayDelete: true };
 
 const foreign = {
   type: "command",

@@ -2,16 +2,17 @@
 // hooks file other tools share (Cursor's hooks.json with its "version", Crush's crush.json with its
 // other settings), and nothing that is not ours changes by one byte.
 import { describe, expect, it } from "vitest";
-import { eventsWithOurs } from "../../src/settings/double-runs.js";
+import { eventsWithOurs } from "../../src/settings/file-shape.js";
 import { findOurs } from "../../src/settings/jsonc-edit.js";
 import {
   entriesEventMap,
+  entriesShape,
   planEntriesInstall,
   planEntriesUninstall,
 } from "../../src/settings/shape-entries.js";
 import type { Desired, PlanFile } from "../../src/settings/plan.js";
 
-const FILE: PlanFile = { shape: "entries", shown: "hooks.json", mayDelete: false };
+const FILE: PlanFile = { shape: entriesShape, shown: "hooks.json", mayDelete: false };
 const GONE: PlanFile = { ...FILE, mayDelete: true };
 const ours = (event: string, timeout = 10): string =>
   `hook-notify --client x --event ${event} --timeout ${timeout}`;
@@ -189,7 +190,7 @@ describe("the entries shape: uninstall", () => {
 describe("the entries shape: reading", () => {
   it("reads each entry as a group of one handler, so doctor and double-run checks see ours", () => {
     const installed = planEntriesInstall(SHARED, desired(), FILE, 1).next!;
-    expect(eventsWithOurs(installed, "entries")).toEqual(["stop", "sessionEnd"]);
+    expect(eventsWithOurs(installed, entriesShape)).toEqual(["stop", "sessionEnd"]);
     const map = entriesEventMap(JSON.parse(installed)) as Record<string, unknown>;
     const [found] = findOurs(map["stop"]);
     expect(found).toMatchObject({ group: 1, handler: 0, value: { timeout: 10 } });
