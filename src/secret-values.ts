@@ -3,30 +3,44 @@
 import * as z from "./zod.js";
 
 type Schema = z.core.$ZodType;
-type Def = Record<string, unknown> & { type: string };
 
-const WRAPPERS = new Set([
-  "optional",
-  "nullable",
-  "default",
-  "prefault",
-  "nonoptional",
-  "readonly",
-  "catch",
-]);
-
-const defOf = (schema: Schema): Def => schema._zod.def as unknown as Def;
 const isSecret = (schema: Schema): boolean => z.globalRegistry.get(schema)?.secret === true;
 
-// Peels optional/default/pipe layers; stops early at a layer marked secret.
+// Peels the optional, default and nullable layers (the wrappers src/zod.ts can build); stops
+// early at a layer marked secret.
 function unwrap(schema: Schema): Schema {
   let current = schema;
-  for (let def = defOf(current); !isSecret(current); def = defOf(current)) {
-    if (WRAPPERS.has(def.type)) current = def.innerType as Schema;
-    else if (def.type === "pipe") current = def.in as Schema;
-    else break;
-  }
+  while (
+    !isSecret(current) &&
+    (current instanceof z.ZodMiniOptional ||
+      current instanceof z.ZodMiniDefault ||
+      current instanceof z.ZodMiniNullable)
+  )
+    current = current.def.innerType;
   return current;
+}
+
+// The schemas a value inside this one is walked with: an object's by key, a list's and a
+// record's for every item, a union's options.
+type Inner =
+  | { kind: "object"; shape: Record<string, Schema> }
+  | { kind: "array" | "record"; item: Schema }
+  | { kind: "union"; options: readonly Schema[]; key?: string }
+  | { kind: "leaf" };
+
+function innerOf(schema: Schema): Inner {
+  if (schema instanceof z.ZodMiniObject) return { kind: "object", shape: schema.shape };
+  if (schema instanceof z.ZodMiniArray) return { kind: "array", item: schema.def.element };
+  if (schema instanceof z.ZodMiniRecord) return { kind: "record", item: schema.def.valueType };
+  if (schema instanceof z.ZodMiniDiscriminatedUnion) {
+    const { def } = schema;
+    const key = "discriminator" in def ? def.discriminator : undefined;
+    return typeof key === "string"
+      ? { kind: "union", options: def.options, key }
+      : { kind: "union", options: def.options };
+  }
+  if (schema instanceof z.ZodMiniUnion) return { kind: "union", options: schema.def.options };
+  return { kind: "leaf" };
 }
 
 // Every string under a field the schema marks secret, wherever it is nested. Tolerant: a value of
@@ -47,37 +61,34 @@ export function maskSecrets<T>(schema: Schema, value: T): T {
 
 // Walks a value beside its schema; each value under a secret field is replaced by `onSecret`'s.
 function mapSecrets(schema: Schema, value: unknown, onSecret: (v: unknown) => unknown): unknown {
-  const inner = unwrap(schema);
-  if (isSecret(inner)) return value === undefined ? value : onSecret(value);
-  const def = defOf(inner);
+  const outer = unwrap(schema);
+  if (isSecret(outer)) return value === undefined ? value : onSecret(value);
+  const inner = innerOf(outer);
   const walk = (child: Schema, item: unknown): unknown => mapSecrets(child, item, onSecret);
-  switch (def.type) {
+  switch (inner.kind) {
     case "array":
-      return Array.isArray(value) ? value.map((item) => walk(def.element as Schema, item)) : value;
+      return Array.isArray(value) ? value.map((item) => walk(inner.item, item)) : value;
     case "record":
-      return isObject(value) ? mapValues(value, () => def.valueType as Schema, walk) : value;
-    case "object": {
-      const shape = def.shape as Record<string, Schema>;
-      return isObject(value) ? mapValues(value, (key) => shape[key], walk) : value;
-    }
+      return isObject(value) ? mapValues(value, () => inner.item, walk) : value;
+    case "object":
+      return isObject(value) ? mapValues(value, (key) => inner.shape[key], walk) : value;
     case "union":
-      return optionsFor(def, value).reduce((current, option) => walk(option, current), value);
-    default:
+      return optionsFor(inner, value).reduce((current, option) => walk(option, current), value);
+    case "leaf":
       return value;
   }
 }
 
 // The options of a union a value is walked with: for a discriminated union the one its key
 // selects (each once), else every option (a value matching none is walked by all).
-function optionsFor(def: Def, value: unknown): Schema[] {
-  const options = def.options as Schema[];
-  const key = def.discriminator as string | undefined;
-  if (key === undefined || !isObject(value)) return options;
+function optionsFor(union: { options: readonly Schema[]; key?: string }, value: unknown): Schema[] {
+  const { options, key } = union;
+  if (key === undefined || !isObject(value)) return [...options];
   const chosen = options.filter((option) => {
-    const values = (option._zod as { propValues?: Record<string, Set<unknown>> }).propValues;
-    return values?.[key]?.has(value[key]) === true;
+    const tag = option instanceof z.ZodMiniObject ? option.shape[key] : undefined;
+    return tag !== undefined && z.safeParse(tag, value[key]).success;
   });
-  return chosen.length > 0 ? chosen : options;
+  return chosen.length > 0 ? chosen : [...options];
 }
 
 function mapValues(
@@ -95,19 +106,18 @@ function mapValues(
 
 // True when a field marked secret is anywhere in the schema.
 export function containsSecret(schema: Schema): boolean {
-  const inner = unwrap(schema);
-  if (isSecret(inner)) return true;
-  const def = defOf(inner);
-  switch (def.type) {
+  const outer = unwrap(schema);
+  if (isSecret(outer)) return true;
+  const inner = innerOf(outer);
+  switch (inner.kind) {
     case "array":
-      return containsSecret(def.element as Schema);
     case "record":
-      return containsSecret(def.valueType as Schema);
+      return containsSecret(inner.item);
     case "object":
-      return Object.values(def.shape as Record<string, Schema>).some(containsSecret);
+      return Object.values(inner.shape).some(containsSecret);
     case "union":
-      return (def.options as Schema[]).some(containsSecret);
-    default:
+      return inner.options.some(containsSecret);
+    case "leaf":
       return false;
   }
 }

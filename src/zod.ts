@@ -43,6 +43,14 @@ export {
   union,
   unknown,
   url,
+  ZodMiniArray,
+  ZodMiniDefault,
+  ZodMiniDiscriminatedUnion,
+  ZodMiniNullable,
+  ZodMiniObject,
+  ZodMiniOptional,
+  ZodMiniRecord,
+  ZodMiniUnion,
 } from "zod/mini";
-export type { infer, ZodMiniObject, ZodMiniType } from "zod/mini";
+export type { infer, ZodMiniType } from "zod/mini";
 export type * as core from "zod/v4/core";

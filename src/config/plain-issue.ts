@@ -1,7 +1,7 @@
 // zod's issues in plain words, each naming the key path and what would be valid there: "sinks.mail.
 // smtp.port: must be a number (it is a string)", "sinks.desktop.urgnecy: unknown setting. Did you
 // mean "urgency"?". Values are never quoted back (they may be secrets); only their kind is.
-import type * as z from "../zod.js";
+import * as z from "../zod.js";
 import { closestName } from "../did-you-mean.js";
 import { join } from "./expand-env.js";
 
@@ -103,26 +103,27 @@ export function plainIssues(
 // The keys of the object schema at `path` inside `schema` (through optional, default, nullable and
 // list wrappers), for a did-you-mean on a nested key ("service.intervalSecond").
 function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
-  type Def = {
-    type?: string;
-    shape?: Record<string, unknown>;
-    innerType?: unknown;
-    element?: unknown;
-  };
-  const defOf = (s: unknown): Def | undefined =>
-    (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
-  const unwrap = (s: unknown): unknown => {
-    for (let def = defOf(s); def?.innerType !== undefined; def = defOf(s)) s = def.innerType;
-    return s;
-  };
   let current = unwrap(schema);
   for (const key of path) {
-    const def = defOf(current);
-    if (def?.shape && typeof key === "string") current = unwrap(def.shape[key]);
-    else if (def?.element !== undefined && typeof key === "number") current = unwrap(def.element);
+    if (current instanceof z.ZodMiniObject && typeof key === "string")
+      current = unwrap(current.shape[key]);
+    else if (current instanceof z.ZodMiniArray && typeof key === "number")
+      current = unwrap(current.def.element);
     else return [];
   }
-  return Object.keys(defOf(current)?.shape ?? {});
+  return current instanceof z.ZodMiniObject ? Object.keys(current.shape) : [];
+}
+
+// The schema inside optional, default and nullable wrappers.
+function unwrap(schema: unknown): unknown {
+  let current = schema;
+  while (
+    current instanceof z.ZodMiniOptional ||
+    current instanceof z.ZodMiniDefault ||
+    current instanceof z.ZodMiniNullable
+  )
+    current = current.def.innerType;
+  return current;
 }
 
 /** "quietHour: unknown setting. Did you mean "quietHours"?" */

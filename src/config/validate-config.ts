@@ -7,8 +7,9 @@ import { expandEnv } from "./expand-env.js";
 import { plainIssues, unknownKeyMessage } from "./plain-issue.js";
 import { closestName } from "../did-you-mean.js";
 import { checkFallbacks } from "./fallback-check.js";
-import type { topLevelShape } from "./schema.js";
-import { entrySchemaFor, optionShapesOf, TOP_LEVEL_KEYS, topLevelShapeOf } from "./schema.js";
+import { entrySchemaFor, optionShapesOf } from "./schema.js";
+import type { topLevelShape } from "./top-level-schema.js";
+import { TOP_LEVEL_KEYS, topLevelShapeOf } from "./top-level-schema.js";
 import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
 import type { Config, Escalate, ServiceConfig, SinkEntry } from "../core/config.js";
 import {

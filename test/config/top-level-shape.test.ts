@@ -3,7 +3,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { TOP_LEVEL_KEYS, topLevelShape, topLevelShapeOf } from "../../src/config/schema.js";
+import {
+  TOP_LEVEL_KEYS,
+  topLevelShape,
+  topLevelShapeOf,
+} from "../../src/config/top-level-schema.js";
 
 const loose = (shape: object) => z.looseObject(shape);
 
