@@ -12,6 +12,7 @@ export const BASE = [
   "deps.ts",
   "did-you-mean.ts",
   "errors.ts",
+  "exit.ts",
   "fnv1a.ts",
   "inert-output.ts",
   "input-source.ts",

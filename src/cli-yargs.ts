@@ -8,6 +8,7 @@ import { HookNotifyError } from "./errors.js";
 import { COMMAND_NAMES, commandAfterGlobals } from "./commands/hook-argv.js";
 import type { CommandShape } from "./commands/usage-mistake.js";
 import type { CommandLine } from "./commands/top-help.js";
+import { exitNow, exitWhenDone } from "./exit.js";
 
 function isUsageError(error: Error): boolean {
   return error instanceof HookNotifyError && error.code === "USAGE";
@@ -58,7 +59,7 @@ export async function runYargs(given: string[]): Promise<void> {
     // Exit 1, never 2 (usage): an unknown command word may be a hand-written hook line in a
     // client's settings (`hook-notify notfy`), and a hook client reads 2 as "block".
     console.error(unknown);
-    process.exitCode = EXIT.failure;
+    exitWhenDone(EXIT.failure);
     return;
   }
   applyColorFlag(argv);
@@ -70,7 +71,7 @@ export async function runYargs(given: string[]): Promise<void> {
   }
   const parser = await createParser(argv, commands, (line) => {
     console.error(line);
-    process.exit(EXIT.usage);
+    exitNow(EXIT.usage);
   });
   await parser.parseAsync();
 }
@@ -128,7 +129,7 @@ export async function createParser(
     .alias("version", ["v", "V"])
     .wrap(helpWidth())
     .fail((message: string | undefined, error: Error | undefined) => {
-      if (isInterrupt(error)) process.exit(EXIT.interrupted);
+      if (isInterrupt(error)) exitNow(EXIT.interrupted);
       // yargs' own complaints (unknown flag, bad value) and a command's USAGE throw are usage
       // mistakes: one line naming the fix, exit 2 (a named command: the hook and approve never
       // come here). Any other throw is a failure.
@@ -137,7 +138,7 @@ export async function createParser(
       if (usage) onMistake(describeUsageMistake(text, argv, shape));
       else {
         console.error(`hook-notify: ${text}`);
-        process.exit(EXIT.failure);
+        exitNow(EXIT.failure);
       }
     });
   for (const command of commands)

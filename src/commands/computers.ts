@@ -4,6 +4,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { configOption } from "./config-option.js";
 import { checkTimeout, timeoutOption } from "./service-flags.js";
+import { exitWhenDone } from "../exit.js";
 
 interface ComputersArgs {
   config?: string | undefined;
@@ -57,7 +58,7 @@ export const computersCommand: CommandModule<object, ComputersArgs> = {
       import("./service-command.js"),
       import("../deps.js"),
     ]);
-    process.exitCode = await runComputers(consoleIo(createDeps()), {
+    const code = await runComputers(consoleIo(createDeps()), {
       configPath: argv.config,
       action: argv.action as "list",
       id: argv.id,
@@ -74,5 +75,6 @@ export const computersCommand: CommandModule<object, ComputersArgs> = {
         source: argv.source ? { kind: argv.source } : undefined,
       },
     });
+    exitWhenDone(code);
   },
 };

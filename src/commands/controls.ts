@@ -3,6 +3,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { configOption } from "./config-option.js";
 import { checkTimeout, timeoutOption } from "./service-flags.js";
+import { exitWhenDone } from "../exit.js";
 
 interface ControlsArgs {
   config?: string | undefined;
@@ -34,11 +35,12 @@ export const controlsCommand: CommandModule<object, ControlsArgs> = {
       import("./service-command.js"),
       import("../deps.js"),
     ]);
-    process.exitCode = await runControls(consoleIo(createDeps()), {
+    const code = await runControls(consoleIo(createDeps()), {
       configPath: argv.config,
       limit: argv.limit ?? 10,
       timeoutSeconds: argv.timeout,
       json: argv.json,
     });
+    exitWhenDone(code);
   },
 };

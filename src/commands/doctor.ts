@@ -1,6 +1,7 @@
 // `hook-notify doctor`: checks the machine, the config, the sinks and the installed hooks.
 import type { CommandModule } from "yargs";
 import { configOption } from "./config-option.js";
+import { exitWhenDone } from "../exit.js";
 
 interface DoctorArgs {
   json: boolean;
@@ -59,6 +60,6 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
     });
     const style = createStyle(process.stdout, deps.env);
     process.stdout.write(argv.json ? renderJson(results) : renderResults(results, style));
-    if (isBlocked(results)) process.exitCode = 1;
+    if (isBlocked(results)) exitWhenDone(1);
   },
 };

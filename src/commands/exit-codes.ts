@@ -1,6 +1,7 @@
 // The exit codes (core/exit-code.ts) as `hook-notify help exit-codes` prints them, and the quiet
 // ends: a reader that went away, Ctrl-C.
 import { EXIT } from "../core/exit-code.js";
+import { codeSoFar, exitNow } from "../exit.js";
 
 export { EXIT, exitCodeFor } from "../core/exit-code.js";
 
@@ -26,10 +27,10 @@ export function exitQuietly(): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EPIPE") throw error;
-      process.exit(typeof process.exitCode === "number" ? process.exitCode : EXIT.ok);
+      exitNow(codeSoFar());
     });
   }
-  process.on("SIGINT", () => process.exit(EXIT.interrupted));
+  process.on("SIGINT", () => exitNow(EXIT.interrupted));
 }
 
 /** A prompt's Ctrl-C (readline and the prompt library reject with an AbortError). */

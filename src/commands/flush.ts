@@ -1,6 +1,7 @@
 // `hook-notify flush`: delivers what waits in the outbox now, in the foreground, with a summary.
 import type { CommandModule } from "yargs";
 import type { Enrich } from "../delivery/deliver-entry.js";
+import { codeSoFar, exitWhenDone } from "../exit.js";
 
 interface FlushArgs {
   "retry-failed": boolean;
@@ -107,7 +108,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       if (!argv.json) console.log(line);
     };
     const finish = (): void => {
-      if (argv.json) console.log(JSON.stringify({ ...json, ok: process.exitCode !== 1 }));
+      if (argv.json) console.log(JSON.stringify({ ...json, ok: codeSoFar() !== 1 }));
     };
     await ensureDirs(paths);
     const owner = processOwner(deps);
@@ -184,7 +185,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
       );
       if (summary.failed > 0)
         say(`Failed deliveries are kept in ${paths.failed} (retry them with --retry-failed).`);
-      process.exitCode = summary.failed > 0 || undelivered > 0 ? 1 : 0;
+      exitWhenDone(summary.failed > 0 || undelivered > 0 ? 1 : 0);
       Object.assign(json, {
         delivered: summary.delivered,
         failed: summary.failed,
@@ -219,7 +220,7 @@ export const flushCommand: CommandModule<object, FlushArgs> = {
     }
     if (!done) {
       console.error("The background worker is still busy. Try again in a minute.");
-      process.exitCode = 1;
+      exitWhenDone(1);
       json.worker = "busy";
       finish();
       return;

@@ -2,6 +2,7 @@
 import type { CommandModule } from "yargs";
 import { SINK_CHOICES } from "../init/starter-config.js";
 import type * as Ask from "../init/ask.js";
+import { exitWhenDone } from "../exit.js";
 
 interface InitArgs {
   sinks: string | undefined;
@@ -73,7 +74,7 @@ export const initCommand: CommandModule<object, InitArgs> = {
       style,
       ...(self === undefined ? {} : { self }),
     });
-    if (code !== 0) process.exitCode = code;
+    if (code !== 0) exitWhenDone(code);
     else if (isInteractive && (await onTerminal((ask, context) => ask.askToTest(context))))
       await sendTest(file);
   },

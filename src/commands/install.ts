@@ -5,6 +5,7 @@ import { approvingClients, CLIENT_IDS, clientNames, clients } from "../clients/i
 import type { Client } from "../core/hook-event.js";
 import type { SettingsArgs } from "../settings/settings-command.js";
 import { EXIT, exitCodeFor, isInterrupt } from "./exit-codes.js";
+import { exitNow, exitWhenDone } from "../exit.js";
 
 /** The flags install and uninstall share, as yargs parses them. */
 export interface SettingsFlags {
@@ -96,7 +97,7 @@ export async function runSettingsHandler(
 ): Promise<void> {
   const approve = action === "install" && flags.approve === true ? await planApprove() : undefined;
   if (typeof approve === "number") {
-    process.exitCode = approve;
+    exitWhenDone(approve);
     return;
   }
   const [{ homedir }, { openTerminalPrompt }, { runSettingsCommand }, { findPackageRoot }] =
@@ -125,7 +126,7 @@ export async function runSettingsHandler(
     try {
       return /^y(es)?$/i.test((await prompt.ask(question)).trim());
     } catch (error) {
-      if (isInterrupt(error)) process.exit(EXIT.interrupted); // Ctrl-C: nothing written
+      if (isInterrupt(error)) exitNow(EXIT.interrupted); // Ctrl-C: nothing written
       throw error;
     } finally {
       prompt.close();
@@ -150,7 +151,7 @@ export async function runSettingsHandler(
     ...(isInteractive ? { confirm } : {}),
   });
   if (code !== 0) {
-    process.exitCode = code;
+    exitWhenDone(code);
     return;
   }
   if (approve !== undefined) await finishApprove(approve, flags["dry-run"], flags.json);

@@ -15,6 +15,7 @@ import { inert } from "../inert-output.js";
 import { muteStdout } from "./mute-stdout.js";
 import { startDetached } from "../link/start-detached.js";
 import { scrubValue } from "../redact.js";
+import { exitNow, exitWhenDone } from "../exit.js";
 
 export interface RunArgs {
   config?: string | undefined;
@@ -58,7 +59,7 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
     const known = [...Object.keys(RUN_FLAGS), "help", "version", "color", "no-color"];
     for (const flag of args.unknownFlags) console.error(unknownFlagMessage(flag, known));
     console.error("hook-notify: nothing was sent. The hook's options: hook-notify help run");
-    process.exitCode = 1;
+    exitWhenDone(1);
     return;
   }
   const mode = args.dryRun ? "dry-run" : args.wait ? "wait" : "hook";
@@ -82,7 +83,7 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
         "All commands: hook-notify --help",
       ].join("\n"),
     );
-    process.exit(1);
+    exitNow(1);
   }
   await runHook(deps, {
     configPath: args.config,
@@ -97,11 +98,11 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
   finished = true;
   // Once per version of the config file (config-notice.ts), also when a worker has the event.
   if (mode === "hook") for (const line of run.configNotice ?? []) say(`hook-notify: ${line}`);
-  if (run.handedOver) process.exit(0);
+  if (run.handedOver) exitNow(0);
   if (deps.env.HOOK_NOTIFY_DEBUG === "1") console.error(JSON.stringify(run.record));
   const failed = report(run, mode, deps);
-  if (mode === "hook") process.exit(failed ? 1 : 0);
-  process.exitCode = failed ? 1 : 0;
+  if (mode === "hook") exitNow(failed ? 1 : 0);
+  exitWhenDone(failed ? 1 : 0);
 }
 
 // What a run of the hook queued is sent by a worker: one is started, or the live one is asked
@@ -298,7 +299,7 @@ function installSafetyNet(
       // "orphans"), started now in case none lives to look.
       if (mode === "hook" && code === "HOOK_DEADLINE") startDetached(process.env, process.cwd());
     } finally {
-      process.exit(mode === "hook" ? 0 : 1);
+      exitNow(mode === "hook" ? 0 : 1);
     }
   };
   process.on("uncaughtException", () => {

@@ -5,6 +5,7 @@ import { closestName } from "../did-you-mean.js";
 import { HookNotifyError } from "../errors.js";
 import { configOption } from "./config-option.js";
 import { checkTimeout, timeoutOption } from "./service-flags.js";
+import { exitWhenDone } from "../exit.js";
 
 interface SessionsArgs {
   config?: string | undefined;
@@ -125,10 +126,10 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
       settings = settingsOf(argv);
     } catch (error) {
       console.error(`hook-notify sessions ${String(argv.action)}: ${(error as Error).message}`);
-      process.exitCode = 2;
+      exitWhenDone(2);
       return;
     }
-    process.exitCode = await runSessions(consoleIo(createDeps()), {
+    const code = await runSessions(consoleIo(createDeps()), {
       configPath: argv.config,
       action: argv.action as "list",
       id: argv.id,
@@ -145,6 +146,7 @@ export const sessionsCommand: CommandModule<object, SessionsArgs> = {
       files: argv.file,
       images: argv.image,
     });
+    exitWhenDone(code);
   },
 };
 

@@ -6,6 +6,7 @@ import { configOption } from "./config-option.js";
 import { TEST_EVENTS } from "../core/hook-event.js";
 import { closestName } from "../did-you-mean.js";
 import { EXIT } from "./exit-codes.js";
+import { exitWhenDone } from "../exit.js";
 
 interface TestArgs {
   sink: string | undefined;
@@ -60,14 +61,14 @@ export const testCommand: CommandModule<object, TestArgs> = {
   handler: async (args) => {
     if (args.approve) {
       const { runApproveTest } = await import("./test-approve.js");
-      process.exitCode = await runApproveTest(args.config);
+      exitWhenDone(await runApproveTest(args.config));
       return;
     }
     if (args.failure && args.event !== "Stop" && args.event !== "SessionEnd") {
       console.error(
         `hook-notify: --failure goes with --event Stop or SessionEnd, not ${args.event}.`,
       );
-      process.exitCode = EXIT.usage;
+      exitWhenDone(EXIT.usage);
       return;
     }
     const [{ createDeps }, { runTest }, { createStyle }] = await Promise.all([
@@ -95,11 +96,11 @@ export const testCommand: CommandModule<object, TestArgs> = {
     const problems = reportConfig(result);
     // A sink name the config lacks is a usage mistake (2), unless the config itself is broken (1).
     if (result.config.error) {
-      process.exitCode = EXIT.failure;
+      exitWhenDone(EXIT.failure);
       return;
     }
     if (result.unknownSink !== undefined) {
-      process.exitCode = EXIT.usage;
+      exitWhenDone(EXIT.usage);
       return;
     }
     const { printJson, printTable, toReport, unsetReport } = await import("./test-report.js");
@@ -107,7 +108,7 @@ export const testCommand: CommandModule<object, TestArgs> = {
     if (args.json) printJson(reports);
     else printTable(reports, createStyle(process.stdout, deps.env));
     const failed = result.rows.some((row: TestRow) => row.outcome && !row.outcome.ok);
-    process.exitCode = problems || failed ? 1 : 0;
+    exitWhenDone(problems || failed ? 1 : 0);
   },
 };
 

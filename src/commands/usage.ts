@@ -3,6 +3,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { configOption } from "./config-option.js";
 import { checkTimeout, timeoutOption } from "./service-flags.js";
+import { exitWhenDone } from "../exit.js";
 
 interface UsageArgs {
   config?: string | undefined;
@@ -80,7 +81,7 @@ export const usageCommand: CommandModule<object, UsageArgs> = {
       import("./service-command.js"),
       import("../deps.js"),
     ]);
-    process.exitCode = await runUsage(consoleIo(createDeps()), {
+    const code = await runUsage(consoleIo(createDeps()), {
       configPath: argv.config,
       kind: argv.kind as "tokens",
       from: argv.from,
@@ -95,5 +96,6 @@ export const usageCommand: CommandModule<object, UsageArgs> = {
       timeoutSeconds: argv.timeout,
       json: argv.json,
     });
+    exitWhenDone(code);
   },
 };

@@ -4,6 +4,7 @@
 import type { CommandModule } from "yargs";
 import { MAX_INTERVAL_SECONDS } from "../service/watch/schedule.js";
 import { configOption } from "./config-option.js";
+import { exitWhenDone } from "../exit.js";
 
 /** The shortest interval between polls (the config's intervalSeconds has the same floor). */
 const MIN_INTERVAL_SECONDS = 10;
@@ -68,7 +69,7 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
       ),
   handler: async (argv) => {
     const { runWatch } = await import("./watch-run.js");
-    process.exitCode = await runWatch({
+    const code = await runWatch({
       configPath: argv.config,
       once: argv.once,
       digest: argv.digest === "daily",
@@ -76,5 +77,6 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
       computerIds: argv.computer ?? [],
       hostId: argv.host,
     });
+    exitWhenDone(code);
   },
 };

@@ -26,6 +26,7 @@ import { createPendingIndex } from "./pending-index.js";
 import { openOffer, type Offer } from "../link/offer.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
 import { runEvents } from "./run-events.js";
+import { exitWhenDone } from "../exit.js";
 
 // Hooks wake a sleeping worker through its socket, so with a socket it sleeps until the next due
 // time, looking again at least once a minute. With no socket (an outbox path too long for one)
@@ -230,5 +231,5 @@ async function main(): Promise<void> {
 }
 
 main().catch(() => {
-  process.exitCode = 0;
+  exitWhenDone(0);
 });

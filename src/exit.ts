@@ -1,0 +1,21 @@
+// The one module that ends the process: eslint.config.js allows process.exit and process.exitCode
+// here and nowhere else in src/. The edges (the hook's hand-off and safety net, a command's
+// handler, the worker's main) pass a code here; everything below them returns a code or throws a
+// HookNotifyError (errors.ts) that the edge turns into one (core/exit-code.ts). Hook mode passes
+// only 0 or 1.
+
+/** Ends the process now, dropping pending work: the event handed over, an answer printed, the
+ * safety net's deadline, a usage mistake, Ctrl-C. */
+export function exitNow(code: number): never {
+  process.exit(code);
+}
+
+/** The code the process ends with once its work is done (output flushed, children started). */
+export function exitWhenDone(code: number): void {
+  process.exitCode = code;
+}
+
+/** The code set so far, 0 when none: a command whose reader went away ends with it. */
+export function codeSoFar(): number {
+  return typeof process.exitCode === "number" ? process.exitCode : 0;
+}
