@@ -1,0 +1,113 @@
+// One sink entry of the config file: checked against its sink's schema, and read into the
+// SinkEntry the pipeline uses; and the secrets an entry holds, whatever its type.
+import * as z from "../zod.js";
+import { SINK_DEFAULT_EVENTS, type NoticeEvent } from "../core/hook-event.js";
+import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
+import { plainIssues } from "./plain-issue.js";
+import { closestName } from "../did-you-mean.js";
+import { entrySchemaFor, optionShapesOf } from "./schema.js";
+import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
+import type { Escalate, SinkEntry } from "../core/config.js";
+
+const POLICY_KEYS = [
+  "quietHours",
+  "cooldown",
+  "minTurnSeconds",
+  "localSinksOverSsh",
+  "coalesceSeconds",
+] as const;
+const COMMON_KEYS = new Set([
+  "type",
+  "events",
+  "when",
+  "idleSeconds",
+  "digest",
+  "escalate",
+  "fallback",
+  "enabled",
+  "timeoutSeconds",
+  ...POLICY_KEYS,
+]);
+
+// A sink entry as the pipeline reads it, or undefined (with its issues) when it cannot be used.
+export function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry | undefined {
+  const type = (raw as { type?: unknown } | null)?.type;
+  const sink = typeof type === "string" ? findSink(type) : undefined;
+  if (!sink) {
+    issues.push(
+      `sinks.${name}.type: ${type === undefined ? "missing" : `unknown sink type ${JSON.stringify(type)}`}.${typeHint(type)} Use one of: ${sinkTypes().join(", ")}`,
+    );
+    return undefined;
+  }
+  const result = z.safeParse(entrySchemaFor(sink), raw);
+  if (!result.success) {
+    const known = [...COMMON_KEYS, ...optionShapesOf(sink).flatMap((shape) => Object.keys(shape))];
+    issues.push(
+      ...result.error.issues.flatMap((issue) =>
+        plainIssues(issue, { prefix: `sinks.${name}`, root: raw, known }),
+      ),
+    );
+    return undefined;
+  }
+  const data = result.data as Record<string, unknown> & {
+    events?: NoticeEvent[];
+    when?: "always" | "failure" | "away";
+    idleSeconds?: number;
+    digest?: string;
+    escalate?: Escalate | Escalate[];
+    fallback?: string[];
+    enabled?: boolean;
+    timeoutSeconds?: number;
+  } & Pick<SinkEntry, (typeof POLICY_KEYS)[number]>;
+  const options = Object.fromEntries(Object.entries(data).filter(([key]) => !COMMON_KEYS.has(key)));
+  return {
+    name,
+    type: sink.type,
+    events: data.events ?? [...SINK_DEFAULT_EVENTS],
+    when: data.when ?? "always",
+    ...(data.idleSeconds === undefined ? {} : { idleSeconds: data.idleSeconds }),
+    ...(data.digest === undefined ? {} : { digest: data.digest }),
+    ...(data.escalate ? { escalate: stepsOf(data.escalate) } : {}),
+    ...(data.fallback ? { fallback: [...new Set(data.fallback)] } : {}),
+    enabled: data.enabled ?? true,
+    timeoutMs: data.timeoutSeconds === undefined ? undefined : data.timeoutSeconds * 1000,
+    ...Object.fromEntries(
+      POLICY_KEYS.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]),
+    ),
+    options,
+  };
+}
+
+function typeHint(type: unknown): string {
+  const guess = typeof type === "string" ? closestName(type, sinkTypes()) : undefined;
+  return guess === undefined ? "" : ` Did you mean "${guess}"?`;
+}
+
+// `escalate` as written, one step or a chain, as the chain it stands for.
+export function stepsOf(escalate: Escalate | Escalate[] | undefined): Escalate[] | undefined {
+  if (escalate === undefined) return undefined;
+  const steps = Array.isArray(escalate) ? escalate : [escalate];
+  return steps.length === 0 ? undefined : steps;
+}
+
+// The values of an entry's fields that its sink's schema marks secret. An entry of an unknown type
+// (its schema unknown) gives every value under a key that is secret in some sink.
+export function secretsOfEntry(raw: unknown): string[] {
+  const type = (raw as { type?: unknown } | null)?.type;
+  const sink = typeof type === "string" ? findSink(type) : undefined;
+  if (sink) return secretValuesOf(entrySchemaFor(sink), raw);
+  if (!raw || typeof raw !== "object") return [];
+  const keys = secretKeysOfAllSinks();
+  return Object.entries(raw).flatMap(([key, value]) => (keys.has(key) ? stringsIn(value) : []));
+}
+
+// The option keys that hold a secret in some sink ("url", "token", "smtp", "headers", …).
+function secretKeysOfAllSinks(): Set<string> {
+  const keys = new Set<string>();
+  for (const sink of allSinks) {
+    for (const shape of optionShapesOf(sink)) {
+      for (const [key, child] of Object.entries(shape)) if (containsSecret(child)) keys.add(key);
+    }
+  }
+  return keys;
+}
