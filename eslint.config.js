@@ -4,8 +4,8 @@ import tseslint from "typescript-eslint";
 import { layerRules } from "./scripts/layers.mjs";
 
 // The one module of src/ that ends the process (process.exit, process.exitCode): the edges pass it
-// a code; everything else returns a code or throws. Outside src/, bin/hook-notify.cjs exits 1
-// itself when dist/ is missing (no module of src/ is there to ask), and scripts/ are build tools.
+// a code; everything else returns a code or throws. Besides it only bin/hook-notify.cjs exits (1,
+// when dist/ is missing: no module of src/ is there to ask); scripts/ are build tools.
 const EXIT_MODULE = "src/exit.ts";
 const exitRule = (property) => ({
   object: "process",
@@ -66,7 +66,15 @@ export default tseslint.config(
   {
     files: ["bin/**"],
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly" } },
-    rules: { "@typescript-eslint/no-require-imports": "off" },
+    rules: {
+      "@typescript-eslint/no-require-imports": "off",
+      "no-restricted-properties": ["error", exitRule("exit"), exitRule("exitCode")],
+    },
+  },
+  {
+    // Exits 1 when dist/ is missing: src/exit.ts is in dist/, so it cannot be asked.
+    files: ["bin/hook-notify.cjs"],
+    rules: { "no-restricted-properties": "off" },
   },
   {
     files: ["test/**"],
