@@ -10,6 +10,15 @@ export function exitNow(code: number): never {
   process.exit(code);
 }
 
+/** A code the hook path (the hook, `approve`) ends with: never 2, which a hook client reads as
+ * "block" (on Stop: the agent keeps going). */
+export type HookCode = 0 | 1;
+
+/** exitNow for the hook path: the type checker keeps 2 out of it. */
+export function endHook(code: HookCode): never {
+  exitNow(code);
+}
+
 /** The code the process ends with once its work is done (output flushed, children started). */
 export function exitWhenDone(code: number): void {
   process.exitCode = code;

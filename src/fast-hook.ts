@@ -22,7 +22,7 @@ import { fastPathOn } from "./link/rhythm.js";
 import { hookBudget, inputWaitMs } from "./pipeline/deadline.js";
 import { readInput } from "./pipeline/read-input.js";
 import { MAX_EVENT_BYTES } from "./core/defaults.js";
-import { exitNow } from "./exit.js";
+import { endHook } from "./exit.js";
 
 /** Larger events take the full path: masking and writing them is no longer cheap. */
 const MAX_FAST_BYTES = 64 * 1024;
@@ -116,12 +116,12 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
     return full().main(argv, handedBack(raw, started));
   }
   handed = true;
-  if (knock(offered.stamp.fifo)) exitNow(0);
+  if (knock(offered.stamp.fifo)) endHook(0);
   // Nobody read the knock: the worker is gone or leaving (its last look may be over). A new one
   // takes the event; only if none can be started does the hook take it back and run it itself.
-  if (startDetached(process.env, cwd)) exitNow(0);
+  if (startDetached(process.env, cwd)) endHook(0);
   if (takeBack(offered.paths, name)) return full().main(argv, handedBack(raw, started));
-  exitNow(0);
+  endHook(0);
 }
 
 // A secret written with JSON's \u escapes is the same secret: the event is written back without

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import type { CommandModule } from "yargs";
 import type { ApproveRun } from "../approve/run-approve.js";
 import { approverFor, approvingClients } from "../clients/index.js";
-import { exitNow } from "../exit.js";
+import { endHook } from "../exit.js";
 
 interface ApproveArgs {
   config: string | undefined;
@@ -71,7 +71,7 @@ export async function runApproveCommand(args: ApproveArgs): Promise<void> {
   );
   finish();
   if (run.output !== undefined) writeSync(1, `${run.output}\n`);
-  exitNow(0);
+  endHook(0);
 }
 
 // Whatever goes wrong, nothing reaches stdout and the process exits 0 before the client's timeout.
@@ -82,7 +82,7 @@ function installSafetyNet(run: ApproveRun, finish: () => void, timeout: number |
       run.record.error ??= { code, message: `approve ended early (${code}); the terminal asks` };
       finish();
     } finally {
-      exitNow(0);
+      endHook(0);
     }
   };
   process.on("uncaughtException", () => {

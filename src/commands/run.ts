@@ -15,7 +15,7 @@ import { inert } from "../inert-output.js";
 import { muteStdout } from "./mute-stdout.js";
 import { startDetached } from "../link/start-detached.js";
 import { scrubValue } from "../redact.js";
-import { exitNow, exitWhenDone } from "../exit.js";
+import { endHook, exitWhenDone } from "../exit.js";
 
 export interface RunArgs {
   config?: string | undefined;
@@ -83,7 +83,7 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
         "All commands: hook-notify --help",
       ].join("\n"),
     );
-    exitNow(1);
+    endHook(1);
   }
   await runHook(deps, {
     configPath: args.config,
@@ -98,10 +98,10 @@ export async function runCommand(args: RunArgs, handover: Handover = {}): Promis
   finished = true;
   // Once per version of the config file (config-notice.ts), also when a worker has the event.
   if (mode === "hook") for (const line of run.configNotice ?? []) say(`hook-notify: ${line}`);
-  if (run.handedOver) exitNow(0);
+  if (run.handedOver) endHook(0);
   if (deps.env.HOOK_NOTIFY_DEBUG === "1") console.error(JSON.stringify(run.record));
   const failed = report(run, mode, deps);
-  if (mode === "hook") exitNow(failed ? 1 : 0);
+  if (mode === "hook") endHook(failed ? 1 : 0);
   exitWhenDone(failed ? 1 : 0);
 }
 
@@ -299,7 +299,7 @@ function installSafetyNet(
       // "orphans"), started now in case none lives to look.
       if (mode === "hook" && code === "HOOK_DEADLINE") startDetached(process.env, process.cwd());
     } finally {
-      exitNow(mode === "hook" ? 0 : 1);
+      endHook(mode === "hook" ? 0 : 1);
     }
   };
   process.on("uncaughtException", () => {
