@@ -3,7 +3,8 @@
 // event ever becomes source, hook-notify runs without a shell). Pi 1.6.0's extension API
 // (docs/extensions.md): agent_end carries the run's messages, agent_settled says Pi will not go
 // on by itself (aborted: the person stopped it), session_shutdown says why the session ends.
-import { pluginShape, RUN_ENTRY_CODE, type PluginKind } from "./plan-opencode-file.js";
+import { pluginShape, type PluginKind } from "./plan-opencode-file.js";
+import { RUN_ENTRY_CODE } from "./opencode-plugin-code.js";
 
 const CODE = `${RUN_ENTRY_CODE}
 function textOf(message) {
