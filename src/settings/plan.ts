@@ -1,8 +1,6 @@
-import { isDeepStrictEqual } from "node:util";
 import { parse, type JSONPath } from "jsonc-parser";
 import type { CommandHandler } from "./hook-schema.js";
 import { isRecord } from "./hook-schema.js";
-import { findInvocation, mergeCommand } from "./hook-invocation.js";
 import {
   detectFormatting,
   findOurs,
@@ -11,10 +9,10 @@ import {
   valueAt,
   valueIn,
   type Doc,
-  type Found,
 } from "./jsonc-edit.js";
 import type { HooksFileShape } from "./hooks-file-shape.js";
 import { findDuplicateKeys } from "./duplicate-json-keys.js";
+import { isPlainInvocation, refreshHandler, type EventLog } from "./handler-edit.js";
 import { eventMapOf, findDroppedContent, findShapeConflicts, mapPathOf } from "./file-shape.js";
 
 /** What happened to one event in one file. */
@@ -138,14 +136,6 @@ function eventPath(shape: HooksFileShape, event: string): JSONPath {
   return [...mapPathOf(shape), event];
 }
 
-/** Where installEvent reports: the event, the changes list and the notes for the person. */
-export interface EventLog {
-  event: string;
-  changes: Change[];
-  notes: string[];
-  shown: string;
-}
-
 // One event: append our handler, or update the first of ours in place and drop the others. The
 // first keeps what the user added to its command (VAR=1 before it, --config x, 2>>log after it).
 function installEvent(
@@ -173,53 +163,6 @@ function installEvent(
     handler,
     log,
   );
-}
-
-/** Brings the first of our handlers (or flat entries) at `at` up to date in place: its command
- * keeps what the user added to it (VAR=1 before it, --config x, 2>>log after it), or is left with
- * a note when it cannot be edited safely; exec form (Claude Code on Windows) holds no shell line
- * to keep customisations from, so it is replaced; the timeout is ours. */
-export function refreshHandler(
-  doc: Doc,
-  at: JSONPath,
-  found: Record<string, unknown>,
-  handler: CommandHandler,
-  log: EventLog,
-): Doc {
-  const isExec = handler.args !== undefined || Array.isArray(found["args"]);
-  const current = String(found["command"]);
-  const command = isExec ? handler.command : mergeCommand(current, handler.command);
-  if (command === undefined) {
-    log.notes.push(
-      `${log.shown}: ${log.event}: left as you wrote it, since hook-notify cannot safely edit "${current}"; make sure it runs the current hook-notify with --client and --timeout.`,
-    );
-  }
-  let next = doc;
-  let isStale = false;
-  for (const [key, value] of [
-    ["command", command ?? current],
-    ["args", isExec ? handler.args : found["args"]],
-    ["timeout", handler.timeout],
-  ] as const) {
-    if (isDeepStrictEqual(found[key], value)) continue;
-    next = setValue(next, [...at, key], value);
-    isStale = true;
-  }
-  if (isStale) log.changes.push({ event: log.event, action: "updated" });
-  return next;
-}
-
-// Uninstall takes out a handler that only runs hook-notify; one that also runs other commands
-// (cd x && hook-notify, sh -c '…') stays, with a note, since the rest of it is the user's.
-export function isPlainInvocation(found: Found, where: string, notes: string[]): boolean {
-  const command = String(found.value["command"]);
-  // Exec form runs one program with its arguments, never other commands.
-  if (Array.isArray(found.value["args"])) return true;
-  if (findInvocation(command)?.kind === "simple") return true;
-  notes.push(
-    `${where}: "${command}" runs other commands too, so it was left in place; take hook-notify out of it by hand.`,
-  );
-  return false;
 }
 
 export function withNotes(plan: SettingsPlan, notes: readonly string[]): SettingsPlan {

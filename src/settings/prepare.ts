@@ -1,27 +1,21 @@
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
-import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
+import type { ClientAdapter } from "../clients/adapter.js";
 import { adapterFor, approvingClients, sentenceName } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
-import {
-  absoluteProgram,
-  buildApproveCommand,
-  buildHandlerCommand,
-  type CommandBase,
-} from "./hook-command.js";
 import { findDoubleRuns } from "./double-runs.js";
 import { previewJobs } from "./commit-jobs.js";
-import type { CommandHandler } from "./hook-schema.js";
 import type { FileJob } from "./file-job.js";
 import { installJobs, uninstallJobs } from "./plan-jobs.js";
 import { displayPath, findInstalled, locateTarget } from "./locate.js";
 import { type Scope, type Target } from "../core/install-target.js";
 import { hasForeignHooks } from "./file-shape.js";
 import { settingsShape } from "./shape-settings.js";
-import { loadLauncher, loadTemplate, loadWrapper, type EventDefaults } from "./load-template.js";
+import { loadLauncher, loadWrapper } from "./load-template.js";
 import { refuseNpxCache, renderLauncher, withLauncher } from "./launcher.js";
+import { desiredHandlers } from "./desired-handlers.js";
 
 /** The machine install runs on, passed in by the command (the only place that reads process). */
 export interface Machine {
@@ -185,97 +179,6 @@ function noApproveFor(adapter: ClientAdapter): string {
     .map((client) => `${client.name}'s`)
     .join(" and ");
   return `approving from the phone is built for ${approving} PermissionRequest only; nothing was written for ${adapter.name}.`;
-}
-
-// One handler per event: template timeout unless --timeout, and a command for this scope.
-async function desiredHandlers(
-  target: Target,
-  request: SettingsRequest,
-  machine: Machine,
-  script: string,
-): Promise<Map<string, CommandHandler>> {
-  const defaults = await loadTemplate(target.client, machine.packageRoot);
-  const adapter = adapterFor(target.client);
-  const base = commandBase(target, adapter, machine, script);
-  const desired = new Map<string, CommandHandler & { matcher?: string }>();
-  for (const event of clientEvents(request.events, defaults, adapter)) {
-    const timeout = request.timeout ?? defaults.get(event) ?? 10;
-    desired.set(event, {
-      type: "command",
-      ...buildHandlerCommand(
-        base,
-        target.client,
-        timeout,
-        adapter.namesEventInArgs === true ? event : undefined,
-      ),
-      timeout: toClientTimeout(adapter, timeout),
-    });
-  }
-  if (request.approve !== undefined && adapter.answersPermissions === true) {
-    const { timeout } = request.approve;
-    // Replaces the client's own PermissionRequest notification (Codex): the phone gets one ask.
-    desired.set("PermissionRequest", {
-      type: "command",
-      command: buildApproveCommand(base, target.client, timeout),
-      timeout: toClientTimeout(adapter, timeout),
-    });
-    // Its AskUserQuestion goes to the phone too: a PreToolUse entry for that tool alone.
-    if (adapter.questionTool !== undefined) {
-      desired.set("PreToolUse", {
-        type: "command",
-        command: buildApproveCommand(base, target.client, timeout),
-        timeout: toClientTimeout(adapter, timeout),
-        matcher: adapter.questionTool,
-      });
-    }
-  }
-  return desired;
-}
-
-// What each entry runs: the launcher (user scope; node and the script on Windows) or the wrapper
-// (project scope); as an argument array for a client whose plugin runs hook-notify without a
-// shell (OpenCode).
-function commandBase(
-  target: Target,
-  adapter: ClientAdapter,
-  machine: Machine,
-  script: string,
-): CommandBase {
-  const { wrapper } = target;
-  if (adapter.runsArgv === true) {
-    const exec =
-      wrapper === undefined
-        ? { command: machine.nodePath, args: [script] }
-        : { command: target.scope === "user" ? wrapper.path : wrapper.command, args: [] };
-    return { program: wrapper?.command ?? "", exec };
-  }
-  return wrapper === undefined
-    ? absoluteProgram(machine.nodePath, script, machine.platform, target.client)
-    : { program: wrapper.command };
-}
-
-// --events in the client's own names or in hook-notify's (Stop is Gemini's AfterAgent).
-export function clientEvents(
-  requested: readonly string[] | undefined,
-  defaults: EventDefaults,
-  adapter: ClientAdapter,
-): string[] {
-  if (requested === undefined) return [...defaults.keys()];
-  const out = new Set<string>();
-  for (const event of requested) {
-    const own = defaults.has(event)
-      ? event
-      : [...defaults.keys()].find((name) => adapter.events[name] === event);
-    if (own === undefined) {
-      const known = [...defaults.keys()].join(", ");
-      throw new HookNotifyError(
-        "USAGE",
-        `--events: "${event}" is not an event hook-notify installs for ${adapter.id}; use some of ${known}.`,
-      );
-    }
-    out.add(own);
-  }
-  return [...out];
 }
 
 // Creating .factory/hooks.json would silence hooks that droid now runs from .factory/settings.json.

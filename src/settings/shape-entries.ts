@@ -10,11 +10,10 @@ import { readJsonLeniently } from "./read.js";
 import { hooksFileJob } from "./file-job.js";
 import { isRecord, type CommandHandler } from "./hook-schema.js";
 import { findOurs, setValue, valueAt, valueIn, type Doc } from "./jsonc-edit.js";
+import { isPlainInvocation, refreshHandler } from "./handler-edit.js";
 import {
   editSafely,
   finish,
-  isPlainInvocation,
-  refreshHandler,
   startDoc,
   withNotes,
   type Before,
