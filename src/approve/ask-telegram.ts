@@ -9,13 +9,13 @@ import type { Question } from "./question.js";
 import type { PermissionInput } from "./read-request.js";
 import type { ApproveRecord } from "./record.js";
 import { buttonLabel, offered, requestText, requestTitle } from "./request.js";
-import { sendQuestion, type PhoneResult } from "./send.js";
+import { sendQuestion, type PhoneResult, type Withdraw } from "./send.js";
 import type { TelegramSetup } from "./setup.js";
 import type { SessionGrant } from "./session-grant.js";
 import type { RequestSummary } from "./summary.js";
-import { callBot, type BotCall } from "./telegram-bot.js";
+import { callBot, editOutcome, type BotCall } from "./telegram-bot.js";
 import { callbackData, newTelegramRequestId } from "./telegram-callback.js";
-import { noteMessage, openInbox } from "./telegram-inbox.js";
+import { markUsed, noteMessage, openInbox } from "./telegram-inbox.js";
 import { tell, waitForPress } from "./telegram-wait.js";
 
 /** What asking through Telegram needs from the run. */
@@ -93,6 +93,14 @@ export async function askTelegram(
   if (typeof messageId === "number" && offers.reply)
     noteMessage(inbox, messageId, { request: requestId, expiresAt });
   onSent(seconds);
+  // The banner answered first: this question is used (a late press is told so) and the message
+  // says where it was answered, without its buttons.
+  const withdraw: Withdraw = async (words, timer) => {
+    markUsed(inbox, requestId);
+    if (typeof messageId !== "number") return "not told: Telegram gave no message id";
+    await editOutcome({ ...call, signal: timer }, messageId, `${words}\n\n${text}`);
+    return "Telegram message edited, its buttons gone";
+  };
   const result = await waitForPress({
     call,
     inbox,
@@ -102,10 +110,10 @@ export async function askTelegram(
     now: deps.now,
     onRejected: (rejected) => record.approval.rejected.push(rejected),
   });
-  if (!("answer" in result)) return { result, sentAt };
+  if (!("answer" in result)) return { result, sentAt, withdraw };
   if (!shown.includes(result.answer.decision)) {
     // Only a button this message carried answers it (a signed Allow cannot answer a question).
-    return { result: { none: "not-offered" }, sentAt };
+    return { result: { none: "not-offered" }, sentAt, withdraw };
   }
   const at = new Date(result.at).toISOString().slice(11, 19);
   const [spinner, outcome] = outcomeText(result.answer, offers.question);

@@ -42,6 +42,11 @@ export interface ApprovalLog {
     reason: Extract<AnswerVerdict, { ok: false }>["reason"] | TelegramRejected["reason"];
     message: string;
   }[];
+  /** The other channel, told that the question was answered (or ended): the banner closed, or
+   * the phone's message edited (Telegram) or replaced (ntfy), and how that went. */
+  withdrawn?: { where: "desktop" | "phone"; how: string } | undefined;
+  /** The program that showed the banner that answered (terminal-notifier, powershell.exe). */
+  program?: string | undefined;
   /** false when Telegram did not take the answer to the press or the edit of the message. */
   told?: false | undefined;
   /** True for `hook-notify test --approve`. */
@@ -84,5 +89,6 @@ export function recordAnswer(
     waitedMs: at - sentAt,
     via: by.via,
     user: by.user,
+    program: by.program,
   });
 }

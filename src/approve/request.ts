@@ -82,6 +82,8 @@ export function buildPublish(
   });
   const payload = {
     topic: setup.requestTopic,
+    // ntfy 2.16+: an update published with this sequence id replaces the message (withdraw.ts).
+    sequence_id: requestId,
     title: requestTitle(summary, origin, offers),
     message: requestText(summary, origin, setup.seconds, requestId, offers),
     priority: 4,

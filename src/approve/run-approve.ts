@@ -25,6 +25,8 @@ import { optionIndex } from "./answer.js";
 import { sessionGrant, type SessionGrant } from "./session-grant.js";
 import { requestTitle } from "./request.js";
 import { askOnBanner, type BannerAnswer } from "../sinks/banner-actions.js";
+import { WITHDRAWN } from "../sinks/banner-answer.js";
+import { ntfyWithdraw, withdrawPhone } from "./withdraw.js";
 import { readSecret, secretPath } from "../machine-key.js";
 import {
   isTelegramSetup,
@@ -165,22 +167,25 @@ interface PhoneAsk<Setup extends ApproveSetup = ApproveSetup> extends AskedReque
   endsAt: number;
 }
 
-// Asks through the configured channel and, on a Linux desktop, a banner with Allow and Deny
-// (sinks/banner-actions.ts): the first answer counts, the other ask is stopped or left to expire.
-// The answer (or why none) goes in the record.
+// Asks through the configured channel and on the desktop banner (Allow and Deny: Linux, macOS,
+// Windows; sinks/banner-actions.ts): the first answer counts, and the other channel is told
+// (withdraw.ts): the phone's message loses its buttons and says where it was answered, the banner
+// is closed. The answer (or why none) goes in the record.
 async function askPhone(ask: PhoneAsk): Promise<void> {
   const { deps, setup, run } = ask;
   const { record } = run;
   record.approval.route = "phone";
   const secret = readSecret(secretPath(deps), deps.platform);
   const onBanner = new AbortController();
+  // Aborted once the question ended elsewhere (or the run's deadline): the banner is withdrawn.
+  const bannerEnds = new AbortController();
   // The run's deadline stays the one that ends the phone's wait (its error says "time is up");
   // this one only adds the banner's answer (its own timer never strikes first).
   const phoneEnds = deadline(ask.endsAt - deps.now() + 60_000, ask.signal, onBanner.signal);
   // A question's options are not Allow/Deny: the banner offers only a permission request's.
   const banner = (
     ask.request.question === undefined
-      ? askBannerToo(ask)
+      ? askBannerToo(ask, AbortSignal.any([ask.signal, bannerEnds.signal]))
       : Promise.resolve<BannerAnswer>({ none: "a question is not asked on the banner" })
   ).then((answer) => {
     if ("answer" in answer) onBanner.abort();
@@ -205,10 +210,16 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
   ).finally(() => {
     phoneEnds.clear();
   });
-  const { result, sentAt } = await asked.catch((error: unknown) => {
+  const { result, sentAt, withdraw } = await asked.catch((error: unknown): PhoneResult => {
     if (!onBanner.signal.aborted) throw error;
     return { result: { none: "answered on the desktop" }, sentAt: deps.now() };
   });
+  const closeBanner = async (): Promise<void> => {
+    bannerEnds.abort();
+    const ended = await banner;
+    if ("none" in ended && ended.none.startsWith(WITHDRAWN))
+      record.approval.withdrawn = { where: "desktop", how: ended.none };
+  };
   if ("answer" in result) {
     const { question } = ask.request;
     const index = optionIndex(result.answer.decision);
@@ -219,24 +230,28 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
       question === undefined
         ? decisionJson(result.answer, ask.grant)
         : questionAnswerJson(ask.request.toolInput, question, label ?? "");
+    await closeBanner();
     return;
   }
   if (onBanner.signal.aborted) {
     const answered = await banner;
     if ("answer" in answered) {
       const answer = { decision: answered.answer };
-      recordAnswer(record, { answer, at: deps.now(), by: { via: "desktop" } }, sentAt);
+      const at = deps.now();
+      recordAnswer(record, { answer, at, by: { via: "desktop", program: answered.via } }, sentAt);
       run.output = decisionJson(answer);
+      record.approval.withdrawn = await withdrawPhone(withdraw, answer, at, ask.signal);
       return;
     }
   }
+  await closeBanner();
   record.approval.waitedMs = deps.now() - sentAt;
   record.approval.fallback = result.none;
   if ("error" in result && result.error) throw result.error;
 }
 
-// The same question on the desktop banner, for the seconds left (Linux; elsewhere none).
-function askBannerToo(ask: PhoneAsk): Promise<BannerAnswer> {
+// The same question on the desktop banner, for the seconds left; withdrawn when `signal` aborts.
+function askBannerToo(ask: PhoneAsk, signal: AbortSignal): Promise<BannerAnswer> {
   const seconds = Math.max(1, Math.floor((ask.endsAt - ask.deps.now()) / 1000));
   const kind = ask.options.sample ? ("sample" as const) : ("agent" as const);
   const origin = { ...ask.request, agent: ask.client.name, kind };
@@ -245,7 +260,7 @@ function askBannerToo(ask: PhoneAsk): Promise<BannerAnswer> {
     body: logSummary(ask.summary),
     seconds,
     deps: ask.deps,
-    signal: ask.signal,
+    signal,
   });
 }
 
@@ -294,16 +309,18 @@ async function askNtfy(ask: PhoneAsk<NtfySetup>, secret: Buffer): Promise<PhoneR
     onRejected: (r) => record.approval.rejected.push(r),
   });
   // Only a button this message carried answers it (a signed Allow cannot answer a question).
+  const withdraw = ntfyWithdraw({ ...setup, env: deps.env }, requestId, message);
   if ("answer" in result && !offered(offers).includes(result.answer)) {
-    return { result: { none: "not-offered" }, sentAt };
+    return { result: { none: "not-offered" }, sentAt, withdraw };
   }
   if ("answer" in result) {
     const { answer: decision, at } = result;
-    return { result: { answer: { decision }, at, by: { via: "ntfy" } }, sentAt };
+    return { result: { answer: { decision }, at, by: { via: "ntfy" } }, sentAt, withdraw };
   }
   return {
     result: { none: result.none, ...("error" in result ? { error: result.error } : {}) },
     sentAt,
+    withdraw,
   };
 }
 

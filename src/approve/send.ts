@@ -15,11 +15,16 @@ export const TIME_UP =
 
 /** Who answered, as far as the channel tells: the Telegram user who pressed or replied. */
 export interface Answerer {
-  /** desktop: a button on the Linux banner (sinks/banner-actions.ts). */
+  /** desktop: a button on the desktop banner (sinks/banner-actions.ts). */
   via: "ntfy" | "telegram" | "desktop";
   /** Telegram: from.id of the press or the reply (ntfy's reply topic names nobody). */
   user?: number | undefined;
+  /** desktop: the program that showed the banner, where it is not notify-send. */
+  program?: string | undefined;
 }
+
+/** Tells the channel the question was answered elsewhere (its buttons go); what it did, in words. */
+export type Withdraw = (words: string, signal: AbortSignal) => Promise<string>;
 
 /** How one channel's ask ended: the answer or why none, and when the question was sent. */
 export interface PhoneResult {
@@ -27,6 +32,8 @@ export interface PhoneResult {
     | { answer: Answer; at: number; by: Answerer }
     | { none: string; error?: HookNotifyError | undefined };
   sentAt: number;
+  /** Set once the question was sent: takes it back when the banner answered first. */
+  withdraw?: Withdraw | undefined;
 }
 
 // Runs `send`; returns when the service accepted the question, with what `send` returned.

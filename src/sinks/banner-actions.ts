@@ -1,34 +1,44 @@
-// Linux and the BSDs: a permission request as a desktop banner with Allow and Deny buttons, for
-// the person at the machine. notify-send shows it with two actions whose keys are fixed literals
+// A permission request as a desktop banner with Allow and Deny buttons, for the person at the
+// machine. Linux and the BSDs: notify-send shows it with two actions whose keys are fixed literals
 // ("hn-allow", "hn-deny"); the bus's one listener (banner-listener.ts) follows it and reports the
 // key of the button pressed, as it reports a click that brings the terminal back. Only those two
-// keys, from the notification daemon, for this banner's id, before it is no longer followed,
-// count: approve (run-approve.ts) takes the first answer, the banner's or the phone's.
+// keys, from the notification daemon, for this banner's id, count (a press before the id is
+// followed is kept by the listener, not lost). macOS and Windows: banner-actions-other.ts.
+// approve (run-approve.ts) takes the first answer, the banner's or the phone's; when the phone
+// answers first (or the time is up) the caller aborts `signal` and the banner is closed
+// (CloseNotification over D-Bus).
+import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
+import {
+  abortOf,
+  BANNER_KEYS,
+  CLOSE_MS,
+  WITHDRAWN,
+  type BannerAnswer,
+  type BannerQuestion,
+} from "./banner-answer.js";
+import { askOnMac, askOnWindows } from "./banner-actions-other.js";
 import { holdListener } from "./banner-listener.js";
 import { showWithAction } from "./desktop-click.js";
 import { hasSessionBus } from "./desktop.js";
 import { findProgram } from "./find-program.js";
 import { escapeBody } from "./notify-send-text.js";
-import { settleMs } from "./platform.js";
+import { isWsl, settleMs } from "./platform.js";
+import { runProgram } from "./run-program.js";
 
-/** What the banner's buttons answered, or why there was no banner or no answer. */
-export type BannerAnswer = { answer: "allow" | "deny" } | { none: string };
-
-export interface BannerQuestion {
-  title: string;
-  body: string;
-  /** How long the banner stays and is followed. */
-  seconds: number;
-  deps: Deps;
-  signal: AbortSignal;
-}
+export type { BannerAnswer, BannerQuestion } from "./banner-answer.js";
 
 // Shows the question and resolves with the button pressed; never throws.
 export async function askOnBanner(question: BannerQuestion): Promise<BannerAnswer> {
-  const { deps, seconds } = question;
+  const { platform } = question.deps;
+  if (platform === "darwin") return askOnMac(question);
+  if (platform === "win32" || isWsl(question.deps)) return askOnWindows(question);
+  return askOnLinux(question);
+}
+
+async function askOnLinux(question: BannerQuestion): Promise<BannerAnswer> {
+  const { deps, seconds, signal } = question;
   const { env, platform } = deps;
-  if (platform === "darwin" || platform === "win32") return { none: "not on this platform" };
   const path = findProgram("notify-send", env, platform);
   const stdbuf = findProgram("stdbuf", env, platform);
   if (!path || !stdbuf || !hasSessionBus(env)) {
@@ -48,7 +58,7 @@ export async function askOnBanner(question: BannerQuestion): Promise<BannerAnswe
       question.title,
       escapeBody(question.body),
     ];
-    const ctx = { deps, signal: question.signal, sinkName: "banner", wait: true };
+    const ctx = { deps, signal, sinkName: "banner", wait: true };
     const shown = await showWithAction(
       [stdbuf, "-oL", path, ...args],
       ctx,
@@ -58,12 +68,48 @@ export async function askOnBanner(question: BannerQuestion): Promise<BannerAnswe
       hold.release();
       return { none: shown.noAction };
     }
-    const end = await hold.follow(shown.id, { seconds });
-    if (end.ended === "clicked" && end.reason === "hn-allow") return { answer: "allow" };
-    if (end.ended === "clicked" && end.reason === "hn-deny") return { answer: "deny" };
+    const ended = hold.follow(shown.id, { seconds });
+    const end = await Promise.race([ended, abortOf(signal)]);
+    if (end === undefined) {
+      const closed = await closeNotification(shown.id, deps);
+      return { none: `${WITHDRAWN}: ${closed}` };
+    }
+    if (end.ended === "clicked" && Object.hasOwn(BANNER_KEYS, end.reason)) {
+      return { answer: BANNER_KEYS[end.reason as keyof typeof BANNER_KEYS] };
+    }
     return { none: `the banner was ${end.ended}: ${end.reason}` };
   } catch (error) {
     hold.release();
     return { none: (error as Error).message };
+  }
+}
+
+// CloseNotification(id) over D-Bus with dbus-send (argument arrays; the id is digits only); the
+// daemon then sends NotificationClosed, which ends the listener's following. What happened, in
+// words for the log.
+async function closeNotification(id: string, deps: Deps): Promise<string> {
+  const dbusSend = findProgram("dbus-send", deps.env, deps.platform);
+  if (!dbusSend) return "dbus-send not found, the banner stays until it expires";
+  const args = [
+    "--session",
+    "--type=method_call",
+    "--dest=org.freedesktop.Notifications",
+    "/org/freedesktop/Notifications",
+    "org.freedesktop.Notifications.CloseNotification",
+    `uint32:${id}`,
+  ];
+  try {
+    await withDeadline(CLOSE_MS, (timer) =>
+      runProgram(dbusSend, args, {
+        env: deps.env,
+        signal: timer,
+        wait: true,
+        sinkName: "banner",
+        settleMs: 0,
+      }),
+    );
+    return `banner ${id} closed`;
+  } catch (error) {
+    return `banner ${id} not closed: ${(error as Error).message}`;
   }
 }

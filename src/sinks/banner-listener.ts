@@ -5,7 +5,10 @@
 // monitor (BecomeMonitor), so it also sees the signals GNOME Shell and dunst send only to the
 // banner's sender, even once that sender is gone; its match rules let through nothing but the
 // daemon's two signals, with numbers and the literal "default" (banner-signals.ts parses them).
-// A banner is followed for at most its sink's focusSeconds, and at most MAX_FOLLOWED at once;
+// A banner is followed for at most its sink's focusSeconds, and at most MAX_FOLLOWED at once.
+// While someone holds the listener (a banner on its way, its id not known yet), a signal for an
+// id nobody follows is kept (the last MAX_EARLY): a press in the instant between the banner
+// showing and its id being followed is read when it is, not lost;
 // with nothing left to follow the listener is stopped (a worker killed outright leaves it to end
 // at its next line: its pipe has no reader). Argument arrays only, never a shell.
 import type { ChildProcess } from "node:child_process";
@@ -16,6 +19,8 @@ import type { BannerEnd } from "./sink.js";
 
 /** Banners followed at once on one bus; a newer one ends the oldest one's following. */
 export const MAX_FOLLOWED = 16;
+/** Signals kept for ids not followed yet, while a hold is out (a press before its follow). */
+const MAX_EARLY = 64;
 /** How long dbus-monitor may take to say it monitors (NameLost) before it is taken as listening. */
 const READY_MS = 3_000;
 
@@ -49,9 +54,13 @@ interface Followed {
   onClick?: (() => Promise<string[]>) | undefined;
 }
 
+type Heard = Exclude<BannerSignal, { kind: "ready" }>;
+
 interface Listener {
   child: ChildProcess;
   followed: Map<string, Followed>;
+  /** Signals for ids nobody followed yet, kept while a hold is out. */
+  early: Map<string, Heard>;
   holds: number;
   /** Takes it out of the bus's slot, so the next banner starts a new one. */
   forget: () => void;
@@ -107,7 +116,14 @@ async function startListener(
     stdio: ["ignore", "pipe", "pipe"],
     shell: false,
   });
-  const listener: Listener = { child, followed: new Map(), holds: 0, forget, unsure: false };
+  const listener: Listener = {
+    child,
+    followed: new Map(),
+    early: new Map(),
+    holds: 0,
+    forget,
+    unsure: false,
+  };
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     if (stderr.length < 2000) stderr += chunk;
@@ -165,6 +181,9 @@ function follow(listener: Listener, id: string, options: FollowOptions): Promise
       });
     }, seconds * 1000);
     listener.followed.set(id, { resolve, timer, onClick: options.onClick });
+    const heard = listener.early.get(id);
+    listener.early.delete(id);
+    if (heard) onSignal(listener, heard);
     if (listener.followed.size > MAX_FOLLOWED) {
       const [oldest] = listener.followed.keys();
       if (oldest !== undefined)
@@ -177,9 +196,12 @@ function follow(listener: Listener, id: string, options: FollowOptions): Promise
   });
 }
 
-function onSignal(listener: Listener, signal: Exclude<BannerSignal, { kind: "ready" }>): void {
+function onSignal(listener: Listener, signal: Heard): void {
   const followed = listener.followed.get(signal.id);
-  if (!followed) return;
+  if (!followed) {
+    keepEarly(listener, signal);
+    return;
+  }
   if (signal.kind === "closed") {
     end(listener, signal.id, { ended: "closed", id: signal.id, reason: signal.reason });
     return;
@@ -204,6 +226,17 @@ function onSignal(listener: Listener, signal: Exclude<BannerSignal, { kind: "rea
   })();
 }
 
+// A signal for an id nobody follows: kept only while a hold is out (its banner's id may be
+// followed next), the first one per id (a click, then its close), the newest MAX_EARLY ids.
+function keepEarly(listener: Listener, signal: Heard): void {
+  if (listener.holds === 0 || listener.early.has(signal.id)) return;
+  listener.early.set(signal.id, signal);
+  if (listener.early.size > MAX_EARLY) {
+    const [oldest] = listener.early.keys();
+    if (oldest !== undefined) listener.early.delete(oldest);
+  }
+}
+
 function end(listener: Listener, id: string, how: BannerEnd): void {
   const followed = listener.followed.get(id);
   if (!followed) return;
@@ -220,6 +253,7 @@ function endAll(listener: Listener, reason: string): void {
 
 // Nothing followed and nobody about to follow: the listener goes.
 function stopWhenIdle(listener: Listener): void {
+  if (listener.holds === 0) listener.early.clear();
   if (listener.followed.size > 0 || listener.holds > 0) return;
   listener.forget();
   if (listener.child.exitCode === null && listener.child.signalCode === null)

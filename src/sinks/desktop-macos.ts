@@ -33,7 +33,7 @@ export function osascriptArgs(notification: Notification): string[] {
 // terminal-notifier reads its options through NSUserDefaults, which takes a value that starts
 // with "-" for an option and parses "(", "{", "<" or '"' as a property list; it drops one leading
 // backslash, so such a value gets one.
-function asValue(text: string): string {
+export function asValue(text: string): string {
   return /^[-\\({<"']/.test(text) ? `\\${text}` : text;
 }
 

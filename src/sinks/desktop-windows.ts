@@ -11,7 +11,8 @@ import type { SendContext, SendReport } from "./sink.js";
 export const POWERSHELL_APP_ID =
   "{1AC14E77-02E7-4E5D-B744-2EB1AE5198B7}\\WindowsPowerShell\\v1.0\\powershell.exe";
 
-/** The whole toast script; it reads HOOK_NOTIFY_TITLE, _BODY, _APP_ID and _LONG, and for a
+/** The whole toast script; it reads HOOK_NOTIFY_TITLE, _BODY, _APP_ID and _LONG, _ASK ("1": Allow
+ * and Deny buttons, the pressed one's fixed key printed on stdout), and for a
  * click that focuses Windows Terminal, _FOCUS_SECONDS (how long it waits for the toast's
  * Activated event; absent: it does not wait) and _AGENT_PID (native Windows: the agent's
  * process, whose ancestors hold the Windows Terminal window). Both are cast to [int]. */
@@ -24,7 +25,21 @@ export const TOAST_SCRIPT = [
   "$texts.Item(0).AppendChild($xml.CreateTextNode($env:HOOK_NOTIFY_TITLE)) | Out-Null",
   "$texts.Item(1).AppendChild($xml.CreateTextNode($env:HOOK_NOTIFY_BODY)) | Out-Null",
   "if ($env:HOOK_NOTIFY_LONG -eq '1') { $xml.DocumentElement.SetAttribute('duration', 'long') }",
+  // approve's question (sinks/banner-actions-other.ts): two buttons whose arguments are fixed
+  // literals; the toast leaves the notification center when the question ends.
+  "$ask = $env:HOOK_NOTIFY_ASK -eq '1'",
+  "if ($ask) {",
+  "  $actions = $xml.CreateElement('actions')",
+  "  foreach ($key in @('hn-allow', 'hn-deny')) {",
+  "    $action = $xml.CreateElement('action')",
+  "    $action.SetAttribute('content', $(if ($key -eq 'hn-allow') { 'Allow' } else { 'Deny' }))",
+  "    $action.SetAttribute('arguments', $key)",
+  "    $actions.AppendChild($action) | Out-Null",
+  "  }",
+  "  $xml.DocumentElement.AppendChild($actions) | Out-Null",
+  "}",
   "$toast = [Windows.UI.Notifications.ToastNotification]::new($xml)",
+  "if ($ask) { $toast.ExpirationTime = [DateTimeOffset]::Now.AddSeconds([int]$env:HOOK_NOTIFY_FOCUS_SECONDS) }",
   "$focus = [int]$env:HOOK_NOTIFY_FOCUS_SECONDS",
   "if ($focus -gt 0) {",
   "  Register-ObjectEvent -InputObject $toast -EventName Activated -SourceIdentifier HookNotifyActivated | Out-Null",
@@ -43,6 +58,11 @@ export const TOAST_SCRIPT = [
   "  if ($got.SourceIdentifier -eq 'HookNotifyDismissed') {",
   "    if ([string]$got.SourceArgs[1].Reason -eq 'TimedOut') { continue }",
   "    break",
+  "  }",
+  "  if ($got.SourceIdentifier -eq 'HookNotifyActivated' -and $ask) {",
+  "    $pressed = [string]([Windows.UI.Notifications.ToastActivatedEventArgs]$got.SourceArgs[1]).Arguments",
+  "    if ($pressed -eq 'hn-allow' -or $pressed -eq 'hn-deny') { [Console]::Out.WriteLine($pressed); break }",
+  "    continue",
   "  }",
   "  if ($got.SourceIdentifier -eq 'HookNotifyActivated') {",
   "    $wt = 0",

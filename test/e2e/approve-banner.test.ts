@@ -1,8 +1,11 @@
 // Issue 42 item 4: a permission request answered from the Linux desktop banner. The built
-// `hook-notify approve` asks the phone (a local Bot API) and shows the same question with Allow
-// and Deny buttons through the real notify-send on a private session bus (dbusmock's notification
-// daemon, with actions); the daemon's ActionInvoked for the pressed button, followed over D-Bus by
-// the bus's listener as a click-to-focus is, answers the request exactly as the phone's press would.
+// `hook-notify approve` asks the phone (a local Bot API, or a local ntfy) and shows the same
+// question with Allow and Deny buttons through the real notify-send on a private session bus
+// (dbusmock's notification daemon, with actions); the daemon's ActionInvoked for the pressed
+// button, followed over D-Bus by the bus's listener as a click-to-focus is, answers the request
+// exactly as the phone's press would. Whichever answers first, the other is told: the phone's
+// message loses its buttons and says "on the desktop", or the banner is closed
+// (CloseNotification).
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,62 +14,122 @@ import {
   notificationDaemonTools,
   startNotificationDaemon,
 } from "../helpers/notification-daemon.js";
+import { startFakeNtfy } from "../helpers/ntfy-server.js";
 import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const TOKEN = "123456789:AAbannerApproveTestToken_01234567";
 const CHAT = 818181;
 
+function keyed(home: ReturnType<typeof tempHome>): void {
+  const state = join(home.dir, "state", "hook-notify");
+  mkdirSync(state, { recursive: true });
+  writeFileSync(join(state, "approve.key"), `${"d".repeat(64)}\n`, { mode: 0o600 });
+  chmodSync(join(state, "approve.key"), 0o600);
+}
+
+async function withTelegram() {
+  const daemon = await startNotificationDaemon(["body", "actions"]);
+  const bot = await startFakeTelegram({ token: TOKEN });
+  const home = tempHome({ PATH: process.env.PATH, ...daemon.env });
+  home.writeConfig({
+    sinks: {
+      phone: { type: "chat", service: "telegram", botToken: TOKEN, chatId: CHAT, apiUrl: bot.url },
+    },
+    approveWhen: "always",
+    approveSeconds: 30,
+  });
+  keyed(home);
+  const running = runBin(["approve"], {
+    input: fixture("claude-code/PermissionRequest.json"),
+    env: home.env,
+    killAfterMs: 60_000,
+  });
+  return { daemon, bot, home, running };
+}
+
 describe.runIf(process.platform === "linux" && notificationDaemonTools().available)(
   "approve from the desktop banner (built binary, real notify-send, dbusmock)",
   () => {
-    it.each(["allow", "deny"] as const)("the banner's %s answers the request", async (decision) => {
+    it.each(["allow", "deny"] as const)(
+      "the banner's %s, pressed the moment it shows, answers; the phone's buttons go",
+      async (decision) => {
+        const { daemon, bot, home, running } = await withTelegram();
+        const message = await bot.waitForMessage();
+        const [banner] = await daemon.waitForCalls(1, 20_000);
+        expect(banner?.summary).toBe("Claude Code asks to use Bash");
+        // Once, at once: approve may not follow the banner's id yet; the listener keeps the
+        // press for it (dbusmock numbers its banners from 1).
+        await daemon.invokeAction(1, `hn-${decision}`);
+        const result = await running;
+        expect({ code: result.code, stdout: result.stdout }).toEqual({
+          code: 0,
+          stdout: `${decisionJson({ decision })}\n`,
+        });
+        const word = decision === "allow" ? "✅ Allowed" : "⛔ Denied";
+        expect(message.text).toMatch(
+          new RegExp(`^${word} on the desktop at \\d\\d:\\d\\d:\\d\\d UTC\\.\\n\\n`),
+        );
+        expect(message.reply_markup).toBeUndefined();
+        const line = home.logLines().find((l) => l.event === "PermissionRequest");
+        expect(line?.approval).toMatchObject({
+          result: decision === "allow" ? "allowed" : "denied",
+          answeredBy: "desktop",
+          withdrawn: { where: "phone", how: "Telegram message edited, its buttons gone" },
+        });
+      },
+    );
+
+    it("the phone answers first: the banner is closed over D-Bus", async () => {
+      const { daemon, bot, home, running } = await withTelegram();
+      const message = await bot.waitForMessage();
+      await daemon.waitForCalls(1, 20_000);
+      bot.press(message, "Allow");
+      const result = await running;
+      expect(result.stdout).toBe(`${decisionJson({ decision: "allow" })}\n`);
+      expect(await daemon.closes()).toEqual([1]);
+      const line = home.logLines().find((l) => l.event === "PermissionRequest");
+      expect(line?.approval).toMatchObject({
+        answeredBy: "phone",
+        withdrawn: { where: "desktop", how: expect.stringMatching(/banner 1 closed$/) as string },
+      });
+    });
+
+    it("ntfy: the banner's answer replaces the phone's message (same sequence id, no buttons)", async () => {
       const daemon = await startNotificationDaemon(["body", "actions"]);
-      const bot = await startFakeTelegram({ token: TOKEN });
+      const ntfy = await startFakeNtfy({ token: "tk_bannerntfytoken0123456789" });
       const home = tempHome({ PATH: process.env.PATH, ...daemon.env });
       home.writeConfig({
         sinks: {
           phone: {
             type: "chat",
-            service: "telegram",
-            botToken: TOKEN,
-            chatId: CHAT,
-            apiUrl: bot.url,
+            service: "ntfy",
+            url: `${ntfy.url}/hn-requests`,
+            token: "tk_bannerntfytoken0123456789",
           },
         },
+        approveReplyTopic: "hn-reply-banner0123456789abcdefghij",
         approveWhen: "always",
         approveSeconds: 30,
       });
-      const state = join(home.dir, "state", "hook-notify");
-      mkdirSync(state, { recursive: true });
-      writeFileSync(join(state, "approve.key"), `${"d".repeat(64)}\n`, { mode: 0o600 });
-      chmodSync(join(state, "approve.key"), 0o600);
+      keyed(home);
       const running = runBin(["approve"], {
         input: fixture("claude-code/PermissionRequest.json"),
         env: home.env,
         killAfterMs: 60_000,
       });
-      await bot.waitForMessage();
-      const [banner] = await daemon.waitForCalls(1, 20_000);
-      expect(banner?.summary).toBe("Claude Code asks to use Bash");
-      // dbusmock numbers its banners from 1. A press in the moment between the banner showing
-      // and approve following it is not seen (as for a click-to-focus): press until answered.
-      const run = { exited: false };
-      void running.then(() => (run.exited = true));
-      while (!run.exited) {
-        await daemon.invokeAction(1, `hn-${decision}`);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
+      const asked = await ntfy.waitForMessage("hn-requests");
+      await daemon.waitForCalls(1, 20_000);
+      await daemon.invokeAction(1, "hn-allow");
       const result = await running;
-      expect({ code: result.code, stdout: result.stdout }).toEqual({
-        code: 0,
-        stdout: `${decisionJson({ decision })}\n`,
-      });
-      const line = home.logLines().find((l) => l.event === "PermissionRequest");
-      expect(line?.approval).toMatchObject({
-        result: decision === "allow" ? "allowed" : "denied",
-        answeredBy: "desktop",
-      });
+      expect(result.stdout).toBe(`${decisionJson({ decision: "allow" })}\n`);
+      await waitUntil(() => ntfy.messages.filter((m) => m.topic === "hn-requests").length === 2);
+      const update = ntfy.messages.filter((m) => m.topic === "hn-requests")[1];
+      expect(asked.sequence_id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(update).toMatchObject({ sequence_id: asked.sequence_id });
+      expect(update?.message).toMatch(/^✅ Allowed on the desktop at /);
+      expect(update?.actions).toBeUndefined();
     });
   },
 );

@@ -29,6 +29,8 @@ export interface NotificationDaemon {
   calls(): Promise<NotifyCall[]>;
   /** Polls calls() until there are at least `count` (for detached senders). */
   waitForCalls(count: number, timeoutMs?: number): Promise<NotifyCall[]>;
+  /** The ids of the CloseNotification calls so far, in order. */
+  closes(): Promise<number[]>;
   /** The daemon emits ActionInvoked(id, action), as a click on the banner does. */
   invokeAction(id: number, action: string): Promise<void>;
   /** The daemon emits NotificationClosed(id, reason) to everyone (as mako does), or only to
@@ -70,6 +72,9 @@ if sys.argv[1] == "wait":
         time.sleep(0.05)
     sys.exit(0)
 mock = dbus.Interface(bus.get_object("${NAME}", "/org/freedesktop/Notifications"), "org.freedesktop.DBus.Mock")
+if sys.argv[1] == "closes":
+    print(json.dumps([int(args[0]) for _stamp, method, args in mock.GetCalls() if method == "CloseNotification"]))
+    sys.exit(0)
 calls = []
 for _stamp, method, args in mock.GetCalls():
     if method != "Notify":
@@ -162,6 +167,8 @@ export async function startNotificationDaemon(
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
+  const closes = async (): Promise<number[]> =>
+    JSON.parse(await runClient(["closes"], clientEnv)) as number[];
   const invokeAction = async (id: number, action: string): Promise<void> => {
     await runClient(["invoke", String(id), action], clientEnv);
   };
@@ -173,7 +180,7 @@ export async function startNotificationDaemon(
     const to = destination === undefined ? [] : [destination];
     await runClient(["close", String(id), String(reason), ...to], clientEnv);
   };
-  return { address, env, calls, waitForCalls, invokeAction, closeNotification, stop };
+  return { address, env, calls, waitForCalls, closes, invokeAction, closeNotification, stop };
 }
 
 function busConfig(dir: string): string {

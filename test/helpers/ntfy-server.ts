@@ -19,6 +19,8 @@ export interface NtfyMessage {
   priority?: number;
   tags?: string[];
   actions?: NtfyAction[];
+  /** ntfy 2.16+: a message published with a sequence id already seen updates that one. */
+  sequence_id?: string;
 }
 
 /** An `http` action as published (ntfy adds an id to each). */
@@ -193,6 +195,9 @@ function toMessage(path: string[], body: string): NtfyMessage | string {
     ...(typeof json.title === "string" ? { title: json.title } : {}),
     ...(typeof json.priority === "number" ? { priority: json.priority } : {}),
     ...(Array.isArray(json.tags) ? { tags: json.tags as string[] } : {}),
+    ...(typeof json.sequence_id === "string" && TOPIC.test(json.sequence_id)
+      ? { sequence_id: json.sequence_id }
+      : {}),
     ...(actions.length > 0
       ? { actions: actions.map((a) => ({ id: randomBytes(5).toString("base64url"), ...a })) }
       : {}),
