@@ -90,8 +90,9 @@ export const LAYERS = {
     "outbox",
     "pipeline",
   ],
-  // Typed replies to a waiting agent (src/reply/PROTOCOL.md): tickets, the listener, the pane.
-  reply: [...BASE, "approve", "config", "journal", "outbox"],
+  // Typed replies to a waiting agent (src/reply/PROTOCOL.md): tickets, the listener, the pane,
+  // and a cloud session's next message (through service/'s client).
+  reply: [...BASE, "approve", "config", "journal", "outbox", "service"],
   worker: [
     ...BASE,
     "clients",

@@ -3,12 +3,21 @@
 // been answered, with text that is one plain line; it is never typed itself: the phone is shown
 // exactly the text and asked to confirm it. Only the signed Send press of that confirmation, in
 // the same chat, before the expiry, once, and while the pane still runs the same agent, types.
+import { withDeadline } from "../abort.js";
 import type { BotCall, Press } from "../approve/telegram-bot.js";
 import { newTelegramRequestId, readCallback } from "../approve/telegram-callback.js";
 import { markUsed, isUsed, type Inbox } from "../approve/telegram-inbox.js";
 import { tell } from "../approve/telegram-wait.js";
+import { sendToSession, sessionRefusal, type CloudReach } from "./cloud.js";
 import { paneRefusal, typeIntoPane } from "./pane.js";
-import { liveFiles, loadConfirm, loadTicket, saveConfirm, type ReplyTicket } from "./store.js";
+import {
+  liveFiles,
+  loadConfirm,
+  loadTicket,
+  saveConfirm,
+  targetWords,
+  type ReplyTicket,
+} from "./store.js";
 import { inertReply } from "./text.js";
 import { askToConfirm, say, type ChatMessage } from "./telegram.js";
 
@@ -30,7 +39,12 @@ export interface JudgeInput {
   platform: NodeJS.Platform;
   now: () => number;
   note: (note: ReplyNote) => void;
+  /** The config's service and the environment: a cloud session's reply goes through them. */
+  cloud: Omit<CloudReach, "signal">;
 }
+
+/** How long reading and answering a cloud session may take. */
+const CLOUD_MS = 15_000;
 
 const NOTHING = "Nothing was typed.";
 
@@ -74,7 +88,8 @@ export async function judgeMessage(input: JudgeInput, message: ChatMessage): Pro
   await askToConfirm(call, input.secret, {
     ...confirm,
     replyTo: message.messageId,
-    pane: ticket.pane.pane,
+    where: targetWords(ticket),
+    cloud: ticket.session !== undefined,
   });
   input.note({ outcome: "asked", reason: "confirm", ticket, text: text.text });
 }
@@ -124,18 +139,44 @@ export async function judgeConfirm(input: JudgeInput, press: Press): Promise<voi
   if (!markUsed(input.inbox, ticket.id)) {
     return refuse("answered", `The agent's message was already answered. ${NOTHING}`);
   }
-  const why = await paneRefusal(ticket.pane, input.platform);
-  if (why !== undefined) return refuse("pane", `Refused: ${why}. ${NOTHING}`);
-  try {
-    await typeIntoPane(ticket.pane, confirm.text);
-  } catch {
-    return refuse("tmux", `tmux could not type into pane ${ticket.pane.pane}.`);
-  }
+  const where = targetWords(ticket);
+  const failed = await withDeadline(CLOUD_MS, (signal) =>
+    deliver(ticket, confirm.text, input, { ...input.cloud, signal }),
+  );
+  if (failed) return refuse(failed.reason, failed.words);
   await tell(
     call,
     press,
-    "Typed into the agent's terminal.",
-    `✅ Typed into tmux pane ${ticket.pane.pane}:`,
+    ticket.session ? "Sent to the cloud session." : "Typed into the agent's terminal.",
+    ticket.session ? `✅ Sent to ${where}:` : `✅ Typed into ${where}:`,
   );
   input.note({ outcome: "typed", reason: "sent", ticket, text: confirm.text });
+}
+
+// Checks the ticket's target still waits (the same agent in the pane, the session unanswered),
+// then types or sends the text; what went wrong, or undefined when it is done.
+async function deliver(
+  ticket: ReplyTicket,
+  text: string,
+  input: JudgeInput,
+  reach: CloudReach,
+): Promise<{ reason: string; words: string } | undefined> {
+  const where = targetWords(ticket);
+  const why = ticket.session
+    ? await sessionRefusal(ticket.session, reach)
+    : ticket.pane
+      ? await paneRefusal(ticket.pane, input.platform)
+      : "the ticket names no pane and no session";
+  if (why !== undefined) {
+    return { reason: ticket.session ? "session" : "pane", words: `Refused: ${why}. ${NOTHING}` };
+  }
+  try {
+    if (ticket.session) await sendToSession(ticket.session, text, reach);
+    else if (ticket.pane) await typeIntoPane(ticket.pane, text);
+    return undefined;
+  } catch {
+    return ticket.session
+      ? { reason: "service", words: `The service did not take the message for ${where}.` }
+      : { reason: "tmux", words: `tmux could not type into ${where}.` };
+  }
 }

@@ -12,7 +12,7 @@ import type { Deps } from "../deps.js";
 import type { OutboxEntry } from "../outbox/store.js";
 import { stateDir } from "../state-dir.js";
 import { hookPaneOf, paneAgent } from "./pane.js";
-import { saveTicket } from "./store.js";
+import { saveTicket, type ReplyTicket } from "./store.js";
 
 /** Why no reply can be taken for this message, or the ticket written. */
 export type Offered = { ticket: string } | { none: string };
@@ -25,10 +25,8 @@ export async function offerReply(
 ): Promise<Offered> {
   try {
     if (!entry.replyTo) return { none: "not a reply sink's waiting message" };
-    const hookPane = hookPaneOf(entry.replyTo.env);
-    if (!hookPane) return { none: "the agent runs in no tmux pane" };
-    const pane = await paneAgent(hookPane, deps.platform);
-    if (!pane) return { none: `tmux pane ${hookPane.pane} is gone, or its program cannot be told` };
+    const target = await replyTarget(entry, deps);
+    if ("none" in target) return target;
     const id = Number(messageId);
     if (!Number.isSafeInteger(id)) return { none: "Telegram gave no message id" };
     const config = loadConfig(deps, { configPath: entry.configPath, projectDir: entry.projectDir });
@@ -36,6 +34,8 @@ export async function offerReply(
     if ("problem" in setup) return { none: setup.problem };
     if (!isTelegramSetup(setup))
       return { none: `replySink ${entry.sinkName} is not a telegram sink` };
+    if ("session" in target && !config.value.service)
+      return { none: "a reply to a cloud session needs the config's service" };
     const inbox = openInbox(stateDir(deps), setup.botToken);
     const ticket = newTelegramRequestId();
     const expiresAt = deps.now() + config.value.replySeconds * 1000;
@@ -48,13 +48,31 @@ export async function offerReply(
       chatId: setup.chatId,
       messageId: id,
       expiresAt,
-      pane,
+      ...target,
     });
     if (!listenerRuns(inbox)) startListener(deps, entry.configPath);
     return { ticket };
   } catch (error) {
     return { none: `the reply could not be offered: ${(error as Error).message}` };
   }
+}
+
+// Where a reply to this message goes: a cloud session's notice (hook-notify watch) to that session,
+// anything else to the agent's tmux pane, the foreground process it runs now.
+async function replyTarget(
+  entry: OutboxEntry,
+  deps: Deps,
+): Promise<Pick<ReplyTicket, "pane" | "session"> | { none: string }> {
+  const { notification } = entry;
+  if (notification.event === "SessionIdle" && notification.sessionId) {
+    const id = notification.sessionId;
+    return { session: { id, messageCount: notification.messageCount } };
+  }
+  const hookPane = entry.replyTo ? hookPaneOf(entry.replyTo.env) : undefined;
+  if (!hookPane) return { none: "the agent runs in no tmux pane" };
+  const pane = await paneAgent(hookPane, deps.platform);
+  if (!pane) return { none: `tmux pane ${hookPane.pane} is gone, or its program cannot be told` };
+  return { pane };
 }
 
 // The listener's lock file names its pid; a pid that is gone leaves a lock that counts for nobody.

@@ -12,7 +12,7 @@ import { inertText } from "../shown-text.js";
 import { stateDir } from "../state-dir.js";
 import type { ReplyNote } from "./judge.js";
 import { listen } from "./listen.js";
-import { liveFiles } from "./store.js";
+import { liveFiles, targetWords } from "./store.js";
 import { releaseListenerLock, takeListenerLock } from "./offer.js";
 
 const deps = createDeps();
@@ -50,6 +50,7 @@ async function main(): Promise<void> {
         platform: deps.platform,
         now: deps.now,
         note,
+        cloud: { service: config.value.service, env: deps.env },
       });
     } finally {
       releaseListenerLock(inbox);
@@ -58,14 +59,14 @@ async function main(): Promise<void> {
   }
 }
 
-// One line for `hook-notify log`: what became of the reply, its text (inert, short) and the pane.
+// One line for `hook-notify log`: what became of the reply, its text (inert, short) and where.
 function describeNote(reply: ReplyNote): string {
   const text =
     reply.text === undefined
       ? ""
       : ` ${JSON.stringify(inertText(reply.text, "line").slice(0, 80))}`;
-  const pane = reply.ticket ? ` (tmux pane ${reply.ticket.pane.pane})` : "";
-  return `reply ${reply.outcome}: ${reply.reason}${text}${pane}`;
+  const where = reply.ticket ? ` (${targetWords(reply.ticket)})` : "";
+  return `reply ${reply.outcome}: ${reply.reason}${text}${where}`;
 }
 
 main().catch(() => undefined);

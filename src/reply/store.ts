@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Inbox } from "../approve/telegram-inbox.js";
+import type { ReplySession } from "./cloud.js";
 import type { ReplyPane } from "./pane.js";
 
 /** A sent "waiting for you" message a reply may answer. */
@@ -20,7 +21,15 @@ export interface ReplyTicket {
   messageId: number;
   /** Epoch ms; no reply counts after it. */
   expiresAt: number;
-  pane: ReplyPane;
+  /** Where the reply goes: the agent's tmux pane, or a cloud session (exactly one is set). */
+  pane?: ReplyPane | undefined;
+  session?: ReplySession | undefined;
+}
+
+// Where a ticket's reply goes, in words: "tmux pane %3", "cloud session sess-12".
+export function targetWords(ticket: ReplyTicket): string {
+  if (ticket.session) return `cloud session ${ticket.session.id}`;
+  return `tmux pane ${ticket.pane?.pane ?? "?"}`;
 }
 
 /** A reply's text, shown on the phone, typed only on its signed Send press. */

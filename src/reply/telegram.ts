@@ -42,7 +42,15 @@ export async function say(call: BotCall, replyTo: number, text: string): Promise
 export async function askToConfirm(
   call: BotCall,
   secret: Buffer,
-  confirm: { id: string; text: string; expiresAt: number; replyTo: number; pane: string },
+  confirm: {
+    id: string;
+    text: string;
+    expiresAt: number;
+    replyTo: number;
+    /** "tmux pane %3" or "cloud session sess-12". */
+    where: string;
+    cloud: boolean;
+  },
 ): Promise<void> {
   const expiry = Math.floor(confirm.expiresAt / 1000);
   const button = (label: string, decision: "allow" | "deny") => ({
@@ -51,7 +59,7 @@ export async function askToConfirm(
   });
   await callBot(call, "sendMessage", {
     chat_id: call.setup.chatId,
-    text: `Type this into the agent's terminal (tmux pane ${confirm.pane}), then Enter?\n\n${inertText(confirm.text, "line")}`,
+    text: `${confirm.cloud ? `Send this to the ${confirm.where} as its next message?` : `Type this into the agent's terminal (${confirm.where}), then Enter?`}\n\n${inertText(confirm.text, "line")}`,
     reply_parameters: { message_id: confirm.replyTo, allow_sending_without_reply: true },
     link_preview_options: { is_disabled: true },
     reply_markup: { inline_keyboard: [[button("⌨️ Send", "allow"), button("✖️ Cancel", "deny")]] },

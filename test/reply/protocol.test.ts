@@ -120,6 +120,7 @@ async function listening(world: World, done: () => boolean): Promise<void> {
     platform: "linux",
     now: () => Date.now() + world.skewMs,
     note: (note) => world.notes.push(note),
+    cloud: { service: undefined, env: {} },
   });
   try {
     for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 25));

@@ -70,6 +70,8 @@ export async function announce(
     configPath: options.configPath,
     held: [],
     whenQueued: startWorker,
+    // A session done waits for its next message: a typed reply can give it (src/reply/).
+    replySink: notification.event === "SessionIdle" ? config.replySink : undefined,
   });
   record.ms = deps.now() - Date.parse(record.time);
   appendJournal(logPath(deps), record, loaded.secrets);
