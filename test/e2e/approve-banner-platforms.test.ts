@@ -3,13 +3,14 @@
 // print what the real ones print for a press (terminal-notifier's -json answer, the toast
 // script's key on stdout). What is proven is what approve hands them and how it reads their
 // answer; that macOS and Windows show the buttons and answer so is not (docs/approve.md says so).
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decisionJson } from "../../src/approve/decision.js";
 import { fakeBin, type FakeProgram } from "../helpers/fake-bin.js";
 import { machineEnv, packageCopy, type FakeMachine } from "../helpers/fake-platform.js";
 import { fixture, ROOT, runBin, tempHome } from "../helpers/run-bin.js";
+import { writeApproveKey } from "../helpers/telegram-approve.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
 
 const TOKEN = "123456789:AAbannerPlatformsTestToken_0123";
@@ -36,10 +37,7 @@ async function approveOn(
     approveWhen: "always",
     approveSeconds: 30,
   });
-  const state = join(home.dir, "state", "hook-notify");
-  mkdirSync(state, { recursive: true });
-  writeFileSync(join(state, "approve.key"), `${"e".repeat(64)}\n`, { mode: 0o600 });
-  chmodSync(join(state, "approve.key"), 0o600);
+  writeApproveKey(home, "e".repeat(64));
   const running = runBin(["approve"], {
     bin: pkg.bin,
     input: fixture("claude-code/PermissionRequest.json"),

@@ -6,8 +6,6 @@
 // exactly as the phone's press would. Whichever answers first, the other is told: the phone's
 // message loses its buttons and says "on the desktop", or the banner is closed
 // (CloseNotification).
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decisionJson } from "../../src/approve/decision.js";
 import {
@@ -16,17 +14,21 @@ import {
 } from "../helpers/notification-daemon.js";
 import { startFakeNtfy } from "../helpers/ntfy-server.js";
 import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
+import { writeApproveKey } from "../helpers/telegram-approve.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const TOKEN = "123456789:AAbannerApproveTestToken_01234567";
 const CHAT = 818181;
 
-function keyed(home: ReturnType<typeof tempHome>): void {
-  const state = join(home.dir, "state", "hook-notify");
-  mkdirSync(state, { recursive: true });
-  writeFileSync(join(state, "approve.key"), `${"d".repeat(64)}\n`, { mode: 0o600 });
-  chmodSync(join(state, "approve.key"), 0o600);
+// The built approve with Claude Code's captured request, its key written first.
+function approving(home: ReturnType<typeof tempHome>) {
+  writeApproveKey(home, "d".repeat(64));
+  return runBin(["approve"], {
+    input: fixture("claude-code/PermissionRequest.json"),
+    env: home.env,
+    killAfterMs: 60_000,
+  });
 }
 
 async function withTelegram() {
@@ -40,12 +42,7 @@ async function withTelegram() {
     approveWhen: "always",
     approveSeconds: 30,
   });
-  keyed(home);
-  const running = runBin(["approve"], {
-    input: fixture("claude-code/PermissionRequest.json"),
-    env: home.env,
-    killAfterMs: 60_000,
-  });
+  const running = approving(home);
   return { daemon, bot, home, running };
 }
 
@@ -113,12 +110,7 @@ describe.runIf(process.platform === "linux" && notificationDaemonTools().availab
         approveWhen: "always",
         approveSeconds: 30,
       });
-      keyed(home);
-      const running = runBin(["approve"], {
-        input: fixture("claude-code/PermissionRequest.json"),
-        env: home.env,
-        killAfterMs: 60_000,
-      });
+      const running = approving(home);
       const asked = await ntfy.waitForMessage("hn-requests");
       await daemon.waitForCalls(1, 20_000);
       await daemon.invokeAction(1, "hn-allow");

@@ -3,11 +3,10 @@
 // Bot API sink named by replySink; the worker leaves a ticket naming the session and starts the
 // reply listener (dist/reply.cjs), which shows the reply for confirmation; the Send press makes it
 // the session's next user message, through the same client `sessions send` uses.
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startFakeService, workerDone } from "../helpers/fake-service.js";
 import { runBin, tempHome } from "../helpers/run-bin.js";
+import { writeApproveKey } from "../helpers/telegram-approve.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
@@ -33,10 +32,7 @@ describe("typed reply to a cloud session (built binary)", () => {
       replySink: "phone",
       service: { baseUrl: service.url, apiKey: "${FACTORY_API_KEY}" },
     });
-    const state = join(home.dir, "state", "hook-notify");
-    mkdirSync(state, { recursive: true });
-    writeFileSync(join(state, "approve.key"), `${"f".repeat(64)}\n`, { mode: 0o600 });
-    chmodSync(join(state, "approve.key"), 0o600);
+    writeApproveKey(home, "f".repeat(64));
     expect((await runBin(["watch", "--once"], { env: home.env })).code).toBe(0);
     service.apply([
       { op: "message", sessionId: "sess-idle", role: "user", text: "and the changelog?" },

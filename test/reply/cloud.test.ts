@@ -7,13 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import type { TelegramSetup } from "../../src/approve/setup.js";
 import { callbackData } from "../../src/approve/telegram-callback.js";
 import { openInbox, type Inbox } from "../../src/approve/telegram-inbox.js";
 import type { ReplyNote } from "../../src/reply/judge.js";
-import { listen } from "../../src/reply/listen.js";
 import { saveTicket } from "../../src/reply/store.js";
 import { startFakeService, type FakeService } from "../helpers/fake-service.js";
+import { runListener } from "../helpers/reply-listener.js";
 import {
   startFakeTelegram,
   type FakeTelegram,
@@ -61,33 +60,10 @@ async function setUp(): Promise<World> {
   return { bot, service, inbox, waiting, notes: [] };
 }
 
-async function listening(world: World, done: () => boolean): Promise<void> {
-  const stop = new AbortController();
-  const setup: TelegramSetup = {
-    service: "telegram",
-    sinkName: "phone",
-    seconds: 60,
-    when: "always",
-    api: world.bot.url,
-    botToken: TOKEN,
-    chatId: String(CHAT),
-  };
-  const running = listen({
-    call: { setup, signal: stop.signal, env: {} },
-    inbox: world.inbox,
-    secret: SECRET,
-    platform: "linux",
-    now: () => Date.now(),
-    note: (note) => world.notes.push(note),
-    cloud: { service: { baseUrl: world.service.url, apiKey: KEY }, env: {} },
-  });
-  try {
-    for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
-  } finally {
-    stop.abort();
-    await running;
-  }
-  expect(done()).toBe(true);
+function listening(world: World, done: () => boolean): Promise<void> {
+  const cloud = { service: { baseUrl: world.service.url, apiKey: KEY }, env: {} };
+  const options = { token: TOKEN, chat: CHAT, secret: SECRET, now: () => Date.now() };
+  return runListener(world, options, done, cloud);
 }
 
 const confirmOf = (bot: FakeTelegram) =>

@@ -16,14 +16,13 @@ import {
   takePresses,
   type Inbox,
 } from "../../src/approve/telegram-inbox.js";
-import type { TelegramSetup } from "../../src/approve/setup.js";
 import { processStart } from "../../src/process-start.js";
 import type { ReplyNote } from "../../src/reply/judge.js";
-import { listen } from "../../src/reply/listen.js";
 import type { ReplyPane } from "../../src/reply/pane.js";
 import { saveTicket } from "../../src/reply/store.js";
 import { inertReply } from "../../src/reply/text.js";
 import { hasTmux } from "../helpers/real-tmux.js";
+import { runListener } from "../helpers/reply-listener.js";
 import {
   startFakeTelegram,
   type FakeTelegram,
@@ -102,33 +101,9 @@ async function setUp(): Promise<World> {
 }
 
 // Runs the listener until `done` holds, then stops it.
-async function listening(world: World, done: () => boolean): Promise<void> {
-  const stop = new AbortController();
-  const setup: TelegramSetup = {
-    service: "telegram",
-    sinkName: "phone",
-    seconds: 60,
-    when: "always",
-    api: world.bot.url,
-    botToken: TOKEN,
-    chatId: String(CHAT),
-  };
-  const running = listen({
-    call: { setup, signal: stop.signal, env: {} },
-    inbox: world.inbox,
-    secret: SECRET,
-    platform: "linux",
-    now: () => Date.now() + world.skewMs,
-    note: (note) => world.notes.push(note),
-    cloud: { service: undefined, env: {} },
-  });
-  try {
-    for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
-  } finally {
-    stop.abort();
-    await running;
-  }
-  expect(done()).toBe(true);
+function listening(world: World, done: () => boolean): Promise<void> {
+  const now = () => Date.now() + world.skewMs;
+  return runListener(world, { token: TOKEN, chat: CHAT, secret: SECRET, now }, done);
 }
 
 // The confirmation, before and after its outcome was put on top of it.
