@@ -19,6 +19,11 @@ export interface Question {
   labels: string[];
   /** Each option's description, "" when none. */
   descriptions: string[];
+  /** What the title says after the agent's name ("Claude Code: the MCP server db asks you"),
+   * already inert; by default "Claude Code asks you a question". */
+  title?: string | undefined;
+  /** The phone shows the tool input too (a blocked action's "Let it retry"). */
+  showsRequest?: boolean | undefined;
 }
 
 /** The most options a question has (Claude Code's schema: 2 to 4). */

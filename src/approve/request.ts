@@ -100,7 +100,12 @@ export function requestTitle(
   origin: RequestOrigin,
   offers: Offers = {},
 ): string {
-  if (offers.question !== undefined) return `${origin.agent} asks you a question`;
+  if (offers.question !== undefined) {
+    const { title } = offers.question;
+    return title === undefined
+      ? `${origin.agent} asks you a question`
+      : `${origin.agent}: ${title}`;
+  }
   return origin.kind === "sample"
     ? `hook-notify test: allow ${summary.tool}?`
     : `${origin.agent} asks to use ${summary.tool}`;
@@ -121,6 +126,7 @@ export function requestText(
   if (offers.question !== undefined) {
     return [
       ...questionLines(offers.question),
+      offers.question.showsRequest ? headline(summary) : "",
       where,
       `Choose within ${seconds} s; otherwise the terminal asks. Question ${requestId.slice(0, 8)}.`,
     ]

@@ -1,5 +1,6 @@
 // One permission round trip, start to end: read the request, check presence, publish it to the
-// phone with signed buttons (Allow, Allow for this session, Deny), wait for the one verified answer. Never throws: every
+// phone with signed buttons (Allow, Allow for this session, Deny; a question's, a form's options;
+// Let it retry), wait for the one verified answer. Never throws: every
 // outcome ends in the record, and `output` is set only when a person answered.
 import { randomBytes } from "node:crypto";
 import { deadline, type Deadline } from "../abort.js";
@@ -19,7 +20,8 @@ import { sendQuestion, TIME_UP, type PhoneResult } from "./send.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish, offered, type Offers } from "./request.js";
-import { questionAnswerJson } from "./question.js";
+import { chosenJson } from "./chosen.js";
+import { RETRY_WAIT_SECONDS } from "./retry.js";
 import { inertText } from "../shown-text.js";
 import { optionIndex } from "./answer.js";
 import { sessionGrant, type SessionGrant } from "./session-grant.js";
@@ -83,7 +85,7 @@ export async function runApprove(
     // One deadline for presence, publish, subscription and wait, counted from the process's start
     // (starting node and reading stdin took some of it): whatever hangs, the run ends here.
     const startedAt = options.startedAt ?? Date.parse(record.time);
-    const endsAt = startedAt + waitBudget(asked.setup, options.timeout);
+    const endsAt = startedAt + waitFor(asked, options.timeout);
     ends = deadline(endsAt - deps.now(), done.signal);
     if (options.sample === undefined) {
       const toPhone = await goesToPhone(asked.setup, deps, options, record, ends.signal);
@@ -101,6 +103,14 @@ export async function runApprove(
     done.abort();
     record.ms = deps.now() - Date.parse(record.time);
   }
+}
+
+// The wait: approveSeconds, or the entry's --timeout less 5 s if sooner; "Let it retry" holds auto
+// mode meanwhile, so without --timeout it waits RETRY_WAIT_SECONDS at most.
+function waitFor(asked: AskedRequest, timeout: number | undefined): number {
+  const budget = waitBudget(asked.setup, timeout);
+  const isRetry = asked.request.event === "PermissionDenied" && timeout === undefined;
+  return isRetry ? Math.min(budget, RETRY_WAIT_SECONDS * 1000) : budget;
 }
 
 /** The request, what the phone shows of it, and where it goes. */
@@ -142,13 +152,14 @@ async function readRequestAndSetup(
   const setup = resolveSetup(config.value);
   if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
   if (request.question !== undefined) {
-    record.event = "PreToolUse";
+    record.event = request.event ?? "PreToolUse";
     // A partial choice is no choice: a question with more options than buttons stays at the terminal.
     const room = isTelegramSetup(setup) ? request.question.labels.length : NTFY_MAX_ACTIONS;
     if (request.question.labels.length > room) {
+      const what = record.event === "PreToolUse" ? "AskUserQuestion" : record.event;
       throw new HookNotifyError(
         "INPUT_INVALID",
-        `AskUserQuestion: the question has ${request.question.labels.length} options and ntfy shows at most ${NTFY_MAX_ACTIONS} buttons; the terminal asks (a Telegram sink shows up to 4).`,
+        `${what}: the question has ${request.question.labels.length} options and ntfy shows at most ${NTFY_MAX_ACTIONS} buttons; the terminal asks (a Telegram sink shows up to 4).`,
       );
     }
     return { client, request, summary, setup };
@@ -225,11 +236,12 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
     const index = optionIndex(result.answer.decision);
     const label = index === undefined ? undefined : question?.labels[index];
     const shown = label === undefined ? undefined : inertText(label, "line");
-    recordAnswer(record, result, sentAt, ask.grant, shown);
-    run.output =
+    const output =
       question === undefined
         ? decisionJson(result.answer, ask.grant)
-        : questionAnswerJson(ask.request.toolInput, question, label ?? "");
+        : chosenJson(ask.request, question, index);
+    recordAnswer(record, result, sentAt, ask.grant, shown);
+    run.output = output;
     await closeBanner();
     return;
   }

@@ -92,6 +92,9 @@ export interface ClientAdapter {
    * phone (Claude Code: "AskUserQuestion", approve/question.ts): install --approve adds a
    * PreToolUse entry matching that tool. */
   readonly questionTool?: string;
+  /** True when its MCP servers' forms reach a hook (Claude Code's `Elicitation`, approve/
+   * elicitation.ts): install --approve adds that entry too. */
+  readonly answersForms?: boolean;
   /** Why install --approve writes nothing for it, when there is more to say than "not built". */
   readonly noApprove?: string;
   /** On Windows, the user-scope command: "exec" (program and arguments, no shell) or "cmd" (a

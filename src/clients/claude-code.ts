@@ -47,6 +47,7 @@ export const claudeCode = defineClient({
   answersPermissions: true,
   takesSessionRules: true,
   questionTool: "AskUserQuestion",
+  answersForms: true,
   windowsCommand: "exec",
   // `claude mcp add --scope user`: ~/.claude.json (in $CLAUDE_CONFIG_DIR when set), mcpServers.
   mcp: {

@@ -55,6 +55,14 @@ export async function desiredHandlers(
         matcher: adapter.questionTool,
       });
     }
+    // And its MCP servers' forms (a choice the phone can make; any other form shows as before).
+    if (adapter.answersForms === true) {
+      desired.set("Elicitation", {
+        type: "command",
+        command: buildApproveCommand(base, target.client, timeout),
+        timeout: toClientTimeout(adapter, timeout),
+      });
+    }
   }
   return desired;
 }

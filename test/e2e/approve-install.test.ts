@@ -53,6 +53,8 @@ describe("install --approve", () => {
     expect(settings(h).hooks.PreToolUse).toEqual([
       { matcher: "AskUserQuestion", hooks: [{ type: "command", ...entry }] },
     ]);
+    // An MCP server's form too: the same command on Elicitation (every server).
+    expect(settings(h).hooks.Elicitation).toEqual([{ hooks: [{ type: "command", ...entry }] }]);
     expect(Object.keys(settings(h).hooks)).toEqual(
       expect.arrayContaining([
         "Notification",
@@ -74,6 +76,7 @@ describe("install --approve", () => {
     expect(again.code).toBe(0);
     expect(configOf(h).approveReplyTopic).toBe(topic);
     expect(settings(h).hooks.PreToolUse).toHaveLength(1);
+    expect(settings(h).hooks.Elicitation).toHaveLength(1);
     const keyText = readFileSync(key, "utf8");
     expect(readFileSync(key, "utf8")).toBe(keyText);
     // Uninstall takes the entry out with the others.
