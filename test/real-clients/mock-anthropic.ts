@@ -3,6 +3,7 @@ import {
   ANSWER,
   BACKGROUND_PROMPT,
   DENIED_COMMAND,
+  FORM_TOOL,
   NOTIFY_INPUT,
   NOTIFY_TOOL,
   PERMISSION_COMMAND,
@@ -37,7 +38,7 @@ const SUBAGENT_MS = 8000;
 // Anthropic Messages (POST /v1/messages, Claude Code and Droid's BYOK "anthropic" provider):
 // a streamed text answer, or a tool call first (until a tool result comes back): with
 // "permission" and "denied" a Bash call, with "session" the same Bash call twice, with "question" an
-// AskUserQuestion call, with "background" a background subagent whose own request
+// AskUserQuestion call, with "form" a call of an MCP tool that asks for a form, with "background" a background subagent whose own request
 // is answered SUBAGENT_MS later; "error" is refused with a 403. Returns false for requests that
 // are not Messages calls.
 export function answerAnthropic(
@@ -94,6 +95,8 @@ function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) 
       input: QUESTION_INPUT,
     } as ToolUse;
   }
+  if (behaviour === "form" && tools.includes(FORM_TOOL))
+    return { type: "tool_use", id: "toolu_f", name: FORM_TOOL, input: {} } as ToolUse;
   if (behaviour === "notify" && tools.includes(NOTIFY_TOOL))
     return { type: "tool_use", id: "toolu_3", name: NOTIFY_TOOL, input: NOTIFY_INPUT } as ToolUse;
   if (behaviour === "background" && tools.includes("Agent") && first.includes(BACKGROUND_PROMPT)) {
