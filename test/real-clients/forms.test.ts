@@ -2,10 +2,14 @@
 // (forms-server.mjs, stdio) whose tool asks for a form, a mock model that calls that tool, and a
 // local Bot API as the phone. The phone gets the form's choices as buttons, presses one, and the
 // MCP server receives exactly that value as the accepted content; the client shows no form.
+// And "Let it retry": auto mode (its check answered by the mock with a block) blocks a force push,
+// the PermissionDenied entry asks the phone, the phone presses the button, and the model's next
+// request carries the client's note that it may retry; the plain "blocked" notification still goes.
 import { existsSync, readFileSync } from "node:fs";
+
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { elicitationAnswerJson } from "../../src/approve/elicitation.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { BIN as HOOK_NOTIFY, ROOT } from "../helpers/run-bin.js";
@@ -17,11 +21,15 @@ import {
   PHONE_BOT_TOKEN,
   PHONE_CHAT,
   pinnedClients,
+  paneSettled,
   run,
+  shq,
   traced,
   workerDone,
 } from "./harness.js";
 import { ANSWER, FORM_TOOL, startMockModel } from "./mock-model.js";
+import { retryJson } from "../../src/approve/retry.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const pinned = pinnedClients<"claude-code">()["claude-code"];
 const CLIENTS_DIR = process.env["HOOK_NOTIFY_CLIENTS"] ?? join(ROOT, ".cache", "clients");
@@ -84,4 +92,94 @@ describe.runIf(existsSync(BIN))("real claude-code, forms", () => {
       new RegExp(`answered "Production" from the phone via telegram \\(user ${PHONE_CHAT}\\) at `),
     );
   }, 240_000);
+
+  it(`${pinned.package}@${pinned.version}: auto mode blocks an action, "Let it retry" on the phone: the model is told it may retry`, async () => {
+    const webhook = await startHttpServer([{ status: 200 }]);
+    const model = await startMockModel("blocked");
+    const bot = await startFakeTelegram({ token: PHONE_BOT_TOKEN });
+    const box = await makeBox(webhook);
+    await addTelegramPhone(box, bot);
+    await install(box, "claude-code", true);
+    await addRetryEntry(box.project);
+    const env = {
+      ...box.env,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-ant-mock-key-0123456789",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      TERM: "xterm-256color",
+      // Auto mode's check asks the loopback model instead of the vendor's server.
+      CLAUDE_CODE_AUTO_MODE_SERVER: "0",
+    };
+    const state = {
+      hasCompletedOnboarding: true,
+      theme: "dark",
+      customApiKeyResponses: { approved: [env.ANTHROPIC_API_KEY.slice(-20)], rejected: [] },
+      projects: { [box.project]: { hasTrustDialogAccepted: true } },
+    };
+    await writeFile(join(box.home, ".claude.json"), JSON.stringify(state));
+    const socket = join(box.root, "tmux.sock");
+    const tmux = (...args: string[]) =>
+      run("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env, timeoutMs: 30_000 });
+    onTestFinished(async () => {
+      await tmux("kill-server");
+    });
+    const command = `${shq(BIN)} --permission-mode auto 'push it'`;
+    await tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "agent",
+      "-x",
+      "120",
+      "-y",
+      "40",
+      "-c",
+      box.project,
+      command,
+    );
+    const asked = await bot.waitForMessage(1, 120_000);
+    expect(asked.text).toMatch(/^Claude Code: auto mode blocked Bash\nAuto mode blocked it: /);
+    expect(asked.text).toContain("git push --force origin main");
+    bot.press(asked, "Let it retry");
+    // 2.1.332 keeps "The PermissionDenied hook indicated you may retry this tool call." in the
+    // transcript and tells the model so, in a reminder beside the refusal.
+    const told = "the PermissionDenied hook set up for this session allows one more try";
+    const tells = () => (model.bodies ?? []).some((body) => body.includes(told));
+    await waitUntil(tells, "the model to read that it may retry", 120_000);
+    // The plain notification of the block went as before (the webhook), and the turn ended.
+    await webhook.waitForRequests(2, 120_000);
+    await paneSettled(tmux);
+    await tmux("send-keys", "-t", "agent", "/exit");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await tmux("send-keys", "-t", "agent", "Enter");
+    await webhook.waitForRequests(3, 120_000);
+    await workerDone(box);
+    const events = webhook.requests.map(
+      (r) => (JSON.parse(r.body) as { data: { event: string } }).data.event,
+    );
+    expect(events).toContain("PermissionDenied");
+    const printed = traced(box).filter((r) => r.stdoutBytes > 0);
+    expect(printed.map((r) => r.stdoutBytes)).toEqual([Buffer.byteLength(`${retryJson()}\n`)]);
+    expect(traced(box).every((r) => r.code === 0)).toBe(true);
+    const log = await run(process.execPath, [HOOK_NOTIFY, "--no-color", "log"], { env: box.env });
+    expect(log.stdout).toMatch(/answered "Let it retry" from the phone via telegram/);
+  }, 240_000);
 });
+
+// The PermissionDenied entry docs/approve.md shows, beside install's notification entry: the same
+// approve command as the PermissionRequest entry's, with a short timeout.
+async function addRetryEntry(project: string): Promise<void> {
+  const file = join(project, ".claude", "settings.json");
+  type Group = { matcher?: string; hooks: { type: string; command: string; timeout: number }[] };
+  const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, Group[]> };
+  const approve = settings.hooks["PermissionRequest"]?.[0]?.hooks[0];
+  if (approve === undefined) throw new Error("install --approve wrote no PermissionRequest entry");
+  const command = approve.command.replace(/--timeout \d+$/, "--timeout 35");
+  const entry = { type: "command", command, timeout: 35 };
+  settings.hooks["PermissionDenied"] = [
+    ...(settings.hooks["PermissionDenied"] ?? []),
+    { hooks: [entry] },
+  ];
+  await writeFile(file, JSON.stringify(settings, null, 2));
+}

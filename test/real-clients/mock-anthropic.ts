@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   ANSWER,
   BACKGROUND_PROMPT,
+  BLOCK_VERDICT,
   DENIED_COMMAND,
   FORM_TOOL,
   NOTIFY_INPUT,
@@ -64,8 +65,11 @@ export function answerAnthropic(
   const parsed = JSON.parse(body || "{}") as MessagesRequest;
   const first = JSON.stringify(parsed.messages?.[0] ?? "");
   const isSubagent = behaviour === "background" && first.includes(SUBAGENT_PROMPT);
+  // Auto mode's check asks for a grade (<severity>N</severity>): "blocked" gives one.
+  const isCheck = behaviour === "blocked" && body.includes("<severity>N</severity>");
   const reply = () => {
-    sendMessage(res, parsed, toolCall(parsed, behaviour, first));
+    if (isCheck) sendMessage(res, parsed, undefined, BLOCK_VERDICT);
+    else sendMessage(res, parsed, toolCall(parsed, behaviour, first));
   };
   if (isSubagent) setTimeout(reply, SUBAGENT_MS);
   else reply();
@@ -83,8 +87,8 @@ function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) 
     return { type: "tool_use", id: `toolu_s${results}`, name: "Bash", input } as ToolUse;
   }
   if (results > 0) return undefined;
-  if (behaviour === "permission" || behaviour === "denied") {
-    const command = behaviour === "denied" ? DENIED_COMMAND : PERMISSION_COMMAND;
+  if (behaviour === "permission" || behaviour === "denied" || behaviour === "blocked") {
+    const command = behaviour === "permission" ? PERMISSION_COMMAND : DENIED_COMMAND;
     return { type: "tool_use", id: "toolu_1", name: "Bash", input: { command } } as ToolUse;
   }
   if (behaviour === "question" && tools.includes("AskUserQuestion")) {
@@ -111,9 +115,14 @@ function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) 
   return undefined;
 }
 
-function sendMessage(res: ServerResponse, parsed: MessagesRequest, call: ToolUse | undefined) {
+function sendMessage(
+  res: ServerResponse,
+  parsed: MessagesRequest,
+  call: ToolUse | undefined,
+  text = ANSWER,
+) {
   if (res.destroyed) return;
-  const block = call ?? { type: "text", text: ANSWER };
+  const block = call ?? { type: "text", text };
   const stop = call ? "tool_use" : "end_turn";
   const message = {
     id: "msg_mock",
@@ -133,7 +142,7 @@ function sendMessage(res: ServerResponse, parsed: MessagesRequest, call: ToolUse
   const start = call ? { ...call, input: {} } : { type: "text", text: "" };
   const delta = call
     ? { type: "input_json_delta", partial_json: JSON.stringify(call.input) }
-    : { type: "text_delta", text: ANSWER };
+    : { type: "text_delta", text };
   res.writeHead(200, { "content-type": "text/event-stream" });
   res.end(
     event("message_start", { message: { ...message, content: [], stop_reason: null } }) +

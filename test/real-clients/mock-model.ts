@@ -26,6 +26,7 @@ export type Behaviour =
   | "permission"
   | "session"
   | "denied"
+  | "blocked"
   | "background"
   | "notify"
   | "question"
@@ -70,6 +71,11 @@ export const PERMISSION_COMMAND = "touch hn-probe.txt";
  * redirect in the command itself would make Claude Code offer a folder, not a rule for it. */
 export const SESSION_COMMAND = "sh hn-probe.sh";
 export const SESSION_SCRIPT = "echo ran >> hn-probe.txt\n";
+
+/** The "blocked" model asks for DENIED_COMMAND too, and answers auto mode's check itself with a
+ * grade above its block line (a verdict, unlike "denied"'s no verdict: Claude Code 2.1.332 tells
+ * the model of a PermissionDenied retry only after a verdict). */
+export const BLOCK_VERDICT = "<severity>95</severity>";
 
 /** The command the "denied" model asks to run: a force push, which Claude Code's auto mode sends
  * to its check (the mock's answer to the check is no verdict, so the action is blocked). */
