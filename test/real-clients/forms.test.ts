@@ -1,10 +1,11 @@
 // Issue 42's forms with the real Claude Code (print mode, after install --approve): an MCP server
-// (forms-server.mjs, stdio) whose tool asks for a form, a mock model that calls that tool, and a
-// local Bot API as the phone. The phone gets the form's choices as buttons, presses one, and the
-// MCP server receives exactly that value as the accepted content; the client shows no form.
-// And "Let it retry": auto mode (its check answered by the mock with a block) blocks a force push,
-// the PermissionDenied entry asks the phone, the phone presses the button, and the model's next
-// request carries the client's note that it may retry; the plain "blocked" notification still goes.
+// (test/fixtures/mcp/forms-server.mjs, stdio) whose tool asks for a form, a mock model that calls
+// that tool, and a local Bot API as the phone. The phone gets the form's choices as buttons,
+// presses one, and the MCP server receives exactly that value as the accepted content; the client
+// shows no form. And "Let it retry": auto mode (its check answered by the mock with a block)
+// blocks a force push, the PermissionDenied entry asks the phone, the phone presses the button,
+// and the model's next request carries the client's note that it may retry; the plain "blocked"
+// notification still goes.
 import { existsSync, readFileSync } from "node:fs";
 
 import { writeFile } from "node:fs/promises";
@@ -34,7 +35,7 @@ import { waitUntil } from "../helpers/wait-until.js";
 const pinned = pinnedClients<"claude-code">()["claude-code"];
 const CLIENTS_DIR = process.env["HOOK_NOTIFY_CLIENTS"] ?? join(ROOT, ".cache", "clients");
 const BIN = join(CLIENTS_DIR, `claude-code-${pinned.version}`, "node_modules", ".bin", pinned.bin);
-const SERVER = join(import.meta.dirname, "forms-server.mjs");
+const SERVER = join(import.meta.dirname, "..", "fixtures", "mcp", "forms-server.mjs");
 
 describe.runIf(existsSync(BIN))("real claude-code, forms", () => {
   it(`${pinned.package}@${pinned.version}: an MCP server's form answered on the phone: the server gets the choice`, async () => {

@@ -51,7 +51,8 @@ export const QUESTION_INPUT = {
   ],
 };
 
-/** The "form" model calls this MCP tool (forms-server.mjs's `deploy`, as Claude Code names it). */
+/** The "form" model calls this MCP tool (`deploy` of test/fixtures/mcp/forms-server.mjs, as
+ * Claude Code names it). */
 export const FORM_TOOL = "mcp__forms__deploy";
 
 /** The "notify" model calls hook-notify's MCP tool (as Claude Code names it) with these. */
