@@ -88,7 +88,7 @@ describe("AskUserQuestion", () => {
       "PostgreSQL",
     ]);
     expect(() => parsePermissionRequest(JSON.stringify({ ...event, tool_name: "Bash" }))).toThrow(
-      /PreToolUse of AskUserQuestion only/,
+      /PreToolUse of AskUserQuestion, Elicitation and PermissionDenied only/,
     );
   });
 });
