@@ -94,11 +94,10 @@ export function parsePermissionRequest(text: string): PermissionInput {
     );
   }
   return {
-    event: isQuestion ? "PreToolUse" : "PermissionRequest",
     toolName: raw.tool_name,
     toolInput: raw.tool_input,
     ...where,
-    ...(isQuestion ? { question: readQuestion(raw.tool_input) } : {}),
+    ...(isQuestion ? { event: "PreToolUse", question: readQuestion(raw.tool_input) } : {}),
     ...(raw.permission_suggestions === undefined
       ? {}
       : { suggestions: raw.permission_suggestions }),
