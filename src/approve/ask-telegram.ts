@@ -5,6 +5,7 @@
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 import { optionIndex, type Answer, type Decision } from "./answer.js";
+import { fitsText } from "./elicitation.js";
 import type { Question } from "./question.js";
 import type { PermissionInput } from "./read-request.js";
 import type { ApproveRecord } from "./record.js";
@@ -52,10 +53,12 @@ export async function askTelegram(
   const expiresAt = Math.floor(ask.endsAt / 1000);
   const kind = ask.sample ? ("sample" as const) : ("agent" as const);
   const origin = { ...ask.request, agent: ask.agent, kind };
+  // A reply denies a permission request with a reason, or answers a form's text field.
+  const form = ask.request.form;
   const offers =
     ask.question === undefined
       ? { grant: ask.grant, reply: true }
-      : { question: ask.question, reply: false };
+      : { question: ask.question, reply: form?.text !== undefined };
   const text = `${requestTitle(ask.summary, origin, offers)}\n${requestText(ask.summary, origin, seconds, requestId, offers)}`;
   const button = (decision: Decision) => ({
     text: buttonLabel(decision, offers),
@@ -84,7 +87,7 @@ export async function askTelegram(
         // Plain text (no parse_mode): the summary is already inert and nothing in it is markup.
         text,
         link_preview_options: { is_disabled: true },
-        reply_markup: { inline_keyboard: rows },
+        ...(rows.length === 0 ? {} : { reply_markup: { inline_keyboard: rows } }),
       }),
   );
   // A reply names only the message it answers: note whose request that is, before any can come.
@@ -111,12 +114,25 @@ export async function askTelegram(
     onRejected: (rejected) => record.approval.rejected.push(rejected),
   });
   if (!("answer" in result)) return { result, sentAt, withdraw };
-  if (!shown.includes(result.answer.decision)) {
+  const typed = offers.question !== undefined ? result.answer.reason : undefined;
+  if (typed !== undefined && form !== undefined && !fitsText(form, typed)) {
+    await tell(
+      call,
+      { ...result.press, text: result.press.text ?? text },
+      "",
+      "⚠ Not sent: the reply does not fit the field's length; the form shows at the terminal.",
+    );
+    return { result: { none: "reply-does-not-fit" }, sentAt };
+  }
+  if (typed === undefined && !shown.includes(result.answer.decision)) {
     // Only a button this message carried answers it (a signed Allow cannot answer a question).
     return { result: { none: "not-offered" }, sentAt, withdraw };
   }
   const at = new Date(result.at).toISOString().slice(11, 19);
-  const [spinner, outcome] = outcomeText(result.answer, offers.question);
+  const [spinner, outcome] =
+    typed === undefined
+      ? outcomeText(result.answer, offers.question)
+      : ["", "✅ Answered with your reply"];
   const told = await tell(
     call,
     { ...result.press, text: result.press.text ?? text },

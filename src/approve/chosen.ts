@@ -6,12 +6,17 @@ import { questionAnswerJson, type Question } from "./question.js";
 import type { PermissionInput } from "./read-request.js";
 import { retryJson } from "./retry.js";
 
-// `index` is the option pressed (0-based), one the phone offered; anything else answers nothing.
+// `index` is the option pressed (0-based), one the phone offered, or a form's typed text;
+// anything else answers nothing.
 export function chosenJson(
   request: PermissionInput,
   question: Question,
-  index: number | undefined,
+  index: number | string | undefined,
 ): string {
+  if (typeof index === "string") {
+    if (request.form?.text === undefined) throw new Error("approve: no text field to fill");
+    return elicitationAnswerJson(request.form, index);
+  }
   const label = index === undefined ? undefined : question.labels[index];
   if (index === undefined || label === undefined) {
     throw new Error("approve: a question is answered by one of its own options only");

@@ -162,6 +162,12 @@ async function readRequestAndSetup(
         `${what}: the question has ${request.question.labels.length} options and ntfy shows at most ${NTFY_MAX_ACTIONS} buttons; the terminal asks (a Telegram sink shows up to 4).`,
       );
     }
+    if (request.form?.text !== undefined && !isTelegramSetup(setup)) {
+      throw new HookNotifyError(
+        "INPUT_INVALID",
+        "Elicitation: a text field is answered by a Telegram reply, and ntfy's buttons carry no text; the client's own form shows.",
+      );
+    }
     return { client, request, summary, setup };
   }
   const grant = client.takesSessionRules ? sessionGrant(request.suggestions) : undefined;
@@ -232,15 +238,24 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
       record.approval.withdrawn = { where: "desktop", how: ended.none };
   };
   if ("answer" in result) {
-    const { question } = ask.request;
+    const { question, form } = ask.request;
+    // A form's text field: the reply's text (inert, checked against the field) is the answer.
+    const typed = form?.text === undefined ? undefined : result.answer.reason;
     const index = optionIndex(result.answer.decision);
-    const label = index === undefined ? undefined : question?.labels[index];
+    const label = typed ?? (index === undefined ? undefined : question?.labels[index]);
     const shown = label === undefined ? undefined : inertText(label, "line");
     const output =
       question === undefined
         ? decisionJson(result.answer, ask.grant)
-        : chosenJson(ask.request, question, index);
-    recordAnswer(record, result, sentAt, ask.grant, shown);
+        : chosenJson(ask.request, question, typed ?? index);
+    recordAnswer(
+      record,
+      typed === undefined ? result : { ...result, answer: { decision: "deny" } },
+      sentAt,
+      ask.grant,
+      shown,
+    );
+    if (typed !== undefined) record.approval.answer = undefined;
     run.output = output;
     await closeBanner();
     return;

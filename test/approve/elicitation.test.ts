@@ -1,7 +1,7 @@
 // An MCP form as the phone can fill it: one boolean or a 2-4 value choice; anything else stays with
 // the client's own form. The answer is the accept Claude Code 2.1.332's Elicitation hook takes.
 import { describe, expect, it } from "vitest";
-import { elicitationAnswerJson, readElicitation } from "../../src/approve/elicitation.js";
+import { elicitationAnswerJson, fitsText, readElicitation } from "../../src/approve/elicitation.js";
 
 function form(field: unknown, extra: Record<string, unknown> = {}) {
   return {
@@ -47,7 +47,12 @@ describe("readElicitation", () => {
     ["one value", { type: "string", enum: ["a"] }, /a choice of 1 values/],
     ["the same label twice", { type: "string", enum: ["a", "b"], enumNames: ["X", "X"] }, /choice/],
     ["a number among the values", { type: "string", enum: ["a", 2] }, /choice/],
-    ["free text", { type: "string" }, /a free-text field/],
+    ["a string with a format", { type: "string", format: "date" }, /a string field with a format/],
+    [
+      "a text longer than it can take",
+      { type: "string", minLength: 600 },
+      /600 characters or more/,
+    ],
     ["a number", { type: "number" }, /a "number" field/],
     ["a multi-select", { type: "array", items: { enum: ["a", "b"] } }, /a "array" field/],
   ])("%s: the client's own form shows", (_what, field, why) => {
@@ -67,6 +72,25 @@ describe("readElicitation", () => {
     const asked = readElicitation(form(field, { mcp_server_name: "db\u202e\nx" }));
     expect(asked.question.title).toBe("the MCP server db\uFFFD ⏎ x asks you");
     expect(asked.question.text).toBe("Where to? (Confirm: Deploy now)");
+  });
+});
+
+describe("a text field", () => {
+  it("is answered by a reply within its limits (at most 499 characters)", () => {
+    const asked = readElicitation(form({ type: "string", minLength: 2, maxLength: 10 }));
+    expect(asked.form.text).toEqual({ min: 2, max: 10 });
+    expect(asked.question.labels).toEqual([]);
+    expect(asked.question.text).toMatch(
+      /Reply to this message with your answer \(2 to 10 characters\)\.$/,
+    );
+    expect(fitsText(asked.form, "ok")).toBe(true);
+    expect(fitsText(asked.form, "x")).toBe(false);
+    expect(fitsText(asked.form, "x".repeat(11))).toBe(false);
+    const open = readElicitation(form({ type: "string" })).form;
+    expect(open.text).toEqual({ min: 1, max: 499 });
+    expect(JSON.parse(elicitationAnswerJson(open, "hi"))).toMatchObject({
+      hookSpecificOutput: { action: "accept", content: { target: "hi" } },
+    });
   });
 });
 

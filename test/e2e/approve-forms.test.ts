@@ -135,7 +135,7 @@ describe("approve answers an MCP form (Elicitation) through Telegram", () => {
     const home = setUpTelegram(bot);
     const inputs = [
       formInput({ target: TARGET, note: { type: "string" } }),
-      formInput({ note: { type: "string", title: "Note" } }),
+      formInput({ mail: { type: "string", format: "email" } }),
       formInput({ replicas: { type: "integer" } }),
       formInput({ target: TARGET }, { mode: "url", url: "https://example.test/consent" }),
     ];
@@ -147,10 +147,57 @@ describe("approve answers an MCP form (Elicitation) through Telegram", () => {
     const why = home.logLines().map((line) => (line.error as { message: string }).message);
     expect(why).toEqual([
       expect.stringMatching(/^Elicitation: a form of 2 fields.*the client's own form shows\.$/),
-      expect.stringMatching(/^Elicitation: a free-text field/),
+      expect.stringMatching(/^Elicitation: a string field with a format/),
       expect.stringMatching(/^Elicitation: a "integer" field/),
       expect.stringMatching(/^Elicitation: a "url" elicitation/),
     ]);
+  }, 60_000);
+});
+
+describe("approve answers an MCP form's text field with a Telegram reply", () => {
+  it("another chat's reply and a press do nothing; the reply is made inert and accepted", async () => {
+    const bot = await startFakeTelegram({ token: TOKEN });
+    const home = setUpTelegram(bot);
+    const note = { note: { type: "string", title: "Note", maxLength: 40 } };
+    const running = ask(home, formInput(note));
+    const message = await bot.waitForMessage();
+    expect(message.text).toContain(
+      "Where should this deploy go? (Note) Reply to this message with your answer (1 to 40 characters).",
+    );
+    expect(message.reply_markup).toBeUndefined();
+    bot.reply(message, "from another chat", { chatId: 777, userId: 777 });
+    bot.reply(message, "ship it\u001b[31m on\nfriday\u202e", { userId: 5151 });
+    const result = await running;
+    expect(JSON.parse(result.stdout)).toEqual(accepted({ note: "ship it on friday" }));
+    expect(message.text).toMatch(/^✅ Answered with your reply from this chat at /);
+    const [one] = logged(home, "Elicitation");
+    expect(one).toMatchObject({ result: "answered", chosen: "ship it on friday", user: 5151 });
+    expect(one!.answer).toBeUndefined();
+    expect(one!.rejected.map((r) => r.reason)).toEqual(["other-chat"]);
+  }, 60_000);
+
+  it("a reply longer than the field allows prints nothing; ntfy is not asked a text field", async () => {
+    const bot = await startFakeTelegram({ token: TOKEN });
+    const home = setUpTelegram(bot);
+    const note = { note: { type: "string", maxLength: 5 } };
+    const running = ask(home, formInput(note));
+    const message = await bot.waitForMessage();
+    bot.reply(message, "much too long");
+    expect((await running).stdout).toBe("");
+    expect(logged(home, "Elicitation")[0]).toMatchObject({ fallback: "reply-does-not-fit" });
+    expect(message.text).toMatch(/^⚠ Not sent: the reply does not fit/);
+    const token = "tk_approveformstext0123456789";
+    const ntfy = await startFakeNtfy({ token });
+    const other = tempHome();
+    other.writeConfig({
+      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/requests`, token } },
+      approveReplyTopic: "hn-reply-formstext0123456789abcd",
+      approveWhen: "always",
+    });
+    writeApproveKey(other);
+    expect((await ask(other, formInput(note))).stdout).toBe("");
+    expect(ntfy.messages).toHaveLength(0);
+    expect(logged(other, "Elicitation")[0]!.error!.message).toMatch(/ntfy's buttons carry no text/);
   }, 60_000);
 });
 
