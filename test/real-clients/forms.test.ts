@@ -28,7 +28,7 @@ import {
   traced,
   workerDone,
 } from "./harness.js";
-import { ANSWER, FORM_TOOL, startMockModel } from "./mock-model.js";
+import { ANSWER, FORM_TEXT_TOOL, FORM_TOOL, startMockModel } from "./mock-model.js";
 import { retryJson } from "../../src/approve/retry.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
@@ -39,59 +39,31 @@ const SERVER = join(import.meta.dirname, "..", "fixtures", "mcp", "forms-server.
 
 describe.runIf(existsSync(BIN))("real claude-code, forms", () => {
   it(`${pinned.package}@${pinned.version}: an MCP server's form answered on the phone: the server gets the choice`, async () => {
-    const webhook = await startHttpServer([{ status: 200 }]);
-    const model = await startMockModel("form");
-    const bot = await startFakeTelegram({ token: PHONE_BOT_TOKEN });
-    const box = await makeBox(webhook);
-    await addTelegramPhone(box, bot);
-    await install(box, "claude-code", true);
-    const received = join(box.root, "elicitation.ndjson");
-    const server = { type: "stdio", command: process.execPath, args: [SERVER, received] };
-    await writeFile(
-      join(box.home, ".claude.json"),
-      JSON.stringify({ mcpServers: { forms: server } }),
-    );
-    const env = {
-      ...box.env,
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-mock-key-0123456789",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
-      // Print mode: wait for the server, and list its tool with the others (no tool search).
-      MCP_CONNECTION_NONBLOCKING: "false",
-      ENABLE_TOOL_SEARCH: "false",
-    };
-    const args = ["-p", "deploy it", "--allowedTools", FORM_TOOL];
-    const running = run(BIN, args, { env, cwd: box.project, timeoutMs: 180_000 });
+    const { box, model, bot, received, running } = await startFormTurn("form", FORM_TOOL);
     const form = await bot.waitForMessage(1, 120_000);
     expect(form.text).toMatch(
       /^Claude Code: the MCP server forms asks you\nWhere should this deploy go\? \(Target\)\n1\. Staging\n2\. Production\n3\. Canary\n/,
     );
     bot.press(form, "Production");
-    const result = await running;
-    expect(result.stdout).toContain(ANSWER);
-    expect(result.code).toBe(0);
-    // The server got the person's choice as the accepted content, and the model read it.
-    expect(readFileSync(received, "utf8")).toBe(
-      `${JSON.stringify({ action: "accept", content: { target: "production" } })}\n`,
-    );
-    expect((model.bodies ?? []).some((b) => b.includes('\\"target\\":\\"production\\"'))).toBe(
-      true,
-    );
-    // Only approve printed, once: the form's answer.
-    await workerDone(box);
-    const printed = traced(box).filter((r) => r.stdoutBytes > 0);
     const answer = elicitationAnswerJson(
       { field: "target", values: ["staging", "production", "canary"] },
       1,
     );
-    expect(printed.map((r) => r.stdoutBytes)).toEqual([Buffer.byteLength(`${answer}\n`)]);
-    expect(traced(box).every((r) => r.code === 0)).toBe(true);
+    await expectFormTurn({ box, model, received, running }, { target: "production" }, answer);
     // The log says who answered what, when and from where.
     const log = await run(process.execPath, [HOOK_NOTIFY, "--no-color", "log"], { env: box.env });
     expect(log.stdout).toMatch(
       new RegExp(`answered "Production" from the phone via telegram \\(user ${PHONE_CHAT}\\) at `),
     );
+  }, 240_000);
+
+  it(`${pinned.package}@${pinned.version}: an MCP form's text field answered by a Telegram reply: the server gets the text`, async () => {
+    const { box, model, bot, received, running } = await startFormTurn("form-text", FORM_TEXT_TOOL);
+    const form = await bot.waitForMessage(1, 120_000);
+    expect(form.text).toContain("What goes in the release note? (Note) Reply to this message");
+    bot.reply(form, "Faster deploys");
+    const answer = elicitationAnswerJson({ field: "note", values: [] }, "Faster deploys");
+    await expectFormTurn({ box, model, received, running }, { note: "Faster deploys" }, answer);
   }, 240_000);
 
   it(`${pinned.package}@${pinned.version}: auto mode blocks an action, "Let it retry" on the phone: the model is told it may retry`, async () => {
@@ -183,4 +155,56 @@ async function addRetryEntry(project: string): Promise<void> {
     { hooks: [entry] },
   ];
   await writeFile(file, JSON.stringify(settings, null, 2));
+}
+
+// install --approve with a Telegram phone, the forms MCP server registered, and Claude Code in
+// print mode whose mock model calls `tool` (allowed, as a person allows it once).
+async function startFormTurn(behaviour: "form" | "form-text", tool: string) {
+  const webhook = await startHttpServer([{ status: 200 }]);
+  const model = await startMockModel(behaviour);
+  const bot = await startFakeTelegram({ token: PHONE_BOT_TOKEN });
+  const box = await makeBox(webhook);
+  await addTelegramPhone(box, bot);
+  await install(box, "claude-code", true);
+  const received = join(box.root, "elicitation.ndjson");
+  const server = { type: "stdio", command: process.execPath, args: [SERVER, received] };
+  await writeFile(
+    join(box.home, ".claude.json"),
+    JSON.stringify({ mcpServers: { forms: server } }),
+  );
+  const env = {
+    ...box.env,
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: "sk-ant-mock-key-0123456789",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    // Print mode: wait for the server, and list its tool with the others (no tool search).
+    MCP_CONNECTION_NONBLOCKING: "false",
+    ENABLE_TOOL_SEARCH: "false",
+  };
+  const args = ["-p", "do it", "--allowedTools", tool];
+  const running = run(BIN, args, { env, cwd: box.project, timeoutMs: 180_000 });
+  return { box, model, bot, received, running };
+}
+
+// The turn ended; the server got `content` accepted, the model read it, and only approve printed,
+// once: `answer`.
+async function expectFormTurn(
+  turn: Pick<Awaited<ReturnType<typeof startFormTurn>>, "box" | "model" | "received" | "running">,
+  content: Record<string, string>,
+  answer: string,
+): Promise<void> {
+  const result = await turn.running;
+  expect(result.stdout).toContain(ANSWER);
+  expect(result.code).toBe(0);
+  expect(readFileSync(turn.received, "utf8")).toBe(
+    `${JSON.stringify({ action: "accept", content })}\n`,
+  );
+  const [[key, value]] = Object.entries(content) as [[string, string]];
+  const read = `\\"${key}\\":\\"${value}\\"`;
+  expect((turn.model.bodies ?? []).some((b) => b.includes(read))).toBe(true);
+  await workerDone(turn.box);
+  const printed = traced(turn.box).filter((r) => r.stdoutBytes > 0);
+  expect(printed.map((r) => r.stdoutBytes)).toEqual([Buffer.byteLength(`${answer}\n`)]);
+  expect(traced(turn.box).every((r) => r.code === 0)).toBe(true);
 }

@@ -4,6 +4,7 @@ import {
   BACKGROUND_PROMPT,
   BLOCK_VERDICT,
   DENIED_COMMAND,
+  FORM_TEXT_TOOL,
   FORM_TOOL,
   NOTIFY_INPUT,
   NOTIFY_TOOL,
@@ -101,6 +102,8 @@ function toolCall(parsed: MessagesRequest, behaviour: Behaviour, first: string) 
   }
   if (behaviour === "form" && tools.includes(FORM_TOOL))
     return { type: "tool_use", id: "toolu_f", name: FORM_TOOL, input: {} } as ToolUse;
+  if (behaviour === "form-text" && tools.includes(FORM_TEXT_TOOL))
+    return { type: "tool_use", id: "toolu_t", name: FORM_TEXT_TOOL, input: {} } as ToolUse;
   if (behaviour === "notify" && tools.includes(NOTIFY_TOOL))
     return { type: "tool_use", id: "toolu_3", name: NOTIFY_TOOL, input: NOTIFY_INPUT } as ToolUse;
   if (behaviour === "background" && tools.includes("Agent") && first.includes(BACKGROUND_PROMPT)) {

@@ -17,7 +17,8 @@ export interface MockModel {
  * (PERMISSION_COMMAND), or the same command twice (SESSION_COMMAND, "session"); ask to run one a permission check blocks (DENIED_COMMAND, Anthropic only);
  * call hook-notify's notify tool over MCP first (NOTIFY_TOOL, Anthropic only);
  * ask the person a three-option question first (QUESTION_INPUT, Anthropic only);
- * call an MCP tool whose server asks the person to fill a form first (FORM_TOOL, Anthropic only);
+ * call an MCP tool whose server asks the person to fill a form first (FORM_TOOL, or FORM_TEXT_TOOL
+ * for "form-text", Anthropic only);
  * start a subagent in the background for BACKGROUND_PROMPT, which answers later (Anthropic only);
  * refuse every request (a failed turn); or (Chat Completions) answer 200 with an error as the
  * stream's only event, which clients do not retry. */
@@ -31,6 +32,7 @@ export type Behaviour =
   | "notify"
   | "question"
   | "form"
+  | "form-text"
   | "error"
   | "stream-error";
 
@@ -54,6 +56,8 @@ export const QUESTION_INPUT = {
 /** The "form" model calls this MCP tool (`deploy` of test/fixtures/mcp/forms-server.mjs, as
  * Claude Code names it). */
 export const FORM_TOOL = "mcp__forms__deploy";
+/** The "form-text" model calls this one (`note`: a form of one text field). */
+export const FORM_TEXT_TOOL = "mcp__forms__note";
 
 /** The "notify" model calls hook-notify's MCP tool (as Claude Code names it) with these. */
 export const NOTIFY_TOOL = "mcp__hook-notify__notify";
