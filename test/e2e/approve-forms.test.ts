@@ -6,12 +6,14 @@
 // form shows, or (PermissionDenied) nothing is retried.
 import { describe, expect, it } from "vitest";
 import { pressButton, startFakeNtfy } from "../helpers/ntfy-server.js";
-import { runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { runBin, type TempHome } from "../helpers/run-bin.js";
 import {
   CHAT,
+  NTFY_REPLY_TOPIC,
+  pressAsStrangers,
+  setUpNtfyPhone,
   setUpTelegram,
   TOKEN,
-  writeApproveKey,
   type Approval,
 } from "../helpers/telegram-approve.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
@@ -90,12 +92,7 @@ describe("approve answers an MCP form (Elicitation) through Telegram", () => {
     );
     const buttons = message.reply_markup!.inline_keyboard.flat();
     expect(buttons.map((b) => b.text)).toEqual(["Staging", "Production", "Canary"]);
-    bot.press(message, "Staging", { chatId: 777, userId: 777 });
-    bot.pressData(
-      `${buttons[0]!.callback_data!.slice(0, -20)}${"A".repeat(20)}`,
-      CHAT,
-      message.message_id,
-    );
+    pressAsStrangers(bot, message, "Staging");
     bot.reply(message, "staging please");
     bot.press(message, "Production", { userId: 5151 });
     const result = await running;
@@ -188,13 +185,7 @@ describe("approve answers an MCP form's text field with a Telegram reply", () =>
     expect(message.text).toMatch(/^⚠ Not sent: the reply does not fit/);
     const token = "tk_approveformstext0123456789";
     const ntfy = await startFakeNtfy({ token });
-    const other = tempHome();
-    other.writeConfig({
-      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/requests`, token } },
-      approveReplyTopic: "hn-reply-formstext0123456789abcd",
-      approveWhen: "always",
-    });
-    writeApproveKey(other);
+    const other = setUpNtfyPhone(ntfy.url, token);
     expect((await ask(other, formInput(note))).stdout).toBe("");
     expect(ntfy.messages).toHaveLength(0);
     expect(logged(other, "Elicitation")[0]!.error!.message).toMatch(/ntfy's buttons carry no text/);
@@ -214,12 +205,7 @@ describe('approve offers "Let it retry" for a blocked action (PermissionDenied) 
     expect(seconds).toBeLessThanOrEqual(30);
     const buttons = message.reply_markup!.inline_keyboard.flat();
     expect(buttons.map((b) => b.text)).toEqual(["Let it retry"]);
-    bot.press(message, "Let it retry", { chatId: 777, userId: 777 });
-    bot.pressData(
-      `${buttons[0]!.callback_data!.slice(0, -20)}${"A".repeat(20)}`,
-      CHAT,
-      message.message_id,
-    );
+    pressAsStrangers(bot, message, "Let it retry");
     bot.press(message, "Let it retry");
     const result = await running;
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
@@ -242,15 +228,7 @@ describe("approve answers a form and a retry through ntfy", () => {
   it("a Yes/No form and the retry button; a forged answer on the reply topic does nothing", async () => {
     const token = "tk_approveforms0123456789";
     const ntfy = await startFakeNtfy({ token });
-    const home = tempHome();
-    const replyTopic = "hn-reply-forms0123456789abcdefgh";
-    home.writeConfig({
-      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/requests`, token } },
-      approveReplyTopic: replyTopic,
-      approveWhen: "always",
-      approveSeconds: 10,
-    });
-    writeApproveKey(home);
+    const home = setUpNtfyPhone(ntfy.url, token);
     const confirm = { confirm: { type: "boolean", title: "Confirm", description: "Deploy now" } };
     const form = ask(home, formInput(confirm));
     const asked = await ntfy.waitForMessage("requests");
@@ -263,7 +241,7 @@ describe("approve answers a form and a retry through ntfy", () => {
     expect(blocked.actions?.map((a) => a.label)).toEqual(["Let it retry"]);
     const body = JSON.parse(blocked.actions![0]!.body!) as Record<string, unknown>;
     const forged = JSON.stringify({ ...body, mac: "A".repeat(43) });
-    await fetch(`${ntfy.url}/${replyTopic}`, {
+    await fetch(`${ntfy.url}/${NTFY_REPLY_TOPIC}`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}` },
       body: forged,

@@ -5,12 +5,13 @@
 // prints nothing: the terminal asks as before.
 import { describe, expect, it } from "vitest";
 import { pressButton, startFakeNtfy } from "../helpers/ntfy-server.js";
-import { runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+import { runBin, type TempHome } from "../helpers/run-bin.js";
 import {
   CHAT,
+  pressAsStrangers,
+  setUpNtfyPhone,
   setUpTelegram,
   TOKEN,
-  writeApproveKey,
   type Approval,
 } from "../helpers/telegram-approve.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
@@ -84,12 +85,7 @@ describe("approve answers AskUserQuestion through Telegram (local Bot API)", () 
     expect(buttons.map((b) => b.text)).toEqual(["SQLite", "PostgreSQL", "MySQL"]);
     // Signed like Allow and Deny: the option's digit in place of a/s/d.
     expect(buttons[1]!.callback_data).toMatch(/^hn1\.2\.[A-Za-z0-9_-]{16}\.[0-9a-z]+\.[\w-]{20}$/);
-    bot.press(message, "SQLite", { chatId: 777, userId: 777 });
-    bot.pressData(
-      `${buttons[0]!.callback_data!.slice(0, -20)}${"A".repeat(20)}`,
-      CHAT,
-      message.message_id,
-    );
+    pressAsStrangers(bot, message, "SQLite");
     bot.reply(message, "MySQL please");
     bot.press(message, "PostgreSQL", { userId: 5151 });
     const result = await running;
@@ -156,14 +152,7 @@ describe("approve answers AskUserQuestion through ntfy", () => {
   it("three options, three buttons, the second pressed; four options stay at the terminal", async () => {
     const token = "tk_approvequestion0123456789";
     const ntfy = await startFakeNtfy({ token });
-    const home = tempHome();
-    home.writeConfig({
-      sinks: { phone: { type: "chat", service: "ntfy", url: `${ntfy.url}/requests`, token } },
-      approveReplyTopic: "hn-reply-question0123456789abcdef",
-      approveWhen: "always",
-      approveSeconds: 10,
-    });
-    writeApproveKey(home);
+    const home = setUpNtfyPhone(ntfy.url, token);
     const running = ask(home);
     const request = await ntfy.waitForMessage("requests");
     expect(request.title).toBe("Claude Code asks you a question");

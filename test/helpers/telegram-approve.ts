@@ -1,9 +1,9 @@
-// `hook-notify approve` against the local Bot API (telegram-server.ts): a home whose config sends
-// approvals to it, the built binary run as Claude Code runs it, and the approve log lines.
+// `hook-notify approve` against the local Bot API (telegram-server.ts), or a local ntfy: a home
+// whose config sends approvals to it, the built binary run as Claude Code runs it, and the approve log lines.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, runBin, tempHome, type BinResult, type TempHome } from "./run-bin.js";
-import type { FakeTelegram } from "./telegram-server.js";
+import type { FakeTelegram, TelegramMessage } from "./telegram-server.js";
 
 export const TOKEN = "123456789:AAtelegramApproveTestToken_0123456";
 export const CHAT = 424242;
@@ -64,3 +64,28 @@ export function approvals(
 
 export const reasons = (approval: Approval | undefined) =>
   approval?.rejected.map((r) => r.reason) ?? [];
+
+// What a stranger and a forger would do to a question's `message`: press `label` from another
+// chat, and send the first button's data with a made-up MAC from the configured one.
+export function pressAsStrangers(bot: FakeTelegram, message: TelegramMessage, label: string): void {
+  bot.press(message, label, { chatId: 777, userId: 777 });
+  const first = message.reply_markup!.inline_keyboard.flat()[0]!.callback_data!;
+  bot.pressData(`${first.slice(0, -20)}${"A".repeat(20)}`, CHAT, message.message_id);
+}
+
+/** The reply topic setUpNtfyPhone's config names. */
+export const NTFY_REPLY_TOPIC = "hn-reply-approvetest0123456789ab";
+
+// A home whose phone is the local ntfy at `url` (topic "requests", access `token`), approveWhen
+// "always", 10 s to answer, and a known approve key.
+export function setUpNtfyPhone(url: string, token: string): TempHome {
+  const home = tempHome();
+  home.writeConfig({
+    sinks: { phone: { type: "chat", service: "ntfy", url: `${url}/requests`, token } },
+    approveReplyTopic: NTFY_REPLY_TOPIC,
+    approveWhen: "always",
+    approveSeconds: 10,
+  });
+  writeApproveKey(home);
+  return home;
+}

@@ -10,13 +10,15 @@ import { existsSync, readFileSync } from "node:fs";
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { elicitationAnswerJson } from "../../src/approve/elicitation.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { BIN as HOOK_NOTIFY, ROOT } from "../helpers/run-bin.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
 import {
   addTelegramPhone,
+  CLAUDE_MCP_ENV,
+  claudeEnv,
   install,
   makeBox,
   PHONE_BOT_TOKEN,
@@ -25,6 +27,8 @@ import {
   paneSettled,
   run,
   shq,
+  skipClaudeWelcome,
+  startTmux,
   traced,
   workerDone,
 } from "./harness.js";
@@ -74,43 +78,14 @@ describe.runIf(existsSync(BIN))("real claude-code, forms", () => {
     await addTelegramPhone(box, bot);
     await install(box, "claude-code", true);
     await addRetryEntry(box.project);
+    // Auto mode's check asks the loopback model instead of the vendor's server.
     const env = {
-      ...box.env,
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "sk-ant-mock-key-0123456789",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
+      ...claudeEnv(box, model),
       TERM: "xterm-256color",
-      // Auto mode's check asks the loopback model instead of the vendor's server.
       CLAUDE_CODE_AUTO_MODE_SERVER: "0",
     };
-    const state = {
-      hasCompletedOnboarding: true,
-      theme: "dark",
-      customApiKeyResponses: { approved: [env.ANTHROPIC_API_KEY.slice(-20)], rejected: [] },
-      projects: { [box.project]: { hasTrustDialogAccepted: true } },
-    };
-    await writeFile(join(box.home, ".claude.json"), JSON.stringify(state));
-    const socket = join(box.root, "tmux.sock");
-    const tmux = (...args: string[]) =>
-      run("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env, timeoutMs: 30_000 });
-    onTestFinished(async () => {
-      await tmux("kill-server");
-    });
-    const command = `${shq(BIN)} --permission-mode auto 'push it'`;
-    await tmux(
-      "new-session",
-      "-d",
-      "-s",
-      "agent",
-      "-x",
-      "120",
-      "-y",
-      "40",
-      "-c",
-      box.project,
-      command,
-    );
+    await skipClaudeWelcome(box);
+    const tmux = await startTmux(box, env, `${shq(BIN)} --permission-mode auto 'push it'`);
     const asked = await bot.waitForMessage(1, 120_000);
     expect(asked.text).toMatch(/^Claude Code: auto mode blocked Bash\nAuto mode blocked it: /);
     expect(asked.text).toContain("git push --force origin main");
@@ -172,16 +147,7 @@ async function startFormTurn(behaviour: "form" | "form-text", tool: string) {
     join(box.home, ".claude.json"),
     JSON.stringify({ mcpServers: { forms: server } }),
   );
-  const env = {
-    ...box.env,
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: "sk-ant-mock-key-0123456789",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    // Print mode: wait for the server, and list its tool with the others (no tool search).
-    MCP_CONNECTION_NONBLOCKING: "false",
-    ENABLE_TOOL_SEARCH: "false",
-  };
+  const env = { ...claudeEnv(box, model), ...CLAUDE_MCP_ENV };
   const args = ["-p", "do it", "--allowedTools", tool];
   const running = run(BIN, args, { env, cwd: box.project, timeoutMs: 180_000 });
   return { box, model, bot, received, running };

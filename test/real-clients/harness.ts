@@ -186,6 +186,35 @@ export interface Turn {
   answer?: string;
 }
 
+/** Claude Code's environment for a turn against the mock model on loopback. */
+export function claudeEnv(box: Box, model: MockModel): Record<string, string> {
+  return {
+    ...box.env,
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: CLAUDE_API_KEY,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  };
+}
+
+const CLAUDE_API_KEY = "sk-ant-mock-key-0123456789";
+
+/** Claude Code's print mode with MCP servers: it starts the turn before they connect, and defers
+ * their tools behind a tool search the mock model does not do: wait for them, list their tools. */
+export const CLAUDE_MCP_ENV = { MCP_CONNECTION_NONBLOCKING: "false", ENABLE_TOOL_SEARCH: "false" };
+
+// An interactive Claude Code starts past onboarding, the API key's approval and the project's
+// trust (hooks wait for it): its state in ~/.claude.json.
+export async function skipClaudeWelcome(box: Box): Promise<void> {
+  const state = {
+    hasCompletedOnboarding: true,
+    theme: "dark",
+    customApiKeyResponses: { approved: [CLAUDE_API_KEY.slice(-20)], rejected: [] },
+    projects: { [box.project]: { hasTrustDialogAccepted: true } },
+  };
+  await writeFile(join(box.home, ".claude.json"), JSON.stringify(state));
+}
+
 export const PHONE_TOKEN = "tk_realclientphone0123456789";
 export const PHONE_TOPIC = "phone-requests";
 
@@ -277,14 +306,7 @@ export async function driveInTmux(
   command: string,
   quit = "/exit",
 ): Promise<Result> {
-  const socket = join(box.root, "tmux.sock");
-  const tmux = (...args: string[]) =>
-    run("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env, timeoutMs: 30_000 });
-  onTestFinished(async () => {
-    await tmux("kill-server");
-  });
-  const size = ["-x", "120", "-y", "40"];
-  await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
+  const tmux = await startTmux(box, env, command);
   const beforeExit = turn.sent.length - 1;
   if (bot !== undefined) {
     // The person replies to the question on Telegram: a deny with that reason.
@@ -324,6 +346,27 @@ export async function driveInTmux(
     }
   }
   return quitTmux(tmux, { box, webhook, turn }, quit);
+}
+
+/** Runs tmux on the box's own server. */
+export type Tmux = (...args: string[]) => Promise<Awaited<ReturnType<typeof run>>>;
+
+// `command` in a 120x40 tmux session "agent" in the project, on a server of the box's own that
+// the test's end takes down.
+export async function startTmux(
+  box: Box,
+  env: Record<string, string>,
+  command: string,
+): Promise<Tmux> {
+  const socket = join(box.root, "tmux.sock");
+  const tmux: Tmux = (...args) =>
+    run("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env, timeoutMs: 30_000 });
+  onTestFinished(async () => {
+    await tmux("kill-server");
+  });
+  const size = ["-x", "120", "-y", "40"];
+  await tmux("new-session", "-d", "-s", "agent", ...size, "-c", box.project, command);
+  return tmux;
 }
 
 // Ends the session (the quit command, then Enter) once the turn is done; the probe file exists

@@ -22,6 +22,8 @@ import { startFakeTelegram } from "../helpers/telegram-server.js";
 import {
   addPhone,
   addTelegramPhone,
+  CLAUDE_MCP_ENV,
+  claudeEnv,
   driveInTmux,
   expectTurn,
   install,
@@ -33,6 +35,7 @@ import {
   type Box,
   run,
   shq,
+  skipClaudeWelcome,
   type Drive,
   type Turn,
   runOpencodeFamily,
@@ -328,13 +331,7 @@ function expectAgentsOwnNotification(webhook: TestHttpServer): void {
 // turn runs in tmux, past onboarding, API-key approval and the folder trust (hooks wait for it).
 async function runClaudeCode(drive: Drive): Promise<Result> {
   const { box, bin, model, turn } = drive;
-  const env = {
-    ...box.env,
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: "sk-ant-mock-key-0123456789",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-  };
+  const env = claudeEnv(box, model);
   if (turn.behaviour === "notify") {
     // Run by node directly: the tracer holds a program's stdout until it exits, and MCP's is a
     // conversation. The tool is allowed, as a person allows it once.
@@ -344,21 +341,16 @@ async function runClaudeCode(drive: Drive): Promise<Result> {
       JSON.stringify({ mcpServers: { "hook-notify": server } }),
     );
     const args = ["-p", "say hi", "--allowedTools", NOTIFY_TOOL];
-    // Print mode starts the turn before MCP servers connect, and defers MCP tools behind a tool
-    // search the mock model does not do: wait for the server, list its tool with the others.
-    const mcpEnv = { ...env, MCP_CONNECTION_NONBLOCKING: "false", ENABLE_TOOL_SEARCH: "false" };
-    return run(bin, args, { env: mcpEnv, cwd: box.project, timeoutMs: 180_000 });
+    return run(bin, args, {
+      env: { ...env, ...CLAUDE_MCP_ENV },
+      cwd: box.project,
+      timeoutMs: 180_000,
+    });
   }
   if (turn.interactive !== true) {
     return run(bin, ["-p", "say hi"], { env, cwd: box.project, timeoutMs: 180_000 });
   }
-  const state = {
-    hasCompletedOnboarding: true,
-    theme: "dark",
-    customApiKeyResponses: { approved: [env.ANTHROPIC_API_KEY.slice(-20)], rejected: [] },
-    projects: { [box.project]: { hasTrustDialogAccepted: true } },
-  };
-  await writeFile(join(box.home, ".claude.json"), JSON.stringify(state));
+  await skipClaudeWelcome(box);
   if (turn.behaviour === "session")
     await writeFile(join(box.project, "hn-probe.sh"), SESSION_SCRIPT);
   // Auto mode's check runs on the vendor's server unless CLAUDE_CODE_AUTO_MODE_SERVER=0: here it
