@@ -142,6 +142,7 @@ async function readRequestAndSetup(
   }
   record.client = client.id;
   const request = options.sample ?? (await readPermissionRequest(deps));
+  record.event = request.event ?? record.event;
   const summary = summarizeRequest(request.toolName, request.toolInput);
   Object.assign(record, { project: request.project, session: request.session });
   Object.assign(record.approval, { tool: summary.tool, summary: logSummary(summary) });
@@ -152,7 +153,6 @@ async function readRequestAndSetup(
   const setup = resolveSetup(config.value);
   if ("problem" in setup) throw new HookNotifyError("CONFIG_INVALID", setup.problem);
   if (request.question !== undefined) {
-    record.event = request.event ?? "PreToolUse";
     // A partial choice is no choice: a question with more options than buttons stays at the terminal.
     const room = isTelegramSetup(setup) ? request.question.labels.length : NTFY_MAX_ACTIONS;
     if (request.question.labels.length > room) {
