@@ -6,7 +6,7 @@
 // form shows, or (PermissionDenied) nothing is retried.
 import { describe, expect, it } from "vitest";
 import { pressButton, startFakeNtfy } from "../helpers/ntfy-server.js";
-import { runBin, type TempHome } from "../helpers/run-bin.js";
+import { runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
 import {
   CHAT,
   NTFY_REPLY_TOPIC,
@@ -213,6 +213,13 @@ describe('approve offers "Let it retry" for a blocked action (PermissionDenied) 
     const [one] = logged(home, "PermissionDenied");
     expect(one).toMatchObject({ result: "answered", chosen: "Let it retry", tool: "Bash" });
     expect(one!.rejected.map((r) => r.reason)).toEqual(["other-chat", "forged"]);
+  }, 60_000);
+
+  it("no phone configured: nothing printed, and the log names the event", async () => {
+    const home = tempHome();
+    const result = await ask(home, DENIED, ["--timeout", "35"]);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "" });
+    expect(home.logLines().map((line) => line.event)).toEqual(["PermissionDenied"]);
   }, 60_000);
 
   it("no answer in time: nothing printed, nothing retried", async () => {
