@@ -1,6 +1,7 @@
 // `hook-notify uninstall`: takes out only what install put in, leaving every other hook alone.
 import type { CommandModule } from "yargs";
-import { runSettingsHandler, withSettingsFlags, type SettingsFlags } from "./install.js";
+import { runSettingsHandler } from "./install.js";
+import { withSettingsFlags, type SettingsFlags } from "./settings-flags.js";
 
 export const uninstallCommand: CommandModule<object, SettingsFlags> = {
   command: "uninstall",

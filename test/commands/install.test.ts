@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import yargs from "yargs";
-import { installCommand, withSettingsFlags } from "../../src/commands/install.js";
+import { installCommand } from "../../src/commands/install.js";
+import { withSettingsFlags } from "../../src/commands/settings-flags.js";
 import { uninstallCommand } from "../../src/commands/uninstall.js";
 import { makeSandbox } from "../settings/tree.js";
 
