@@ -7,7 +7,8 @@ import type { Config, ServiceConfig } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../errors.js";
 import { scrub } from "../redact.js";
-import { describeWait, type ServiceContext } from "../service/http.js";
+import type { ServiceContext } from "../service/http.js";
+import { describeWait } from "../service/service-errors.js";
 import { DEFAULT_TIMEOUT_SECONDS } from "./service-flags.js";
 import { EXIT as COMMAND_EXIT } from "./exit-codes.js";
 

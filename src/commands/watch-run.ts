@@ -5,7 +5,7 @@ import type { ServiceConfig } from "../core/config.js";
 import { createDeps } from "../deps.js";
 import { scrub } from "../redact.js";
 import { serviceProblems } from "./service-command.js";
-import { describeWait } from "../service/http.js";
+import { describeWait } from "../service/service-errors.js";
 import { pollOnce, type PollResult } from "../service/watch/poll.js";
 import { nextDelay } from "../service/watch/schedule.js";
 

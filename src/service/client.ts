@@ -1,7 +1,8 @@
 // The typed client of the service's API: one function per endpoint hook-notify uses. Loaded only
 // by the background worker and the service commands, never on the hook path.
 import type * as z from "../zod.js";
-import { callService, idSegment, type ServiceContext } from "./http.js";
+import { callService, type ServiceContext } from "./http.js";
+import { idSegment } from "./service-ids.js";
 import { paginate } from "./paginate.js";
 import {
   activityRowSchema,

@@ -1,7 +1,8 @@
 // The computers resource beyond what the watch reads (research/service-api.md, "Computers"):
 // the list by host, create and update, with the documented limits checked before sending.
 import { HookNotifyError } from "../errors.js";
-import { callService, idSegment, type ServiceContext } from "./http.js";
+import { callService, type ServiceContext } from "./http.js";
+import { idSegment } from "./service-ids.js";
 import { computerListSchema, computerSchema, type Computer } from "./schemas.js";
 
 /** The body of POST /computers. */

@@ -3,13 +3,12 @@
 import type * as z from "../zod.js";
 import { safeParse } from "../zod.js";
 import type { ServiceConfig } from "../core/config.js";
-import { HookNotifyError, type ErrorCode } from "../errors.js";
+import { HookNotifyError } from "../errors.js";
 import { proxyOptions } from "../http/post.js";
-import { parseRetryAfter } from "../http/retry-policy.js";
 import { userAgent } from "../http/user-agent.js";
-import { oneLine, stripControl } from "../message/text.js";
-import { redactUrl, scrub, secretPartsOf } from "../redact.js";
-import { errorBodySchema } from "./schemas.js";
+import { redactUrl, secretPartsOf } from "../redact.js";
+import { serviceError, timeoutError, tooLarge } from "./service-errors.js";
+import { statusError } from "./service-status.js";
 
 /** What every call needs: where, the key, the environment (proxies) and when to give up. */
 export interface ServiceContext {
@@ -67,27 +66,6 @@ export async function callService<T>(
 // Loads the HTTP client ahead of a timed call, so a deadline measures the service, not the disk.
 export async function loadTransport(): Promise<void> {
   await import("undici");
-}
-
-// One id as one path segment: refused when it is empty, a dot segment (`.`, `..`: URL resolution
-// would send the request to another endpoint), starts with `-` (it would read as an option in a
-// suggested command) or holds a `/`; otherwise percent-encoded.
-export function idSegment(id: string, what = "id"): string {
-  const problem = idProblem(id);
-  if (problem)
-    throw new HookNotifyError("USAGE", `${what} ${JSON.stringify(id)}: ${problem}.`, {
-      retryable: false,
-    });
-  return encodeURIComponent(id);
-}
-
-// Why `id` cannot be a service id, or undefined when it can.
-export function idProblem(id: string): string | undefined {
-  if (id.trim() === "") return "an id is needed";
-  if (id === "." || id === "..") return "not an id (a dot segment would reach another endpoint)";
-  if (id.startsWith("-")) return "an id does not start with -";
-  if (/[/\\]/.test(id) || /\p{Cc}/u.test(id)) return "an id has no /, \\ or control characters";
-  return undefined;
 }
 
 // baseUrl is the part before /api: a value that already ends in /api/v0 (the obvious mistake)
@@ -169,125 +147,4 @@ async function send(
 // A function, so the type checker does not assume the earlier check still holds.
 function isAborted(signal: AbortSignal): boolean {
   return signal.aborted;
-}
-
-function tooLarge(where: string): HookNotifyError {
-  return serviceError(
-    "SERVICE_INVALID_RESPONSE",
-    `${where}: the answer is larger than 4 MiB, more than hook-notify reads. Ask for less (a smaller --limit or date range).`,
-    { retryable: false },
-  );
-}
-
-function timeoutError(target: string, cause: unknown): HookNotifyError {
-  return serviceError("SERVICE_TIMEOUT", `no answer from the service (${target}) in time.`, {
-    cause,
-  });
-}
-
-// {title, detail, status, requestId} → a code, a sentence and the next step.
-function statusError(
-  response: { status: number; headers: Record<string, string> },
-  json: unknown,
-  where: string,
-  secrets: readonly string[],
-): HookNotifyError {
-  const body = safeParse(errorBodySchema, json);
-  const info = body.success ? body.data : {};
-  const said = [info.title, info.detail].filter(Boolean).join(": ").slice(0, 300);
-  const id = info.requestId ? ` (request ${info.requestId})` : "";
-  const notJson = json === undefined ? " with a page that is not JSON (a proxy or gateway?)" : "";
-  const shown = maskFragments(scrub(said, secrets), secrets);
-  const head = `${where}: the service answered ${String(response.status)}${notJson}${said ? ` "${oneLine(stripControl(shown))}"` : ""}${id}.`;
-  const { status } = response;
-  if (status === 401)
-    return serviceError(
-      "SERVICE_UNAUTHORIZED",
-      `${head} The API key is missing or invalid: check service.apiKey (e.g. FACTORY_API_KEY).`,
-      { retryable: false, status },
-    );
-  if (status === 403)
-    return serviceError("SERVICE_FORBIDDEN", `${head} ${forbiddenAdvice(where)}`, {
-      retryable: false,
-      status,
-    });
-  if (status === 400)
-    return serviceError("SERVICE_BAD_REQUEST", `${head} The request was rejected.`, {
-      retryable: false,
-      status,
-    });
-  if (status === 404)
-    return serviceError("SERVICE_NOT_FOUND", `${head}${notFoundAdvice(where)}`, {
-      retryable: false,
-      status,
-    });
-  if (status === 429) return rateLimited(head, response.headers);
-  return serviceError("SERVICE_HTTP_STATUS", head, {
-    retryable: status >= 500,
-    status,
-  });
-}
-
-// A 429 that says how long the service asks to wait (Retry-After), and carries it for callers.
-function rateLimited(head: string, headers: Record<string, string>): HookNotifyError {
-  const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now());
-  const wait =
-    retryAfterMs === undefined
-      ? "it did not say how long to wait (no Retry-After)"
-      : `it asks to wait ${describeWait(retryAfterMs)} (Retry-After)`;
-  return serviceError("SERVICE_RATE_LIMITED", `${head} Rate limited: ${wait}.`, {
-    retryable: true,
-    status: 429,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
-}
-
-function notFoundAdvice(where: string): string {
-  return /\/api\/v0\/(sessions|computers)\/[^/]/.test(where)
-    ? " Not found: check the id (it must be one of this organisation's)."
-    : " Not found.";
-}
-
-// Analytics is documented as Manager or Owner only; the roles of v0 are not documented.
-function forbiddenAdvice(where: string): string {
-  return where.includes("/api/v1/analytics/")
-    ? "Analytics needs a key of a Manager or Owner of the organisation."
-    : "This key may not use this endpoint (which roles may is not documented): try a key of an organisation admin, or check the id belongs to your organisation.";
-}
-
-/** The shortest piece of a secret masked on its own in what the service says. */
-const FRAGMENT = 8;
-
-// Masks every run of FRAGMENT or more characters that also occurs in one of `secrets`: a server
-// that echoes the key minus its last characters must not get the rest printed.
-export function maskFragments(text: string, secrets: readonly string[]): string {
-  const grams = new Set<string>();
-  for (const secret of secrets)
-    for (let i = 0; i + FRAGMENT <= secret.length; i++) grams.add(secret.slice(i, i + FRAGMENT));
-  if (grams.size === 0) return text;
-  const masked = new Array<boolean>(text.length).fill(false);
-  for (let j = 0; j + FRAGMENT <= text.length; j++)
-    if (grams.has(text.slice(j, j + FRAGMENT))) masked.fill(true, j, j + FRAGMENT);
-  let out = "";
-  for (let j = 0; j < text.length; j++) {
-    if (!masked[j]) out += text.charAt(j);
-    else if (j === 0 || !masked[j - 1]) out += "***";
-  }
-  return out;
-}
-
-// 1500 → "2 s", 90_000 → "1 min 30 s"
-export function describeWait(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds < 60) return `${String(seconds)} s`;
-  const rest = seconds % 60;
-  return `${String(Math.floor(seconds / 60))} min${rest ? ` ${String(rest)} s` : ""}`;
-}
-
-function serviceError(
-  code: ErrorCode,
-  message: string,
-  options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number; status?: number },
-): HookNotifyError {
-  return new HookNotifyError(code, `service: ${message}`, { sink: "service", ...options });
 }

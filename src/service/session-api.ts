@@ -2,7 +2,8 @@
 // computerId filter, create, update, and a session's messages (list by role, send). The
 // documented limits are checked before anything is sent, so a mistake costs no request.
 import { HookNotifyError } from "../errors.js";
-import { callService, idSegment, type ServiceContext } from "./http.js";
+import { callService, type ServiceContext } from "./http.js";
+import { idSegment } from "./service-ids.js";
 import { paginate, type Page } from "./paginate.js";
 import {
   messagePageSchema,

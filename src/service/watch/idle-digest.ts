@@ -5,7 +5,7 @@
 // each); the counts of the whole wave come from the session list, which costs nothing more.
 import { compact } from "../../message/format.js";
 import type { Notification } from "../../core/notification.js";
-import { idProblem } from "../http.js";
+import { idProblem } from "../service-ids.js";
 import { MAX_DESCRIBED } from "./sessions.js";
 import { shellArg } from "./shell-arg.js";
 

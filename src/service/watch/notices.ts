@@ -9,7 +9,7 @@ import type { WatchEventName } from "../../core/hook-event.js";
 import type { ComputerFact, ControlsFact } from "./detect.js";
 import type { SessionIdleFact } from "./detect-sessions.js";
 import type { UsageAlertFact } from "./alerts.js";
-import { idProblem } from "../http.js";
+import { idProblem } from "../service-ids.js";
 import { shellArg } from "./shell-arg.js";
 import { describeTopModels, type DigestFact } from "./digest.js";
 
