@@ -1,5 +1,5 @@
 // E-mail mock: the message's real HTML part inside a plain mail-client reading pane.
-import type { EmailMessage } from "../../src/sinks/email.js";
+import type { EmailMessage } from "../../src/sinks/email-message.js";
 import { escapeHtml, page } from "./html.js";
 
 const CSS = `

@@ -3,7 +3,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildChatRequest, type ChatOptions } from "../../src/sinks/chat/index.js";
-import { emailMessage, type EmailOptions } from "../../src/sinks/email.js";
+import { emailMessage } from "../../src/sinks/email-message.js";
+import type { EmailOptions } from "../../src/sinks/email-options.js";
 import { sampleConfig, sinkOptions } from "./config.js";
 import { renderDiscord, type DiscordPayload } from "./discord.js";
 import { renderEmail } from "./email.js";

@@ -2,7 +2,8 @@
 import { fail, ok, type CheckResult } from "../check-result.js";
 import type { SinkEntry } from "../core/config.js";
 import { scrub } from "../redact.js";
-import { toEmailError, transportOptions, type EmailOptions } from "./email.js";
+import { toEmailError } from "./email-error.js";
+import { transportOptions, type EmailOptions } from "./email-options.js";
 
 const SMTP_TIMEOUT_MS = 5_000;
 

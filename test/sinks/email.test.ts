@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../src/errors.js";
-import { email, emailMessage, escapeHtml, type EmailOptions } from "../../src/sinks/email.js";
+import { email } from "../../src/sinks/email.js";
+import { emailMessage, escapeHtml } from "../../src/sinks/email-message.js";
+import type { EmailOptions } from "../../src/sinks/email-options.js";
 import { freePort } from "../helpers/connect-proxy.js";
 import { sampleNotification, testDeps } from "../helpers/sample-notification.js";
 import { selfSignedCert, startSilentServer, startSmtpServer } from "../helpers/smtp-server.js";
