@@ -2,7 +2,7 @@
 import { fail, ok, type CheckResult } from "../check-result.js";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { choosePlayer } from "./sound.js";
+import { choosePlayer } from "./sound-player.js";
 
 // The same player choice the sound sink makes.
 export function checkSound(
