@@ -4,14 +4,13 @@ import { type Config } from "../../src/core/config.js";
 import type { EventName, HookEvent } from "../../src/core/hook-event.js";
 import {
   applyPolicy,
-  dedupeMarker,
   headlessContainerOf,
-  isIdlePrompt,
-  isWithin,
   remoteSessionOf,
   type PolicyFacts,
   type PolicyPlan,
 } from "../../src/pipeline/policy.js";
+import { dedupeMarker, isIdlePrompt } from "../../src/pipeline/policy-repeats.js";
+import { isWithin } from "../../src/pipeline/policy-rules.js";
 import { route } from "../../src/pipeline/route.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 
