@@ -1,18 +1,18 @@
 // The steps an outbox entry goes through when it is due, in order: the first step that decides
 // ends the attempt, and what it decided (an Attempt, delivery/attempt.ts) is the entry's log line.
 // Reading ENTRY_STEPS top to bottom is reading the policy.
-import { toHookNotifyError, type HookNotifyError } from "../errors.js";
+import { toHookNotifyError } from "../errors.js";
 import type { Deps } from "../deps.js";
-import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from "../http/retry-policy.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../http/retry-policy.js";
 import { journal } from "../journal/append.js";
 import type { PresenceBrief } from "../journal/run-attempt.js";
 import type { OutboxPaths } from "../outbox/paths.js";
-import { moveToFailed, removeEntry, writeEntry, type OutboxEntry } from "../outbox/store.js";
-import { scrub } from "../redact.js";
+import { removeEntry, writeEntry, type OutboxEntry } from "../outbox/store.js";
+import { decideAfterFailure } from "./after-failure.js";
 import { toJournalLine, type Attempt } from "./attempt.js";
 import { deliverEntry, type ConfigCache, type Enrich } from "./deliver-entry.js";
 import { holdForDigest } from "./digest.js";
-import { queueFallbacks } from "./fallback.js";
+import { giveUp } from "./give-up.js";
 import { checkGate, type PresenceCache } from "./presence-gate.js";
 import { lookAtReceipt, queueReceiptWatch } from "./receipt-watch.js";
 
@@ -40,7 +40,7 @@ export interface EntryRun {
 type TargetState = { up: true } | { up: false; notBefore: number; message: string };
 
 /** What one attempt learns on its way through the steps. */
-interface Attempting {
+export interface Attempting {
   entry: OutboxEntry;
   base: Omit<Extract<Attempt, { outcome: "delivered" }>, "outcome">;
   /** The config's secrets, once a step loaded it: scrubbed from every line. */
@@ -137,7 +137,7 @@ async function tooOld({ entry, base }: Attempting, run: EntryRun) {
   if (run.deps.now() - entry.createdAt <= maxAgeMs) return undefined;
   const message = `gave up after ${entry.attempts} attempts: older than the ${Math.round(maxAgeMs / 3_600_000)} h limit (${entry.lastError?.message ?? "no attempt made"})`;
   const code = entry.lastError?.code ?? "SINK_TIMEOUT";
-  return fail(run, entry, { ...base, outcome: "failed", code, message });
+  return giveUp(run, entry, { ...base, outcome: "failed", code, message });
 }
 
 async function presenceGate(attempting: Attempting, run: EntryRun) {
@@ -195,55 +195,6 @@ async function retryOrFail(
     down ? { up: false, notBefore: attempt.notBefore, message: attempt.message } : { up: true },
   );
   return attempt;
-}
-
-async function decideAfterFailure(
-  { entry, base, secrets }: Pick<Attempting, "entry" | "base" | "secrets">,
-  run: EntryRun,
-  error: HookNotifyError,
-): Promise<Attempt> {
-  const attempts = entry.attempts + 1;
-  const decision = decideRetry(
-    {
-      attempts,
-      createdAt: entry.createdAt,
-      now: run.deps.now(),
-      retryable: error.retryable,
-      retryAfterMs: error.retryAfterMs,
-    },
-    run.policy,
-    run.random,
-  );
-  const failed = { ...base, attempts, code: error.code, message: scrub(error.message, secrets) };
-  if (!decision.retry) {
-    const reason =
-      decision.reason === "too-old" ? `gave up (too old): ${failed.message}` : failed.message;
-    return fail(run, { ...entry, attempts }, { ...failed, outcome: "failed", message: reason });
-  }
-  const lastError = { code: error.code, message: failed.message };
-  // A flush whose shell lacks a ${VAR} asked nothing of the service: the entry stays as the
-  // worker scheduled it (its Retry-After, its count), for the worker that has the variable.
-  const untouched = run.force && error.code === "CONFIG_ENV_MISSING";
-  const notBefore = untouched ? entry.notBefore : decision.notBefore;
-  if (!untouched)
-    await writeEntry(run.paths, run.paths.pending, { ...entry, attempts, notBefore, lastError });
-  return { ...failed, outcome: "retry", notBefore };
-}
-
-// Given up for good: the entry goes to failed/ and its fallbacks (if any) get the notification.
-async function fail(
-  run: EntryRun,
-  entry: OutboxEntry,
-  attempt: Extract<Attempt, { outcome: "failed" }>,
-): Promise<Attempt> {
-  const handOff = await queueFallbacks(entry, run.deps, run.cache);
-  const kept = handOff.sent.length > 0 ? { ...entry, fallbackSent: handOff.sent } : entry;
-  await moveToFailed(run.paths, kept, attempt.message, run.deps.now());
-  return {
-    ...attempt,
-    ...(handOff.queued.length > 0 ? { fallback: handOff.queued } : {}),
-    ...(handOff.skipped.length > 0 ? { fallbackSkipped: handOff.skipped } : {}),
-  };
 }
 
 /** The retry policy of a drain: the defaults, the caller's, and its age limit. */
