@@ -1,6 +1,6 @@
 // Shared pieces of the picture mocks: escaping and the page shell that chromium screenshots.
 
-import { escapeHtml } from "../../src/sinks/email-message.js";
+import { escapeHtml } from "../../src/sinks/email-html.js";
 
 // Text from a payload always goes into the mock page escaped, as the e-mail sink does it.
 export { escapeHtml };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { HookNotifyError } from "../../src/errors.js";
 import { email } from "../../src/sinks/email.js";
-import { emailMessage, escapeHtml } from "../../src/sinks/email-message.js";
+import { emailMessage } from "../../src/sinks/email-message.js";
+import { escapeHtml } from "../../src/sinks/email-html.js";
 import type { EmailOptions } from "../../src/sinks/email-options.js";
 import { freePort } from "../helpers/connect-proxy.js";
 import { sampleNotification, testDeps } from "../helpers/sample-notification.js";

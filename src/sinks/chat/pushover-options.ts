@@ -1,8 +1,8 @@
-// Pushover's options: who gets a message and with which keys (the Apprise url, or user and
-// token), and how an emergency repeats.
-import * as z from "../../zod.js";
+// Pushover's options as validated: who gets a message and with which keys (the Apprise url, or
+// user and token), where the API is, and which messages are emergencies.
+import type { Notification } from "../../core/notification.js";
 import type { AppriseForm } from "./service.js";
-import { splitUrl, urlOption } from "./url-option.js";
+import { splitUrl } from "./url-option.js";
 
 /** A `chat` entry with "service": "pushover", as validated (the url may be the Apprise form). */
 export interface PushoverOptions {
@@ -52,77 +52,13 @@ export const APPRISE: AppriseForm<PushoverOptions> = {
   parse: parseApprise,
 };
 
-// Who gets it and with which keys: the Apprise url, or user and token (and a device).
-function keysShape() {
-  const secret = (description: string) => z.meta({ secret: true, description });
-  return {
-    url: z.optional(
-      urlOption(
-        APPRISE,
-        undefined,
-        "Apprise form pover://USER_KEY@APP_TOKEN, instead of user and token.",
-      ),
-    ),
-    user: z.optional(
-      z
-        .string()
-        .check(z.regex(KEY, "expected a 30-character key"), secret("User or group key. Secret.")),
-    ),
-    token: z.optional(
-      z
-        .string()
-        .check(
-          z.regex(KEY, "expected a 30-character token"),
-          secret("Application API token. Secret."),
-        ),
-    ),
-    device: z.optional(
-      z.string().check(z.regex(/^[\w-]{1,25}$/), z.describe("Only this device of the user.")),
-    ),
-    apiUrl: z.optional(
-      z
-        .url({ protocol: /^https?$/ })
-        .check(z.meta({ description: "API server (for tests).", default: PUSHOVER_API })),
-    ),
-  };
+// A permission request waits on a person as much as a failure does.
+function needsAcknowledgement(notification: Notification): boolean {
+  const type = notification.raw["notification_type"];
+  const asks = type === "permission_prompt" || /permission/i.test(notification.message ?? "");
+  return notification.level === "failure" || (notification.level === "attention" && asks);
 }
 
-// Options that change how the message looks and rings.
-function emergencyShape() {
-  return {
-    emergency: z.optional(
-      z
-        .boolean()
-        .check(
-          z.describe(
-            "false: failures and permission requests are high priority (1), not emergency (2).",
-          ),
-        ),
-    ),
-    retrySeconds: z.optional(
-      z.int().check(
-        z.gte(PUSHOVER_LIMITS.minRetry),
-        z.lte(10_800),
-        z.meta({
-          description: "Emergency: repeat every this many seconds until acknowledged.",
-          default: 60,
-        }),
-      ),
-    ),
-    expireSeconds: z.optional(
-      z.int().check(
-        z.gte(30),
-        z.lte(PUSHOVER_LIMITS.maxExpire),
-        z.meta({
-          description: "Emergency: stop repeating after this many seconds.",
-          default: 3600,
-        }),
-      ),
-    ),
-  };
-}
-
-// Its options besides `service`, in the order the docs list them.
-export function shape() {
-  return { ...keysShape(), ...emergencyShape() };
+export function isEmergency(notification: Notification, options: PushoverOptions): boolean {
+  return options.emergency !== false && needsAcknowledgement(notification);
 }

@@ -4,19 +4,8 @@ import type { Notification } from "../../core/notification.js";
 import type { ReceiptAnswer, ReceiptWindow, SentMessage } from "../../core/receipt.js";
 import { assertSuccess, type HttpResponse } from "../../http/post.js";
 import { parseJson, reject, shortText } from "./answer.js";
-import { apiOf, target, type PushoverOptions } from "./pushover-options.js";
+import { apiOf, isEmergency, target, type PushoverOptions } from "./pushover-options.js";
 import type { ChatRequest, ReceiptPolling } from "./service.js";
-
-// A permission request waits on a person as much as a failure does.
-function needsAcknowledgement(notification: Notification): boolean {
-  const type = notification.raw["notification_type"];
-  const asks = type === "permission_prompt" || /permission/i.test(notification.message ?? "");
-  return notification.level === "failure" || (notification.level === "attention" && asks);
-}
-
-export function isEmergency(notification: Notification, options: PushoverOptions): boolean {
-  return options.emergency !== false && needsAcknowledgement(notification);
-}
 
 // The first look a little after sending (Pushover asks for no more than one every 5 s), then one
 // per emergency repeat (`retrySeconds`, ≥ 30 s), until `expireSeconds`: at most ~360 looks.

@@ -8,11 +8,12 @@ import {
   APPRISE,
   PUSHOVER_API,
   PUSHOVER_LIMITS,
-  shape,
   target,
   type PushoverOptions,
 } from "./pushover-options.js";
-import { isEmergency, RECEIPTS } from "./pushover-receipts.js";
+import { isEmergency } from "./pushover-options.js";
+import { RECEIPTS } from "./pushover-receipts.js";
+import { shape } from "./pushover-shape.js";
 import { defineChatService, type ChatRequest } from "./service.js";
 import { describeOrigin, encodeText, fitText } from "./text.js";
 
