@@ -4,7 +4,7 @@ import { basename } from "node:path";
 import type { Deps } from "../deps.js";
 import { findFirstProgram, findProgram } from "./find-program.js";
 import { findPowerShell, isWsl, powerShellArgs } from "./platform.js";
-import type { SoundOptions } from "./sound.js";
+import type { SoundOptions } from "./sound-options.js";
 
 // Linux players tried in order; each plays the shipped WAV files.
 interface PlayerTable {

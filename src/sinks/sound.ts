@@ -1,5 +1,6 @@
+// A sound per level through the platform's player (play-sound, no shell): afplay, PowerShell or a
+// Linux player; on the hook path it starts the player and does not wait.
 import { join, resolve } from "node:path";
-import * as z from "../zod.js";
 import { HookNotifyError } from "../errors.js";
 import { QUIET_LEVELS, type Level, type Notification } from "../core/notification.js";
 import { assetsDir } from "./assets.js";
@@ -8,67 +9,7 @@ import { settleMs } from "./platform.js";
 import { defineSink, type SendContext } from "./sink.js";
 import { play, powerShellEnv } from "./sound-play.js";
 import { choosePlayer, platformPlayers } from "./sound-player.js";
-
-function optionsSchema() {
-  return z.strictObject({
-    player: z.optional(
-      z
-        .string()
-        .check(
-          z.minLength(1),
-          z.describe(
-            "Player program (name on PATH or absolute path). Default: afplay on macOS; Windows PowerShell (System.Media.SoundPlayer) on Windows and in WSL; else the first of paplay, pw-play, aplay, play, ffplay, mpv on PATH.",
-          ),
-        ),
-    ),
-    playerArgs: z.optional(
-      z
-        .array(z.string())
-        .check(
-          z.describe(
-            "Arguments placed before the sound file, instead of the player's usual quiet flags.",
-          ),
-        ),
-    ),
-    files: z.optional(
-      z
-        .strictObject({
-          attention: z.optional(
-            z
-              .string()
-              .check(z.describe("Sound when the agent waits for you (WAV plays everywhere).")),
-          ),
-          done: z.optional(z.string().check(z.describe("Sound when the agent finished."))),
-          failure: z.optional(z.string().check(z.describe("Sound for a failure."))),
-          info: z.optional(
-            z
-              .string()
-              .check(
-                z.describe(
-                  "Sound for a notice (a login, a background agent finished, a plugin's message). Default: none, the notice is not played.",
-                ),
-              ),
-          ),
-          limit: z.optional(
-            z
-              .string()
-              .check(
-                z.describe(
-                  "Sound for a usage limit (the agent stopped until the limit resets). Default: none, the limit is not played.",
-                ),
-              ),
-          ),
-        })
-        .check(
-          z.describe(
-            "Your own sound files per level, instead of the shipped ones (docs/levels.md). A notice and a usage limit play nothing unless named here.",
-          ),
-        ),
-    ),
-  });
-}
-
-export type SoundOptions = z.infer<ReturnType<typeof optionsSchema>>;
+import { optionsSchema, type SoundOptions } from "./sound-options.js";
 
 // The shipped (or configured) sound for a level: attention, done or failure; a notice or a usage
 // limit only when configured (otherwise `silentFor` keeps the sink from being asked).
