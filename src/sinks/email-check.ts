@@ -3,7 +3,8 @@ import { fail, ok, type CheckResult } from "../check-result.js";
 import type { SinkEntry } from "../core/config.js";
 import { scrub } from "../redact.js";
 import { toEmailError } from "./email-error.js";
-import { transportOptions, type EmailOptions } from "./email-options.js";
+import type { EmailOptions } from "./email-options.js";
+import { transportOptions } from "./email-transport.js";
 
 const SMTP_TIMEOUT_MS = 5_000;
 

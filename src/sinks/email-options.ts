@@ -1,13 +1,5 @@
-// An email entry's options (the SMTP server, its login, from and to) and nodemailer's transport
-// for them, with short timeouts.
+// An email entry's options: the SMTP server, its login, from and to.
 import * as z from "../zod.js";
-
-const TIMEOUTS = {
-  connectionTimeout: 5_000,
-  greetingTimeout: 5_000,
-  socketTimeout: 10_000,
-  dnsTimeout: 5_000,
-};
 
 export function optionsSchema() {
   return z.strictObject({
@@ -78,17 +70,3 @@ export function optionsSchema() {
 }
 
 export type EmailOptions = z.infer<ReturnType<typeof optionsSchema>>;
-
-// nodemailer's transport options for the smtp entry (send and doctor's verify use the same ones).
-export function transportOptions(smtp: EmailOptions["smtp"]) {
-  const { host, port, secure, user, pass, requireTLS, rejectUnauthorized } = smtp;
-  return {
-    host,
-    ...(port === undefined ? {} : { port }),
-    ...(secure === undefined ? {} : { secure }),
-    ...(user === undefined ? {} : { auth: { user, pass: pass ?? "" } }),
-    ...(requireTLS === undefined ? {} : { requireTLS }),
-    ...(rejectUnauthorized === undefined ? {} : { tls: { rejectUnauthorized } }),
-    ...TIMEOUTS,
-  };
-}

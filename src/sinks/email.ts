@@ -2,7 +2,8 @@
 import { maskSecrets } from "../secret-values.js";
 import { toEmailError } from "./email-error.js";
 import { emailMessage } from "./email-message.js";
-import { optionsSchema, transportOptions, type EmailOptions } from "./email-options.js";
+import { optionsSchema, type EmailOptions } from "./email-options.js";
+import { transportOptions } from "./email-transport.js";
 import { defineSink } from "./sink.js";
 
 // Sends one mail; `when: "failure"` (routing) turns this into a failures-only mail.

@@ -7,7 +7,8 @@ import { assetsDir } from "./assets.js";
 import { programUnavailable } from "./find-program.js";
 import { settleMs } from "./platform.js";
 import { defineSink, type SendContext } from "./sink.js";
-import { play, powerShellEnv } from "./sound-play.js";
+import { play } from "./sound-play.js";
+import { powerShellEnv } from "./sound-powershell.js";
 import { choosePlayer, platformPlayers } from "./sound-player.js";
 import { optionsSchema, type SoundOptions } from "./sound-options.js";
 
