@@ -1,11 +1,11 @@
 // `hook-notify usage`'s table of rows for a person: a row per day (week, month, group or user), a
-// TOTAL row, and a bar chart of the kind's main series under it.
+// TOTAL row, and the charts under it (usage-print-charts.ts).
 import type { DateRange } from "../service/analytics-api.js";
 import { formatTable } from "../style.js";
 import { cell } from "./cells.js";
 import type { CommandIo } from "./service-command.js";
-import { barChart, type ChartStyle } from "./usage-chart.js";
-import { chartPoints, modelsOf, numberKeys, show, totalOf } from "./usage-rows.js";
+import { printCharts } from "./usage-print-charts.js";
+import { modelsOf, numberKeys, show, totalOf } from "./usage-rows.js";
 import type { TableKind, UsageRun } from "./usage-run.js";
 import { alignRight, labelOf } from "./usage-table.js";
 
@@ -16,18 +16,6 @@ const COLUMNS: Record<TableKind, string[]> = {
   activity: ["daily_active_users", "sessions", "messages", "user_messages"],
   productivity: ["files_created", "files_edited", "git_commits", "git_prs_created"],
   users: ["billable_tokens", "tool_calls", "sessions", "messages", "primary_model"],
-};
-
-/** The series each kind charts under its table: [column, title]. */
-const CHARTS: Record<TableKind, [string, string][]> = {
-  tokens: [["billable_tokens", "Credits"]],
-  tools: [["tool_calls", "Tool calls"]],
-  activity: [
-    ["daily_active_users", "Active users"],
-    ["sessions", "Sessions"],
-  ],
-  productivity: [["files_edited", "Files edited"]],
-  users: [["billable_tokens", "Credits"]],
 };
 
 export function printTable(
@@ -76,39 +64,10 @@ export function printTable(
   printCharts(io, options, rows);
 }
 
-// The charts under a table: one per series of its kind, when it has two points or more.
-function printCharts(
-  io: CommandIo,
-  options: UsageRun & { kind: TableKind },
-  rows: Record<string, unknown>[],
-): void {
-  const style = chartStyle(io);
-  for (const [column, title] of CHARTS[options.kind]) {
-    const points = chartPoints(rows, column, options.kind === "users");
-    if (points.length < 2) continue;
-    io.out("");
-    for (const line of barChart(
-      `${title} per ${options.kind === "users" ? "user" : (options.period ?? "day")}`,
-      points,
-      style,
-    ))
-      io.out(line);
-  }
-}
-
 // The organisation the answer is about (meta.org_id).
 function organisationOf(meta: Record<string, unknown>): string {
   const org = meta["org_id"];
   return typeof org === "string" && org
     ? `Organisation ${cell(org, 60)}`
     : "Organisation (not named by the service)";
-}
-
-// Unicode on a terminal without NO_COLOR; plain ASCII otherwise.
-function chartStyle(io: CommandIo): ChartStyle {
-  const env = io.deps.env;
-  const noColor = env["NO_COLOR"] !== undefined && env["NO_COLOR"] !== "";
-  const force = env["FORCE_COLOR"] !== undefined && env["FORCE_COLOR"] !== "0";
-  const tty = (io.deps.stdout as { isTTY?: boolean }).isTTY === true;
-  return { unicode: !noColor && (tty || force), width: 40 };
 }
