@@ -1,7 +1,6 @@
 // One drain of `flush` with the outbox's lock: the hook events no worker ran, the held groups and
 // digests, then passes over pending/ (and the fallbacks they handed on), each printed.
 import { releaseHeld } from "../delivery/coalesce-groups.js";
-import type { Enrich } from "../delivery/deliver-entry.js";
 import { releaseDigests } from "../delivery/digest.js";
 import type { Deps } from "../deps.js";
 import { exitWhenDone } from "../exit.js";
@@ -9,9 +8,9 @@ import { recoverEvents } from "../link/inbox.js";
 import type { LockOwner } from "../link/lock.js";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { requeueFailed } from "../outbox/read-entries.js";
-import { drain, type DrainSummary } from "../worker/drain.js";
 import { runEvents } from "../worker/run-events.js";
-import { reportAttempt, type FlushReport } from "./flush-report.js";
+import { passes } from "./flush-passes.js";
+import type { FlushReport } from "./flush-report.js";
 
 export interface FlushArgs {
   "retry-failed": boolean;
@@ -39,34 +38,6 @@ async function releaseWaiting(
   // Digests held while you were away go now: whoever runs flush is there.
   const digests = await releaseDigests(deps, { force: true });
   if (digests.released > 0) say(`Composed ${String(digests.released)} digest(s).`);
-}
-
-// Passes over pending/: the first, then up to three more while one handed deliveries on to
-// their fallbacks.
-async function passes(deps: Deps, argv: FlushArgs, report: FlushReport): Promise<DrainSummary> {
-  const hours = argv["max-age-hours"];
-  const handedOn = { any: false };
-  // A Droid notification gets its session's title first (the service code loads only then).
-  const enrich: Enrich = async (...args) =>
-    (await import("../worker/enrich-entry.js")).enrichForDelivery(...args);
-  const pass = () =>
-    drain(deps, {
-      force: true,
-      enrich,
-      ...(hours && hours > 0 ? { maxAgeMs: hours * 3_600_000 } : {}),
-      onResult: (r) => {
-        if (reportAttempt(r, report)) handedOn.any = true;
-      },
-    });
-  let summary = await pass();
-  // What was given up on in this pass went to its fallbacks: send those now too.
-  for (let extra = 0; handedOn.any && extra < 3; extra++) {
-    handedOn.any = false;
-    const more = await pass();
-    const delivered = summary.delivered + more.delivered;
-    summary = { ...more, delivered, failed: summary.failed + more.failed };
-  }
-  return summary;
 }
 
 // Drains the outbox once (the caller holds its lock); returns the deliveries left undelivered.
