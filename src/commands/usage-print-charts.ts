@@ -1,7 +1,7 @@
 // The bar charts under `hook-notify usage`'s table: the kind's main series per day (or per user).
 import type { CommandIo } from "./service-command.js";
 import { barChart, type ChartStyle } from "./usage-chart.js";
-import { chartPoints } from "./usage-rows.js";
+import { chartPoints } from "./usage-points.js";
 import type { TableKind, UsageRun } from "./usage-run.js";
 
 /** The series each kind charts under its table: [column, title]. */

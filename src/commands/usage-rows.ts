@@ -1,7 +1,6 @@
 // The arithmetic of `hook-notify usage`'s rows (pure): day rows summed into weeks or months,
-// totals (averages for what is not a count), the points of a chart, a value as a table cell.
+// totals (averages for what is not a count), a value as a table cell.
 import { cell } from "./cells.js";
-import type { Point } from "./usage-chart.js";
 import { readableNumber } from "./usage-table.js";
 
 /** Columns that are not counts: averaged, not summed, over a week, a month or the total. */
@@ -51,28 +50,6 @@ function mondayOf(date: string): string {
   if (Number.isNaN(at)) return date;
   const weekday = (new Date(at).getUTCDay() + 6) % 7;
   return new Date(at - weekday * 86_400_000).toISOString().slice(0, 10);
-}
-
-function numberOf(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
-}
-
-export function chartPoints(
-  rows: Record<string, unknown>[],
-  column: string,
-  perUser: boolean,
-): Point[] {
-  if (!perUser)
-    return rows.map((row) => ({ label: show(row["date"]), value: numberOf(row[column]) }));
-  const sums = new Map<string, number>();
-  for (const row of rows) {
-    const who = show(row["user_email"] ?? row["user_id"]);
-    sums.set(who, (sums.get(who) ?? 0) + numberOf(row[column]));
-  }
-  return [...sums]
-    .map(([label, value]) => ({ label, value }))
-    .sort((a, b) => b.value - a.value)
-    .slice(0, 20);
 }
 
 export function modelsOf(row: Record<string, unknown>): Record<string, unknown>[] {

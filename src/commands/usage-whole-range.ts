@@ -10,7 +10,8 @@ import { noticeOf } from "../service/watch/notices.js";
 import { cell } from "./cells.js";
 import type { CommandIo } from "./service-command.js";
 import { reportHtml } from "./usage-report.js";
-import { AVERAGED, chartPoints } from "./usage-rows.js";
+import { chartPoints } from "./usage-points.js";
+import { AVERAGED } from "./usage-rows.js";
 
 export // The HTML page of the range: credits per day, active users, sessions, tool calls.
 async function writeReport(
