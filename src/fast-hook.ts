@@ -2,9 +2,11 @@
 // outbox/fast.json, still true for this hook), the hook reads the event, writes it durably to
 // outbox/events/ with the secrets the config knows masked, knocks on the worker's FIFO and exits
 // 0. It loads no zod, no config schema, no sink and no socket: a few fs calls past node's start.
-// Everything else (a --dry-run, --wait, another command, no worker, a stale stamp, a worker that
-// does not answer the knock, Windows) goes to dist/cli.cjs, the full pipeline, with the event
-// already read handed over. The full path behaves exactly as it always did.
+// With no stamp that holds (the first hook ever, the first after an upgrade, a config edit or a
+// ${VAR} change; issue #41) the same, with the hook's own mask of the config's secrets
+// (link/config-mask.ts), and a worker started when none answers the knock. Everything else (a
+// --dry-run, --wait, another command, a live worker of another build or other ${VAR} values,
+// Windows) goes to dist/cli.cjs, the full pipeline, with the event already read handed over.
 import type { Handover } from "./commands/run.js";
 import { hookArgs, isHookInvocation } from "./commands/hook-argv.js";
 import { userConfigPath } from "./config/paths.js";
@@ -34,7 +36,7 @@ import { fastPathOn } from "./link/rhythm.js";
 import { hookBudget, inputWaitMs } from "./pipeline/deadline.js";
 import { readInput } from "./pipeline/read-input.js";
 import { CONFIG_NOTICE_KEEP_SECONDS, MAX_EVENT_BYTES } from "./core/defaults.js";
-import { endHook } from "./exit.js";
+import { endHook, type HookCode } from "./exit.js";
 
 /** What is read at once; a larger event is read by a callback, and handed over all the same. */
 const MAX_FAST_BYTES = 64 * 1024;
@@ -106,7 +108,8 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   const { argv, args, started, offered, full } = run;
   const plain = raw.includes("\\u") ? unescaped(raw) : raw;
   const masked = plain.length <= MAX_EVENT_BYTES ? offered.mask(plain) : undefined;
-  if (masked === undefined || !parses(masked)) {
+  // One JSON object; anything else is the pipeline's to report (exit 1, one line).
+  if (masked === undefined || !masked.trimStart().startsWith("{") || !parses(masked)) {
     return full().main(argv, handedBack(raw, started));
   }
   const { timeout, client, event } = args;
@@ -130,14 +133,14 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
     return full().main(argv, handedBack(raw, started));
   }
   handed = true;
-  offered.afterWrite();
-  if (offered.fifo !== undefined && knock(offered.fifo)) endHook(0);
+  const code = offered.afterWrite();
+  if (offered.fifo !== undefined && knock(offered.fifo)) endHook(code);
   // Nobody read the knock (the worker is gone or leaving: its last look may be over), or there is
   // no worker at all: a new one takes the event. Only if none can be started does the hook take it
   // back and run it itself.
-  if (startDetached(process.env, cwd)) endHook(0);
+  if (startDetached(process.env, cwd)) endHook(code);
   if (takeBack(offered.paths, name)) return full().main(argv, handedBack(raw, started));
-  endHook(0);
+  endHook(code);
 }
 
 // A secret written with JSON's \u escapes is the same secret: the event is written back without
@@ -175,7 +178,7 @@ function readOffer(env: NodeJS.ProcessEnv, configFlag: string | undefined) {
       paths,
       fifo: stamp.fifo,
       mask: (text: string) => maskText(text, stamp.mask),
-      afterWrite() {},
+      afterWrite: (): HookCode => 0,
     };
   }
   // A stale offer: the knock asks a live worker to look at this config (again). It also says
@@ -192,10 +195,14 @@ function readOffer(env: NodeJS.ProcessEnv, configFlag: string | undefined) {
       const masked = mask === undefined ? text : maskText(text, mask);
       return stamp === undefined ? masked : maskText(masked, stamp.mask);
     },
-    // A config that does not parse: the worker's run announces it (a banner, the log, doctor);
-    // the hook says it on stderr too, once per version of the file (config-notice.ts's marker).
-    afterWrite() {
-      if (own.broken?.text !== undefined) sayBroken(paths.root, own.broken.path, own.broken.text);
+    // A config that does not parse: the worker's run announces it (a banner, the log, doctor)
+    // and delivers with the built-in default; the hook says it on stderr too, once per version
+    // of the file (config-notice.ts's marker), and exits 1 as the pipeline's run would.
+    afterWrite(): HookCode {
+      const broken = own.broken;
+      if (broken?.text === undefined) return 0;
+      sayBroken(paths.root, broken.text, `${broken.path}: ${broken.where ?? "invalid JSON"}`);
+      return 1;
     },
   };
 }
@@ -210,11 +217,11 @@ function sameValues(stamp: FastStamp, env: NodeJS.ProcessEnv): boolean {
 
 // One line on stderr while the config's problem has not been announced (the worker's run claims
 // the marker and shows the banner). Never stdout.
-function sayBroken(outboxRoot: string, path: string, text: string): void {
+function sayBroken(outboxRoot: string, text: string, problem: string): void {
   const state = outboxRoot.slice(0, outboxRoot.lastIndexOf(SEP));
   const marker = `${state}${SEP}seen${SEP}config-${fnv1a64(text)}-${String(CONFIG_NOTICE_KEEP_SECONDS)}`;
   if (existsSync(marker)) return;
   process.stderr.write(
-    `hook-notify: ${path} is not valid JSON: the built-in default (desktop and sound) delivers until it is fixed. Check it: hook-notify doctor\n`,
+    `hook-notify: ${problem}. Until it is fixed, the built-in default (desktop and sound) delivers instead. Fix the file, then check it: hook-notify doctor\n`,
   );
 }

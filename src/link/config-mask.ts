@@ -15,6 +15,7 @@
 import { readBoundedSync } from "../read-bounded.js";
 import { secretPartsOf } from "../redact.js";
 import { MAX_CONFIG_BYTES } from "../core/defaults.js";
+import { jsonErrorWhere } from "../config/locate-key.js";
 
 /** The option keys that hold a secret in some sink (validate-config.ts secretKeysOfAllSinks). */
 export const SECRET_KEYS: ReadonlySet<string> = new Set([
@@ -36,8 +37,9 @@ const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 export interface ConfigSecrets {
   /** Every piece to mask (secretPartsOf of each value). */
   pieces: string[];
-  /** The file's text does not parse (or cannot be read): the run will say so. */
-  broken?: { path: string; text?: string | undefined } | undefined;
+  /** The file's text does not parse (or cannot be read): the run will say so. `where`: what
+   * JSON.parse said, placed (load-config.ts says the same). */
+  broken?: { path: string; text?: string; where?: string } | undefined;
 }
 
 // Reads `path` as load-config.ts does (a regular file, bounded, a BOM dropped); `explicit`: a
@@ -57,8 +59,8 @@ export function configSecrets(
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return { pieces: [], broken: { path, text } };
+  } catch (error) {
+    return { pieces: [], broken: { path, text, where: jsonErrorWhere(text, error) } };
   }
   return { pieces: secretsOf(json, env).flatMap(secretPartsOf) };
 }

@@ -67,7 +67,7 @@ describe("a hook with no stamp (the first ever, the first after a config edit)",
     }
   });
 
-  it("a config that does not parse: one line on stderr per version of the file, and the built-in default delivers", async () => {
+  it("a config that does not parse: exit 1, one line on stderr per version of the file, and the built-in default delivers", async () => {
     const bin = fakeBin(["notify-send", "paplay"]);
     const home = tempHome({ DISPLAY: ":7" });
     const env = { ...home.env, ...bin.env, PATH: `${bin.dir}:${String(home.env.PATH)}` };
@@ -76,10 +76,10 @@ describe("a hook with no stamp (the first ever, the first after a config edit)",
       input: fixture("claude-code/Stop.json", { session_id: "broken-1" }),
       env,
     });
-    expect(first).toMatchObject({ code: 0, stdout: "" });
+    expect(first).toMatchObject({ code: 1, stdout: "" });
     const lines = first.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(file);
+    expect(lines[0]).toContain(`${file}: invalid JSON at line 1`);
     expect(lines[0]).toContain("hook-notify doctor");
     // The worker ran the event with the built-in default and announced the problem once.
     expect(runLine(home, "broken-1")).toMatchObject({ via: "worker", event: "Stop" });
@@ -93,7 +93,7 @@ describe("a hook with no stamp (the first ever, the first after a config edit)",
       input: fixture("claude-code/Stop.json", { session_id: "broken-2" }),
       env,
     });
-    expect(second).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(second).toMatchObject({ code: 1, stdout: "", stderr: "" });
     expect(runLine(home, "broken-2")).toMatchObject({ via: "worker", event: "Stop" });
   });
 });
