@@ -32,6 +32,7 @@ import { existsSync } from "node:fs";
 import { sep as SEP } from "node:path";
 import { outboxPaths } from "./outbox/paths.js";
 import { startDetached } from "./link/start-detached.js";
+import { startClaimFile, startPending } from "./link/start-claim.js";
 import { fastPathOn } from "./link/rhythm.js";
 import { hookBudget, inputWaitMs } from "./pipeline/deadline.js";
 import { readInput } from "./pipeline/read-input.js";
@@ -138,7 +139,9 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   // Nobody read the knock (the worker is gone or leaving: its last look may be over), or there is
   // no worker at all: a new one takes the event. Only if none can be started does the hook take it
   // back and run it itself.
-  if (startDetached(process.env, cwd)) endHook(code);
+  // A worker on its way (another hook's start claim) looks after this event was written.
+  const claim = startClaimFile(offered.paths);
+  if (startPending(claim) || startDetached(process.env, cwd, undefined, claim)) endHook(code);
   if (takeBack(offered.paths, name)) return full().main(argv, handedBack(raw, started));
   endHook(code);
 }
