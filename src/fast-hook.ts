@@ -165,8 +165,9 @@ function handedBack(raw: string, started: number): Handover {
 // this hook's --config and environment; otherwise (no stamp: the first hook ever, or after an
 // upgrade; a stale one: the config or a ${VAR} changed) with the hook's own mask of the config's
 // secrets (link/config-mask.ts), to a live worker of this build (asked to write its stamp again)
-// or to one it starts. Undefined (the full path) only when a live worker would run the event
-// differently than this hook: another build, or other values for the config's ${VAR}s.
+// or to one it starts. Undefined (the full path) when a live worker would run the event
+// differently than this hook (another build, or other values for the config's ${VAR}s), or when
+// the config file cannot be read.
 function readOffer(env: NodeJS.ProcessEnv, configFlag: string | undefined) {
   // os.homedir() is $HOME where it is set (POSIX); node:os costs ~1 M instructions to load.
   const home = env.HOME || process.getBuiltinModule("node:os").homedir();
@@ -189,6 +190,9 @@ function readOffer(env: NodeJS.ProcessEnv, configFlag: string | undefined) {
   const live = stamp !== undefined && knock(stamp.fifo, `s${configPath}\n`);
   if (live && !(stamp.build === build && sameValues(stamp, env))) return undefined;
   const own = configSecrets(configPath, (configFlag ?? env.HOOK_NOTIFY_CONFIG) !== undefined, env);
+  // A config file that cannot be read (a FIFO, too large, a --config that is not there): rare, and
+  // the pipeline's run says why, in its words.
+  if (own.broken !== undefined && own.broken.text === undefined) return undefined;
   const mask = own.pieces.length > 0 ? maskOf(own.pieces, randomBases(Math.random)) : undefined;
   return {
     paths,

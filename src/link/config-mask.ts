@@ -9,9 +9,10 @@
 //   which a test holds equal to the schemas' own list): what validate-config.ts masks for an
 //   entry whose type it does not know, so also for every type it does;
 // - `approveReplyTopic`, `service.apiKey`.
-// Each in every encoding redact.ts masks (secretPartsOf). A config that cannot be read or parsed
-// masks nothing more than the built-in default would (it has no secret): the pipeline run then
-// delivers with the default and announces the problem, as it does on the hook's own full path.
+// Each in every encoding redact.ts masks (secretPartsOf). A config that does not parse masks
+// nothing more than the built-in default would (it has no secret): the worker's run delivers with
+// the default and announces the problem, as the hook's own run did. One that cannot be read at
+// all is left to the hook's own run (fast-hook.ts).
 import { readBoundedSync } from "../read-bounded.js";
 import { secretPartsOf } from "../redact.js";
 import { MAX_CONFIG_BYTES } from "../core/defaults.js";
