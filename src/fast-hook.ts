@@ -71,9 +71,11 @@ export function main(argv: string[], full: () => { main: FullPath }): Promise<vo
   if (stdin === undefined || stdin.isTTY) return full().main(argv, { started });
   const complete = stdin.readWaiting(MAX_FAST_BYTES);
   if (complete !== undefined) return handOver(complete);
-  const waitMs = inputWaitMs(hookBudget(started, args.timeout).deadline - Date.now());
-  stdin.readOnce(waitMs, (whole) => {
-    void (whole === undefined ? readRest(stdin, waitMs) : Promise.resolve(whole)).then(
+  const { deadline } = hookBudget(started, args.timeout);
+  stdin.readOnce(inputWaitMs(deadline - Date.now()), (whole) => {
+    // The rest within what is left of the wait (the full path still needs its share to report).
+    const rest = () => readRest(stdin, inputWaitMs(deadline - Date.now()));
+    void (whole === undefined ? rest() : Promise.resolve(whole)).then(
       (raw) => handOver(raw),
       () => {
         // A thread-pool read that never returns would hold the exit forever: once the full path
