@@ -2,9 +2,11 @@
 // outbox/fast.json, still true for this hook), the hook reads the event, writes it durably to
 // outbox/events/ with the secrets the config knows masked, knocks on the worker's FIFO and exits
 // 0. It loads no zod, no config schema, no sink and no socket: a few fs calls past node's start.
-// Everything else (a --dry-run, --wait, another command, no worker, a stale stamp, a worker that
-// does not answer the knock, Windows) goes to dist/cli.cjs, the full pipeline, with the event
-// already read handed over. The full path behaves exactly as it always did.
+// With no stamp that holds (the first hook ever, the first after an upgrade, a config edit or a
+// ${VAR} change; issue #41) the same, with the hook's own mask of the config's secrets
+// (link/config-mask.ts), and a worker started when none answers the knock. Everything else (a
+// --dry-run, --wait, another command, a live worker of another build or other ${VAR} values,
+// Windows) goes to dist/cli.cjs, the full pipeline, with the event already read handed over.
 import type { Handover } from "./commands/run.js";
 import { hookArgs, isHookInvocation } from "./commands/hook-argv.js";
 import { userConfigPath } from "./config/paths.js";
@@ -15,16 +17,29 @@ import { textInput } from "./input-source.js";
 import { knock, takeBack, writeEvent, type EventEntry } from "./link/inbox.js";
 import { carriedEnv } from "./link/hook-env.js";
 import { absoluteFrom } from "./path-join.js";
-import { maskText, readStamp, stampHolds } from "./link/stamp.js";
+import {
+  envPrint,
+  maskOf,
+  maskText,
+  randomBases,
+  readStamp,
+  stampHolds,
+  type FastStamp,
+} from "./link/stamp.js";
+import { configSecrets } from "./link/config-mask.js";
+import { fnv1a64 } from "./fnv1a.js";
+import { existsSync } from "node:fs";
+import { sep as SEP } from "node:path";
 import { outboxPaths } from "./outbox/paths.js";
 import { startDetached } from "./link/start-detached.js";
+import { startClaimFile, startPending } from "./link/start-claim.js";
 import { fastPathOn } from "./link/rhythm.js";
 import { hookBudget, inputWaitMs } from "./pipeline/deadline.js";
 import { readInput } from "./pipeline/read-input.js";
-import { MAX_EVENT_BYTES } from "./core/defaults.js";
-import { endHook } from "./exit.js";
+import { CONFIG_NOTICE_KEEP_SECONDS, MAX_EVENT_BYTES } from "./core/defaults.js";
+import { endHook, type HookCode } from "./exit.js";
 
-/** Larger events take the full path: masking and writing them is no longer cheap. */
+/** What is read at once; a larger event is read by a callback, and handed over all the same. */
 const MAX_FAST_BYTES = 64 * 1024;
 
 type FullPath = (argv: string[], handover: Handover) => Promise<void>;
@@ -43,21 +58,24 @@ export function handedOver(): boolean {
 export function main(argv: string[], full: () => { main: FullPath }): Promise<void> | undefined {
   const started = Date.now();
   const env = process.env;
-  const offered = fastPathOn(env, process.platform) && isHookInvocation(argv) && readOffer(env);
-  if (!offered) return full().main(argv, { started });
-  const args = hookArgs(argv);
-  if (args.dryRun || args.wait || args.unknownFlags.length > 0 || !offered.holds(args.config)) {
+  if (!fastPathOn(env, process.platform) || !isHookInvocation(argv)) {
     return full().main(argv, { started });
   }
+  const args = hookArgs(argv);
+  const offered =
+    !args.dryRun && !args.wait && args.unknownFlags.length === 0 && readOffer(env, args.config);
+  if (!offered) return full().main(argv, { started });
   const handOver = (raw: string) => handOverEvent(raw, { argv, args, started, offered, full });
   if (args.payload !== undefined) return handOver(args.payload);
   const stdin = fdInput(0);
   if (stdin === undefined || stdin.isTTY) return full().main(argv, { started });
   const complete = stdin.readWaiting(MAX_FAST_BYTES);
   if (complete !== undefined) return handOver(complete);
-  const waitMs = inputWaitMs(hookBudget(started, args.timeout).deadline - Date.now());
-  stdin.readOnce(waitMs, (whole) => {
-    void (whole === undefined ? readRest(stdin, waitMs) : Promise.resolve(whole)).then(
+  const { deadline } = hookBudget(started, args.timeout);
+  stdin.readOnce(inputWaitMs(deadline - Date.now()), (whole) => {
+    // The rest within what is left of the wait (the full path still needs its share to report).
+    const rest = () => readRest(stdin, inputWaitMs(deadline - Date.now()));
+    void (whole === undefined ? rest() : Promise.resolve(whole)).then(
       (raw) => handOver(raw),
       () => {
         // A thread-pool read that never returns would hold the exit forever: once the full path
@@ -87,12 +105,14 @@ interface Run {
   full: () => { main: FullPath };
 }
 
-// The event, masked, durable in events/, then the knock; the full path if anything stands in the way.
+// The event, masked, durable in events/, then the knock (or a worker started); the full path if
+// anything stands in the way.
 function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
   const { argv, args, started, offered, full } = run;
   const plain = raw.includes("\\u") ? unescaped(raw) : raw;
-  const masked = plain.length <= MAX_FAST_BYTES ? maskText(plain, offered.stamp.mask) : undefined;
-  if (masked === undefined || !parses(masked)) {
+  const masked = plain.length <= MAX_EVENT_BYTES ? offered.mask(plain) : undefined;
+  // One JSON object; anything else is the pipeline's to report (exit 1, one line).
+  if (masked === undefined || !masked.trimStart().startsWith("{") || !parses(masked)) {
     return full().main(argv, handedBack(raw, started));
   }
   const { timeout, client, event } = args;
@@ -116,12 +136,16 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
     return full().main(argv, handedBack(raw, started));
   }
   handed = true;
-  if (knock(offered.stamp.fifo)) endHook(0);
-  // Nobody read the knock: the worker is gone or leaving (its last look may be over). A new one
-  // takes the event; only if none can be started does the hook take it back and run it itself.
-  if (startDetached(process.env, cwd)) endHook(0);
+  const code = offered.afterWrite();
+  if (offered.fifo !== undefined && knock(offered.fifo)) endHook(code);
+  // Nobody read the knock (the worker is gone or leaving: its last look may be over), or there is
+  // no worker at all: a new one takes the event. Only if none can be started does the hook take it
+  // back and run it itself.
+  // A worker on its way (another hook's start claim) looks after this event was written.
+  const claim = startClaimFile(offered.paths);
+  if (startPending(claim) || startDetached(process.env, cwd, undefined, claim)) endHook(code);
   if (takeBack(offered.paths, name)) return full().main(argv, handedBack(raw, started));
-  endHook(0);
+  endHook(code);
 }
 
 // A secret written with JSON's \u escapes is the same secret: the event is written back without
@@ -139,24 +163,74 @@ function handedBack(raw: string, started: number): Handover {
   return { started, input: textInput(raw) };
 }
 
-// The worker's offer, if there is one: its stamp and a check of it for this hook's --config.
-function readOffer(env: NodeJS.ProcessEnv) {
+// How this hook hands its event over: through the live worker's offer when its stamp holds for
+// this hook's --config and environment; otherwise (no stamp: the first hook ever, or after an
+// upgrade; a stale one: the config or a ${VAR} changed) with the hook's own mask of the config's
+// secrets (link/config-mask.ts), to a live worker of this build (asked to write its stamp again)
+// or to one it starts. Undefined (the full path) when a live worker would run the event
+// differently than this hook (another build, or other values for the config's ${VAR}s), or when
+// the config file cannot be read.
+function readOffer(env: NodeJS.ProcessEnv, configFlag: string | undefined) {
   // os.homedir() is $HOME where it is set (POSIX); node:os costs ~1 M instructions to load.
   const home = env.HOME || process.getBuiltinModule("node:os").homedir();
   const deps = { env, homedir: home, platform: process.platform };
   const paths = outboxPaths(deps);
   const stamp = readStamp(paths.stamp);
-  if (!stamp) return undefined;
+  // Absolute, as the worker's offer names it: a relative one means this hook's folder.
+  const configPath = absoluteFrom(process.cwd(), userConfigPath(deps, configFlag));
+  const build = buildId();
+  if (stamp && stampHolds(stamp, { build, configPath, env })) {
+    return {
+      paths,
+      fifo: stamp.fifo,
+      mask: (text: string) => maskText(text, stamp.mask),
+      afterWrite: (): HookCode => 0,
+    };
+  }
+  // A stale offer: the knock asks a live worker to look at this config (again). It also says
+  // whether one lives.
+  const live = stamp !== undefined && knock(stamp.fifo, `s${configPath}\n`);
+  if (live && !(stamp.build === build && sameValues(stamp, env))) return undefined;
+  const own = configSecrets(configPath, (configFlag ?? env.HOOK_NOTIFY_CONFIG) !== undefined, env);
+  // A config file that cannot be read (a FIFO, too large, a --config that is not there): rare, and
+  // the pipeline's run says why, in its words.
+  if (own.broken !== undefined && own.broken.text === undefined) return undefined;
+  const mask = own.pieces.length > 0 ? maskOf(own.pieces, randomBases(Math.random)) : undefined;
   return {
     paths,
-    stamp,
-    holds: (config: string | undefined) => {
-      // Absolute, as the worker's offer names it: a relative one means this hook's folder.
-      const configPath = absoluteFrom(process.cwd(), userConfigPath(deps, config));
-      const held = stampHolds(stamp, { build: buildId(), configPath, env });
-      // A stale offer: the knock asks the worker to look at this config (again).
-      if (!held) knock(stamp.fifo, `s${configPath}\n`);
-      return held;
+    fifo: live ? stamp.fifo : undefined,
+    // The stale stamp's mask too: it holds the secrets of the project files runs have merged.
+    mask: (text: string) => {
+      const masked = mask === undefined ? text : maskText(text, mask);
+      return stamp === undefined ? masked : maskText(masked, stamp.mask);
+    },
+    // A config that does not parse: the worker's run announces it (a banner, the log, doctor)
+    // and delivers with the built-in default; the hook says it on stderr too, once per version
+    // of the file (config-notice.ts's marker), and exits 1 as the pipeline's run would.
+    afterWrite(): HookCode {
+      const broken = own.broken;
+      if (broken?.text === undefined) return 0;
+      sayBroken(paths.root, broken.text, `${broken.path}: ${broken.where ?? "invalid JSON"}`);
+      return 1;
     },
   };
+}
+
+// The live worker expands the config's ${VAR}s with the values this hook sees.
+function sameValues(stamp: FastStamp, env: NodeJS.ProcessEnv): boolean {
+  return (
+    stamp.env.names.length === 0 ||
+    envPrint(stamp.env.names, stamp.env.salt, env) === stamp.env.print
+  );
+}
+
+// One line on stderr while the config's problem has not been announced (the worker's run claims
+// the marker and shows the banner). Never stdout.
+function sayBroken(outboxRoot: string, text: string, problem: string): void {
+  const state = outboxRoot.slice(0, outboxRoot.lastIndexOf(SEP));
+  const marker = `${state}${SEP}seen${SEP}config-${fnv1a64(text)}-${String(CONFIG_NOTICE_KEEP_SECONDS)}`;
+  if (existsSync(marker)) return;
+  process.stderr.write(
+    `hook-notify: ${problem}. Until it is fixed, the built-in default (desktop and sound) delivers instead. Fix the file, then check it: hook-notify doctor\n`,
+  );
 }

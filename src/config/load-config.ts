@@ -5,7 +5,7 @@ import { readBoundedSync } from "../read-bounded.js";
 import { mergeProjectConfig } from "./merge-project.js";
 import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
 import { validateConfig } from "./validate-config.js";
-import { lineColumn, locateKey } from "./locate-key.js";
+import { jsonErrorWhere, locateKey } from "./locate-key.js";
 import { fnv1a64 } from "../fnv1a.js";
 import { defaultConfig } from "./default-config.js";
 import { type Config } from "../core/config.js";
@@ -109,16 +109,6 @@ function readJson(
       ),
     };
   }
-}
-
-// "invalid JSON at line 4 column 3 (Unexpected token ...)"
-function jsonErrorWhere(text: string, error: unknown): string {
-  // V8 may quote a slice of the file in its message; that slice could hold a secret.
-  const message = (error instanceof Error ? error.message : String(error)).replace(/,\s*".*$/s, "");
-  const position = /position (\d+)/.exec(message)?.[1];
-  if (position === undefined) return `invalid JSON (${message})`;
-  const [line, column] = lineColumn(text, Number(position)).split(":");
-  return `invalid JSON at line ${line ?? ""} column ${column ?? ""} (${message})`;
 }
 
 // "config.json:12:7: sinks.team.url: …": the file, and where in it the key stands when it is found.

@@ -19,6 +19,17 @@ export function locateKey(text: string, place: string): string | undefined {
   return undefined;
 }
 
+// "invalid JSON at line 4 column 3 (Unexpected token ...)": what JSON.parse said of `text`. Also
+// the hook's, which reads the config file itself when no stamp holds (link/config-mask.ts).
+export function jsonErrorWhere(text: string, error: unknown): string {
+  // V8 may quote a slice of the file in its message; that slice could hold a secret.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/,\s*".*$/s, "");
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return `invalid JSON (${message})`;
+  const [line, column] = lineColumn(text, Number(position)).split(":");
+  return `invalid JSON at line ${line ?? ""} column ${column ?? ""} (${message})`;
+}
+
 /** "line:column" of a character offset. */
 export function lineColumn(text: string, offset: number): string {
   const before = text.slice(0, offset).split("\n");

@@ -102,7 +102,7 @@ export function secretsOfEntry(raw: unknown): string[] {
 }
 
 // The option keys that hold a secret in some sink ("url", "token", "smtp", "headers", …).
-function secretKeysOfAllSinks(): Set<string> {
+export function secretKeysOfAllSinks(): Set<string> {
   const keys = new Set<string>();
   for (const sink of allSinks) {
     for (const shape of optionShapesOf(sink)) {

@@ -106,3 +106,7 @@ export const MAX_BACKOFF_MS = 15 * 60_000;
 
 /** The skip reason of a sink with "events": [], which only stands in for others (`fallback`). */
 export const FALLBACK_ONLY = "a fallback only (events: [])";
+
+/** A config file's problems are announced once per version of the file (pipeline/config-notice.ts):
+ * the marker `seen/config-<hash of its text>-<this>` is kept a year. The hook looks for it too. */
+export const CONFIG_NOTICE_KEEP_SECONDS = 365 * 24 * 3600;

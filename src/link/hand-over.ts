@@ -1,5 +1,6 @@
-// The hook's hand-over from the full path (PROTOCOL.md, "a hook", step 4): a hook that could not
-// use the stamp (none yet, a stale one, an event over 64 KiB, Windows) has loaded the config
+// The hook's hand-over from the full path (PROTOCOL.md, "a hook", step 4): a hook that did not
+// hand its event over from dist/hook.cjs (Windows, an event the fast path could not read whole
+// in time, a live worker of another build or other ${VAR} values) has loaded the config
 // itself, so it masks the event with the config's secrets, writes it durably to events/ and lets
 // a worker run it, as the fast path does. The hook never waits for a program or the network.
 // It keeps the event and runs the pipeline itself only when no worker could run it as the hook

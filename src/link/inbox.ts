@@ -18,6 +18,7 @@ import {
 import { join, sep } from "node:path";
 import type { Client } from "../core/hook-event.js";
 import type { OutboxPaths } from "../outbox/paths.js";
+import { MAX_EVENT_BYTES } from "../core/defaults.js";
 
 /** One hook event, as the hook received it, for the worker to run. */
 export interface EventEntry {
@@ -40,11 +41,18 @@ export interface EventEntry {
   env: Record<string, string>;
 }
 
+/** The largest entry a worker reads (run-events.ts): twice the largest event, for its escapes. */
+export const MAX_EVENT_ENTRY_BYTES = 2 * MAX_EVENT_BYTES;
+
 /** Names end so: a taken entry is renamed to `<name>.<pid>.taken`, a taken-back one `.back`. */
 const SUFFIX = ".json";
 
 // Durable before it returns: the name of the new entry in events/.
 export function writeEvent(paths: OutboxPaths, entry: EventEntry): string {
+  const data = Buffer.from(`${JSON.stringify(entry)}\n`);
+  // What a worker reads back (run-events.ts); larger (an event of escapes) stays with the hook.
+  if (data.length > MAX_EVENT_ENTRY_BYTES)
+    throw Object.assign(new Error("too large"), { code: "EFBIG" });
   const name = `${entry.receivedAt.toString(36)}-${String(process.pid)}-${Math.random().toString(36).slice(2, 8)}${SUFFIX}`;
   const temp = `${paths.tmp}${sep}${name}.tmp`;
   let fd: number;
@@ -56,7 +64,7 @@ export function writeEvent(paths: OutboxPaths, entry: EventEntry): string {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   }
   try {
-    writeAll(fd, Buffer.from(`${JSON.stringify(entry)}\n`));
+    writeAll(fd, data);
     fdatasyncSync(fd);
   } catch (error) {
     // The hook runs the event itself now: a whole file left here would be adopted and run again.

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { withAbsolutePaths } from "./hook-env.js";
+import { claimStart, type StartClaim } from "./start-claim.js";
 
 // The built worker (dist/worker.cjs) sits beside dist/cli.cjs; a test bundle may name it .js.
 export function findWorkerFile(): string | undefined {
@@ -28,15 +29,20 @@ function workerFile(): string | undefined {
 // child_process, the one public API that starts a process (it loads net and the stream modules,
 // ~12 M instructions, paid only by a hook that finds no worker). A spawn that fails (no such
 // node, EAGAIN, ENOMEM) leaves no pid: false, and the caller runs the event itself.
+// `claim`: the start claim's file (start-claim.ts), taken just before the spawn (child_process
+// already loaded: the claim stands for as short a time as it can before the worker exists).
 export function startDetached(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
   worker?: string,
+  claim?: string,
 ): boolean {
+  let claimed: StartClaim | undefined;
   try {
     const file = worker ?? workerFile();
     if (file === undefined) return false;
     const { spawn } = process.getBuiltinModule("node:child_process");
+    if (claim !== undefined) claimed = claimStart(claim);
     // Its own config and folders from the same places as the hook's, wherever it runs later.
     const child = spawn(process.execPath, [file], {
       detached: true,
@@ -47,8 +53,10 @@ export function startDetached(
     });
     child.on("error", () => undefined);
     child.unref();
+    claimed?.started(child.pid);
     return child.pid !== undefined;
   } catch {
+    claimed?.started(undefined);
     return false;
   }
 }

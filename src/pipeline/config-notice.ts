@@ -14,9 +14,8 @@ import { findSink } from "../sinks/index.js";
 import { stateDir } from "../state-dir.js";
 import type { Notification } from "../core/notification.js";
 import { claimMarker } from "./seen-markers.js";
+import { CONFIG_NOTICE_KEEP_SECONDS } from "../core/defaults.js";
 
-/** A year: sweepMarkers keeps a marker for the window its name ends with. */
-const KEEP_SECONDS = 365 * 24 * 3600;
 const BANNER_MS = 3_000;
 
 /** The lines to print, when this run is the one that announces the config's problems. */
@@ -27,7 +26,7 @@ export async function announceConfigProblems(
   const problems = config.error ? [config.error.message] : config.located;
   if (problems.length === 0) return undefined;
   const version = config.hash ?? fnv1a64(problems.join("\n"));
-  const name = `config-${version}-${String(KEEP_SECONDS)}`;
+  const name = `config-${version}-${String(CONFIG_NOTICE_KEEP_SECONDS)}`;
   const dir = join(stateDir(deps), "seen");
   if (!claimMarker(dir, name, Infinity, deps.now())) return undefined;
   const meanwhile = config.error

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { textInput } from "../input-source.js";
 import type { EventEntry } from "../link/inbox.js";
-import { listEvents, takeEvent } from "../link/inbox.js";
+import { listEvents, MAX_EVENT_ENTRY_BYTES, takeEvent } from "../link/inbox.js";
 import { hookEnvFor } from "../link/hook-env.js";
 import { startWorker } from "../link/spawn.js";
 import { journal, startRecord } from "../journal/append.js";
@@ -16,7 +16,6 @@ import type { OutboxPaths } from "../outbox/paths.js";
 import { hookBudget } from "../pipeline/deadline.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { readBoundedSync } from "../read-bounded.js";
-import { MAX_EVENT_BYTES } from "../core/defaults.js";
 import { isClient } from "../clients/index.js";
 
 /** What a run taught the worker that its offer must know (link/offer.ts). */
@@ -115,7 +114,7 @@ async function runEvent(
 // The entry, checked by hand; undefined when it is not one.
 function readEntry(file: string): EventEntry | undefined {
   try {
-    const text = readBoundedSync(file, { maxBytes: 2 * MAX_EVENT_BYTES, noFollow: true });
+    const text = readBoundedSync(file, { maxBytes: MAX_EVENT_ENTRY_BYTES, noFollow: true });
     const parsed = JSON.parse(text) as unknown;
     if (typeof parsed !== "object" || parsed === null) return undefined;
     const raw = parsed as Partial<Record<keyof EventEntry, unknown>>;

@@ -24,6 +24,7 @@ import type { Enrich } from "../delivery/deliver-entry.js";
 import { drain, type DrainSummary } from "./drain.js";
 import { createPendingIndex } from "./pending-index.js";
 import { openOffer, type Offer } from "../link/offer.js";
+import { removeClaim, startClaimFile } from "../link/start-claim.js";
 import { createWorkerLife, type WorkerPorts } from "./life.js";
 import { runEvents } from "./run-events.js";
 import { exitWhenDone } from "../exit.js";
@@ -213,6 +214,8 @@ async function sweepDeadSockets(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // First, before the lock and any look: hooks that saw the start claim rely on that look.
+  removeClaim(startClaimFile(paths));
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
   // answered/ keeps a marker per session: pruned once a day, after the worker's first round.

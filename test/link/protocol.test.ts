@@ -189,6 +189,28 @@ describe("the link's protocol (PROTOCOL.md)", () => {
     },
   );
 
+  // A hook with no stamp to go by (the first ever, the first after a config edit) writes its event
+  // before anything slow, then starts a worker. Killed in between (a client's kill on a busy
+  // machine), it leaves a whole event that no worker was started for: the next hook's worker, or
+  // the leaving worker's last look, runs it, once.
+  it.each(["none", "offering"] as const)(
+    "a hook with no stamp killed between its write and the worker's start (worker: %s): its event runs once",
+    (worker) => {
+      const world = newWorld(worker);
+      if (worker === "offering") workerStep(world, "close-door");
+      hookStep(world, "write", "killed before the start");
+      if (worker === "offering") {
+        workerStep(world, "last-look");
+        workerStep(world, "exit");
+      }
+      hookStep(world, "write", "next");
+      hookStep(world, "knock", "next");
+      expect(world.runs).toHaveLength(2);
+      expect(new Set(world.runs).size).toBe(2);
+      expect(listEvents(world.paths)).toEqual([]);
+    },
+  );
+
   it("a worker killed after taking an event: the next worker runs it again, once", () => {
     const world = newWorld("none");
     const name = writeEvent(world.paths, entry("taken by the dead"));
