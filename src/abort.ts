@@ -28,6 +28,11 @@ export function deadline(ms: number, ...others: (AbortSignal | undefined)[]): De
   };
 }
 
+/** A signal that aborts when any of `signals` does (no timer of its own, so nothing to lose). */
+export function eitherSignal(...signals: AbortSignal[]): AbortSignal {
+  return AbortSignal.any(signals);
+}
+
 // Runs `work` under a fresh deadline and frees its timer however the work ends.
 export async function withDeadline<T>(
   ms: number,

@@ -3,7 +3,7 @@
 // Let it retry), wait for the one verified answer. Never throws: every
 // outcome ends in the record, and `output` is set only when a person answered.
 import { randomBytes } from "node:crypto";
-import { deadline, type Deadline } from "../abort.js";
+import { deadline, eitherSignal, type Deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import type { ClientAdapter } from "../clients/adapter.js";
@@ -202,7 +202,7 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
   // A question's options are not Allow/Deny: the banner offers only a permission request's.
   const banner = (
     ask.request.question === undefined
-      ? askBannerToo(ask, AbortSignal.any([ask.signal, bannerEnds.signal]))
+      ? askBannerToo(ask, eitherSignal(ask.signal, bannerEnds.signal))
       : Promise.resolve<BannerAnswer>({ none: "a question is not asked on the banner" })
   ).then((answer) => {
     if ("answer" in answer) onBanner.abort();
