@@ -11,7 +11,7 @@ const handler = (event: string, timeout = event === "SessionEnd" ? 5 : 10): Comm
   timeout,
 });
 const desired = new Map(
-  ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, handler(e)]),
+  ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, [handler(e)]]),
 );
 const settings: PlanFile = { shape: settingsShape, shown: "settings.json", mayDelete: true };
 const bare: PlanFile = { shape: bareShape, shown: "hooks.json", mayDelete: true };
@@ -36,7 +36,7 @@ describe("planInstall", () => {
     expect(plan.conflicts).toEqual([]);
     expect(plan.changes.map((c) => c.action)).toEqual(["added", "added", "added", "added"]);
     expect(JSON.parse(plan.next!)).toEqual({
-      hooks: Object.fromEntries([...desired].map(([e, h]) => [e, [{ hooks: [h] }]])),
+      hooks: Object.fromEntries([...desired].map(([e, h]) => [e, [{ hooks: h }]])),
     });
     expect(plan.next!.endsWith("}\n")).toBe(true);
   });
@@ -80,7 +80,7 @@ describe("planInstall", () => {
       statusMessage: "kept",
     };
     const text = pretty({ hooks: { Stop: [{ matcher: "", hooks: [foreign, old] }] } });
-    const plan = planInstall(text, new Map([["Stop", handler("Stop")]]), settings);
+    const plan = planInstall(text, new Map([["Stop", [handler("Stop")]]]), settings);
     expect(plan.changes).toEqual([{ event: "Stop", action: "updated" }]);
     expect(JSON.parse(plan.next!)).toEqual({
       hooks: { Stop: [{ matcher: "", hooks: [foreign, { ...old, ...handler("Stop") }] }] },
@@ -97,7 +97,7 @@ describe("planInstall", () => {
         ],
       },
     });
-    const plan = planInstall(text, new Map([["Stop", handler("Stop")]]), settings);
+    const plan = planInstall(text, new Map([["Stop", [handler("Stop")]]]), settings);
     expect(plan.changes).toEqual([{ event: "Stop", action: "removed duplicate" }]);
     expect(JSON.parse(plan.next!)).toEqual({
       hooks: { Stop: [{ hooks: [handler("Stop")] }, { hooks: [foreign] }] },
@@ -119,7 +119,7 @@ describe("planInstall", () => {
 
   it("keeps tabs and CRLF line ends", () => {
     const text = '{\r\n\t"model": "opus"\r\n}\r\n';
-    const next = planInstall(text, new Map([["Stop", handler("Stop")]]), settings).next!;
+    const next = planInstall(text, new Map([["Stop", [handler("Stop")]]]), settings).next!;
     expect(next.startsWith('{\r\n\t"model": "opus",\r\n\t"hooks": {\r\n\t\t"Stop": [')).toBe(true);
     expect(next.replaceAll("\r\n", "")).not.toContain("\n");
   });
@@ -138,7 +138,7 @@ describe("planInstall", () => {
   });
 
   it("writes the template's shape for a new file", () => {
-    expect(planInstall(undefined, new Map([["SessionEnd", handler("SessionEnd")]]), bare).next)
+    expect(planInstall(undefined, new Map([["SessionEnd", [handler("SessionEnd")]]]), bare).next)
       .toMatchInlineSnapshot(`
       "{
         "SessionEnd": [

@@ -18,8 +18,8 @@ const ours = (event: string, timeout = 10): string =>
   `hook-notify --client x --event ${event} --timeout ${timeout}`;
 const desired = (timeout = 10): Desired =>
   new Map([
-    ["stop", { type: "command", command: ours("stop", timeout), timeout }],
-    ["sessionEnd", { type: "command", command: ours("sessionEnd", 5), timeout: 5 }],
+    ["stop", [{ type: "command", command: ours("stop", timeout), timeout }]],
+    ["sessionEnd", [{ type: "command", command: ours("sessionEnd", 5), timeout: 5 }]],
   ]);
 
 // Another tool's hooks.json, as Cursor's documentation writes one: a stop hook with a loop_limit,
