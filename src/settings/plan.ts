@@ -173,7 +173,7 @@ function installEvent(doc: Doc, path: JSONPath, wanted: readonly Wanted[], log: 
     const handler = withoutMatcher(one);
     const group =
       one.matcher === undefined ? { hooks: [handler] } : { matcher: one.matcher, hooks: [handler] };
-    changes.push({ event, action: "added" });
+    pushChange(changes, { event, action: "added" });
     next = Array.isArray(valueAt(next, path))
       ? setValue(next, [...path, -1], group, true)
       : setValue(next, path, [group]);

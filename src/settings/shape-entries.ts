@@ -135,7 +135,7 @@ function installEntries(
   for (const { wanted: handler, found } of pairs) {
     if (found !== undefined) continue;
     const entry = { command: handler.command, timeout: handler.timeout };
-    log.changes.push({ event, action: "added" });
+    pushChange(log.changes, { event, action: "added" });
     const list = valueAt(next, path);
     next = Array.isArray(list)
       ? setValue(next, [...path, -1], entry, true)

@@ -230,10 +230,7 @@ describe("two entries of ours on one event (a notification and an approve ask)",
 
   it("writes both, and a second run changes nothing", () => {
     const once = planInstall(undefined, both, settings);
-    expect(once.changes).toEqual([
-      { event: "PermissionDenied", action: "added" },
-      { event: "PermissionDenied", action: "added" },
-    ]);
+    expect(once.changes).toEqual([{ event: "PermissionDenied", action: "added" }]);
     expect(entries(once.next)).toEqual([
       { hooks: [handler("PermissionDenied")] },
       { hooks: [ask()] },
