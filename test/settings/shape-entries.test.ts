@@ -198,3 +198,31 @@ describe("the entries shape: reading", () => {
     expect(findOurs(map["preToolUse"])).toEqual([]);
   });
 });
+
+describe("two entries of ours on one event in a flat list", () => {
+  const ask = {
+    type: "command" as const,
+    command: "hook-notify approve --client x --timeout 35",
+    timeout: 35,
+  };
+  const notify = { type: "command" as const, command: ours("stop"), timeout: 10 };
+  const both: Desired = new Map([["stop", [notify, ask]]]);
+
+  it("writes both, a second run changes nothing, and uninstall removes both", () => {
+    const once = planEntriesInstall(undefined, both, GONE, undefined);
+    expect(JSON.parse(once.next!)).toEqual({
+      hooks: {
+        stop: [
+          { command: notify.command, timeout: 10 },
+          { command: ask.command, timeout: 35 },
+        ],
+      },
+    });
+    const twice = planEntriesInstall(once.next, both, GONE, undefined);
+    expect(twice.changes).toEqual([]);
+    expect(twice.next).toBe(once.next);
+    const without = planEntriesInstall(once.next, new Map([["stop", [notify]]]), GONE, undefined);
+    expect(without.changes).toEqual([{ event: "stop", action: "removed approve entry" }]);
+    expect(planEntriesUninstall(once.next, undefined, GONE, undefined).next).toBeUndefined();
+  });
+});
