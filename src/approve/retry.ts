@@ -11,9 +11,6 @@ import type { Question } from "./question.js";
 /** The one button. */
 export const RETRY_LABEL = "Let it retry";
 
-/** Without --timeout, the wait for "Let it retry" is at most this: auto mode waits meanwhile. */
-export const RETRY_WAIT_SECONDS = 30;
-
 const MAX_REASON = 300;
 
 // The question the phone shows for a blocked action: why it was blocked, and the one button.

@@ -14,14 +14,17 @@ import { redactUrl } from "../redact.js";
 import { decisionJson } from "./decision.js";
 import { presenceNow } from "../delivery/presence-gate.js";
 import { chooseRoute, presenceUnavailable, type PresenceReading } from "./gate.js";
-import { APPROVE_PRESENCE_TIMEOUT_MS, AWAY_IDLE_SECONDS } from "../core/defaults.js";
+import {
+  APPROVE_PRESENCE_TIMEOUT_MS,
+  AWAY_IDLE_SECONDS,
+  RETRY_WAIT_SECONDS,
+} from "../core/defaults.js";
 import { askTelegram } from "./ask-telegram.js";
 import { sendQuestion, TIME_UP, type PhoneResult } from "./send.js";
 import { readPermissionRequest, type PermissionInput } from "./read-request.js";
 import { recordAnswer, type ApproveRecord } from "./record.js";
 import { buildPublish, offered, type Offers } from "./request.js";
 import { chosenJson } from "./chosen.js";
-import { RETRY_WAIT_SECONDS } from "./retry.js";
 import { inertText } from "../shown-text.js";
 import { optionIndex } from "./answer.js";
 import { sessionGrant, type SessionGrant } from "./session-grant.js";

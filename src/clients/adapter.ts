@@ -95,6 +95,9 @@ export interface ClientAdapter {
   /** True when its MCP servers' forms reach a hook (Claude Code's `Elicitation`, approve/
    * elicitation.ts): install --approve adds that entry too. */
   readonly answersForms?: boolean;
+  /** True when a hook can let a blocked action be tried again (Claude Code's `PermissionDenied`
+   * takes `retry`, approve/retry): install --approve --retry adds that ask beside its notification. */
+  readonly answersRetry?: boolean;
   /** Why install --approve writes nothing for it, when there is more to say than "not built". */
   readonly noApprove?: string;
   /** On Windows, the user-scope command: "exec" (program and arguments, no shell) or "cmd" (a

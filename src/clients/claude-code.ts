@@ -48,6 +48,7 @@ export const claudeCode = defineClient({
   takesSessionRules: true,
   questionTool: "AskUserQuestion",
   answersForms: true,
+  answersRetry: true,
   windowsCommand: "exec",
   // `claude mcp add --scope user`: ~/.claude.json (in $CLAUDE_CONFIG_DIR when set), mcpServers.
   mcp: {

@@ -27,3 +27,11 @@ export function approveExample(): Example {
     "approve or deny from the phone",
   ];
 }
+
+export function retryExample(): Example {
+  const client = clients.find((adapter) => adapter.answersRetry === true);
+  return [
+    `$0 install --client ${client?.id ?? "<client>"} --approve --retry`,
+    "and Let it retry when auto mode blocks an action",
+  ];
+}

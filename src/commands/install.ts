@@ -4,7 +4,8 @@ import { clientNames, clients } from "../clients/index.js";
 import { EXIT, isInterrupt } from "./exit-codes.js";
 import { exitNow, exitWhenDone } from "../exit.js";
 import { finishApprove, planApprove } from "./install-approve.js";
-import { approveExample, dryRunExample, projectExample } from "./install-examples.js";
+import { approveExample, dryRunExample, projectExample, retryExample } from "./install-examples.js";
+import { RETRY_ENTRY_SECONDS } from "../core/defaults.js";
 import { settingsArgs, withSettingsFlags, type SettingsFlags } from "./settings-flags.js";
 
 // Runs the shared install/uninstall flow with the real terminal, home and environment.
@@ -12,6 +13,14 @@ export async function runSettingsHandler(
   action: "install" | "uninstall",
   flags: SettingsFlags,
 ): Promise<void> {
+  if (action === "install" && flags.retry === true && flags.approve !== true) {
+    // Before the config is checked: the mistake is the flags', whatever the config holds.
+    console.error(
+      "hook-notify install: --retry adds the phone's Let it retry ask to --approve's entries: run install --approve --retry.",
+    );
+    exitWhenDone(EXIT.usage);
+    return;
+  }
   const approve = action === "install" && flags.approve === true ? await planApprove() : undefined;
   if (typeof approve === "number") {
     exitWhenDone(approve);
@@ -88,6 +97,16 @@ export const installCommand: CommandModule<object, SettingsFlags> = {
         describe:
           "Claude Code and Codex: also answer permission requests from your phone (ntfy or Telegram Allow/Deny) when you are away",
       })
+      .option("retry", {
+        type: "boolean",
+        default: false,
+        describe: `With --approve, ${clients
+          .filter((adapter) => adapter.answersRetry === true)
+          .map((adapter) => adapter.name)
+          .join(
+            " and ",
+          )}: also offer "Let it retry" on the phone when auto mode blocks an action (a second PermissionDenied entry beside the notification, timeout ${RETRY_ENTRY_SECONDS} s: the agent waits for it)`,
+      })
       .option("mcp", {
         type: "boolean",
         default: false,
@@ -101,7 +120,8 @@ export const installCommand: CommandModule<object, SettingsFlags> = {
       .example(...projectExample())
       .example("$0 install --events Stop,SessionEnd --timeout 20", "fewer events, a longer budget")
       .example("$0 install --client droid --yes --json", "in a script: the result as JSON")
-      .example(...approveExample()),
+      .example(...approveExample())
+      .example(...retryExample()),
   handler: async (flags) => {
     await runSettingsHandler("install", flags);
   },

@@ -18,6 +18,8 @@ export interface SettingsFlags {
   "fix-jsonc": boolean;
   /** install only: add the PermissionRequest entry of `hook-notify approve` (Claude Code, Codex). */
   approve?: boolean | undefined;
+  /** install only, with --approve: Claude Code's PermissionDenied "Let it retry" ask too. */
+  retry?: boolean | undefined;
   /** install only: register `hook-notify mcp` with the clients that take MCP servers. */
   mcp?: boolean | undefined;
   json: boolean;
@@ -104,6 +106,7 @@ export function settingsArgs(
     yes: flags.yes,
     fixJsonc: flags["fix-jsonc"],
     approve: approve === undefined ? undefined : { timeout: approve.timeout },
+    retry: action === "install" ? flags.retry === true : undefined,
     mcp: action === "install" ? flags.mcp === true : undefined,
     json: flags.json,
   };

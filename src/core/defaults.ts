@@ -56,6 +56,13 @@ export const APPROVE_PUBLISH_TIMEOUT_MS = 15_000;
 /** `hook-notify approve`: the presence probes get at least this long (PowerShell starts slowly). */
 export const APPROVE_PRESENCE_TIMEOUT_MS = 6_000;
 
+/** Without --timeout, the wait for "Let it retry" is at most this: auto mode waits meanwhile. */
+export const RETRY_WAIT_SECONDS = 30;
+
+/** The timeout install --approve --retry gives its PermissionDenied entry: the wait (the entry's
+ * timeout less the exit margin) is then RETRY_WAIT_SECONDS, no longer than the agent should wait. */
+export const RETRY_ENTRY_SECONDS = RETRY_WAIT_SECONDS + APPROVE_EXIT_MARGIN_MS / 1000;
+
 // Input limits.
 
 /** A hook event on stdin is a few KiB; past this it is refused (INPUT_TOO_LARGE). */

@@ -1,5 +1,6 @@
-// The handlers install wants in one client's file, one per event: what each runs (the launcher,
-// the wrapper, or node and the script), its timeout, and approve's entries.
+// The handlers install wants in one client's file, per event: what each runs (the launcher, the
+// wrapper, or node and the script), its timeout, and approve's entries.
+import { RETRY_ENTRY_SECONDS } from "../core/defaults.js";
 import { toClientTimeout, type ClientAdapter } from "../clients/adapter.js";
 import { adapterFor } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
@@ -10,58 +11,63 @@ import {
   buildHandlerCommand,
   type CommandBase,
 } from "./hook-command.js";
-import type { CommandHandler } from "./hook-schema.js";
+import type { Wanted } from "./plan.js";
 import { loadTemplate, type EventDefaults } from "./load-template.js";
 import type { Machine, SettingsRequest } from "./prepare.js";
 
-// One handler per event: template timeout unless --timeout, and a command for this scope.
+// Per event: the notification (template timeout unless --timeout, a command for this scope), and
+// with --approve the asks, each beside or instead of it.
 export async function desiredHandlers(
   target: Target,
   request: SettingsRequest,
   machine: Machine,
   script: string,
-): Promise<Map<string, CommandHandler>> {
+): Promise<Map<string, Wanted[]>> {
   const defaults = await loadTemplate(target.client, machine.packageRoot);
   const adapter = adapterFor(target.client);
   const base = commandBase(target, adapter, machine, script);
-  const desired = new Map<string, CommandHandler & { matcher?: string }>();
+  const desired = new Map<string, Wanted[]>();
   for (const event of clientEvents(request.events, defaults, adapter)) {
     const timeout = request.timeout ?? defaults.get(event) ?? 10;
-    desired.set(event, {
-      type: "command",
-      ...buildHandlerCommand(
-        base,
-        target.client,
-        timeout,
-        adapter.namesEventInArgs === true ? event : undefined,
-      ),
-      timeout: toClientTimeout(adapter, timeout),
-    });
+    desired.set(event, [
+      {
+        type: "command",
+        ...buildHandlerCommand(
+          base,
+          target.client,
+          timeout,
+          adapter.namesEventInArgs === true ? event : undefined,
+        ),
+        timeout: toClientTimeout(adapter, timeout),
+      },
+    ]);
   }
   if (request.approve !== undefined && adapter.answersPermissions === true) {
-    const { timeout } = request.approve;
-    // Replaces the client's own PermissionRequest notification (Codex): the phone gets one ask.
-    desired.set("PermissionRequest", {
+    const ask = (timeout: number, matcher?: string): Wanted => ({
       type: "command",
       command: buildApproveCommand(base, target.client, timeout),
       timeout: toClientTimeout(adapter, timeout),
+      ...(matcher === undefined ? {} : { matcher }),
     });
+    const { timeout } = request.approve;
+    // Instead of the client's own PermissionRequest notification (Codex): the phone gets one ask.
+    desired.set("PermissionRequest", [ask(timeout)]);
     // Its AskUserQuestion goes to the phone too: a PreToolUse entry for that tool alone.
     if (adapter.questionTool !== undefined) {
-      desired.set("PreToolUse", {
-        type: "command",
-        command: buildApproveCommand(base, target.client, timeout),
-        timeout: toClientTimeout(adapter, timeout),
-        matcher: adapter.questionTool,
-      });
+      desired.set("PreToolUse", [ask(timeout, adapter.questionTool)]);
     }
     // And its MCP servers' forms (a choice the phone can make; any other form shows as before).
-    if (adapter.answersForms === true) {
-      desired.set("Elicitation", {
-        type: "command",
-        command: buildApproveCommand(base, target.client, timeout),
-        timeout: toClientTimeout(adapter, timeout),
-      });
+    if (adapter.answersForms === true) desired.set("Elicitation", [ask(timeout)]);
+    // --retry: beside the "blocked" notification, the "Let it retry" ask.
+    if (request.approve.retry === true && adapter.answersRetry === true) {
+      const blocked = desired.get("PermissionDenied");
+      if (blocked === undefined) {
+        throw new HookNotifyError(
+          "USAGE",
+          "--retry puts the Let it retry ask beside the PermissionDenied notification: add PermissionDenied to --events, or leave out --retry.",
+        );
+      }
+      blocked.push(ask(RETRY_ENTRY_SECONDS));
     }
   }
   return desired;

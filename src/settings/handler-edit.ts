@@ -4,8 +4,9 @@ import { isDeepStrictEqual } from "node:util";
 import type { JSONPath } from "jsonc-parser";
 import type { CommandHandler } from "./hook-schema.js";
 import { findInvocation, mergeCommand } from "./hook-invocation.js";
+import { handlerKind } from "./hook-command.js";
 import { setValue, type Doc, type Found } from "./jsonc-edit.js";
-import type { Change } from "./plan.js";
+import type { Change, Wanted } from "./plan.js";
 
 /** Where an edit of one event reports: the event, the changes list and the notes for the person. */
 export interface EventLog {
@@ -45,7 +46,7 @@ export function refreshHandler(
     next = setValue(next, [...at, key], value);
     isStale = true;
   }
-  if (isStale) log.changes.push({ event: log.event, action: "updated" });
+  if (isStale) pushChange(log.changes, { event: log.event, action: "updated" });
   return next;
 }
 
@@ -60,4 +61,47 @@ export function isPlainInvocation(found: Found, where: string, notes: string[]):
     `${where}: "${command}" runs other commands too, so it was left in place; take hook-notify out of it by hand.`,
   );
   return false;
+}
+
+/** Our handlers on one event paired with the ones install wants there, by kind (a notification,
+ * an approve ask): each wanted handler updates the first of ours of its kind, else takes over one
+ * of ours of a kind not wanted on this event (Codex's PermissionRequest notification becomes the
+ * ask, keeping what the user added to it), else is added. Ours left over are removed: a second
+ * one of a wanted kind as a duplicate, one of a kind the flags did not ask for as that entry. */
+export interface Matched<T> {
+  pairs: { wanted: Wanted; found: T | undefined }[];
+  /** In reverse file order, so removing one leaves the places of the others as they were. */
+  extra: { found: T; action: Change["action"] }[];
+}
+
+export function matchByKind<T extends Found>(
+  found: readonly T[],
+  wanted: readonly Wanted[],
+): Matched<T> {
+  const kindOf = (one: T) => handlerKind(String(one.value["command"]), one.value["args"]);
+  const kinds = wanted.map((handler) => handlerKind(handler.command, handler.args));
+  const left = [...found];
+  const take = (test: (one: T) => boolean): T | undefined => {
+    const at = left.findIndex(test);
+    return at < 0 ? undefined : left.splice(at, 1)[0];
+  };
+  const same = kinds.map((kind) => take((one) => kindOf(one) === kind));
+  const pairs = wanted.map((handler, i) => ({
+    wanted: handler,
+    found: same[i] ?? take((one) => !kinds.includes(kindOf(one))),
+  }));
+  const extra = left.reverse().map((one) => {
+    const kind = kindOf(one);
+    const action: Change["action"] = kinds.includes(kind)
+      ? "removed duplicate"
+      : `removed ${kind} entry`;
+    return { found: one, action };
+  });
+  return { pairs, extra };
+}
+
+// One line per event and action: two duplicates removed from one event are one change.
+export function pushChange(changes: Change[], change: Change): void {
+  const isNew = !changes.some((one) => one.event === change.event && one.action === change.action);
+  if (isNew) changes.push(change);
 }

@@ -32,6 +32,30 @@ export function isHookNotifyHandler(command: string, args: unknown): boolean {
   return isHookNotifyCommand(command);
 }
 
+/** What one of our entries does: notify (the default command), or ask the phone (`approve`). An
+ * event can hold one of each (Claude Code's PermissionDenied: the "blocked" notification and the
+ * "Let it retry" ask), so install matches entries to what it wants by kind. */
+export type HandlerKind = "notify" | "approve";
+
+// The kind of a handler of ours, from the word after hook-notify itself (in a `sh -c` string too).
+export function handlerKind(command: string, args?: unknown): HandlerKind {
+  const words = Array.isArray(args)
+    ? [command, ...args.filter((arg): arg is string => typeof arg === "string")]
+    : splitWords(command);
+  return kindIn(words) ?? "notify";
+}
+
+function kindIn(words: readonly string[]): HandlerKind | undefined {
+  for (const [index, word] of words.entries()) {
+    if (OUR_PROGRAMS.has(programName(word.replace(/^@/, "")))) {
+      return words[index + 1] === "approve" ? "approve" : "notify";
+    }
+    const nested = /\s/.test(word) ? kindIn(splitWords(word)) : undefined;
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
+}
+
 // The index of the word that is hook-notify itself (after VAR=x and launchers), or -1.
 export function findProgram(words: readonly string[]): number {
   let index = 0;

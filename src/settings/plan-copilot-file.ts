@@ -32,13 +32,15 @@ export function copilotEventMap(root: unknown): unknown {
   return map;
 }
 
-// The file for these events: version 1, one command entry per event, timeouts in seconds.
+// The file for these events: version 1, a command entry per wanted handler, timeouts in seconds.
 export function renderCopilotFile(desired: Desired, platform: NodeJS.Platform): string {
   const hooks: Record<string, unknown[]> = {};
-  for (const [event, handler] of desired) {
-    const shell =
-      platform === "win32" ? { powershell: `& ${handler.command}` } : { bash: handler.command };
-    hooks[event] = [{ type: "command", ...shell, timeoutSec: handler.timeout }];
+  for (const [event, handlers] of desired) {
+    hooks[event] = handlers.map((handler) => {
+      const shell =
+        platform === "win32" ? { powershell: `& ${handler.command}` } : { bash: handler.command };
+      return { type: "command", ...shell, timeoutSec: handler.timeout };
+    });
   }
   return JSON.stringify({ version: 1, hooks }, null, 2) + "\n";
 }

@@ -34,7 +34,9 @@ const OPENCODE: PluginKind = { marker: PLUGIN_MARKER, code: OPENCODE_CODE };
 // The plugin file for these entries: marker, entries as JSON, then the fixed code.
 export function renderOpencodePlugin(desired: Desired, kind: PluginKind = OPENCODE): string {
   const entries: Record<string, PluginEntry> = {};
-  for (const [event, handler] of desired) {
+  // One entry per event: these plugins run the notification (their clients take no approve ask).
+  for (const [event, [handler]] of desired) {
+    if (handler === undefined) continue;
     entries[event] = {
       command: [handler.command, ...(handler.args ?? [])],
       timeout: handler.timeout ?? 10,

@@ -12,13 +12,25 @@ import {
 } from "./jsonc-edit.js";
 import type { HooksFileShape } from "./hooks-file-shape.js";
 import { findDuplicateKeys } from "./duplicate-json-keys.js";
-import { isPlainInvocation, refreshHandler, type EventLog } from "./handler-edit.js";
+import {
+  isPlainInvocation,
+  matchByKind,
+  pushChange,
+  refreshHandler,
+  type EventLog,
+} from "./handler-edit.js";
 import { eventMapOf, findDroppedContent, findShapeConflicts, mapPathOf } from "./file-shape.js";
 
 /** What happened to one event in one file. */
 export interface Change {
   event: string;
-  action: "added" | "updated" | "removed" | "removed duplicate";
+  action:
+    | "added"
+    | "updated"
+    | "removed"
+    | "removed duplicate"
+    | "removed notify entry"
+    | "removed approve entry";
 }
 
 /** The pure result: the next text (undefined: no file), what changed, and why we must refuse. */
@@ -43,10 +55,14 @@ export interface Before {
   data: unknown;
 }
 
-/** One handler install wants per event; `matcher` goes on its matcher group, not the handler. */
-export type Desired = ReadonlyMap<string, CommandHandler & { matcher?: string }>;
+/** One handler install wants; `matcher` goes on its matcher group, not the handler. */
+export type Wanted = CommandHandler & { matcher?: string };
 
-// Adds or updates our one handler per event; a second run with the same input changes nothing.
+/** The handlers install wants on each event, at most one of each kind (hook-command.ts
+ * handlerKind): Claude Code's PermissionDenied can hold the notification and the retry ask. */
+export type Desired = ReadonlyMap<string, readonly Wanted[]>;
+
+// Adds or updates our handlers on each event; a second run with the same input changes nothing.
 export function planInstall(
   text: string | undefined,
   desired: Desired,
@@ -56,9 +72,9 @@ export function planInstall(
   const before: unknown = parse(start.text, [], { allowTrailingComma: true });
   return editSafely(text, file, start, before, [...desired.keys()], ({ changes, notes }) => {
     let doc = start;
-    for (const [event, handler] of desired) {
+    for (const [event, wanted] of desired) {
       const path = eventPath(file.shape, event);
-      doc = installEvent(doc, path, handler, { event, changes, notes, shown: file.shown });
+      doc = installEvent(doc, path, wanted, { event, changes, notes, shown: file.shown });
     }
     return withNotes(finish(text, doc, before, changes, file), notes);
   });
@@ -136,33 +152,40 @@ function eventPath(shape: HooksFileShape, event: string): JSONPath {
   return [...mapPathOf(shape), event];
 }
 
-// One event: append our handler, or update the first of ours in place and drop the others. The
-// first keeps what the user added to its command (VAR=1 before it, --config x, 2>>log after it).
-function installEvent(
-  doc: Doc,
-  path: JSONPath,
-  wanted: CommandHandler & { matcher?: string },
-  log: EventLog,
-): Doc {
+// One event: ours matched to the wanted handlers by kind (handler-edit.ts matchByKind). A matched
+// one is updated in place and keeps what the user added to its command (VAR=1 before it, --config
+// x, 2>>log after it); ours left over go; a wanted one with no match is appended.
+function installEvent(doc: Doc, path: JSONPath, wanted: readonly Wanted[], log: EventLog): Doc {
   const { event, changes } = log;
-  const { matcher, ...handler } = wanted;
-  const [first, ...extra] = findOurs(valueAt(doc, path));
-  if (first === undefined) {
-    const group = matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] };
-    const exists = Array.isArray(valueAt(doc, path));
-    changes.push({ event, action: "added" });
-    return exists ? setValue(doc, [...path, -1], group, true) : setValue(doc, path, [group]);
-  }
+  const { pairs, extra } = matchByKind(findOurs(valueAt(doc, path)), wanted);
   let next = doc;
-  for (const one of extra.reverse()) next = removeHandler(next, path, one);
-  if (extra.length > 0) changes.push({ event, action: "removed duplicate" });
-  return refreshHandler(
-    next,
-    [...path, first.group, "hooks", first.handler],
-    first.value,
-    handler,
-    log,
-  );
+  for (const { wanted: one, found } of pairs) {
+    if (found === undefined) continue;
+    const at = [...path, found.group, "hooks", found.handler];
+    next = refreshHandler(next, at, found.value, withoutMatcher(one), log);
+  }
+  for (const { found, action } of extra) {
+    next = removeHandler(next, path, found);
+    pushChange(changes, { event, action });
+  }
+  for (const { wanted: one, found } of pairs) {
+    if (found !== undefined) continue;
+    const handler = withoutMatcher(one);
+    const group =
+      one.matcher === undefined ? { hooks: [handler] } : { matcher: one.matcher, hooks: [handler] };
+    pushChange(changes, { event, action: "added" });
+    next = Array.isArray(valueAt(next, path))
+      ? setValue(next, [...path, -1], group, true)
+      : setValue(next, path, [group]);
+  }
+  return next;
+}
+
+// The handler as written: its matcher goes on the matcher group.
+function withoutMatcher(wanted: Wanted): CommandHandler {
+  return Object.fromEntries(
+    Object.entries(wanted).filter(([key]) => key !== "matcher"),
+  ) as CommandHandler;
 }
 
 export function withNotes(plan: SettingsPlan, notes: readonly string[]): SettingsPlan {

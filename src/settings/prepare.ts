@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import type { ClientAdapter } from "../clients/adapter.js";
-import { adapterFor, approvingClients, sentenceName } from "../clients/index.js";
+import { adapterFor, approvingClients, clients, sentenceName } from "../clients/index.js";
 import { HookNotifyError } from "../errors.js";
 import type { Client } from "../core/hook-event.js";
 import { findDoubleRuns } from "./double-runs.js";
@@ -36,8 +36,9 @@ export interface SettingsRequest {
   events: readonly string[] | undefined;
   timeout: number | undefined;
   fixJsonc: boolean;
-  /** install --approve: the PermissionRequest entry's timeout in seconds (the clients that answer permissions). */
-  approve?: { timeout: number } | undefined;
+  /** install --approve: the PermissionRequest entry's timeout in seconds (the clients that answer
+   * permissions); `retry`: also the PermissionDenied "Let it retry" ask (install --retry). */
+  approve?: { timeout: number; retry?: boolean } | undefined;
 }
 
 /** Planned, not yet written: previews to show or commit, and warnings to print. */
@@ -154,6 +155,16 @@ function targetsFor(
       warnings.push(noApproveFor(adapter));
       continue;
     }
+    if (request.approve?.retry === true && adapter.answersRetry !== true) {
+      const retry = `${adapter.name} has no PermissionDenied hook that can let a blocked action retry`;
+      if (request.clients.length === 1) {
+        throw new HookNotifyError(
+          "USAGE",
+          `--retry: ${retry}; use ${retryingClients()}, or leave out --retry.`,
+        );
+      }
+      warnings.push(`${retry}; --retry added nothing for ${adapter.name}.`);
+    }
     if (!adapter.scopes.includes(request.scope) && request.clients.length > 1) {
       const name = sentenceName(adapter);
       warnings.push(
@@ -170,6 +181,12 @@ function targetsFor(
     throw new HookNotifyError("USAGE", `${warnings.join(" ")} Use --client ${approving}.`);
   }
   return { targets, warnings };
+}
+
+// The clients install --retry writes the "Let it retry" ask for, as flags.
+function retryingClients(): string {
+  const ids = clients.filter((adapter) => adapter.answersRetry === true).map((a) => a.id);
+  return ids.map((id) => `--client ${id}`).join(" or ");
 }
 
 // install --approve writes the PermissionRequest entry for the approving clients only.

@@ -28,6 +28,8 @@ export interface SettingsArgs {
   fixJsonc: boolean;
   /** install --approve: the PermissionRequest entry's timeout (the clients that answer permissions). */
   approve?: { timeout: number } | undefined;
+  /** install --retry (with --approve): Claude Code's PermissionDenied "Let it retry" ask too. */
+  retry?: boolean | undefined;
   /** install --mcp: register `hook-notify mcp` with the clients that take MCP servers. */
   mcp?: boolean | undefined;
   /** One JSON object on stdout instead of the report (report-json.ts); never asks. */
@@ -183,13 +185,19 @@ function toRequest(args: SettingsArgs, machine: Machine): SettingsRequest {
       "--timeout: give whole seconds from 1 to 600 (the clients count hook timeouts in seconds).",
     );
   }
+  if (args.retry === true && args.approve === undefined) {
+    throw new HookNotifyError(
+      "USAGE",
+      "--retry adds the phone's Let it retry ask to --approve's entries: run install --approve --retry.",
+    );
+  }
   return {
     clients: clientsFor(args.client, machine),
     scope: args.scope,
     events: args.events,
     timeout,
     fixJsonc: args.fixJsonc,
-    approve: args.approve,
+    approve: args.approve && { ...args.approve, retry: args.retry === true },
   };
 }
 

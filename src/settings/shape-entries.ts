@@ -8,9 +8,9 @@ import { adapterFor } from "../clients/index.js";
 import { defineShape, type HooksFileShape } from "./hooks-file-shape.js";
 import { readJsonLeniently } from "./read.js";
 import { hooksFileJob } from "./file-job.js";
-import { isRecord, type CommandHandler } from "./hook-schema.js";
+import { isRecord } from "./hook-schema.js";
 import { findOurs, setValue, valueAt, valueIn, type Doc } from "./jsonc-edit.js";
-import { isPlainInvocation, refreshHandler } from "./handler-edit.js";
+import { isPlainInvocation, matchByKind, pushChange, refreshHandler } from "./handler-edit.js";
 import {
   editSafely,
   finish,
@@ -21,6 +21,7 @@ import {
   type Desired,
   type PlanFile,
   type SettingsPlan,
+  type Wanted,
 } from "./plan.js";
 
 const KEY = "hooks";
@@ -104,36 +105,43 @@ export function planEntriesInstall(
       compared = isRecord(parsed) ? { ...parsed, [VERSION]: version } : parsed;
       changes.push({ event: VERSION, action: "added" });
     }
-    for (const [event, handler] of desired) {
-      doc = installEntry(doc, [KEY, event], handler, event, { changes, notes, shown: file.shown });
+    for (const [event, wanted] of desired) {
+      doc = installEntries(doc, [KEY, event], wanted, event, { changes, notes, shown: file.shown });
     }
     return withNotes(finish(text, doc, compared, changes, file), notes);
   });
 }
 
-// One event: append our entry, or update the first of ours in place and drop the others. The
-// first keeps what the user added to its command (VAR=1 before it, 2>>log after it) and its
-// other keys (a name, a matcher).
-function installEntry(
+// One event: ours matched to the wanted entries by kind (handler-edit.ts matchByKind). A matched
+// one is updated in place and keeps what the user added to its command (VAR=1 before it, 2>>log
+// after it) and its other keys (a name, a matcher); ours left over go; the rest are appended.
+function installEntries(
   doc: Doc,
   path: JSONPath,
-  handler: CommandHandler,
+  wanted: readonly Wanted[],
   event: string,
   log: Log,
 ): Doc {
-  const list = valueAt(doc, path);
-  const [first, ...extra] = findOurs(asGroups(list));
-  if (first === undefined) {
-    const entry = { command: handler.command, timeout: handler.timeout };
-    log.changes.push({ event, action: "added" });
-    return Array.isArray(list)
-      ? setValue(doc, [...path, -1], entry, true)
-      : setValue(doc, path, [entry]);
-  }
+  const { pairs, extra } = matchByKind(findOurs(asGroups(valueAt(doc, path))), wanted);
   let next = doc;
-  for (const one of extra.reverse()) next = setValue(next, [...path, one.group], undefined);
-  if (extra.length > 0) log.changes.push({ event, action: "removed duplicate" });
-  return refreshHandler(next, [...path, first.group], first.value, handler, { event, ...log });
+  for (const { wanted: handler, found } of pairs) {
+    if (found === undefined) continue;
+    next = refreshHandler(next, [...path, found.group], found.value, handler, { event, ...log });
+  }
+  for (const { found, action } of extra) {
+    next = setValue(next, [...path, found.group], undefined);
+    pushChange(log.changes, { event, action });
+  }
+  for (const { wanted: handler, found } of pairs) {
+    if (found !== undefined) continue;
+    const entry = { command: handler.command, timeout: handler.timeout };
+    pushChange(log.changes, { event, action: "added" });
+    const list = valueAt(next, path);
+    next = Array.isArray(list)
+      ? setValue(next, [...path, -1], entry, true)
+      : setValue(next, path, [entry]);
+  }
+  return next;
 }
 
 // Removes our entries (all events, or the given ones), an event list and "hooks" our removal

@@ -1,5 +1,5 @@
 // install --approve / uninstall with the built binary in a temp HOME: the PermissionRequest entry
-// for Claude Code only, a random reply topic kept in the config, a 0600 key, nothing for Droid.
+// for Claude Code only (and with --retry the PermissionDenied ask beside its notification), a random reply topic kept in the config, a 0600 key, nothing for Droid.
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -82,6 +82,46 @@ describe("install --approve", () => {
     // Uninstall takes the entry out with the others.
     const removed = await runBin(["uninstall", "--client", "claude-code", "-y"], { env: h.env });
     expect(removed.code).toBe(0);
+    expect(() => settings(h)).toThrow();
+  });
+
+  it("--retry: the Let it retry entry beside the blocked notification; again: one of each, dry run no diff; uninstall: both gone", async () => {
+    const h = home(NTFY);
+    const argv = ["install", "--client", "claude-code", "--approve", "--retry"];
+    expect((await runBin([...argv, "-y"], { env: h.env })).code).toBe(0);
+    expect((await runBin([...argv, "-y"], { env: h.env })).code).toBe(0);
+    const [notify, ask, ...more] = settings(h).hooks.PermissionDenied!;
+    expect(more).toEqual([]);
+    expect(notify!.hooks).toHaveLength(1);
+    expect(notify!.hooks[0]!.command).toMatch(
+      /hook-notify\.sh" --client claude-code --timeout 10$/,
+    );
+    expect(ask!.hooks).toEqual([
+      {
+        type: "command",
+        command: expect.stringMatching(
+          /hook-notify\.sh" approve --client claude-code --timeout 35$/,
+        ) as unknown,
+        timeout: 35,
+      },
+    ]);
+    const dry = await runBin([...argv, "--dry-run"], { env: h.env });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/No change: hook-notify is already installed for Claude Code/);
+    expect(dry.stdout).not.toMatch(/^\s*[-+] /m);
+    const removed = await runBin(["uninstall", "--client", "claude-code", "-y"], { env: h.env });
+    expect(removed.code).toBe(0);
+    expect(() => settings(h)).toThrow();
+  });
+
+  it("--retry without --approve: exit 2, one line naming the fix, writes nothing", async () => {
+    const h = home(NTFY);
+    const result = await runBin(["install", "--client", "claude-code", "--retry", "-y"], {
+      env: h.env,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--retry .*: run install --approve --retry\.\n$/);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(() => settings(h)).toThrow();
   });
 

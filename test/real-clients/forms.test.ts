@@ -76,8 +76,7 @@ describe.runIf(existsSync(BIN))("real claude-code, forms", () => {
     const bot = await startFakeTelegram({ token: PHONE_BOT_TOKEN });
     const box = await makeBox(webhook);
     await addTelegramPhone(box, bot);
-    await install(box, "claude-code", true);
-    await addRetryEntry(box.project);
+    await install(box, "claude-code", true, ["--retry"]);
     // Auto mode's check asks the loopback model instead of the vendor's server.
     const env = {
       ...claudeEnv(box, model),
@@ -114,23 +113,6 @@ describe.runIf(existsSync(BIN))("real claude-code, forms", () => {
     expect(log.stdout).toMatch(/answered "Let it retry" from the phone via telegram/);
   }, 240_000);
 });
-
-// The PermissionDenied entry docs/approve.md shows, beside install's notification entry: the same
-// approve command as the PermissionRequest entry's, with a short timeout.
-async function addRetryEntry(project: string): Promise<void> {
-  const file = join(project, ".claude", "settings.json");
-  type Group = { matcher?: string; hooks: { type: string; command: string; timeout: number }[] };
-  const settings = JSON.parse(readFileSync(file, "utf8")) as { hooks: Record<string, Group[]> };
-  const approve = settings.hooks["PermissionRequest"]?.[0]?.hooks[0];
-  if (approve === undefined) throw new Error("install --approve wrote no PermissionRequest entry");
-  const command = approve.command.replace(/--timeout \d+$/, "--timeout 35");
-  const entry = { type: "command", command, timeout: 35 };
-  settings.hooks["PermissionDenied"] = [
-    ...(settings.hooks["PermissionDenied"] ?? []),
-    { hooks: [entry] },
-  ];
-  await writeFile(file, JSON.stringify(settings, null, 2));
-}
 
 // install --approve with a Telegram phone, the forms MCP server registered, and Claude Code in
 // print mode whose mock model calls `tool` (allowed, as a person allows it once).

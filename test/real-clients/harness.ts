@@ -142,9 +142,15 @@ export async function workerDone(box: Box): Promise<void> {
   for (let i = 0; i < 300 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-export async function install(box: Box, client: string, approve = false): Promise<void> {
+export async function install(
+  box: Box,
+  client: string,
+  approve = false,
+  more: readonly string[] = [],
+): Promise<void> {
   const args = ["install", "--client", client, "--scope", "project", "--project-dir", box.project];
   if (approve) args.push("--approve");
+  args.push(...more);
   const result = await run(process.execPath, [BIN, ...args, "--yes"], { env: box.env });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   absoluteProgram,
   buildCommand,
+  handlerKind,
   isHookNotifyCommand,
   isHookNotifyHandler,
   programPaths,
@@ -95,5 +96,33 @@ describe("command building", () => {
       '"/usr/bin/node" "/opt/hook notify/bin/hook-notify.js" --client droid --timeout 10',
     );
     expect(isHookNotifyCommand(command)).toBe(true);
+  });
+});
+
+// install tells two entries of ours on one event apart by what they run: the notification or
+// `approve` (Claude Code's PermissionDenied holds both with install --approve --retry).
+describe("handlerKind", () => {
+  it.each([
+    ['"/usr/bin/node" "/opt/hn/bin/hook-notify.cjs" --client claude-code --timeout 10', "notify"],
+    ["hook-notify run --client droid", "notify"],
+    [
+      '"/h/launchers/claude-code/hook-notify.sh" approve --client claude-code --timeout 35',
+      "approve",
+    ],
+    ["VAR=1 npx hook-notify approve --client codex 2>>/tmp/log", "approve"],
+    ["cd /x && hook-notify approve --client claude-code", "approve"],
+    ["sh -c 'hook-notify approve --client claude-code'", "approve"],
+    ['@"C:\\node.exe" "C:\\hn\\hook-notify.cjs" --client droid', "notify"],
+  ])("%s: %s", (command, kind) => {
+    expect(handlerKind(command)).toBe(kind);
+  });
+
+  it("reads exec form's arguments", () => {
+    expect(handlerKind("C:\\node.exe", ["C:\\hn\\hook-notify.cjs", "approve", "--client"])).toBe(
+      "approve",
+    );
+    expect(handlerKind("C:\\node.exe", ["C:\\hn\\hook-notify.cjs", "--client", "x"])).toBe(
+      "notify",
+    );
   });
 });

@@ -65,8 +65,8 @@ const handler = (timeout: number): CommandHandler => ({
   timeout,
 });
 const desired = new Map([
-  ["Stop", handler(10)],
-  ["SessionEnd", handler(5)],
+  ["Stop", [handler(10)]],
+  ["SessionEnd", [handler(5)]],
 ]);
 const settings: PlanFile = { shape: settingsShape, shown: "settings.json", mayDelete: true };
 const withStop = (command: string): string =>

@@ -374,3 +374,53 @@ describe("choosing clients and scopes", () => {
     );
   });
 });
+
+describe("install --approve --retry", () => {
+  const permissionDenied = async (
+    box: Sandbox,
+  ): Promise<{ hooks: { command: string; timeout: number }[] }[]> => {
+    const text = await readMaybe(join(box.home, ".claude", "settings.json"));
+    const parsed = JSON.parse(text!) as {
+      hooks: { PermissionDenied: { hooks: { command: string; timeout: number }[] }[] };
+    };
+    return parsed.hooks.PermissionDenied;
+  };
+
+  it("writes the Let it retry ask beside the blocked notification (35 s), once", async () => {
+    const box = await makeSandbox({ "home/.claude/.keep": "" });
+    const args = { approve: { timeout: 150 }, retry: true };
+    expect((await run(box, "install", args)).code).toBe(0);
+    const [notify, ask] = await permissionDenied(box);
+    expect(notify!.hooks[0]!.command).toMatch(/ --client claude-code --timeout 10$/);
+    expect(ask!.hooks[0]).toMatchObject({ timeout: 35 });
+    expect(ask!.hooks[0]!.command).toMatch(/ approve --client claude-code --timeout 35$/);
+    const before = await readTree(box.root);
+    const again = await run(box, "install", args);
+    expect(again.code).toBe(0);
+    expect(await readTree(box.root)).toEqual(before);
+    expect((await run(box, "uninstall", {})).code).toBe(0);
+    expect(await readMaybe(join(box.home, ".claude", "settings.json"))).toBeUndefined();
+  });
+
+  it.each([
+    ["without --approve", { retry: true }, /--retry .* run install --approve --retry\.$/],
+    [
+      "for Codex",
+      { client: "codex", approve: { timeout: 150 }, retry: true },
+      /--retry: Codex has no PermissionDenied hook .*; use --client claude-code, or leave out --retry\.$/,
+    ],
+    [
+      "with --events that leave out PermissionDenied",
+      { approve: { timeout: 150 }, retry: true, events: ["Stop"] },
+      /add PermissionDenied to --events, or leave out --retry\.$/,
+    ],
+  ] as const)("%s: a usage error naming the fix, nothing written", async (_name, args, said) => {
+    const box = await makeSandbox({ "home/.claude/.keep": "", "home/.codex/.keep": "" });
+    const before = await readTree(box.root);
+    const result = await run(box, "install", args);
+    expect(result.code).toBe(2);
+    expect(result.err.split("\n")).toHaveLength(1);
+    expect(result.err).toMatch(said);
+    expect(await readTree(box.root)).toEqual(before);
+  });
+});

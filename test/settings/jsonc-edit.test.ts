@@ -11,7 +11,7 @@ const handler = (event: string): CommandHandler => ({
   timeout: event === "SessionEnd" ? 5 : 10,
 });
 const desired = new Map(
-  ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, handler(e)]),
+  ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, [handler(e)]]),
 );
 const settings: PlanFile = { shape: settingsShape, shown: "settings.json", mayDelete: true };
 const MB = 1024 * 1024;

@@ -46,9 +46,9 @@ async function loadPlugin(
     timeout: 5,
   };
   const desired = new Map([
-    ["session.idle", handler],
-    ["permission.asked", handler],
-    ["session.error", handler],
+    ["session.idle", [handler]],
+    ["permission.asked", [handler]],
+    ["session.error", [handler]],
   ]);
   const file = join(root, "plugins", "hook-notify.mjs");
   await writeFile(file, renderOpencodePlugin(desired));
@@ -188,7 +188,7 @@ describe("the plugin file's plan", () => {
     args: ["--client", "opencode"],
     timeout: 10,
   };
-  const ours = renderOpencodePlugin(new Map([["session.idle", handler]]));
+  const ours = renderOpencodePlugin(new Map([["session.idle", [handler]]]));
 
   it("reads back only the entries of a file hook-notify wrote", () => {
     expect(readPluginEntries(ours)).toEqual({
@@ -207,7 +207,7 @@ describe("the plugin file's plan", () => {
     );
     const desired = renderOpencodePlugin(
       new Map([
-        ["session.idle", { ...handler, args: ["--client", "opencode", "--timeout", "15"] }],
+        ["session.idle", [{ ...handler, args: ["--client", "opencode", "--timeout", "15"] }]],
       ]),
     );
     const updated = planOpencodeInstall(mine, desired, "p");

@@ -10,7 +10,7 @@ import type { Desired } from "../../src/settings/plan.js";
 const desired: Desired = new Map([
   [
     "agent_settled",
-    { type: "command", command: "hook-notify", args: ["--client", "pi"], timeout: 10 },
+    [{ type: "command", command: "hook-notify", args: ["--client", "pi"], timeout: 10 }],
   ],
 ]);
 

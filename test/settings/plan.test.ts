@@ -11,7 +11,7 @@ const handler = (event: string, timeout = event === "SessionEnd" ? 5 : 10): Comm
   timeout,
 });
 const desired = new Map(
-  ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, handler(e)]),
+  ["Notification", "Stop", "SubagentStop", "SessionEnd"].map((e) => [e, [handler(e)]]),
 );
 const settings: PlanFile = { shape: settingsShape, shown: "settings.json", mayDelete: true };
 const bare: PlanFile = { shape: bareShape, shown: "hooks.json", mayDelete: true };
@@ -36,7 +36,7 @@ describe("planInstall", () => {
     expect(plan.conflicts).toEqual([]);
     expect(plan.changes.map((c) => c.action)).toEqual(["added", "added", "added", "added"]);
     expect(JSON.parse(plan.next!)).toEqual({
-      hooks: Object.fromEntries([...desired].map(([e, h]) => [e, [{ hooks: [h] }]])),
+      hooks: Object.fromEntries([...desired].map(([e, h]) => [e, [{ hooks: h }]])),
     });
     expect(plan.next!.endsWith("}\n")).toBe(true);
   });
@@ -80,7 +80,7 @@ describe("planInstall", () => {
       statusMessage: "kept",
     };
     const text = pretty({ hooks: { Stop: [{ matcher: "", hooks: [foreign, old] }] } });
-    const plan = planInstall(text, new Map([["Stop", handler("Stop")]]), settings);
+    const plan = planInstall(text, new Map([["Stop", [handler("Stop")]]]), settings);
     expect(plan.changes).toEqual([{ event: "Stop", action: "updated" }]);
     expect(JSON.parse(plan.next!)).toEqual({
       hooks: { Stop: [{ matcher: "", hooks: [foreign, { ...old, ...handler("Stop") }] }] },
@@ -97,7 +97,7 @@ describe("planInstall", () => {
         ],
       },
     });
-    const plan = planInstall(text, new Map([["Stop", handler("Stop")]]), settings);
+    const plan = planInstall(text, new Map([["Stop", [handler("Stop")]]]), settings);
     expect(plan.changes).toEqual([{ event: "Stop", action: "removed duplicate" }]);
     expect(JSON.parse(plan.next!)).toEqual({
       hooks: { Stop: [{ hooks: [handler("Stop")] }, { hooks: [foreign] }] },
@@ -119,7 +119,7 @@ describe("planInstall", () => {
 
   it("keeps tabs and CRLF line ends", () => {
     const text = '{\r\n\t"model": "opus"\r\n}\r\n';
-    const next = planInstall(text, new Map([["Stop", handler("Stop")]]), settings).next!;
+    const next = planInstall(text, new Map([["Stop", [handler("Stop")]]]), settings).next!;
     expect(next.startsWith('{\r\n\t"model": "opus",\r\n\t"hooks": {\r\n\t\t"Stop": [')).toBe(true);
     expect(next.replaceAll("\r\n", "")).not.toContain("\n");
   });
@@ -138,7 +138,7 @@ describe("planInstall", () => {
   });
 
   it("writes the template's shape for a new file", () => {
-    expect(planInstall(undefined, new Map([["SessionEnd", handler("SessionEnd")]]), bare).next)
+    expect(planInstall(undefined, new Map([["SessionEnd", [handler("SessionEnd")]]]), bare).next)
       .toMatchInlineSnapshot(`
       "{
         "SessionEnd": [
@@ -212,5 +212,103 @@ describe("planUninstall", () => {
       changes: [],
       conflicts: [],
     });
+  });
+});
+
+// Claude Code's PermissionDenied holds two of ours: the "blocked" notification and, with
+// install --approve --retry, the "Let it retry" ask. Install matches them by kind.
+describe("two entries of ours on one event (a notification and an approve ask)", () => {
+  const ask = (timeout = 35): CommandHandler => ({
+    type: "command",
+    command: `${CMD} approve --client claude-code --timeout ${timeout}`,
+    timeout,
+  });
+  const both = new Map([["PermissionDenied", [handler("PermissionDenied"), ask()]]]);
+  const notifyOnly = new Map([["PermissionDenied", [handler("PermissionDenied")]]]);
+  const entries = (text: string | undefined): unknown =>
+    (JSON.parse(text!) as { hooks: Record<string, unknown> }).hooks["PermissionDenied"];
+
+  it("writes both, and a second run changes nothing", () => {
+    const once = planInstall(undefined, both, settings);
+    expect(once.changes).toEqual([{ event: "PermissionDenied", action: "added" }]);
+    expect(entries(once.next)).toEqual([
+      { hooks: [handler("PermissionDenied")] },
+      { hooks: [ask()] },
+    ]);
+    expect(planInstall(once.next, both, settings)).toEqual({
+      next: once.next,
+      changes: [],
+      conflicts: [],
+    });
+  });
+
+  it("adds the ask beside an existing notification and keeps a hand-added ask, updating its timeout", () => {
+    const notified = planInstall(undefined, notifyOnly, settings).next;
+    const added = planInstall(notified, both, settings);
+    expect(added.changes).toEqual([{ event: "PermissionDenied", action: "added" }]);
+    expect(entries(added.next)).toEqual([
+      { hooks: [handler("PermissionDenied")] },
+      { hooks: [ask()] },
+    ]);
+    const byHand = pretty({
+      hooks: {
+        PermissionDenied: [
+          { hooks: [handler("PermissionDenied")] },
+          { hooks: [{ ...ask(10), command: `VAR=1 ${ask(10).command}` }] },
+        ],
+      },
+    });
+    const kept = planInstall(byHand, both, settings);
+    expect(kept.changes).toEqual([{ event: "PermissionDenied", action: "updated" }]);
+    expect(entries(kept.next)).toEqual([
+      { hooks: [handler("PermissionDenied")] },
+      { hooks: [{ ...ask(), command: `VAR=1 ${ask().command}` }] },
+    ]);
+  });
+
+  it("without the ask, takes it out and says so; a second ask of the same kind is a duplicate", () => {
+    const installed = planInstall(undefined, both, settings).next;
+    const without = planInstall(installed, notifyOnly, settings);
+    expect(without.changes).toEqual([
+      { event: "PermissionDenied", action: "removed approve entry" },
+    ]);
+    expect(entries(without.next)).toEqual([{ hooks: [handler("PermissionDenied")] }]);
+    const twice = pretty({
+      hooks: {
+        PermissionDenied: [
+          { hooks: [ask()] },
+          { hooks: [handler("PermissionDenied")] },
+          { hooks: [ask()] },
+        ],
+      },
+    });
+    const deduped = planInstall(twice, both, settings);
+    expect(deduped.changes).toEqual([{ event: "PermissionDenied", action: "removed duplicate" }]);
+    expect(entries(deduped.next)).toEqual([
+      { hooks: [ask()] },
+      { hooks: [handler("PermissionDenied")] },
+    ]);
+  });
+
+  it("an ask instead of a notification (Codex's PermissionRequest) takes the entry over in place", () => {
+    const notified = pretty({
+      hooks: {
+        PermissionRequest: [
+          { hooks: [{ ...handler("PermissionRequest"), statusMessage: "kept" }] },
+        ],
+      },
+    });
+    const asked = planInstall(notified, new Map([["PermissionRequest", [ask(150)]]]), settings);
+    expect(asked.changes).toEqual([{ event: "PermissionRequest", action: "updated" }]);
+    expect(JSON.parse(asked.next!)).toEqual({
+      hooks: { PermissionRequest: [{ hooks: [{ ...ask(150), statusMessage: "kept" }] }] },
+    });
+  });
+
+  it("uninstall removes both", () => {
+    const installed = planInstall(undefined, both, settings).next;
+    const removed = planUninstall(installed, undefined, settings);
+    expect(removed.changes).toEqual([{ event: "PermissionDenied", action: "removed" }]);
+    expect(removed.next).toBeUndefined();
   });
 });

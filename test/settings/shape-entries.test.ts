@@ -18,8 +18,8 @@ const ours = (event: string, timeout = 10): string =>
   `hook-notify --client x --event ${event} --timeout ${timeout}`;
 const desired = (timeout = 10): Desired =>
   new Map([
-    ["stop", { type: "command", command: ours("stop", timeout), timeout }],
-    ["sessionEnd", { type: "command", command: ours("sessionEnd", 5), timeout: 5 }],
+    ["stop", [{ type: "command", command: ours("stop", timeout), timeout }]],
+    ["sessionEnd", [{ type: "command", command: ours("sessionEnd", 5), timeout: 5 }]],
   ]);
 
 // Another tool's hooks.json, as Cursor's documentation writes one: a stop hook with a loop_limit,
@@ -196,5 +196,33 @@ describe("the entries shape: reading", () => {
     expect(found).toMatchObject({ group: 1, handler: 0, value: { timeout: 10 } });
     // A prompt hook is not a command: never taken for ours.
     expect(findOurs(map["preToolUse"])).toEqual([]);
+  });
+});
+
+describe("two entries of ours on one event in a flat list", () => {
+  const ask = {
+    type: "command" as const,
+    command: "hook-notify approve --client x --timeout 35",
+    timeout: 35,
+  };
+  const notify = { type: "command" as const, command: ours("stop"), timeout: 10 };
+  const both: Desired = new Map([["stop", [notify, ask]]]);
+
+  it("writes both, a second run changes nothing, and uninstall removes both", () => {
+    const once = planEntriesInstall(undefined, both, GONE, undefined);
+    expect(JSON.parse(once.next!)).toEqual({
+      hooks: {
+        stop: [
+          { command: notify.command, timeout: 10 },
+          { command: ask.command, timeout: 35 },
+        ],
+      },
+    });
+    const twice = planEntriesInstall(once.next, both, GONE, undefined);
+    expect(twice.changes).toEqual([]);
+    expect(twice.next).toBe(once.next);
+    const without = planEntriesInstall(once.next, new Map([["stop", [notify]]]), GONE, undefined);
+    expect(without.changes).toEqual([{ event: "stop", action: "removed approve entry" }]);
+    expect(planEntriesUninstall(once.next, undefined, GONE, undefined).next).toBeUndefined();
   });
 });
