@@ -2,7 +2,8 @@
 // live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (yargs and
 // the other commands: install, uninstall, flush, help), dist/worker.cjs (the outbox worker) and
 // dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK) and dist/prompts.cjs (init's
-// questions, with the prompt library).
+// questions, with the prompt library). The reply listener is dist/worker.cjs started with the
+// argument "reply" (src/worker/process-entry.ts): one bundle, as they share nearly all their code.
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
@@ -301,10 +302,14 @@ try {
     // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
     supported: { "dynamic-import": false },
   });
-  await build({ ...common, entryPoints: { worker: "src/worker/worker-main.ts" } });
+  await build({
+    ...common,
+    entryPoints: { worker: "src/worker/process-entry.ts" },
+    // Each of its two programs is evaluated only in the process that runs it.
+    supported: { "dynamic-import": false },
+  });
   await build({ ...common, entryPoints: { mcp: "src/commands/mcp-run.ts" } });
   await build({ ...common, entryPoints: { prompts: "src/init/ask.ts" } });
-  await build({ ...common, entryPoints: { reply: "src/reply/reply-main.ts" } });
   await onlyBuiltins("hook.cjs");
   await requireOnce("hook.cjs", ["fs", "path"]);
   await stampBuildId([
@@ -314,7 +319,6 @@ try {
     "worker.cjs",
     "mcp.cjs",
     "prompts.cjs",
-    "reply.cjs",
   ]);
 } catch {
   process.exit(1);

@@ -1,4 +1,4 @@
-// Entry point of the detached worker (dist/worker.cjs): wiring only. Its life, the order of its
+// The detached worker (dist/worker.cjs, process-entry.ts): wiring only. Its life, the order of its
 // steps and its states are worker/life.ts; the protocol it keeps with hooks and flush is
 // src/link/PROTOCOL.md. It lives as long as the outbox holds work it can do (however far off
 // the next retry or group is, within the entries' maximum age), then lingers
