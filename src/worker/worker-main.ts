@@ -19,6 +19,7 @@ import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
+import { readDndAhead } from "../pipeline/run-hook.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
 import { drain, type DrainSummary } from "./drain.js";
@@ -216,6 +217,8 @@ async function sweepDeadSockets(): Promise<void> {
 async function main(): Promise<void> {
   // First, before the lock and any look: hooks that saw the start claim rely on that look.
   removeClaim(startClaimFile(paths));
+  // Do Not Disturb (gdbus, gsettings, reg.exe) is read beside this worker's own start.
+  void readDndAhead(deps);
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
   // answered/ keeps a marker per session: pruned once a day, after the worker's first round.
