@@ -20,6 +20,7 @@ import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
 import { readDndAhead } from "../pipeline/run-hook.js";
+import { sweepCodeCacheTemp } from "../code-cache-sweep.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
 import { drain, type DrainSummary } from "./drain.js";
@@ -221,11 +222,13 @@ async function main(): Promise<void> {
   void readDndAhead(deps);
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
-  // answered/ keeps a marker per session: pruned once a day, after the worker's first round.
+  // answered/ keeps a marker per session: pruned once a day, after the worker's first round; the
+  // code cache's folder loses the temp files killed hooks left.
   setTimeout(() => {
     void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
       () => undefined,
     );
+    void sweepCodeCacheTemp(deps, deps.now()).catch(() => undefined);
   }, PRUNE_AFTER_MS).unref();
   const life = createWorkerLife(ports, {
     idleMs: workerIdleSeconds(deps.env) * 1000,
