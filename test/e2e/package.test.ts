@@ -62,6 +62,7 @@ describe("the npm tarball", () => {
         "dist/cli.cjs",
         "dist/commands.cjs",
         "dist/worker.cjs",
+        "dist/worker-main.cjs",
         "dist/mcp.cjs",
         "dist/prompts.cjs",
         "schema/config.schema.json",
@@ -99,6 +100,7 @@ describe("the npm tarball", () => {
       "cli.cjs",
       "commands.cjs",
       "worker.cjs",
+      "worker-main.cjs",
       "mcp.cjs",
       "prompts.cjs",
     ]) {
