@@ -20,7 +20,7 @@ import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
 import { readDndAhead } from "../pipeline/run-hook.js";
-import { sweepCodeCacheTemp } from "./code-cache-sweep.js";
+import { sweepCodeCacheTemp } from "../code-cache-sweep.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
 import { drain, type DrainSummary } from "./drain.js";

@@ -20,7 +20,7 @@ describe("code sizes of src/", () => {
       "approve/ask-telegram.ts askTelegram",
       "approve/run-approve.ts askPhone",
       "link/fd-input.ts fdInput",
-      "link/offer.ts openMade",
+      "link/offer.ts openOffer",
       "worker/life.ts createWorkerLife",
       "worker/pending-index.ts createPendingIndex",
     ]);

@@ -1,4 +1,4 @@
-// The worker's sweep of the code cache's folder (src/worker/code-cache-sweep.ts): the temp files hooks
+// The worker's sweep of the code cache's folder (src/code-cache-sweep.ts): the temp files hooks
 // killed while writing a cache left go once they are a minute old, whatever else is there stays,
 // and the folder is the one bin/hook-notify.cjs writes to.
 import { createRequire } from "node:module";
@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { codeCacheDir, sweepCodeCacheTemp } from "../../src/worker/code-cache-sweep.js";
+import { codeCacheDir, sweepCodeCacheTemp } from "../src/code-cache-sweep.js";
 
-const loader = createRequire(import.meta.url)("../../bin/hook-notify.cjs") as {
+const loader = createRequire(import.meta.url)("../bin/hook-notify.cjs") as {
   cacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string;
 };
 
