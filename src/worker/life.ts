@@ -10,6 +10,9 @@
 // - closing: the door is closed, then the lock released and the socket closed, then the last look;
 // - paused: stepped aside for a flush (it has the lock), until that flush is over;
 // - gone: the process may exit.
+import { settleKnocks } from "./knock-settle.js";
+import { createFlags, leaving } from "./life-flags.js";
+import { holdLock } from "./life-lock.js";
 
 /** What one round of work did. */
 export interface Round {
@@ -81,175 +84,35 @@ export interface WorkerLife {
   stop(): void;
 }
 
-// Builds the worker's life; `run` resolves when it is gone.
+// Builds the worker's life; `run` resolves when it is gone. Its steps: one hold of the lock
+// (life-lock.ts) and the rounds in it (life-rounds.ts), over one record (life-flags.ts).
 export function createWorkerLife(ports: WorkerPorts, options: LifeOptions): WorkerLife {
-  let state: LifeState = "starting";
-  let stopped = false;
-  let yielding = false;
-  let pausing = false;
-  let pausedFor: number | undefined;
-  let lockLost = false;
-  let knocked = false;
-  let knockSettling = false;
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
-  let door: Door | undefined;
-
-  const closeDoor = (): void => {
-    door?.close();
-    door = undefined;
-  };
-  const wake = (): void => {
-    woken = true;
-    wakeUp?.();
-  };
-  // The hooks of the settle under way; undefined once a knock named none (only the time is left).
-  let knockers: Set<number> | undefined = new Set();
-  let settleRound = 0;
-  const onKnock = (pids: readonly number[] = []): void => {
-    const settleMs = options.knockSettleMs ?? 0;
-    if (settleMs <= 0) {
-      knocked = true;
-      wake();
-      return;
-    }
-    if (pids.length === 0) knockers = undefined;
-    for (const pid of pids) knockers?.add(pid);
-    if (knockSettling) return;
-    knockSettling = true;
-    const round = ++settleRound;
-    const settle = (): void => {
-      if (!knockSettling || round !== settleRound) return;
-      knockSettling = false;
-      knockers = new Set();
-      knocked = true;
-      wake();
-    };
-    ports.timer(settleMs, settle);
-    const exited = ports.exited?.bind(ports);
-    const pollMs = options.knockPollMs ?? 2;
-    if (!exited) return;
-    const look = (): void => {
-      if (!knockSettling || round !== settleRound || knockers === undefined) return;
-      if ([...knockers].every((pid) => exited(pid))) settle();
-      else ports.timer(pollMs, look);
-    };
-    ports.timer(pollMs, look);
-  };
-  // Functions, so the type checker does not take a flag as unchanged across an await.
-  const isWoken = (): boolean => woken;
-  const mustGo = (): boolean => stopped || yielding;
-  const leaving = (): boolean => mustGo() || pausing;
-
+  const life = createFlags(ports);
+  const onKnock = settleKnocks(ports, options, () => {
+    life.knocked = true;
+    life.alarm.wake();
+  });
   // True ("ok"): a look at the outbox comes after this message.
   const onMessage = (message: "wake" | "yield" | "pause", pid?: number): boolean => {
-    if (message === "yield") yielding = true;
+    if (message === "yield") life.yielding = true;
     if (message === "pause") {
-      pausing = true;
-      pausedFor = pid;
+      life.pausing = true;
+      life.pausedFor = pid;
     }
-    wake();
-    return !leaving() && state !== "closing";
+    life.alarm.wake();
+    return !leaving(life) && life.state !== "closing";
   };
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const done = (): void => {
-        cancel();
-        wakeUp = undefined;
-        resolve();
-      };
-      const cancel = ports.timer(Math.max(1, ms), done);
-      wakeUp = done;
-    });
-
-  // Asleep until a wake, the due time, a lost lock, or a look that finds work.
-  async function sleepUntil(dueAt: number, pollMs: number): Promise<void> {
-    const look = await ports.lookout();
-    while (!stopped && !isWoken()) {
-      await sleep(Math.min(pollMs, dueAt - ports.now()));
-      if (isWoken() || lockLost || ports.now() >= dueAt) return;
-      if (await look()) return;
-    }
-  }
-
-  async function drainLoop(hasSocket: boolean): Promise<void> {
-    let idleSince = ports.now();
-    for (let first = true; !leaving(); first = false) {
-      state = "draining";
-      woken = false;
-      if (knocked) {
-        knocked = false;
-        door?.refresh();
-      }
-      const round = await ports.round(first, door);
-      if (round.worked || round.waiting) idleSince = ports.now();
-      const idleUntil = idleSince + options.idleMs;
-      // Lingering needs the socket: without one no hook can reach this worker.
-      const stay = hasSocket && !lockLost && ports.now() < idleUntil;
-      if (lockLost || (!round.waiting && !stay)) return;
-      state = round.waiting ? "draining" : "lingering";
-      // Work that waits (a retry, a group, a digest) sets the wake-up: the idle time only ends a
-      // linger, and a short one must not turn the wait into a busy loop.
-      const dueAt = round.waiting ? (round.nextDueAt ?? idleUntil) : idleUntil;
-      await sleepUntil(dueAt, hasSocket ? options.recheckMs : options.pollMs);
-    }
-  }
-
-  async function once(): Promise<"again" | "gone"> {
-    state = "starting";
-    const server = await ports.listen(onMessage);
-    let locked: boolean;
-    try {
-      locked = await ports.withLock(
-        async () => {
-          await ports.prepare();
-          door ??= ports.openDoor(onKnock);
-          try {
-            await drainLoop(server !== undefined);
-          } finally {
-            state = "closing";
-            closeDoor();
-          }
-        },
-        () => {
-          lockLost = true;
-          wakeUp?.();
-        },
-      );
-    } finally {
-      // The order the protocol rests on: the door (above, before the lock is released), the
-      // socket, then the last look.
-      state = "closing";
-      closeDoor();
-      await server?.close();
-    }
-    if (!locked) {
-      await ports.wakeHolder();
-      return "gone";
-    }
-    if (pausing && !mustGo()) {
-      state = "paused";
-      pausing = false;
-      const flush = pausedFor;
-      pausedFor = undefined;
-      await ports.waitForFlush(flush);
-      return mustGo() ? "gone" : "again";
-    }
-    if (mustGo()) return "gone";
-    return (await ports.hasWork()) ? "again" : "gone";
-  }
-
   return {
     async run() {
-      while ((await once()) === "again") lockLost = false;
-      if (yielding) await ports.runLeftEvents();
-      state = "gone";
+      while ((await holdLock(life, ports, options, { onMessage, onKnock })) === "again")
+        life.lockLost = false;
+      if (life.yielding) await ports.runLeftEvents();
+      life.state = "gone";
     },
-    state: () => state,
+    state: () => life.state,
     stop() {
-      stopped = true;
-      wake();
+      life.stopped = true;
+      life.alarm.wake();
     },
   };
 }

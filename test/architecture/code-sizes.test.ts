@@ -21,8 +21,6 @@ describe("code sizes of src/", () => {
       "approve/run-approve.ts askPhone",
       "link/fd-input.ts fdInput",
       "link/offer.ts openOffer",
-      "worker/life.ts createWorkerLife",
-      "worker/pending-index.ts createPendingIndex",
     ]);
   });
 
