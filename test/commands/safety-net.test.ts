@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { logCutShort } from "../../src/commands/run.js";
+import { logCutShort } from "../../src/commands/safety-net.js";
 import { startRecord } from "../../src/journal/append.js";
 import type { HookRun } from "../../src/pipeline/run-hook.js";
 import { testDeps } from "../helpers/sample-notification.js";
