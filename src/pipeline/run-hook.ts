@@ -1,12 +1,8 @@
 import { loadConfig, type LoadedConfig } from "../config/load-config.js";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { logPath, stateDir } from "../config/paths.js";
-import { withDeadline } from "../abort.js";
+import { logPath } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
-import { newTypeNote } from "../message/notification-types.js";
 import { newNotificationId } from "../message/notification-id.js";
 import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
@@ -16,22 +12,14 @@ import { gatherContext } from "./gather-context.js";
 import type { EventContext } from "../core/event-context.js";
 import type { Client, HookEvent } from "../core/hook-event.js";
 import { parseEvent } from "./parse-event.js";
-import {
-  applyPolicy,
-  headlessContainerOf,
-  remoteSessionOf,
-  type PolicyFacts,
-  type PolicyPlan,
-} from "./policy.js";
+import { dryRunPresence, policyFacts, readDndFor } from "./run-facts.js";
+import { describeRun, escalationRecord, noteNewType } from "./describe-run.js";
+import { applyPolicy, type PolicyPlan } from "./policy.js";
 import { readInput } from "./read-input.js";
-import { applyDnd, dndMatters } from "./dnd.js";
-import type { DndMode } from "../core/config.js";
-import type { DndReading } from "../presence/dnd.js";
+import { applyDnd } from "./dnd.js";
 import { appendRunSomewhere, startRecord } from "../journal/append.js";
-import type { EscalationRecord, RunRecord } from "../journal/line.js";
+import type { RunRecord } from "../journal/line.js";
 import { route } from "./route.js";
-import { claimMarker, peekMarker } from "./seen-markers.js";
-import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
 import {
   escalationsOf,
   noteAnswer,
@@ -139,10 +127,15 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
         id: newNotificationId(),
         now: deps.now(),
       });
-      describe(run.record, event, run.notification, run.config);
+      describeRun(run.record, event, run.notification, run.config);
       if (options.mode !== "dry-run") noteNewType(run.record, event, deps);
       const planned = route(run.notification, value);
-      run.plan = applyPolicy(planned, event, value, policyFacts(deps, event, context, options));
+      run.plan = applyPolicy(
+        planned,
+        event,
+        value,
+        policyFacts(deps, event, context, options.mode),
+      );
       const dnd = await readDndFor(run.plan, value.dnd, deps);
       if (dnd) {
         run.record.dnd = dnd.detail;
@@ -193,89 +186,6 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
     run.loggedTo = appendRunSomewhere(run.record, logPath(deps), run.config?.secrets ?? []);
   }
   return run;
-}
-
-// The system's Do Not Disturb, read (one program at most, bounded) only when it would change a
-// delivery of this plan.
-async function readDndFor(
-  plan: PolicyPlan,
-  mode: DndMode,
-  deps: Deps,
-): Promise<DndReading | undefined> {
-  if (!dndMatters(plan, mode)) return undefined;
-  const { readDnd } = await import("../presence/dnd.js");
-  return withDeadline(5_000, (signal) => readDnd(deps, signal));
-}
-
-// --dry-run is for a person, not the agent: it may ask the probes (the hook never does).
-async function dryRunPresence(plan: PolicyPlan, deps: Deps): Promise<Presence | undefined> {
-  const away = plan.deliveries.find((d) => d.entry.when === "away");
-  if (!away) return undefined;
-  const { presenceNow } = await import("../delivery/presence-gate.js");
-  return presenceNow({
-    env: deps.env,
-    pid: deps.ppid ?? 0,
-    idleSeconds: away.entry.idleSeconds ?? DEFAULT_IDLE_SECONDS,
-    platform: deps.platform,
-    now: deps.now(),
-  });
-}
-
-function escalationRecord(escalation: PlannedEscalation): EscalationRecord {
-  const { sinkName: sink, afterSeconds, notification } = escalation;
-  return { sink, afterSeconds, id: notification.id };
-}
-
-// The clock, the environment and the seen markers, for the noise rules; --dry-run only peeks.
-function policyFacts(
-  deps: Deps,
-  event: HookEvent,
-  context: EventContext,
-  options: HookOptions,
-): PolicyFacts {
-  const now = deps.now();
-  const dir = join(stateDir(deps), "seen");
-  const mark = options.mode === "dry-run" ? peekMarker : claimMarker;
-  const started = event.name === "Stop" ? context.turnStartedAt : undefined;
-  return {
-    // A getter: the local time zone costs ~0.2 ms to load, and only quiet hours need it.
-    get localMinutes() {
-      const local = new Date(now);
-      return local.getHours() * 60 + local.getMinutes();
-    },
-    remoteSession: remoteSessionOf(deps.env),
-    // A getter: two stat calls that only a desktop or sound delivery needs.
-    get headlessContainer() {
-      return headlessContainerOf(deps.env, deps.platform, existsSync);
-    },
-    turnMs: started === undefined ? undefined : now - started,
-    claim: (name, windowMs) => mark(dir, name, windowMs, now),
-    coalesce: options.mode !== "wait",
-  };
-}
-
-// A notification_type the table does not know is logged, the first time it is seen (a seen
-// marker of a year), so that the table can grow (message/notification-types.ts).
-function noteNewType(record: RunRecord, event: HookEvent, deps: Deps): void {
-  const note = newTypeNote(event.name === "Notification" ? event.notificationType : undefined);
-  if (note && claimMarker(join(stateDir(deps), "seen"), note.marker, note.windowMs, deps.now()))
-    record.notes = [note.note];
-}
-
-function describe(
-  record: RunRecord,
-  event: HookEvent,
-  notification: Notification,
-  config: LoadedConfig,
-): void {
-  record.event = event.name;
-  record.client = notification.client;
-  record.failure = notification.failure;
-  record.project = notification.project;
-  record.session = event.sessionId;
-  record.id = notification.id;
-  record.issues = [...(event.dropped ?? []).map((why) => `hook event: ${why}`), ...config.issues];
-  if (config.error) record.error = { code: config.error.code, message: config.error.message };
 }
 
 // A turn's end or an idle prompt: the agent waits for its next prompt, which a typed reply can
