@@ -1,15 +1,14 @@
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
-import { HookNotifyError } from "../errors.js";
-import { readBoundedSync } from "../read-bounded.js";
+import type { HookNotifyError } from "../errors.js";
+import { readConfigFile } from "./read-config-file.js";
 import { mergeProjectConfig } from "./merge-project.js";
 import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
 import { validateConfig } from "./validate-config.js";
-import { jsonErrorWhere, locateKey } from "./locate-key.js";
+import { locateKey } from "./locate-key.js";
 import { fnv1a64 } from "../fnv1a.js";
 import { defaultConfig } from "./default-config.js";
 import { type Config } from "../core/config.js";
-import { MAX_CONFIG_BYTES } from "../core/defaults.js";
 
 export interface LoadedConfig {
   value: Config;
@@ -38,7 +37,7 @@ export function loadConfig(
 ): LoadedConfig {
   const explicit = options.configPath ?? deps.env.HOOK_NOTIFY_CONFIG;
   const path = userConfigPath(deps, options.configPath);
-  const user = readJson(path, !!explicit);
+  const user = readConfigFile(path, !!explicit);
   // No file (or a file holding `null`): the built-in default, already validated.
   const base =
     user.json === undefined || user.json === null
@@ -56,7 +55,7 @@ export function loadConfig(
   };
   if (!options.projectDir) return loaded;
   const projectPath = join(options.projectDir, PROJECT_CONFIG_NAME);
-  const project = readJson(projectPath, false, "The project file was ignored.");
+  const project = readConfigFile(projectPath, false, "The project file was ignored.");
   if (project.error) {
     loaded.issues.push(project.error.message);
     loaded.located.push(project.error.message);
@@ -70,45 +69,6 @@ export function loadConfig(
   loaded.secrets.push(...merged.secrets);
   Object.assign(loaded.unresolved, merged.unresolved);
   return loaded;
-}
-
-// A cloned repository ships the project file: it may be a FIFO or a link to /dev/zero. Only a
-// regular file of at most MAX_CONFIG_BYTES is read, and the read cannot block.
-function readJson(
-  path: string,
-  mustExist: boolean,
-  next = "Check --config / HOOK_NOTIFY_CONFIG (without a file the built-in default is used).",
-): { json?: unknown; text?: string; error?: HookNotifyError } {
-  let text: string;
-  try {
-    text = readBoundedSync(path, { maxBytes: MAX_CONFIG_BYTES });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !mustExist) return {};
-    const why =
-      code === "ENOENT"
-        ? "not found"
-        : code === "ENOTREG"
-          ? "not a regular file (a FIFO or a device?), so it was not read"
-          : code === "EFBIG"
-            ? `larger than ${MAX_CONFIG_BYTES / 1024} KiB, so it was not read`
-            : `cannot be read (${code ?? "error"})`;
-    return {
-      error: new HookNotifyError("CONFIG_UNREADABLE", `${path}: ${why}. ${next}`, { cause: error }),
-    };
-  }
-  try {
-    return { json: JSON.parse(text.replace(/^\uFEFF/, "")) as unknown, text };
-  } catch (error) {
-    return {
-      text,
-      error: new HookNotifyError(
-        "CONFIG_INVALID",
-        `${path}: ${jsonErrorWhere(text, error)}. Fix the file, then check it: hook-notify doctor${mustExist ? ` --config ${path}` : ""}`,
-        { cause: error },
-      ),
-    };
-  }
 }
 
 // "config.json:12:7: sinks.team.url: …": the file, and where in it the key stands when it is found.
