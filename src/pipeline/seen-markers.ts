@@ -1,17 +1,9 @@
 // "Seen" markers for de-duplication and cool-downs, shared by every hook process of a user: one
 // empty file per key under $XDG_STATE_HOME/hook-notify/seen/, its mtime the moment it was claimed.
 // Synchronous on purpose, like record.ts: a few tiny calls, and node:fs/promises costs ~2 ms to load.
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  type Stats,
-} from "node:fs";
+import { readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { createExclusive, moveAsideIfSame, statOrNothing, tryQuietly } from "./exclusive-file.js";
 
 /** Claims or peeks at a marker; true means "go ahead and notify". */
 export type ClaimMarker = (name: string, windowMs: number) => boolean;
@@ -42,47 +34,6 @@ export function peekMarker(dir: string, name: string, windowMs: number, now: num
   return !seen || now - seen.mtimeMs >= windowMs;
 }
 
-function createExclusive(dir: string, path: string): "created" | "exists" | "failed" {
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      closeSync(openSync(path, "wx", 0o600));
-      return "created";
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") return "exists";
-      if (code !== "ENOENT") return "failed";
-      try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-      } catch {
-        return "failed";
-      }
-    }
-  }
-  return "failed";
-}
-
-// Renames the stale marker to a name of our own, then checks that it was the stale one (same
-// inode): if another process renewed it in between, that fresh marker is put back and we lose.
-function moveAsideIfSame(path: string, stale: Stats): boolean {
-  const aside = `${path}.${process.pid.toString(36)}${Math.random().toString(36).slice(2, 8)}.old`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return true; // already gone: the next exclusive create decides
-  }
-  const moved = statOrNothing(aside);
-  if (moved && moved.ino !== stale.ino) {
-    tryQuietly(() => {
-      renameSync(aside, path);
-    });
-    return false;
-  }
-  tryQuietly(() => {
-    unlinkSync(aside);
-  });
-  return true;
-}
-
 // Now and then (1 run in 20): markers whose window has passed are deleted, so the folder stays
 // small. The window is the last part of every marker's name ("dd-<hash>-5").
 export function sweepMarkers(dir: string, now: number): void {
@@ -102,21 +53,5 @@ export function sweepMarkers(dir: string, now: number): void {
         unlinkSync(path);
       });
     }
-  }
-}
-
-function statOrNothing(path: string): Stats | undefined {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-function tryQuietly(work: () => void): void {
-  try {
-    work();
-  } catch {
-    // Another process got there first; nothing to do.
   }
 }
