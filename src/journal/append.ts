@@ -1,21 +1,9 @@
 // The only writer of log.ndjson. Synchronous on purpose: one small append at a time, from a
 // short-lived hook or from the worker, and node:fs/promises costs the hook ~2 ms to load.
-//   - O_NONBLOCK: a FIFO in the log's place (no reader) fails at once instead of blocking the run
-//     and its deadline timer; anything but a regular file is refused.
-//   - Rotation by size, whoever writes: past MAX_LOG_BYTES the file becomes log.1.ndjson (replacing
-//     the one before), so the log and its one rotated file stay under twice that, however long only
-//     the worker writes.
+//   - Each line is appended to a regular file only, non-blocking, rotated by size whoever writes
+//     (append-file.ts).
 //   - A private fallback ($TMPDIR/hook-notify-<uid>/) when the state folder cannot take a run.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  writeSync,
-} from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { logPath } from "../config/paths.js";
@@ -23,11 +11,7 @@ import { MAX_LOG_BYTES } from "../core/defaults.js";
 import type { Deps } from "../deps.js";
 import { scrubValue } from "../redact.js";
 import type { JournalLine, OutboxLine, RunRecord } from "./line.js";
-
-// The rotated file beside the log: log.ndjson → log.1.ndjson.
-export function rotatedPath(path: string): string {
-  return path.replace(/\.ndjson$/, ".1.ndjson");
-}
+import { appendText } from "./append-file.js";
 
 // Appends one line (secrets masked). Never throws: false when it could not be written.
 export function appendJournal(
@@ -88,33 +72,5 @@ export function fallbackLogPath(): string | undefined {
     return join(dir, "log.ndjson");
   } catch {
     return undefined;
-  }
-}
-
-// Appends to a regular file, opened non-blocking; rotates it first when it is over maxBytes.
-export function appendText(path: string, text: string, maxBytes: number): void {
-  const nonblock = (constants as Partial<typeof constants>).O_NONBLOCK ?? 0;
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | nonblock;
-  let fd = openSync(path, flags, 0o600);
-  try {
-    let info = fstatSync(fd);
-    if (info.isFile() && info.size > maxBytes) {
-      closeSync(fd);
-      rotate(path);
-      fd = openSync(path, flags, 0o600);
-      info = fstatSync(fd);
-    }
-    if (!info.isFile()) throw new Error(`${path}: not a regular file`);
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function rotate(path: string): void {
-  try {
-    renameSync(path, rotatedPath(path));
-  } catch {
-    // Another writer rotated it first: the path is a fresh file (or will be, when reopened).
   }
 }

@@ -1,7 +1,7 @@
 // The only reader of log.ndjson's files: newest line first, a chunk at a time from the end, so
 // `log -n 20` reads the end of a long log and stops; or both files whole, oldest first.
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { rotatedPath } from "./append.js";
+import { rotatedPath } from "./append-file.js";
 
 const CHUNK_BYTES = 64 * 1024;
 
