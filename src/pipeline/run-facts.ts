@@ -26,7 +26,7 @@ export function policyFacts(
   deps: Deps,
   event: HookEvent,
   context: EventContext,
-  mode: "hook" | "wait" | "dry-run",
+  { mode }: { mode: "hook" | "wait" | "dry-run" },
 ): PolicyFacts {
   const now = deps.now();
   const dir = join(stateDir(deps), "seen");
