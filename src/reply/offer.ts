@@ -2,17 +2,16 @@
 // for it (the message id, the chat, the agent's pane and process, the expiry) and makes sure a
 // reply listener runs (one per bot, a detached process that ends when no ticket is live). The
 // hook itself never waits for a reply: it returned long before this.
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { resolveSetup, isTelegramSetup } from "../approve/setup.js";
 import { newTelegramRequestId } from "../approve/telegram-callback.js";
-import { noteMessage, openInbox, type Inbox } from "../approve/telegram-inbox.js";
+import { noteMessage, openInbox } from "../approve/telegram-inbox.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import type { OutboxEntry } from "../outbox/store.js";
 import { stateDir } from "../state-dir.js";
 import { hookPaneOf, paneAgent } from "./pane.js";
 import { saveTicket, type ReplyTicket } from "./store.js";
+import { listenerRuns, startListener } from "./listener-process.js";
 
 /** Why no reply can be taken for this message, or the ticket written. */
 export type Offered = { ticket: string } | { none: string };
@@ -73,58 +72,4 @@ async function replyTarget(
   const pane = await paneAgent(hookPane, deps.platform);
   if (!pane) return { none: `tmux pane ${hookPane.pane} is gone, or its program cannot be told` };
   return { pane };
-}
-
-// The listener's lock file names its pid; a pid that is gone leaves a lock that counts for nobody.
-export function listenerRuns(inbox: Inbox): boolean {
-  try {
-    const pid = Number(readFileSync(join(inbox.dir, "reply-listen.lock"), "utf8").trim());
-    if (!Number.isInteger(pid) || pid <= 1) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-// Takes the listener's lock for this process (a stale one is replaced). False when another has it.
-export function takeListenerLock(inbox: Inbox): boolean {
-  const path = join(inbox.dir, "reply-listen.lock");
-  if (listenerRuns(inbox)) return false;
-  rmSync(path, { force: true });
-  try {
-    const fd = openSync(path, "wx", 0o600);
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function releaseListenerLock(inbox: Inbox): void {
-  const path = join(inbox.dir, "reply-listen.lock");
-  try {
-    if (readFileSync(path, "utf8").trim() === String(process.pid)) rmSync(path, { force: true });
-  } catch {
-    // Gone already.
-  }
-}
-
-// dist/reply.cjs beside the running worker (or CLI), detached, stdio ignored, with the worker's
-// environment and the config file the message was sent by.
-function startListener(deps: Deps, configPath: string | undefined): void {
-  const bin = process.argv[1];
-  const file = bin === undefined ? undefined : join(dirname(bin), "reply.cjs");
-  if (file === undefined || !existsSync(file)) return;
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const env = { ...deps.env, ...(configPath ? { HOOK_NOTIFY_CONFIG: configPath } : {}) };
-  const child = spawn(process.execPath, [file], {
-    detached: true,
-    stdio: "ignore",
-    env,
-    windowsHide: true,
-  });
-  child.on("error", () => undefined);
-  child.unref();
 }

@@ -13,7 +13,7 @@ import { stateDir } from "../state-dir.js";
 import type { ReplyNote } from "./judge.js";
 import { listen } from "./listen.js";
 import { liveFiles, targetWords } from "./store.js";
-import { releaseListenerLock, takeListenerLock } from "./offer.js";
+import { releaseListenerLock, takeListenerLock } from "./listener-process.js";
 
 const deps = createDeps();
 
