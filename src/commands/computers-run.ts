@@ -10,7 +10,7 @@ import {
 } from "../service/computer-api.js";
 import type { ServiceContext } from "../service/http.js";
 import type { Computer } from "../service/schemas.js";
-import { failedStepsOf } from "../service/watch/detect.js";
+import { failedStepsOf } from "../service/watch/detect-computers.js";
 import { withService, type CommandIo } from "./service-command.js";
 import { cell } from "./cells.js";
 

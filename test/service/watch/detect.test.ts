@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { detectComputers, detectControls } from "../../../src/service/watch/detect.js";
+import { detectComputers } from "../../../src/service/watch/detect-computers.js";
+import { detectControls } from "../../../src/service/watch/detect-controls.js";
 import { detectSessions } from "../../../src/service/watch/detect-sessions.js";
 import type { Computer } from "../../../src/service/schemas.js";
 

@@ -1,8 +1,8 @@
-// What changed since the last poll, as facts to announce. Pure: the previous state and what the
-// service says now in, the facts and the next state out. A first poll (no previous state) is the
-// baseline and announces nothing.
-import type { Computer, ControlChange } from "../schemas.js";
-import { diffSettings, type SettingChange } from "./diff-settings.js";
+// What changed on the cloud computers since the last poll, as facts to announce: one went into
+// error or recovered (detect-controls.ts does the same for the settings). Pure: the previous state
+// and what the service says now in, the facts and the next state out. A first poll (no previous
+// state) is the baseline and announces nothing.
+import type { Computer } from "../schemas.js";
 import type { SeenComputer } from "./state.js";
 
 /** A provisioning step that failed. */
@@ -21,18 +21,6 @@ export interface ComputerFact {
   failedSteps: FailedStep[];
   /** The last messages of the failed step's install session (filled by the poll). */
   installMessages?: string[] | undefined;
-}
-
-export interface ControlsFact {
-  kind: "ControlsChanged";
-  /** The newest revision. */
-  revision: number;
-  /** How many revisions are new; `more` when older ones were beyond the pages read. */
-  count: number;
-  more: boolean;
-  user?: string | undefined;
-  updatedAt?: string | undefined;
-  changes: SettingChange[];
 }
 
 const FAILED_STEP = /^(failed|failure|error|errored)$/i;
@@ -85,35 +73,4 @@ export function detectComputers(
     };
   }
   return { facts, next };
-}
-
-// The revisions after `lastSeen` as one fact: how many, who made the newest, and the diff from
-// the last seen settings to the newest (a burst of changes is one notification, not twenty).
-// `history` is newest first and reaches lastSeen when the pages read allowed; when it does not,
-// the count is a lower bound (`more`) and the diff starts at the oldest revision read.
-export function detectControls(
-  lastSeen: number | undefined,
-  history: readonly ControlChange[],
-): { facts: ControlsFact[]; next: number | undefined } {
-  const latest = history[0];
-  if (lastSeen === undefined || latest === undefined)
-    return { facts: [], next: latest?.revision ?? lastSeen };
-  const fresh = history.filter((change) => change.revision > lastSeen);
-  if (fresh.length === 0) return { facts: [], next: Math.max(latest.revision, lastSeen) };
-  const base = history.find((change) => change.revision <= lastSeen);
-  const users = [...new Set(fresh.map(userOf).filter((u): u is string => u !== undefined))];
-  const fact: ControlsFact = {
-    kind: "ControlsChanged",
-    revision: latest.revision,
-    count: fresh.length,
-    more: base === undefined,
-    user: users.join(", ") || undefined,
-    updatedAt: latest.updatedAt,
-    changes: diffSettings(base?.settings ?? fresh.at(-1)?.settings ?? {}, latest.settings ?? {}),
-  };
-  return { facts: [fact], next: latest.revision };
-}
-
-function userOf(change: ControlChange): string | undefined {
-  return change.user?.name ?? change.user?.email ?? change.user?.id;
 }
