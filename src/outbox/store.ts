@@ -1,12 +1,13 @@
 // The durable outbox: one JSON file per remote delivery, written atomically (temp file + rename).
 // Entries name the sink and the config to re-read; they never hold sink options or secrets.
 import { mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
 import type { Notification } from "../core/notification.js";
 import { outboxPaths, type OutboxPaths } from "./paths.js";
 import type { PresenceGate } from "../presence/gate-env.js";
+import { observerOf } from "./pending-observers.js";
 
 /** One pending delivery of one notification to one sink. */
 export interface OutboxEntry {
@@ -161,28 +162,6 @@ export async function ensureDirs(paths: OutboxPaths): Promise<void> {
   ]) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   }
-}
-
-/** Told of this process's writes to one pending folder (the worker's due-time index). */
-export interface PendingObserver {
-  wrote(entry: OutboxEntry): void;
-  removed(key: string): void;
-}
-
-// By pending folder (resolved: a hook event's run may spell it otherwise): every write and
-// removal through this module is told, whichever code path (a hook event's run, a retry, a
-// fallback, a digest) made it. See worker/pending-index.ts.
-const observers = new Map<string, PendingObserver>();
-const observerOf = (dir: string) =>
-  observers.size === 0 ? undefined : observers.get(resolve(dir));
-
-// Observes `dir` until the returned function is called.
-export function observePending(dir: string, observer: PendingObserver): () => void {
-  const key = resolve(dir);
-  observers.set(key, observer);
-  return () => {
-    if (observers.get(key) === observer) observers.delete(key);
-  };
 }
 
 // Temp file (0600) in the same file system, fsync, rename: readers see all of it or nothing.

@@ -1,12 +1,13 @@
 // The worker's index of pending/ by due time (src/link/PROTOCOL.md, "The due-time index"): built by
 // one look at the folder when the worker takes the lock, kept by this process's own writes (the
-// store tells it: observePending), and looked at again, by one listing that reads only names it
-// does not know, when another process may have written (a wake on the socket, or the folder's
-// mtime moved at a periodic look). A wake, a round and a sleep then cost what is due, not what
+// store tells it: observePending, outbox/pending-observers.ts), and looked at again, by one listing
+// that reads only names it does not know, when another process may have written (a wake on the
+// socket, or the folder's mtime moved at a periodic look). A wake, a round and a sleep then cost what is due, not what
 // waits: the entries not yet due are neither listed, nor stat'ed, nor read, nor scanned.
 import { lstat, stat } from "node:fs/promises";
 import type { OutboxPaths } from "../outbox/paths.js";
-import { observePending, type OutboxEntry } from "../outbox/store.js";
+import type { OutboxEntry } from "../outbox/store.js";
+import { observePending } from "../outbox/pending-observers.js";
 import { readEntries, type Quarantined } from "../outbox/read-entries.js";
 import { createPendingLines, type PendingCounts } from "./pending-lines.js";
 
