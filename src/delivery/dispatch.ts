@@ -60,7 +60,15 @@ export async function dispatch(
   const routed = [...deliveries, ...(options.held ?? [])].map((d) => d.entry.name);
   const [sent, queued, held, escalated] = await Promise.all([
     // Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
-    Promise.all(toSend.map((delivery) => sendOrSkip(delivery, budget, options))),
+    // The banner first: a player or a voice starts after what is already under way (the
+    // banner's program) has reached its start (issue #41: the banner is what the person waits for).
+    Promise.all(
+      toSend.map(async (delivery) => {
+        if (delivery.sink.audible === true && toSend.some((d) => d.sink.audible !== true))
+          await new Promise((resolve) => setImmediate(resolve));
+        return sendOrSkip(delivery, budget, options);
+      }),
+    ),
     queueRemote(toQueue, budget, options, routed),
     holdForCoalescing(options.held ?? [], budget, options),
     queueEscalations(options),

@@ -5,7 +5,6 @@
 // Windows: hooks there run the pipeline themselves and hand desktop and sound over the socket).
 // A hook whose knock finds no reader takes its event back, so the worker closes the FIFO before
 // its last look at events/ (worker-main.ts): a knock that got through was before that look.
-import { execFileSync } from "node:child_process";
 import { constants, openSync, unlinkSync, watch } from "node:fs";
 import type { Socket } from "node:net";
 import { basename, dirname, join } from "node:path";
@@ -42,18 +41,52 @@ export interface Offer {
   close(): void;
 }
 
-// Opens the FIFO and writes the stamp (the caller asks fastPathOn first); undefined when no
-// FIFO can be made.
+// Makes the FIFO, then opens it and writes the stamp (the caller asks fastPathOn first). Node has
+// no call that makes a FIFO, so `mkfifo` does, started without waiting for it: a cold worker's
+// first round (the banner) does not wait for a program to start and end. Until the stamp names
+// the new FIFO no hook knocks on it (a hook that finds no reader meanwhile starts a worker, which
+// wakes this one: PROTOCOL.md); an offer closed before the FIFO was made never opens it.
 export function openOffer(
   deps: Deps,
   paths: OutboxPaths,
   token: string,
   onKnock: (pids: readonly number[]) => void,
-): Offer | undefined {
+): Offer {
   const fifo = join(paths.root, `worker.${token}.fifo`);
+  let opened: Offer | undefined;
+  let closed = false;
+  const learnt: (RunConfig | undefined)[] = [];
+  const { execFile } = process.getBuiltinModule("node:child_process");
+  execFile("mkfifo", ["-m", "600", fifo], { timeout: 5_000 }, (error) => {
+    if (closed || error) {
+      remove(fifo);
+      return;
+    }
+    opened = openMade(deps, paths, fifo, onKnock);
+    for (const config of learnt.splice(0)) opened?.learn(config);
+  }).on("error", () => undefined);
+  return {
+    refresh: () => opened?.refresh(),
+    learn(config) {
+      if (opened) opened.learn(config);
+      else learnt.push(config);
+    },
+    close() {
+      closed = true;
+      opened?.close();
+    },
+  };
+}
+
+// The FIFO made: opened, and the stamp written; undefined when it cannot be opened.
+function openMade(
+  deps: Deps,
+  paths: OutboxPaths,
+  fifo: string,
+  onKnock: (pids: readonly number[]) => void,
+): Offer | undefined {
   let fd: number;
   try {
-    execFileSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore", timeout: 5_000 });
     // Read and write: the worker is then a reader and a writer, so the FIFO never reads as ended
     // between knocks, and a hook's non-blocking open for writing succeeds while it lives.
     fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
