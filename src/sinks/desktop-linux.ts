@@ -11,11 +11,10 @@ import { holdListener, listenerMissing, type ListenerHold } from "./banner-liste
 import { showWithAction } from "./desktop-click.js";
 import { hasSessionBus, notifySendArgs, type DesktopOptions } from "./desktop.js";
 import { findProgram } from "./find-program.js";
+import { bannerId } from "./notify-send-text.js";
 import { settleMs } from "./platform.js";
 import { runProgram } from "./run-program.js";
 import type { BannerEnd, SendContext, SendReport } from "./sink.js";
-
-const ID = /^\s*(\d{1,10})\s*$/m;
 
 // Shows the banner (after the checks doctor makes too); in the worker, follows it to its end.
 export async function notifySend(
@@ -116,7 +115,9 @@ async function showClickable(
 }
 
 // The banner without an action; with a listener (started by `listen` once notify-send has),
-// followed for its close. `why`: the listener could not follow it.
+// followed for its close. The result is notify-send's own: a failure to start or a non-zero exit
+// fails the sink (and its fallback runs), whatever the listener does meanwhile; the listener
+// only tells how a banner that was shown ended. `why`: the listener could not follow it.
 async function showPlainly(
   path: string,
   notification: Notification,
@@ -128,24 +129,21 @@ async function showPlainly(
   const running = runProgram(path, notifySendArgs(notification, opts), {
     env: ctx.deps.env,
     signal: ctx.signal,
-    // The worker waits for the id of a banner it follows (notify-send exits right after it).
-    wait: ctx.wait || listen !== undefined,
+    // The worker waits for notify-send's exit (right after the daemon answered): nobody waits for
+    // the worker, and what it logs is what notify-send said. Only the hook leaves it running.
+    wait: ctx.wait || ctx.deps.worker === true,
     sinkName: ctx.sinkName,
     settleMs: settleMs("desktop", ctx.deps.env),
     fix: "Is a notification daemon running? (dunst, mako, or your desktop's own; see hook-notify doctor)",
     onOutput: (text) => {
-      shownId = ID.exec(text)?.[1];
-      if (shownId !== undefined) ctx.receipt?.({ state: "shown", id: shownId });
+      shownId = bannerId(text);
     },
   });
   const holding = listen?.(ctx);
   let hold: ListenerHold | { why: string } | undefined;
   try {
-    const result = await running.catch((error: unknown) => {
-      // The daemon gave the banner its id: shown, however notify-send ended after that.
-      if (holding && shownId !== undefined) return "exited" as const;
-      throw error;
-    });
+    const result = await running;
+    if (shownId !== undefined) ctx.receipt?.({ state: "shown", id: shownId });
     hold = await holding;
     if (hold && "why" in hold) {
       // The worker says in the log why it cannot tell how the banner ended.
