@@ -96,64 +96,93 @@ function openMade(
   }
   const net = process.getBuiltinModule("node:net");
   const socket: Socket = new net.Socket({ fd, readable: true, writable: false });
-  // The config hooks load: the worker's own default until a hook asks for another (its --config).
-  let override: string | undefined;
-  const configPath = () => userConfigPath(deps, override);
-  const salt = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
-  const bases = randomBases(Math.random);
-  const projectFiles = new Set<string>();
-  const projectPieces = new Set<string>();
-
-  const write = (): void => {
-    try {
-      const path = configPath();
-      const before = fileState(path);
-      const loaded = loadConfig(deps, { configPath: override });
-      const state = fileState(path);
-      // Changed while it was read (an editor still writing): the stamp would vouch for a text
-      // the worker did not load. The next change (or knock) writes it.
-      if (loaded.error || state === undefined || JSON.stringify(before) !== JSON.stringify(state)) {
-        remove(paths.stamp);
-        return;
-      }
-      const names = new Set(variablesIn(textOf(path)));
-      for (const file of projectFiles)
-        for (const name of variablesIn(textOf(file))) names.add(name);
-      const sorted = [...names].sort();
-      const stamp: FastStamp = {
-        version: 1,
-        build: buildId(),
-        pid: process.pid,
-        fifo,
-        config: { path, state },
-        env: { names: sorted, salt, print: envPrint(sorted, salt, deps.env) },
-        mask: maskOf([...loaded.secrets, ...projectPieces], bases),
-      };
-      writeStamp(paths.stamp, stamp);
-    } catch {
-      remove(paths.stamp);
-    }
+  const stamper = createStamper(deps, paths, fifo);
+  readKnocks(socket, stamper.ask, onKnock);
+  stamper.write();
+  const watcher = watchConfig(stamper.configPath, () => {
+    stamper.refresh();
+  });
+  return {
+    refresh: stamper.refresh,
+    learn: stamper.learn,
+    close() {
+      // The stamp stays: it says what any worker of this build would do with the config as it
+      // is, so a hook that finds no reader on the FIFO still hands its event over and starts a
+      // worker (PROTOCOL.md, "cold hand-over") instead of running the pipeline itself.
+      watcher?.close();
+      socket.destroy(); // closes the FIFO's descriptor: no reader is left
+      remove(fifo);
+    },
   };
+}
 
+// "s<path>\n": a hook found the stamp stale, for the config at <path>. "e<pid>\n": the hook
+// <pid> handed an event over ("e" alone: a hook that did not say who it is).
+function readKnocks(
+  socket: Socket,
+  onStale: (configPath: string) => void,
+  onKnock: (pids: readonly number[]) => void,
+): void {
   socket.setEncoding("utf8");
   socket.on("error", () => undefined);
   socket.on("data", (text: string) => {
-    // "s<path>\n": a hook found the stamp stale, for the config at <path>. "e<pid>\n": the hook
-    // <pid> handed an event over ("e" alone: a hook that did not say who it is).
     const pids: number[] = [];
     for (const line of text.split("\n")) {
       const wanted = line.slice(1);
-      if (line.startsWith("s") && wanted !== "")
-        override = wanted === userConfigPath(deps) ? undefined : wanted;
+      if (line.startsWith("s") && wanted !== "") onStale(wanted);
       else if (/^e[1-9][0-9]{0,9}$/.test(line)) pids.push(Number(wanted));
     }
     onKnock(pids);
   });
-  write();
-  const watcher = watchConfig(configPath, () => {
-    offer.refresh();
-  });
-  const offer: Offer = {
+}
+
+/** What the stamp vouches for beyond the config file: its salt and mask bases, the project
+ * files runs merged and their secrets. */
+interface StampKeys {
+  salt: string;
+  bases: ReturnType<typeof randomBases>;
+  projectFiles: Set<string>;
+  projectPieces: Set<string>;
+}
+
+// The stamp of this worker's FIFO, kept current: written again when the config it vouches for
+// changed, a hook asked for another config, or a run merged a new project file.
+function createStamper(
+  deps: Deps,
+  paths: OutboxPaths,
+  fifo: string,
+): Pick<Offer, "refresh" | "learn"> & {
+  configPath: () => string;
+  ask: (configPath: string) => void;
+  write: () => void;
+} {
+  // The config hooks load: the worker's own default until a hook asks for another (its --config).
+  let override: string | undefined;
+  const configPath = () => userConfigPath(deps, override);
+  const keys: StampKeys = {
+    salt: process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex"),
+    bases: randomBases(Math.random),
+    projectFiles: new Set(),
+    projectPieces: new Set(),
+  };
+  const write = (): void => {
+    const stamp = stampNow(deps, fifo, configPath(), override, keys);
+    try {
+      if (stamp) {
+        writeStamp(paths.stamp, stamp);
+        return;
+      }
+    } catch {
+      // not written: no stamp, rather than one that vouches for what it does not
+    }
+    remove(paths.stamp);
+  };
+  return {
+    configPath,
+    ask(wanted) {
+      override = wanted === userConfigPath(deps) ? undefined : wanted;
+    },
+    write,
     refresh() {
       const stamp = readStamp(paths.stamp);
       const state = fileState(configPath());
@@ -166,21 +195,46 @@ function openMade(
     },
     learn(config) {
       const project = config?.projectPath;
-      if (project === undefined || projectFiles.has(project)) return;
-      projectFiles.add(project);
-      for (const piece of config?.secrets ?? []) projectPieces.add(piece);
+      if (project === undefined || keys.projectFiles.has(project)) return;
+      keys.projectFiles.add(project);
+      for (const piece of config?.secrets ?? []) keys.projectPieces.add(piece);
       write();
     },
-    close() {
-      // The stamp stays: it says what any worker of this build would do with the config as it
-      // is, so a hook that finds no reader on the FIFO still hands its event over and starts a
-      // worker (PROTOCOL.md, "cold hand-over") instead of running the pipeline itself.
-      watcher?.close();
-      socket.destroy(); // closes the FIFO's descriptor: no reader is left
-      remove(fifo);
-    },
   };
-  return offer;
+}
+
+// The stamp for the config at `path` as it is now; undefined when it cannot vouch for it.
+function stampNow(
+  deps: Deps,
+  fifo: string,
+  path: string,
+  override: string | undefined,
+  keys: StampKeys,
+): FastStamp | undefined {
+  try {
+    const before = fileState(path);
+    const loaded = loadConfig(deps, { configPath: override });
+    const state = fileState(path);
+    // Changed while it was read (an editor still writing): the stamp would vouch for a text
+    // the worker did not load. The next change (or knock) writes it.
+    if (loaded.error || state === undefined || JSON.stringify(before) !== JSON.stringify(state))
+      return undefined;
+    const names = new Set(variablesIn(textOf(path)));
+    for (const file of keys.projectFiles)
+      for (const name of variablesIn(textOf(file))) names.add(name);
+    const sorted = [...names].sort();
+    return {
+      version: 1,
+      build: buildId(),
+      pid: process.pid,
+      fifo,
+      config: { path, state },
+      env: { names: sorted, salt: keys.salt, print: envPrint(sorted, keys.salt, deps.env) },
+      mask: maskOf([...loaded.secrets, ...keys.projectPieces], keys.bases),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** An editor saves in steps (write, rename, chmod): one stamp after the last of them. */
