@@ -982,6 +982,12 @@ async function runLatency(worker) {
   await ensureWorker(childEnv); // the stamp: "cold" below is a session's first hook with it
   await runOnce([bin, "--client", "claude-code"], { env: childEnv, stdin: freshStop });
   await settle(childEnv);
+  // And the worker's code cache, as an earlier worker leaves it (written 5 s into its life or at
+  // its exit): without it the first cold rounds compile the worker's bundle, the later ones not.
+  const cache = join(childEnv.HOME, ".cache", "hook-notify");
+  const cached = () =>
+    filesIn(cache).some((name) => name.startsWith("worker-main.cjs-") && name.endsWith(".v8"));
+  for (const t = Date.now(); !cached() && Date.now() - t < 10_000;) await sleep(100);
   for (let i = -1; i < rounds; i++) {
     if (worker === "cold") await stopWorker(childEnv);
     else await ensureWorker(childEnv);
