@@ -126,8 +126,9 @@ function writeCache(script, dir, file, home) {
 // functions that ran): dist/hook.cjs keeps one only from a run that handed its event over.
 // `require`: what the bundle's require() is; a bundle that needs only node's own modules can
 // take the caller's (a require of its own costs node:module's createRequire).
+// `keepOn(keep)`: when to write it (once; default: as the process exits).
 function requireCached(file, env = process.env, options = {}) {
-  const { worthKeeping = () => true } = options;
+  const { worthKeeping = () => true, keepOn = (keep) => process.once("exit", keep) } = options;
   const source = readSource(file);
   const id = BUILD_ID.exec(source.slice(0, 64))?.[1];
   const home = env.HOME || env.USERPROFILE;
@@ -140,8 +141,10 @@ function requireCached(file, env = process.env, options = {}) {
   const script = new vm.Script(wrapper, { filename: file, cachedData });
   const module = { exports: {}, id: file, filename: file, loaded: false };
   if (cachedData === undefined || script.cachedDataRejected) {
-    process.once("exit", () => {
-      if (worthKeeping(module.exports)) writeCache(script, dir, cacheFile, home);
+    let kept = false;
+    keepOn(() => {
+      if (!kept && worthKeeping(module.exports)) writeCache(script, dir, cacheFile, home);
+      kept = true;
     });
   }
   const compiled = script.runInThisContext();

@@ -2,7 +2,9 @@
 // live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (yargs and
 // the other commands: install, uninstall, flush, help), dist/worker.cjs (the outbox worker) and
 // dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK) and dist/prompts.cjs (init's
-// questions, with the prompt library).
+// questions, with the prompt library). The reply listener is dist/worker.cjs started with the
+// argument "reply" (src/worker/process-entry.ts): one bundle, as they share nearly all their code;
+// dist/worker.cjs loads it (dist/worker-main.cjs) with a V8 code cache.
 // Why a bundle: on Node 20 resolving zod's ~40 ES modules costs ~110 ms, a bundled zod/mini ~5 ms.
 // Why CommonJS: one CommonJS file skips the ES module loader's resolve/link/instantiate steps,
 // about 5 ms of every hook run on Node 20 (no compile cache before Node 22).
@@ -301,23 +303,47 @@ try {
     // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
     supported: { "dynamic-import": false },
   });
-  await build({ ...common, entryPoints: { worker: "src/worker/worker-main.ts" } });
+  await build({
+    ...common,
+    entryPoints: { "worker-main": "src/worker/process-entry.ts" },
+    // Each of its two programs is evaluated only in the process that runs it.
+    supported: { "dynamic-import": false },
+  });
+  await writeWorkerLoader();
   await build({ ...common, entryPoints: { mcp: "src/commands/mcp-run.ts" } });
   await build({ ...common, entryPoints: { prompts: "src/init/ask.ts" } });
-  await build({ ...common, entryPoints: { reply: "src/reply/reply-main.ts" } });
   await onlyBuiltins("hook.cjs");
   await requireOnce("hook.cjs", ["fs", "path"]);
   await stampBuildId([
     "hook.cjs",
     "cli.cjs",
     "commands.cjs",
-    "worker.cjs",
+    "worker-main.cjs",
     "mcp.cjs",
     "prompts.cjs",
-    "reply.cjs",
   ]);
 } catch {
   process.exit(1);
+}
+
+// A cold worker's first banner waits for node to compile the worker's bundle (~330 KB): dist/worker.cjs,
+// what hooks start (and the worker itself, with "reply"), loads dist/worker-main.cjs with the V8
+// code cache bin/hook-notify.cjs keeps for its own bundles. It is written 5 s after a worker that
+// had none started (its first round compiled what later ones run; a worker may stay ten minutes
+// following its banners), or as it exits, if sooner.
+async function writeWorkerLoader() {
+  const text = [
+    `"use strict";`,
+    `// The worker (src/worker/process-entry.ts), bundled in worker-main.cjs, loaded with its V8 code cache.`,
+    `const { join } = require("node:path");`,
+    `const keepOn = (keep) => {`,
+    `  process.once("exit", keep);`,
+    `  setTimeout(keep, 5000).unref();`,
+    `};`,
+    `require(join(__dirname, "..", "bin", "hook-notify.cjs")).requireCached(join(__dirname, "worker-main.cjs"), process.env, { keepOn });`,
+    ``,
+  ].join("\n");
+  await writeFile(new URL("../dist/worker.cjs", import.meta.url), text);
 }
 
 // bin/hook-notify.cjs runs dist/hook.cjs with its own require (a require of the bundle's own would

@@ -42,6 +42,8 @@ export interface DispatchOptions {
   whenQueued: WhenQueued;
   /** The sink whose message for this run takes a typed reply (replySink, a waiting event). */
   replySink?: string | undefined;
+  /** In the worker, how long a player or a voice waits at most for the banner's program. */
+  audibleAfterMs?: number | undefined;
 }
 
 // Local sinks run here, concurrently under one deadline. On the hook path remote sinks go to the
@@ -59,8 +61,7 @@ export async function dispatch(
   // Every sink this notification goes to: a fallback never hands it to one of them again.
   const routed = [...deliveries, ...(options.held ?? [])].map((d) => d.entry.name);
   const [sent, queued, held, escalated] = await Promise.all([
-    // Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
-    Promise.all(toSend.map((delivery) => sendOrSkip(delivery, budget, options))),
+    sendLocal(toSend, budget, options),
     queueRemote(toQueue, budget, options, routed),
     holdForCoalescing(options.held ?? [], budget, options),
     queueEscalations(options),
@@ -74,6 +75,52 @@ export async function dispatch(
   if ((queuedAny || fellBack) && options.whenQueued !== "this-round")
     await options.whenQueued(options.deps);
   return [...withFallbacks, ...queued, ...held];
+}
+
+/** How long a player or a voice waits at most for the banner's program (sendLocal), unless the
+ * options say otherwise. */
+const AUDIBLE_AFTER_MS = 150;
+
+// Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
+// The banner first (issue #41: it is what the person waits for): a player or a voice starts once
+// the sinks that are not audible were sent, in the worker (it waits for notify-send's exit) at
+// most AUDIBLE_AFTER_MS later, so the notifier does not share a small machine's cores with the
+// player while it starts; elsewhere (the hook watches what it starts) right after their start.
+async function sendLocal(
+  toSend: readonly RoutedDelivery[],
+  budget: AbortSignal,
+  options: DispatchOptions,
+): Promise<Awaited<ReturnType<typeof sendOrSkip>>[]> {
+  const quiet = new Map(
+    toSend
+      .filter((d) => d.sink.audible !== true)
+      .map((d) => [d, sendOrSkip(d, budget, options)] as const),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const after =
+    quiet.size === 0
+      ? Promise.resolve()
+      : options.deps.worker === true
+        ? Promise.race([
+            Promise.allSettled(quiet.values()),
+            new Promise(
+              (resolve) =>
+                (timer = setTimeout(resolve, options.audibleAfterMs ?? AUDIBLE_AFTER_MS)),
+            ),
+          ])
+        : new Promise((resolve) => setImmediate(resolve));
+  try {
+    return await Promise.all(
+      toSend.map(async (d) => {
+        const sending = quiet.get(d);
+        if (sending) return sending;
+        await after;
+        return sendOrSkip(d, budget, options);
+      }),
+    );
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // What failed here goes to its sink's fallbacks (fallback.ts, loaded only then).

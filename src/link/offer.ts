@@ -5,27 +5,12 @@
 // Windows: hooks there run the pipeline themselves and hand desktop and sound over the socket).
 // A hook whose knock finds no reader takes its event back, so the worker closes the FIFO before
 // its last look at events/ (worker-main.ts): a knock that got through was before that look.
-import { execFileSync } from "node:child_process";
 import { constants, openSync, unlinkSync, watch } from "node:fs";
 import type { Socket } from "node:net";
 import { basename, dirname, join } from "node:path";
-import { buildId } from "../build-id.js";
-import { loadConfig } from "../config/load-config.js";
-import { userConfigPath } from "../config/paths.js";
 import type { Deps } from "../deps.js";
-import {
-  envPrint,
-  fileState,
-  maskOf,
-  randomBases,
-  readStamp,
-  variablesIn,
-  writeStamp,
-  type FastStamp,
-} from "./stamp.js";
 import type { OutboxPaths } from "../outbox/paths.js";
-import { readBoundedSync } from "../read-bounded.js";
-import { MAX_CONFIG_BYTES } from "../core/defaults.js";
+import { createStamper } from "./stamper.js";
 
 /** What a run's config taught: the project file it merged, and its secrets. */
 export interface RunConfig {
@@ -42,18 +27,52 @@ export interface Offer {
   close(): void;
 }
 
-// Opens the FIFO and writes the stamp (the caller asks fastPathOn first); undefined when no
-// FIFO can be made.
+// Makes the FIFO, then opens it and writes the stamp (the caller asks fastPathOn first). Node has
+// no call that makes a FIFO, so `mkfifo` does, started without waiting for it: a cold worker's
+// first round (the banner) does not wait for a program to start and end. Until the stamp names
+// the new FIFO no hook knocks on it (a hook that finds no reader meanwhile starts a worker, which
+// wakes this one: PROTOCOL.md); an offer closed before the FIFO was made never opens it.
 export function openOffer(
   deps: Deps,
   paths: OutboxPaths,
   token: string,
   onKnock: (pids: readonly number[]) => void,
-): Offer | undefined {
+): Offer {
   const fifo = join(paths.root, `worker.${token}.fifo`);
+  let opened: Offer | undefined;
+  let closed = false;
+  const learnt: (RunConfig | undefined)[] = [];
+  const { execFile } = process.getBuiltinModule("node:child_process");
+  execFile("mkfifo", ["-m", "600", fifo], { timeout: 5_000 }, (error) => {
+    if (closed || error) {
+      remove(fifo);
+      return;
+    }
+    opened = openMade(deps, paths, fifo, onKnock);
+    for (const config of learnt.splice(0)) opened?.learn(config);
+  }).on("error", () => undefined);
+  return {
+    refresh: () => opened?.refresh(),
+    learn(config) {
+      if (opened) opened.learn(config);
+      else learnt.push(config);
+    },
+    close() {
+      closed = true;
+      opened?.close();
+    },
+  };
+}
+
+// The FIFO made: opened, and the stamp written; undefined when it cannot be opened.
+function openMade(
+  deps: Deps,
+  paths: OutboxPaths,
+  fifo: string,
+  onKnock: (pids: readonly number[]) => void,
+): Offer | undefined {
   let fd: number;
   try {
-    execFileSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore", timeout: 5_000 });
     // Read and write: the worker is then a reader and a writer, so the FIFO never reads as ended
     // between knocks, and a hook's non-blocking open for writing succeeds while it lives.
     fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
@@ -63,81 +82,15 @@ export function openOffer(
   }
   const net = process.getBuiltinModule("node:net");
   const socket: Socket = new net.Socket({ fd, readable: true, writable: false });
-  // The config hooks load: the worker's own default until a hook asks for another (its --config).
-  let override: string | undefined;
-  const configPath = () => userConfigPath(deps, override);
-  const salt = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
-  const bases = randomBases(Math.random);
-  const projectFiles = new Set<string>();
-  const projectPieces = new Set<string>();
-
-  const write = (): void => {
-    try {
-      const path = configPath();
-      const before = fileState(path);
-      const loaded = loadConfig(deps, { configPath: override });
-      const state = fileState(path);
-      // Changed while it was read (an editor still writing): the stamp would vouch for a text
-      // the worker did not load. The next change (or knock) writes it.
-      if (loaded.error || state === undefined || JSON.stringify(before) !== JSON.stringify(state)) {
-        remove(paths.stamp);
-        return;
-      }
-      const names = new Set(variablesIn(textOf(path)));
-      for (const file of projectFiles)
-        for (const name of variablesIn(textOf(file))) names.add(name);
-      const sorted = [...names].sort();
-      const stamp: FastStamp = {
-        version: 1,
-        build: buildId(),
-        pid: process.pid,
-        fifo,
-        config: { path, state },
-        env: { names: sorted, salt, print: envPrint(sorted, salt, deps.env) },
-        mask: maskOf([...loaded.secrets, ...projectPieces], bases),
-      };
-      writeStamp(paths.stamp, stamp);
-    } catch {
-      remove(paths.stamp);
-    }
-  };
-
-  socket.setEncoding("utf8");
-  socket.on("error", () => undefined);
-  socket.on("data", (text: string) => {
-    // "s<path>\n": a hook found the stamp stale, for the config at <path>. "e<pid>\n": the hook
-    // <pid> handed an event over ("e" alone: a hook that did not say who it is).
-    const pids: number[] = [];
-    for (const line of text.split("\n")) {
-      const wanted = line.slice(1);
-      if (line.startsWith("s") && wanted !== "")
-        override = wanted === userConfigPath(deps) ? undefined : wanted;
-      else if (/^e[1-9][0-9]{0,9}$/.test(line)) pids.push(Number(wanted));
-    }
-    onKnock(pids);
+  const stamper = createStamper(deps, paths, fifo);
+  readKnocks(socket, stamper.ask, onKnock);
+  stamper.write();
+  const watcher = watchConfig(stamper.configPath, () => {
+    stamper.refresh();
   });
-  write();
-  const watcher = watchConfig(configPath, () => {
-    offer.refresh();
-  });
-  const offer: Offer = {
-    refresh() {
-      const stamp = readStamp(paths.stamp);
-      const state = fileState(configPath());
-      const current =
-        stamp?.pid === process.pid &&
-        stamp.config.path === configPath() &&
-        state !== undefined &&
-        JSON.stringify(state) === JSON.stringify(stamp.config.state);
-      if (!current) write();
-    },
-    learn(config) {
-      const project = config?.projectPath;
-      if (project === undefined || projectFiles.has(project)) return;
-      projectFiles.add(project);
-      for (const piece of config?.secrets ?? []) projectPieces.add(piece);
-      write();
-    },
+  return {
+    refresh: stamper.refresh,
+    learn: stamper.learn,
     close() {
       // The stamp stays: it says what any worker of this build would do with the config as it
       // is, so a hook that finds no reader on the FIFO still hands its event over and starts a
@@ -147,7 +100,26 @@ export function openOffer(
       remove(fifo);
     },
   };
-  return offer;
+}
+
+// "s<path>\n": a hook found the stamp stale, for the config at <path>. "e<pid>\n": the hook
+// <pid> handed an event over ("e" alone: a hook that did not say who it is).
+function readKnocks(
+  socket: Socket,
+  onStale: (configPath: string) => void,
+  onKnock: (pids: readonly number[]) => void,
+): void {
+  socket.setEncoding("utf8");
+  socket.on("error", () => undefined);
+  socket.on("data", (text: string) => {
+    const pids: number[] = [];
+    for (const line of text.split("\n")) {
+      const wanted = line.slice(1);
+      if (line.startsWith("s") && wanted !== "") onStale(wanted);
+      else if (/^e[1-9][0-9]{0,9}$/.test(line)) pids.push(Number(wanted));
+    }
+    onKnock(pids);
+  });
 }
 
 /** An editor saves in steps (write, rename, chmod): one stamp after the last of them. */
@@ -180,15 +152,6 @@ function watchConfig(
     };
   } catch {
     return undefined;
-  }
-}
-
-// A project's file may be a FIFO or a link to /dev/zero: read as load-config reads it.
-function textOf(file: string): string {
-  try {
-    return readBoundedSync(file, { maxBytes: MAX_CONFIG_BYTES });
-  } catch {
-    return "";
   }
 }
 

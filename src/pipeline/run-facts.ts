@@ -61,6 +61,12 @@ export async function readDndFor(
   return withDeadline(5_000, (signal) => readDnd(deps, signal));
 }
 
+/** The worker, as it starts: Do Not Disturb is read beside its own start and kept
+ * (presence/dnd.ts), so the first event's run does not start the program itself. */
+export async function readDndAhead(deps: Deps): Promise<void> {
+  (await import("../presence/dnd.js")).readDndAhead(deps);
+}
+
 // --dry-run is for a person, not the agent: it may ask the probes (the hook never does).
 export async function dryRunPresence(plan: PolicyPlan, deps: Deps): Promise<Presence | undefined> {
   const away = plan.deliveries.find((d) => d.entry.when === "away");

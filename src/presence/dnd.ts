@@ -47,6 +47,8 @@ interface Kept {
   timer?: ReturnType<typeof setInterval>;
 }
 const kept = new Map<string, Kept>();
+/** A read under way, shared by whoever asks meanwhile (one program, not one per asker). */
+const underWay = new Map<string, Promise<DndReading>>();
 
 export async function readDnd(deps: DndDeps, signal: AbortSignal): Promise<DndReading> {
   if (deps.worker !== true) return readDndNow(deps, signal);
@@ -65,12 +67,25 @@ export async function readDnd(deps: DndDeps, signal: AbortSignal): Promise<DndRe
     known.deps = deps;
     return known.reading;
   }
-  const reading = await readDndNow(deps, signal);
+  let read = underWay.get(key);
+  if (!read) {
+    read = readDndNow(deps, signal).finally(() => underWay.delete(key));
+    underWay.set(key, read);
+  }
+  const reading = await read;
   const entry: Kept = known ?? { reading, at: now, usedAt: now, deps };
   Object.assign(entry, { reading, at: Date.now(), usedAt: now, deps });
   kept.set(key, entry);
   entry.timer ??= keepFresh(key, entry);
   return reading;
+}
+
+// The worker reads it as it starts, beside its own start (the reading is kept and refreshed as
+// above): its first banner's run finds it read or under way instead of starting the program then.
+export function readDndAhead(deps: DndDeps): void {
+  void withDeadline(READ_MS, (signal) => readDnd({ ...deps, worker: true }, signal)).catch(
+    () => undefined,
+  );
 }
 
 function keepFresh(key: string, entry: Kept): ReturnType<typeof setInterval> {

@@ -1,4 +1,4 @@
-// The one reply listener per bot (dist/reply.cjs, reply-main.ts): a detached process that holds a
+// The one reply listener per bot (dist/worker.cjs reply, reply-main.ts): a detached process that holds a
 // lock file naming its pid in the bot's inbox. offer.ts starts one when none runs; the listener
 // takes the lock first and lets go of it when no ticket is live.
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
@@ -43,15 +43,16 @@ export function releaseListenerLock(inbox: Inbox): void {
   }
 }
 
-// dist/reply.cjs beside the running worker (or CLI), detached, stdio ignored, with the worker's
+// The listener is dist/worker.cjs started with the argument "reply" (worker/process-entry.ts),
+// beside the running worker (or CLI), detached, stdio ignored, with the worker's
 // environment and the config file the message was sent by.
 export function startListener(deps: Deps, configPath: string | undefined): void {
   const bin = process.argv[1];
-  const file = bin === undefined ? undefined : join(dirname(bin), "reply.cjs");
+  const file = bin === undefined ? undefined : join(dirname(bin), "worker.cjs");
   if (file === undefined || !existsSync(file)) return;
   const { spawn } = process.getBuiltinModule("node:child_process");
   const env = { ...deps.env, ...(configPath ? { HOOK_NOTIFY_CONFIG: configPath } : {}) };
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(process.execPath, [file, "reply"], {
     detached: true,
     stdio: "ignore",
     env,

@@ -1,4 +1,4 @@
-// Entry point of the reply listener (dist/reply.cjs), started detached by the worker (offer.ts):
+// Entry point of the reply listener (dist/worker.cjs reply), started detached by the worker (offer.ts):
 // wiring only. It reads the bot while a "waiting for you" message may still be answered, types a
 // confirmed reply into the agent's pane (listen.ts, judge.ts), logs each reply, and ends when no
 // ticket is live: its life is bounded by replySeconds. Never prints anything.

@@ -104,12 +104,19 @@ export async function holdListener(
   };
 }
 
+const NO_MONITOR = "dbus-monitor not found (Debian/Ubuntu: dbus-bin; Fedora: dbus-tools)";
+
+/** Why no listener can start here (known before a banner is shown); undefined when one can. */
+export function listenerMissing(deps: Pick<Deps, "env" | "platform">): string | undefined {
+  return findProgram("dbus-monitor", deps.env, deps.platform) ? undefined : NO_MONITOR;
+}
+
 async function startListener(
   deps: Pick<Deps, "env" | "platform">,
   forget: () => void,
 ): Promise<Listener | { why: string }> {
   const path = findProgram("dbus-monitor", deps.env, deps.platform);
-  if (!path) return { why: "dbus-monitor not found (Debian/Ubuntu: dbus-bin; Fedora: dbus-tools)" };
+  if (!path) return { why: NO_MONITOR };
   const { spawn } = await import("node:child_process");
   const child = spawn(path, ["--session", ...MATCH_RULES], {
     env: deps.env,

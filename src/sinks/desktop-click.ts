@@ -7,6 +7,7 @@
 // SIGTERM, which leaves the banner and its action on screen (SIGINT would close it). The daemon's
 // ActionInvoked still reaches the listener: a monitor sees signals sent to a sender that is gone.
 import { HookNotifyError } from "../errors.js";
+import { bannerId } from "./notify-send-text.js";
 import type { SendContext } from "./sink.js";
 
 /** What notify-send told about the banner it showed with an action. */
@@ -18,7 +19,6 @@ export interface ShownBanner {
 }
 
 const NO_ACTIONS = /Actions are not supported/;
-const ID = /^\s*(\d{1,10})\s*$/m;
 
 // Shows the banner with its action and resolves with its id once notify-send is seen waiting
 // (then stopped) or exited. Rejects with notify-send's complaint when it printed no id.
@@ -57,7 +57,7 @@ export async function showWithAction(
       );
     };
     const onAbort = (): void => {
-      const id = ID.exec(stdout)?.[1];
+      const id = bannerId(stdout);
       if (id === undefined) fail("notify-send gave no id in time and was stopped");
       else {
         stop();
@@ -67,7 +67,7 @@ export async function showWithAction(
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       if (stdout.length < 2000) stdout += chunk;
-      const id = ID.exec(stdout)?.[1];
+      const id = bannerId(stdout);
       if (id !== undefined && settle === undefined)
         settle = setTimeout(() => {
           stop();
@@ -78,7 +78,7 @@ export async function showWithAction(
       fail(`could not start notify-send (${error.code ?? error.message})`);
     });
     child.once("close", (code, signal) => {
-      const id = ID.exec(stdout)?.[1];
+      const id = bannerId(stdout);
       const line = stderr.trim().split("\n")[0]?.slice(0, 200);
       if (id !== undefined && (code === 0 || NO_ACTIONS.test(stderr))) {
         stop();

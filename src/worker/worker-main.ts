@@ -1,4 +1,4 @@
-// Entry point of the detached worker (dist/worker.cjs): wiring only. Its life, the order of its
+// The detached worker (dist/worker.cjs, process-entry.ts): wiring only. Its life, the order of its
 // steps and its states are worker/life.ts; the protocol it keeps with hooks and flush is
 // src/link/PROTOCOL.md. It lives as long as the outbox holds work it can do (however far off
 // the next retry or group is, within the entries' maximum age), then lingers
@@ -19,6 +19,8 @@ import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
+import { readDndAhead } from "../pipeline/run-facts.js";
+import { sweepCodeCacheTemp } from "./code-cache-sweep.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
 import { drain, type DrainSummary } from "./drain.js";
@@ -216,13 +218,17 @@ async function sweepDeadSockets(): Promise<void> {
 async function main(): Promise<void> {
   // First, before the lock and any look: hooks that saw the start claim rely on that look.
   removeClaim(startClaimFile(paths));
+  // Do Not Disturb (gdbus, gsettings, reg.exe) is read beside this worker's own start.
+  void readDndAhead(deps);
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
-  // answered/ keeps a marker per session: pruned once a day, after the worker's first round.
+  // answered/ keeps a marker per session: pruned once a day, after the worker's first round; the
+  // code cache's folder loses the temp files killed hooks left.
   setTimeout(() => {
     void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
       () => undefined,
     );
+    void sweepCodeCacheTemp(deps, deps.now()).catch(() => undefined);
   }, PRUNE_AFTER_MS).unref();
   const life = createWorkerLife(ports, {
     idleMs: workerIdleSeconds(deps.env) * 1000,

@@ -20,7 +20,6 @@ describe("code sizes of src/", () => {
       "approve/ask-telegram.ts askTelegram",
       "approve/run-approve.ts askPhone",
       "link/fd-input.ts fdInput",
-      "link/offer.ts openOffer",
     ]);
   });
 

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { validateConfig } from "../../src/config/validate-config.js";
+import { dispatch } from "../../src/delivery/dispatch.js";
 import { queueRunFallbacks } from "../../src/delivery/fallback.js";
+import { findProgram } from "../../src/sinks/find-program.js";
 import type { RunAttempt } from "../../src/journal/run-attempt.js";
 import { route } from "../../src/pipeline/route.js";
+import { fakeBin } from "../helpers/fake-bin.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
 
@@ -58,5 +61,44 @@ describe("queueRunFallbacks", () => {
     const outcomes = await queueRunFallbacks([failed], banner, box, ["banner", "mail"]);
     expect(outcomes).toEqual([{ ...failed, fallbackSkipped: ["mail"] }]);
     expect(await box.files("pending")).toEqual([]);
+  });
+});
+
+// The worker's run of a hook's event, banner first with its listener starting beside it: a
+// notify-send that fails (libnotify 0.8 with no session bus prints the id 0, then exits 1) is a
+// failed banner, so its fallback is queued, never a banner logged delivered.
+describe.runIf(process.platform === "linux")("a failing notify-send in the worker's run", () => {
+  it("fails the banner and queues its fallback", async () => {
+    const dbusMonitor = findProgram("dbus-monitor", process.env, process.platform);
+    const bin = fakeBin(["notify-send"], {
+      exitCode: 1,
+      real: dbusMonitor ? { "dbus-monitor": dbusMonitor } : {},
+      env: { FAKE_BIN_STDOUT_notify_send: "0\n" },
+    });
+    const sinks = { banner: { type: "desktop", fallback: ["mail"] }, mail: hook({ events: [] }) };
+    const box = await outboxEnv(sinks);
+    const env = { ...box.env, ...bin.env, DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
+    const deps = { ...box.deps, env, platform: "linux" as const, worker: true };
+    const notification = sampleNotification();
+    const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);
+    const outcomes = await dispatch(deliveries, {
+      deps,
+      budgetMs: 8_000,
+      wait: false,
+      secrets: [],
+      configPath: box.configPath,
+      whenQueued: "this-round",
+    });
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        sink: "banner",
+        ok: false,
+        code: "SINK_FAILED",
+        fallback: ["mail"],
+      }),
+    ]);
+    expect(await box.files("pending")).toMatchObject([
+      { sinkName: "mail", fallbackOf: "banner", notification: { id: notification.id } },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 // A typed reply to a cloud session, end to end through the built binary: `hook-notify watch`
 // announces a session that finished a turn (the fake service, scripts/fake-service) to a local
 // Bot API sink named by replySink; the worker leaves a ticket naming the session and starts the
-// reply listener (dist/reply.cjs), which shows the reply for confirmation; the Send press makes it
+// reply listener (dist/worker.cjs reply), which shows the reply for confirmation; the Send press makes it
 // the session's next user message, through the same client `sessions send` uses.
 import { describe, expect, it } from "vitest";
 import { startFakeService, workerDone } from "../helpers/fake-service.js";

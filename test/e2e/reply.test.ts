@@ -1,7 +1,7 @@
 // A typed reply end to end, through the built binary: a stand-in agent in a real tmux pane runs
 // the hook on Stop (as Claude Code runs it: the pane's process is the hook's parent) and then reads
 // its terminal, writing each line it gets to a file. The worker sends the "waiting" message to a
-// local Bot API and leaves a ticket; the reply listener (dist/reply.cjs) it starts shows the reply
+// local Bot API and leaves a ticket; the reply listener (dist/worker.cjs reply) it starts shows the reply
 // for confirmation, and the Send press types it into the pane. The hook itself returns at once.
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

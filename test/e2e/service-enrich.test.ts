@@ -105,6 +105,6 @@ describe("the hook path pays nothing for the service", () => {
     for (const marker of ["/api/v0/sessions/", "enterprise-controls", "install-deps"]) {
       expect(built("cli.cjs")).not.toContain(marker);
     }
-    expect(built("worker.cjs")).toContain("/api/v0/sessions/");
+    expect(built("worker-main.cjs")).toContain("/api/v0/sessions/");
   });
 });

@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Notification } from "../../src/core/notification.js";
+import type { ReceiptEvent } from "../../src/core/receipt.js";
 import { desktop, notifySendArgs } from "../../src/sinks/desktop.js";
+import { findProgram } from "../../src/sinks/find-program.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { canaryPath, isRunning, sinkSender } from "../helpers/sink-harness.js";
 import {
@@ -299,6 +301,89 @@ describe.runIf(isLinux)("desktop sink with a fake notify-send", () => {
     expect(call).toBeDefined();
     await expect.poll(() => isRunning(call!.pid), { timeout: 3_000 }).toBe(false);
   });
+});
+
+// The worker's banner (it sends without waiting, like the hook, and follows the banner): whatever
+// the listener beside it does, the sink's result is notify-send's own, so a failed banner fails
+// the sink and its fallback runs (delivery/fallback.ts).
+describe.runIf(isLinux)("the worker's banner: the result is notify-send's own", () => {
+  const bus = { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
+  const dbusMonitor = findProgram("dbus-monitor", process.env, process.platform);
+  const real = dbusMonitor ? { "dbus-monitor": dbusMonitor } : {};
+
+  function sendAsWorker(
+    env: Record<string, string>,
+    receipts: ReceiptEvent[],
+    opts: Record<string, unknown> = {},
+  ): Promise<unknown> {
+    return desktop.send(stop, options(opts), {
+      signal: AbortSignal.timeout(8_000),
+      deps: { ...testDeps(env), worker: true },
+      sinkName: "desk",
+      wait: false,
+      receipt: (event) => receipts.push(event),
+    });
+  }
+
+  it.each([
+    ["prints the id 0 (libnotify 0.8 with no bus or daemon)", "0\n"],
+    ["prints nothing", ""],
+    ["prints an id", "5\n"],
+  ])("a notify-send that exits 1 and %s fails the sink", async (_what, stdout) => {
+    const bin = fakeBin(["notify-send"], {
+      exitCode: 1,
+      real,
+      env: { FAKE_BIN_STDOUT_notify_send: stdout },
+    });
+    const receipts: ReceiptEvent[] = [];
+    await expect(sendAsWorker({ ...bin.env, ...bus }, receipts)).rejects.toMatchObject({
+      code: "SINK_FAILED",
+    });
+    expect(receipts).toEqual([]);
+  });
+
+  it.runIf(tools.available)(
+    "a notify-send that fails while the listener listens on a live bus fails the sink",
+    async () => {
+      const daemon = await startNotificationDaemon();
+      const bin = fakeBin(["notify-send"], {
+        exitCode: 1,
+        real,
+        env: { FAKE_BIN_STDOUT_notify_send: "0\n" },
+      });
+      const receipts: ReceiptEvent[] = [];
+      await expect(sendAsWorker({ ...bin.env, ...daemon.env }, receipts)).rejects.toMatchObject({
+        code: "SINK_FAILED",
+      });
+      expect(receipts).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["its failure fails the sink", 1],
+    ["its id is the receipt", 0],
+  ])(
+    "without a listener, notify-send is waited for past the hook's settle: %s",
+    async (_what, exitCode) => {
+      const bin = fakeBin(["notify-send"], {
+        exitCode,
+        sleepMs: 300,
+        env: { FAKE_BIN_STDOUT_notify_send: "7\n", HOOK_NOTIFY_SETTLE_MS: "0" },
+      });
+      const receipts: ReceiptEvent[] = [];
+      const sending = sendAsWorker({ ...bin.env, ...bus }, receipts, { focusSeconds: 0 });
+      if (exitCode !== 0) {
+        await expect(sending).rejects.toMatchObject({ code: "SINK_FAILED" });
+        expect(receipts).toEqual([]);
+        return;
+      }
+      await expect(sending).resolves.toEqual({ action: "none: focusSeconds is 0" });
+      expect(receipts).toEqual([
+        { state: "shown", id: "7" },
+        { state: "unknown", id: "7", reason: "focusSeconds is 0" },
+      ]);
+    },
+  );
 });
 
 // A runtime dir with a `bus` entry, the way systemd-logind leaves one for a desktop session.
