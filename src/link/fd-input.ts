@@ -1,11 +1,7 @@
 // stdin for the hook's fast path (fast-hook.ts), read without process.stdin: constructing it for
 // a socket (what node-based clients give their hooks) loads net and the stream modules, ~17 M
-// instructions, more than the rest of the fast path. Public fs only, three ways, by what fd 0 is:
-// - a regular file: read with readvSync (it cannot block; readSync, which the fast path never
-//   calls, would cost it a compile);
-// - a pipe on Linux: opened again through /proc/self/fd with O_NONBLOCK (a new open file
-//   description, so fd 0 stays as the client made it) and read whenever a poll finds data:
-//   no thread, no waiting past a deadline;
+// instructions, more than the rest of the fast path. Public fs only, by what fd 0 is:
+// - a regular file, or a pipe on Linux: read without blocking (fd-poll.ts);
 // - anything else (a socket, what node-based clients give; a pipe on macOS): fs.read in the
 //   thread pool (~1.5 M instructions, and libuv starts its threads). No public API opens a socket
 //   without blocking short of node:net (~17 M). A read that blocks there forever (a client that
@@ -13,9 +9,10 @@
 //   threads): `stuck()` says so, and the caller then ends the process by a signal once
 //   everything is logged.
 // Everything read is recorded, so that the full pipeline can be handed all of it (replay()).
-import { closeSync, constants, fstatSync, openSync, read, readvSync, type Stats } from "node:fs";
+import { fstatSync, read, type Stats } from "node:fs";
 import type { InputSource } from "../input-source.js";
 import { parses } from "../whole-json.js";
+import { nonBlockingReader, poll, type NonBlocking } from "./fd-poll.js";
 
 export interface FdInput extends InputSource {
   /** The whole event if the client has written it all already (the usual case), read at once;
@@ -31,8 +28,22 @@ export interface FdInput extends InputSource {
   stuck(): boolean;
 }
 
-/** How often a Linux pipe is looked at while the event has not arrived. */
-const POLL_MS = 2;
+/** What one fdInput has read and how it reads more. */
+interface Reading {
+  fd: number;
+  reader: NonBlocking | undefined;
+  /** Everything read, for replay(). */
+  seen: Buffer[];
+  /** Read ahead by readWaiting or readOnce, not yet given out by read(). */
+  queued: Buffer[];
+  /** Thread-pool reads under way. */
+  inPool: number;
+  released: boolean;
+  /** A readOnce still waiting: a read() must not start a second read of fd 0 beside it. */
+  inflight: (() => void)[] | undefined;
+  ended: boolean;
+  failure: Error | undefined;
+}
 
 // undefined when fd 0 cannot be inspected (closed): the full path reports it.
 export function fdInput(
@@ -45,222 +56,175 @@ export function fdInput(
   } catch {
     return undefined;
   }
-  const reader = nonBlockingReader(fd, info, platform);
-  const seen: Buffer[] = [];
-  let queued: Buffer[] = []; // read ahead by readWaiting, not yet given out by read()
-  let inPool = 0;
-  let released = false;
-  // A readOnce still waiting: a read() must not start a second read of fd 0 beside it.
-  let inflight: (() => void)[] | undefined;
-  let ended = false;
-  let failure: Error | undefined;
+  const state: Reading = {
+    fd,
+    reader: nonBlockingReader(fd, info, platform),
+    seen: [],
+    queued: [],
+    inPool: 0,
+    released: false,
+    inflight: undefined,
+    ended: false,
+    failure: undefined,
+  };
+  return {
+    // Only a character device can be a terminal; the full path asks isatty() about it.
+    isTTY: info.isCharacterDevice(),
+    readWaiting: (maxBytes) => readWaiting(state, maxBytes),
+    readOnce: (timeoutMs, done) => {
+      readOnce(state, timeoutMs, done);
+    },
+    read: (buffer) => readNext(state, buffer),
+    release() {
+      state.released = true;
+    },
+    replay: () => replay(state),
+    stuck: () => state.inPool > 0,
+  };
+}
 
-  const record = (buffer: Buffer, bytes: number): number => {
-    if (bytes > 0) seen.push(Buffer.from(buffer.subarray(0, bytes)));
-    return bytes;
+// Read ahead (readWaiting, readOnce): recorded, and kept for read() to give out. Their buffer is
+// their own, new for each read: kept as it is, not copied (a copy, and Buffer.concat of a single
+// chunk, cost the fast path node functions to compile on every run).
+function keep(state: Reading, buffer: Buffer, bytes: number): void {
+  if (bytes <= 0) return;
+  const chunk = buffer.subarray(0, bytes);
+  state.seen.push(chunk);
+  state.queued.push(chunk);
+}
+
+// UTF-8: toString() without arguments skips node's encoding look-up (see read-bounded.ts).
+function text({ seen }: Reading): string {
+  return (seen.length === 1 ? (seen[0] as Buffer) : Buffer.concat(seen)).toString();
+}
+
+// Everything so far, if it is a whole JSON object: the whole event, as read-input.ts decides.
+function whole(state: Reading): string | undefined {
+  const all = text(state);
+  return all.trimEnd().endsWith("}") && parses(all) ? all : undefined;
+}
+
+function readWaiting(state: Reading, maxBytes: number): string | undefined {
+  const { reader } = state;
+  if (!reader) return undefined;
+  let size = 0;
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    let bytes: number | undefined;
+    try {
+      bytes = reader.readNow(buffer);
+    } catch {
+      return undefined;
+    }
+    if (bytes === 0) return text(state); // the client closed stdin
+    if (bytes === undefined) break; // nothing more yet
+    keep(state, buffer, bytes);
+    size += bytes;
+    if (size > maxBytes) return undefined;
+  }
+  return whole(state); // still open: a whole JSON object is the whole event
+}
+
+function readOnce(
+  state: Reading,
+  timeoutMs: number,
+  done: (whole: string | undefined) => void,
+): void {
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  let answered = false;
+  const answer = (event: string | undefined): void => {
+    if (answered) return;
+    answered = true;
+    done(event);
   };
-  // Read ahead (readWaiting, readOnce): recorded, and kept for read() to give out. Their buffer is
-  // their own, new for each read: kept as it is, not copied (a copy, and Buffer.concat of a
-  // single chunk, cost the fast path node functions to compile on every run).
-  const keep = (buffer: Buffer, bytes: number): void => {
-    if (bytes <= 0) return;
-    const chunk = buffer.subarray(0, bytes);
-    seen.push(chunk);
-    queued.push(chunk);
+  const timer = setTimeout(
+    () => {
+      answer(undefined);
+    },
+    Math.max(0, timeoutMs),
+  );
+  timer.unref();
+  const waiting: (() => void)[] = [];
+  state.inflight = waiting;
+  const settle = (error: Error | null, bytes: number): void => {
+    state.inflight = undefined;
+    if (error) state.failure = error;
+    else if (bytes === 0) state.ended = true;
+    else keep(state, buffer, bytes);
+    for (const wake of waiting) wake();
+    clearTimeout(timer);
+    answer(state.ended ? text(state) : whole(state));
   };
-  // UTF-8: toString() without arguments skips node's encoding look-up (see read-bounded.ts).
-  const text = (): string =>
-    (seen.length === 1 ? (seen[0] as Buffer) : Buffer.concat(seen)).toString();
-  // Everything so far, if it is a whole JSON object: the whole event, as read-input.ts decides.
-  const whole = (): string | undefined => {
-    const all = text();
-    return all.trimEnd().endsWith("}") && parses(all) ? all : undefined;
-  };
-  const fromQueue = (buffer: Buffer): number => {
+  const { reader } = state;
+  if (reader) {
+    poll(reader.readNow, buffer, () => state.released).then(
+      (bytes) => {
+        settle(null, bytes);
+      },
+      (error: unknown) => {
+        settle(error instanceof Error ? error : new Error(String(error)), 0);
+      },
+    );
+    return;
+  }
+  state.inPool++;
+  read(state.fd, buffer, 0, buffer.length, null, (error, bytes) => {
+    state.inPool--;
+    settle(error, bytes);
+  });
+}
+
+// The next bytes for read(): what was read ahead first, then fd 0 (recorded for replay()).
+async function readNext(state: Reading, buffer: Buffer): Promise<number> {
+  if (state.inflight) await new Promise<void>((wake) => state.inflight?.push(wake));
+  const { queued } = state;
+  if (queued.length > 0) {
     const chunk = queued.shift() as Buffer;
     const n = chunk.copy(buffer, 0, 0, Math.min(chunk.length, buffer.length));
     if (n < chunk.length) queued.unshift(chunk.subarray(n));
     return n;
-  };
-  const readMore = (buffer: Buffer): Promise<number> => {
-    if (reader) return poll(reader.readNow, buffer, () => released);
-    inPool++;
-    return new Promise<number>((resolve, reject) => {
-      read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
-        inPool--;
-        if (error) reject(error);
-        else resolve(bytes);
-      });
+  }
+  if (state.failure) throw state.failure;
+  if (state.ended) return 0;
+  const bytes = await readMore(state, buffer);
+  if (bytes > 0) state.seen.push(Buffer.from(buffer.subarray(0, bytes)));
+  return bytes;
+}
+
+function readMore(state: Reading, buffer: Buffer): Promise<number> {
+  if (state.reader) return poll(state.reader.readNow, buffer, () => state.released);
+  state.inPool++;
+  return new Promise<number>((resolve, reject) => {
+    read(state.fd, buffer, 0, buffer.length, null, (error, bytes) => {
+      state.inPool--;
+      if (error) reject(error);
+      else resolve(bytes);
     });
-  };
-
-  return {
-    // Only a character device can be a terminal; the full path asks isatty() about it.
-    isTTY: info.isCharacterDevice(),
-    readWaiting(maxBytes) {
-      if (!reader) return undefined;
-      let size = 0;
-      for (;;) {
-        const buffer = Buffer.allocUnsafe(64 * 1024);
-        let bytes: number | undefined;
-        try {
-          bytes = reader.readNow(buffer);
-        } catch {
-          return undefined;
-        }
-        if (bytes === 0) return text(); // the client closed stdin
-        if (bytes === undefined) break; // nothing more yet
-        keep(buffer, bytes);
-        size += bytes;
-        if (size > maxBytes) return undefined;
-      }
-      return whole(); // still open: a whole JSON object is the whole event
-    },
-    readOnce(timeoutMs, done) {
-      const buffer = Buffer.allocUnsafe(64 * 1024);
-      let answered = false;
-      const answer = (whole: string | undefined): void => {
-        if (answered) return;
-        answered = true;
-        done(whole);
-      };
-      const timer = setTimeout(
-        () => {
-          answer(undefined);
-        },
-        Math.max(0, timeoutMs),
-      );
-      timer.unref();
-      const waiting: (() => void)[] = [];
-      inflight = waiting;
-      const settle = (error: Error | null, bytes: number): void => {
-        inflight = undefined;
-        if (error) failure = error;
-        else if (bytes === 0) ended = true;
-        else keep(buffer, bytes);
-        for (const wake of waiting) wake();
-        clearTimeout(timer);
-        answer(ended ? text() : whole());
-      };
-      if (reader) {
-        poll(reader.readNow, buffer, () => released).then(
-          (bytes) => {
-            settle(null, bytes);
-          },
-          (error: unknown) => {
-            settle(error instanceof Error ? error : new Error(String(error)), 0);
-          },
-        );
-        return;
-      }
-      inPool++;
-      read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
-        inPool--;
-        settle(error, bytes);
-      });
-    },
-    async read(buffer) {
-      if (inflight) await new Promise<void>((wake) => inflight?.push(wake));
-      if (queued.length > 0) return fromQueue(buffer);
-      if (failure) throw failure;
-      if (ended) return 0;
-      return record(buffer, await readMore(buffer));
-    },
-    release() {
-      released = true;
-    },
-    replay() {
-      let rest: Buffer | undefined;
-      queued = [];
-      released = false;
-      return {
-        isTTY: false,
-        read: async (buffer) => {
-          if (inflight) await new Promise<void>((wake) => inflight?.push(wake));
-          rest ??= Buffer.concat(seen); // everything read, a late first read included
-          if (rest.length > 0) {
-            const n = rest.copy(buffer, 0, 0, Math.min(rest.length, buffer.length));
-            rest = rest.subarray(n);
-            return n;
-          }
-          if (failure) throw failure;
-          if (ended) return 0;
-          return readMore(buffer);
-        },
-        release: () => {
-          released = true;
-          reader?.close();
-        },
-      };
-    },
-    stuck: () => inPool > 0,
-  };
-}
-
-interface NonBlocking {
-  /** Bytes read, 0 at the end, undefined when nothing is there yet. */
-  readNow: (buffer: Buffer) => number | undefined;
-  close: () => void;
-}
-
-function nonBlockingReader(
-  fd: number,
-  info: Stats,
-  platform: NodeJS.Platform,
-): NonBlocking | undefined {
-  if (info.isFile()) {
-    return {
-      readNow: (buffer) => readvSync(fd, [buffer]),
-      close: () => undefined,
-    };
-  }
-  if (platform !== "linux" || !info.isFIFO()) return undefined;
-  let own: number | undefined;
-  try {
-    own = openSync(`/proc/self/fd/${String(fd)}`, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  const handle = own;
-  return {
-    readNow: readNowOf(handle),
-    close: () => {
-      if (own === undefined) return;
-      own = undefined;
-      closeSync(handle);
-    },
-  };
-}
-
-// A read of a non-blocking fd: the bytes read, 0 at the end, undefined when nothing is there yet.
-function readNowOf(fd: number): NonBlocking["readNow"] {
-  return (buffer) => {
-    try {
-      return readvSync(fd, [buffer]);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EAGAIN") return undefined;
-      throw error;
-    }
-  };
-}
-
-// Resolves with the next bytes (0 at the end), looking every POLL_MS; 0 once released (the
-// reader gave up: its own deadline said so).
-function poll(
-  readNow: NonBlocking["readNow"],
-  buffer: Buffer,
-  released: () => boolean,
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const look = (): void => {
-      try {
-        const bytes = released() ? 0 : readNow(buffer);
-        if (bytes === undefined) setTimeout(look, POLL_MS);
-        else resolve(bytes);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    };
-    look();
   });
+}
+
+// Everything read so far (a late first read included), then the rest of fd 0.
+function replay(state: Reading): InputSource {
+  let rest: Buffer | undefined;
+  state.queued = [];
+  state.released = false;
+  return {
+    isTTY: false,
+    read: async (buffer) => {
+      if (state.inflight) await new Promise<void>((wake) => state.inflight?.push(wake));
+      rest ??= Buffer.concat(state.seen);
+      if (rest.length > 0) {
+        const n = rest.copy(buffer, 0, 0, Math.min(rest.length, buffer.length));
+        rest = rest.subarray(n);
+        return n;
+      }
+      if (state.failure) throw state.failure;
+      if (state.ended) return 0;
+      return readMore(state, buffer);
+    },
+    release: () => {
+      state.released = true;
+      state.reader?.close();
+    },
+  };
 }

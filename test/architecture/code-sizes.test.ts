@@ -19,7 +19,6 @@ describe("code sizes of src/", () => {
     expect(long).toEqual([
       "approve/ask-telegram.ts askTelegram",
       "approve/run-approve.ts askPhone",
-      "link/fd-input.ts fdInput",
     ]);
   });
 
