@@ -3,7 +3,7 @@
 // one that cannot take the lock wakes the holder and leaves (worker-main.ts), so a hook may start
 // one whenever its knock finds no reader, and nothing it wrote before that is left behind.
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { sep } from "node:path";
 import { withAbsolutePaths } from "./hook-env.js";
 import { claimStart, type StartClaim } from "./start-claim.js";
 
@@ -18,10 +18,12 @@ export function findWorkerFile(): string | undefined {
 }
 
 // The worker beside the running bin (bin/../dist/worker.cjs) is found without node:url (~4 M
-// instructions a hook run need not spend); a bundle elsewhere asks spawn.ts.
+// instructions a hook run need not spend) and without path.join's normalizing walk (node made
+// argv[1] absolute and normal); a bundle elsewhere asks spawn.ts.
 function workerFile(): string | undefined {
   const bin = process.argv[1];
-  const beside = bin === undefined ? undefined : join(dirname(bin), "..", "dist", "worker.cjs");
+  const root = bin?.slice(0, bin.lastIndexOf(sep, bin.lastIndexOf(sep) - 1));
+  const beside = root ? `${root}${sep}dist${sep}worker.cjs` : undefined;
   return beside !== undefined && existsSync(beside) ? beside : findWorkerFile();
 }
 
