@@ -171,20 +171,14 @@ function missing(error, name) {
   throw error;
 }
 
-// dist/cli.cjs requires dist/commands.cjs (every command but the hook) through the require it is
-// given here: with the same code cache (issue #41: 35 ms of compiling for every command typed).
-function cli() {
+// A hook run's full path loads dist/cli.cjs; every other command dist/commands.cjs, which carries
+// cli.cjs's entry and the commands: one bundle and one code cache (issue #41: compiling them cost
+// every command typed 35 ms, loading two caches ~20 ms).
+function cli(name) {
   try {
-    const file = require.resolve("../dist/cli.cjs");
-    const own = require("node:module").createRequire(file);
-    let commands;
-    const load = (id) =>
-      id === "./commands.cjs"
-        ? (commands ??= requireCached(join(dirOf(file), "commands.cjs")))
-        : own(id);
-    return requireCached(file, process.env, { require: Object.assign(load, own) });
+    return requireCached(join(dirOf(module.path), "dist", name));
   } catch (error) {
-    return missing(error, "cli.cjs");
+    return missing(error, name);
   }
 }
 
@@ -200,7 +194,8 @@ function main() {
   } catch (error) {
     missing(error, "hook.cjs");
   }
-  hook.main(process.argv.slice(2), cli);
+  const argv = process.argv.slice(2);
+  hook.main(argv, () => cli(hook.isHookInvocation(argv) ? "cli.cjs" : "commands.cjs"));
 }
 
 module.exports = { requireCached, cacheDir, main };

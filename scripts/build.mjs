@@ -1,6 +1,6 @@
 // Bundles src/ into dist/ with esbuild: dist/hook.cjs (the hook's fast path: hand the event to the
-// live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (yargs and
-// the other commands: install, uninstall, flush, help), dist/worker.cjs (the outbox worker) and
+// live worker, src/fast-hook.ts), dist/cli.cjs (the hook pipeline), dist/commands.cjs (the same
+// entry with yargs and the other commands: install, uninstall, flush, help), dist/worker.cjs (the outbox worker) and
 // dist/mcp.cjs (`hook-notify mcp`'s server, with the MCP SDK) and dist/prompts.cjs (init's
 // questions, with the prompt library). The reply listener is dist/worker.cjs started with the
 // argument "reply" (src/worker/process-entry.ts): one bundle, as they share nearly all their code;
@@ -291,7 +291,9 @@ try {
   });
   await build({
     ...common,
-    entryPoints: { commands: "src/cli-yargs.ts" },
+    // cli.ts with the commands in it (no commandsApart): a command typed loads this one bundle
+    // and its one code cache, not dist/cli.cjs beside it (issue #41).
+    entryPoints: { commands: "src/cli.ts" },
     // yargs and jsonc-parser (the clients' settings files: doctor, install) are bundled too; the
     // latter's ES module build (its UMD build requires its parts by computed names).
     alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
@@ -299,7 +301,7 @@ try {
       ...external.filter((id) => !id.startsWith("yargs") && id !== "jsonc-parser"),
       "yargs/package.json",
     ],
-    plugins: [commandsApart, mcpApart, promptsApart, yargsBundled, asciiWidthFirst],
+    plugins: [mcpApart, promptsApart, yargsBundled, asciiWidthFirst],
     // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
     supported: { "dynamic-import": false },
   });
