@@ -9,6 +9,8 @@
 // Windows) goes to dist/cli.cjs, the full pipeline, with the event already read handed over.
 import type { Handover } from "./commands/run.js";
 import { hookArgs, isHookInvocation } from "./commands/hook-argv.js";
+// For bin/hook-notify.cjs: which bundle a run that is not handed over loads (src/hook-entry.ts).
+export { isHookInvocation };
 import { userConfigPath } from "./config/paths.js";
 import { buildId } from "./build-id.js";
 import { fdInput, type FdInput } from "./link/fd-input.js";

@@ -2,7 +2,6 @@
 // module.exports. Assigned by hand: exported as an ES module's, they would go through esbuild's
 // __export and __toCommonJS helpers, which cost every hook run ~0.1 M instructions.
 // isHookInvocation: the bin loads dist/cli.cjs for a hook's full path, dist/commands.cjs otherwise.
-import { handedOver, main } from "./fast-hook.js";
-import { isHookInvocation } from "./commands/hook-argv.js";
+import { handedOver, isHookInvocation, main } from "./fast-hook.js";
 
 module.exports = { handedOver, main, isHookInvocation };

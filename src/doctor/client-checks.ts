@@ -12,7 +12,7 @@ import type { Deps } from "../deps.js";
 import { ok, warn, type CheckResult } from "../check-result.js";
 import { eventsWithOurs } from "../settings/file-shape.js";
 import { shapeOf } from "../settings/shapes.js";
-import { allLocations, displayPath } from "../settings/locate.js";
+import { allLocations, displayPath, type Location } from "../settings/locate.js";
 import { readText } from "../settings/read.js";
 import { compareVersions, findClientVersion, type FoundVersion } from "./client-version.js";
 import { formatAge } from "./outbox-checks.js";
@@ -27,9 +27,10 @@ const LOG_TAIL_BYTES = 1 << 20;
 export async function checkClients(deps: ClientDeps): Promise<CheckResult[]> {
   const input: LocateInput = { home: deps.homedir, projectDir: deps.cwd, env: deps.env };
   const lastRuns = lastRunPerClient(readLogTail(logPath(deps)));
+  const locations = allLocations(input); // once: every client's files, found by one walk
   const results: CheckResult[] = [];
   for (const adapter of clients) {
-    const files = await filesWithOurs(adapter, input);
+    const files = await filesWithOurs(adapter, locations, input.home);
     const version = findClientVersion(adapter, deps.env, deps.platform);
     const isThere = existsSync(adapter.configDir(input)) || "version" in version;
     if (!isThere && files.length === 0) continue;
@@ -74,11 +75,15 @@ function describeClient(
 }
 
 // The client's hooks files (every scope, here and in the home folder) that run hook-notify.
-async function filesWithOurs(adapter: ClientAdapter, input: LocateInput): Promise<string[]> {
+async function filesWithOurs(
+  adapter: ClientAdapter,
+  locations: readonly Location[],
+  home: string,
+): Promise<string[]> {
   const files: string[] = [];
-  for (const location of allLocations(input)) {
+  for (const location of locations) {
     if (location.client !== adapter.id) continue;
-    const shown = displayPath(location.file, input.home);
+    const shown = displayPath(location.file, home);
     const text = await readText(location.file, shown).catch(() => undefined);
     if (eventsWithOurs(text, shapeOf(location.shape)).length > 0 && !files.includes(shown))
       files.push(shown);
@@ -90,6 +95,7 @@ async function filesWithOurs(adapter: ClientAdapter, input: LocateInput): Promis
 export function lastRunPerClient(lines: readonly string[]): Map<string, number> {
   const last = new Map<string, number>();
   for (const line of lines) {
+    if (!line.includes('"client":')) continue; // cheaper than parsing: no client named
     const record = parseLine(line); // undefined: the cut first line of the tail, or a torn write
     if (record === undefined || record.outbox !== undefined || record.client === undefined)
       continue;

@@ -36,28 +36,33 @@ export async function runDoctor(
   // Desktop and sound that the ssh or container rule skips deliver nothing here, working or not.
   const skipped = ssh?.status === "warn" ? localSkipped(entries, config.loaded) : [];
   results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded, skipped));
-  if (entries.some((entry) => entry.type === "desktop" || entry.type === "sound")) {
-    const { checkDnd, checkFocus } = await import("./desktop-state-checks.js");
-    results.push(await checkDnd(deps, config.loaded.value.dnd));
-    if (entries.some((entry) => entry.type === "desktop")) results.push(checkFocus(deps));
-  }
+  // The checks below wait on programs (gdbus, the presence probes, clients' --version) and
+  // files: started together, their results kept in this order.
+  const hasDesktop = entries.some((entry) => entry.type === "desktop");
+  const desktopState =
+    hasDesktop || entries.some((entry) => entry.type === "sound")
+      ? import("./desktop-state-checks.js").then(async ({ checkDnd, checkFocus }) => [
+          await checkDnd(deps, config.loaded.value.dnd),
+          ...(hasDesktop ? [checkFocus(deps)] : []),
+        ])
+      : Promise.resolve([]);
   // --deep: a real banner, read back from the notification daemon (it shows on the screen).
-  if (options.deep) results.push(await (await import("./deep-banner.js")).checkBannerDeep(deps));
-  results.push(...(await checkApprove(config.loaded.value, deps)));
-  results.push(
-    ...(await checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env })),
-    ...(await checkClients(deps)),
-  );
+  const deep = options.deep
+    ? import("./deep-banner.js").then(async ({ checkBannerDeep }) => [await checkBannerDeep(deps)])
+    : Promise.resolve([]);
   const away = entries
     .filter((entry) => entry.when === "away" || entry.digest !== undefined)
     .map((entry) => entry.name);
-  results.push(...(await checkPresence(deps, away)));
-  results.push(
-    await checkOutbox(deps),
-    await checkEvents(deps),
-    await checkWorker(deps),
-    checkLog(deps),
-  );
+  const later = await Promise.all([
+    desktopState,
+    deep,
+    checkApprove(config.loaded.value, deps),
+    checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env }),
+    checkClients(deps),
+    checkPresence(deps, away),
+    Promise.all([checkOutbox(deps), checkEvents(deps), checkWorker(deps)]),
+  ]);
+  results.push(...later.flat(), checkLog(deps));
   const service = config.loaded.value.service;
   if (service) {
     const { checkService } = await import("./service-checks.js");
