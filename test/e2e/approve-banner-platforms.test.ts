@@ -109,7 +109,8 @@ describe.runIf(process.platform === "linux")("approve from the banner, simulated
       HOOK_NOTIFY_FOCUS_SECONDS: expect.stringMatching(/^\d+$/) as string,
     });
     const script = Buffer.from(toast?.args.at(-1) ?? "", "base64").toString("utf16le");
-    expect(script).toContain("foreach ($key in @('hn-allow', 'hn-deny'))");
+    expect(script).toContain("$keys = @('hn-allow', 'hn-deny'); $labels = @('Allow', 'Deny')");
+    expect(toast?.env).not.toHaveProperty("HOOK_NOTIFY_OPTIONS");
     const line = run.home.logLines().find((l) => l.event === "PermissionRequest");
     expect(line?.approval).toMatchObject({
       result: "denied",
