@@ -9,6 +9,7 @@ export function approvalCell(
   approval: LoggedApproval,
   style: Style,
   clock: (iso: string) => string,
+  event?: string,
 ): string {
   const waited =
     approval.waitedMs === undefined ? "" : ` (after ${formatDuration(approval.waitedMs)})`;
@@ -28,6 +29,10 @@ export function approvalCell(
     approval.route === "terminal"
       ? approval.why
       : `no answer from the phone (${approval.fallback ?? "error"})${waited}`;
+  // "Let it retry" unanswered: the block stands; nothing is asked at a terminal.
+  if (event === "PermissionDenied") {
+    return style.dim(`${sample}no retry: ${why || "approve could not run"}${ignored}${what}`);
+  }
   return style.dim(
     `${sample}terminal asked: ${why || "approve could not run"}${ignored}${what}${notOnBanner(approval)}`,
   );
