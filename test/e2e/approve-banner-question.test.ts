@@ -13,29 +13,7 @@ import {
 import { runBin, type TempHome } from "../helpers/run-bin.js";
 import { setUpTelegram, TOKEN } from "../helpers/telegram-approve.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
-
-const QUESTION = "Which database should we use?";
-const OPTIONS = [
-  { label: "SQLite", description: "A file, no server" },
-  { label: "PostgreSQL", description: "The team's usual" },
-  { label: "MySQL", description: "" },
-];
-
-// A PreToolUse input as Claude Code 2.1.332 sends it for AskUserQuestion.
-function questionInput(options: { label: string; description: string }[] = OPTIONS): string {
-  return JSON.stringify({
-    session_id: "5f0c2c7e-8d51-4d0e-9a4a-0f3b8b0f9e11",
-    transcript_path: "/tmp/t.jsonl",
-    cwd: "/home/dev/projects/shop-api",
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name: "AskUserQuestion",
-    tool_input: {
-      questions: [{ question: QUESTION, header: "Database", options, multiSelect: false }],
-    },
-    tool_use_id: "toolu_01",
-  });
-}
+import { OPTIONS, QUESTION, questionInput } from "../helpers/ask-question.js";
 
 // One approve of `input` on this bus (none: no desktop), the phone a local Bot API.
 async function asking(input: string, bus?: { DBUS_SESSION_BUS_ADDRESS: string }) {
