@@ -16,9 +16,7 @@ describe("code sizes of src/", () => {
 
   it("has no function over 80 lines but the known ones", () => {
     const long = sizes.longFunctions.map(({ file, name }) => `${file} ${name}`).sort();
-    expect(long).toEqual([
-      "link/fd-input.ts fdInput",
-    ]);
+    expect(long).toEqual(["link/fd-input.ts fdInput"]);
   });
 
   it("has at most 5 files over 250 lines", () => {
