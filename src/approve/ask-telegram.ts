@@ -1,21 +1,21 @@
 // One permission question through a Telegram bot: sendMessage with inline Allow / Deny (and Allow
 // for this session) buttons (signed, single-use callback data: telegram-callback.ts), the wait for
 // the press, or a reply that denies with a reason, by getUpdates long polling (telegram-wait.ts),
-// then answerCallbackQuery and editMessageText with the outcome.
+// then answerCallbackQuery and editMessageText with the outcome. What the message says (text,
+// buttons, outcome lines): telegram-message.ts.
 import { stateDir } from "../config/paths.js";
 import type { Deps } from "../deps.js";
-import { optionIndex, type Answer, type Decision } from "./answer.js";
 import { fitsText } from "./elicitation.js";
 import type { Question } from "./question.js";
 import type { PermissionInput } from "./read-request.js";
 import type { ApproveRecord } from "./record.js";
-import { buttonLabel, offered, requestText, requestTitle } from "./request.js";
 import { sendQuestion, type PhoneResult, type Withdraw } from "./send.js";
 import type { TelegramSetup } from "./setup.js";
 import type { SessionGrant } from "./session-grant.js";
 import type { RequestSummary } from "./summary.js";
 import { callBot, editOutcome, type BotCall } from "./telegram-bot.js";
-import { callbackData, newTelegramRequestId } from "./telegram-callback.js";
+import { newTelegramRequestId } from "./telegram-callback.js";
+import { outcomeText, telegramMessage } from "./telegram-message.js";
 import { markUsed, noteMessage, openInbox } from "./telegram-inbox.js";
 import { tell, waitForPress } from "./telegram-wait.js";
 
@@ -51,29 +51,8 @@ export async function askTelegram(
   // The phone is promised only the time really left; a press after the deadline is refused.
   const seconds = Math.max(1, Math.floor((ask.endsAt - deps.now()) / 1000));
   const expiresAt = Math.floor(ask.endsAt / 1000);
-  const kind = ask.sample ? ("sample" as const) : ("agent" as const);
-  const origin = { ...ask.request, agent: ask.agent, kind };
-  // A reply denies a permission request with a reason, or answers a form's text field.
   const form = ask.request.form;
-  const offers =
-    ask.question === undefined
-      ? { grant: ask.grant, reply: true }
-      : { question: ask.question, reply: form?.text !== undefined };
-  const text = `${requestTitle(ask.summary, origin, offers)}\n${requestText(ask.summary, origin, seconds, requestId, offers)}`;
-  const button = (decision: Decision) => ({
-    text: buttonLabel(decision, offers),
-    callback_data: callbackData(secret, setup.chatId, requestId, expiresAt, decision),
-  });
-  // Allow and Deny side by side; Allow for this session (a longer label) and each of a
-  // question's options on a row of its own.
-  const shown = offered(offers);
-  const rows = (
-    ask.question === undefined
-      ? [shown.filter((d) => d !== "allow-session"), shown.filter((d) => d === "allow-session")]
-      : shown.map((d) => [d])
-  )
-    .filter((row) => row.length > 0)
-    .map((row) => row.map(button));
+  const { text, rows, offers, shown } = telegramMessage(ask, secret, requestId, seconds);
   const call: BotCall = { setup, signal, env: deps.env };
   const inbox = openInbox(stateDir(deps), setup.botToken);
   const { sentAt, sent } = await sendQuestion(
@@ -142,28 +121,4 @@ export async function askTelegram(
   if (!told) record.approval.told = false;
   const by = { via: "telegram" as const, user: result.press.fromId };
   return { result: { answer: result.answer, at: result.at, by }, sentAt };
-}
-
-// What the phone is told: the press's toast, and the line put on top of the message.
-function outcomeText(answer: Answer, question?: Question): [string, string] {
-  const index = optionIndex(answer.decision);
-  if (index !== undefined) {
-    const label = buttonLabel(answer.decision, { question });
-    return [`Answered: ${label}. The agent goes on.`, `✅ Answered: ${label}`];
-  }
-  switch (answer.decision) {
-    case "allow":
-      return ["Allowed: the agent goes on.", "✅ Allowed"];
-    case "allow-session":
-      return ["Allowed for this session: the agent goes on.", "✅ Allowed for this session"];
-    case "deny":
-      return answer.reason === undefined
-        ? ["Denied: the agent was told not to.", "⛔ Denied"]
-        : ["Denied: the agent reads your reason.", `⛔ Denied with your reason`];
-    case "option-1":
-    case "option-2":
-    case "option-3":
-    case "option-4":
-      return ["Answered.", "✅ Answered"]; // told above, with the option's label
-  }
 }

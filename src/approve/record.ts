@@ -45,6 +45,9 @@ export interface ApprovalLog {
   /** The other channel, told that the question was answered (or ended): the banner closed, or
    * the phone's message edited (Telegram) or replaced (ntfy), and how that went. */
   withdrawn?: { where: "desktop" | "phone"; how: string } | undefined;
+  /** A question the desktop banner did not ask (too many options for its notifier, no desktop
+   * here, a text field): why; the phone alone answered. */
+  banner?: string | undefined;
   /** The program that showed the banner that answered (terminal-notifier, powershell.exe). */
   program?: string | undefined;
   /** false when Telegram did not take the answer to the press or the edit of the message. */

@@ -3,7 +3,7 @@
 // Let it retry), wait for the one verified answer. Never throws: every
 // outcome ends in the record, and `output` is set only when a person answered.
 import { randomBytes } from "node:crypto";
-import { deadline, eitherSignal, type Deadline } from "../abort.js";
+import { deadline, type Deadline } from "../abort.js";
 import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import type { ClientAdapter } from "../clients/adapter.js";
@@ -29,9 +29,8 @@ import { inertText } from "../shown-text.js";
 import { optionIndex } from "./answer.js";
 import { sessionGrant, type SessionGrant } from "./session-grant.js";
 import { requestTitle } from "./request.js";
-import { askOnBanner, type BannerAnswer } from "../sinks/banner-actions.js";
-import { WITHDRAWN } from "../sinks/banner-answer.js";
-import { ntfyWithdraw, withdrawPhone } from "./withdraw.js";
+import { startBannerRace, takeBannerAnswer } from "./banner-race.js";
+import { ntfyWithdraw } from "./withdraw.js";
 import { readSecret, secretPath } from "../machine-key.js";
 import {
   isTelegramSetup,
@@ -187,8 +186,8 @@ interface PhoneAsk<Setup extends ApproveSetup = ApproveSetup> extends AskedReque
   endsAt: number;
 }
 
-// Asks through the configured channel and on the desktop banner (Allow and Deny: Linux, macOS,
-// Windows; sinks/banner-actions.ts): the first answer counts, and the other channel is told
+// Asks through the configured channel and on the desktop banner (Allow and Deny, or a question's
+// options: Linux, macOS, Windows; banner-race.ts): the first answer counts, and the other channel is told
 // (withdraw.ts): the phone's message loses its buttons and says where it was answered, the banner
 // is closed. The answer (or why none) goes in the record.
 async function askPhone(ask: PhoneAsk): Promise<void> {
@@ -196,21 +195,18 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
   const { record } = run;
   record.approval.route = "phone";
   const secret = readSecret(secretPath(deps), deps.platform);
-  const onBanner = new AbortController();
-  // Aborted once the question ended elsewhere (or the run's deadline): the banner is withdrawn.
-  const bannerEnds = new AbortController();
+  const kind = ask.options.sample ? ("sample" as const) : ("agent" as const);
+  const origin = { ...ask.request, agent: ask.client.name, kind };
+  const { question } = ask.request;
+  const banner = startBannerRace({
+    ...ask,
+    record,
+    title: requestTitle(ask.summary, origin, question === undefined ? {} : { question }),
+    body: question === undefined ? logSummary(ask.summary) : inertText(question.text, "line"),
+  });
   // The run's deadline stays the one that ends the phone's wait (its error says "time is up");
   // this one only adds the banner's answer (its own timer never strikes first).
-  const phoneEnds = deadline(ask.endsAt - deps.now() + 60_000, ask.signal, onBanner.signal);
-  // A question's options are not Allow/Deny: the banner offers only a permission request's.
-  const banner = (
-    ask.request.question === undefined
-      ? askBannerToo(ask, eitherSignal(ask.signal, bannerEnds.signal))
-      : Promise.resolve<BannerAnswer>({ none: "a question is not asked on the banner" })
-  ).then((answer) => {
-    if ("answer" in answer) onBanner.abort();
-    return answer;
-  });
+  const phoneEnds = deadline(ask.endsAt - deps.now() + 60_000, ask.signal, banner.answered);
   const phone = { ...ask, signal: phoneEnds.signal };
   const asked = (
     isTelegramSetup(setup)
@@ -231,17 +227,11 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
     phoneEnds.clear();
   });
   const { result, sentAt, withdraw } = await asked.catch((error: unknown): PhoneResult => {
-    if (!onBanner.signal.aborted) throw error;
+    if (!banner.answered.aborted) throw error;
     return { result: { none: "answered on the desktop" }, sentAt: deps.now() };
   });
-  const closeBanner = async (): Promise<void> => {
-    bannerEnds.abort();
-    const ended = await banner;
-    if ("none" in ended && ended.none.startsWith(WITHDRAWN))
-      record.approval.withdrawn = { where: "desktop", how: ended.none };
-  };
   if ("answer" in result) {
-    const { question, form } = ask.request;
+    const { form } = ask.request;
     // A form's text field: the reply's text (inert, checked against the field) is the answer.
     const typed = form?.text === undefined ? undefined : result.answer.reason;
     const index = optionIndex(result.answer.decision);
@@ -260,38 +250,16 @@ async function askPhone(ask: PhoneAsk): Promise<void> {
     );
     if (typed !== undefined) record.approval.answer = undefined;
     run.output = output;
-    await closeBanner();
+    await banner.close();
     return;
   }
-  if (onBanner.signal.aborted) {
-    const answered = await banner;
-    if ("answer" in answered) {
-      const answer = { decision: answered.answer };
-      const at = deps.now();
-      recordAnswer(record, { answer, at, by: { via: "desktop", program: answered.via } }, sentAt);
-      run.output = decisionJson(answer);
-      record.approval.withdrawn = await withdrawPhone(withdraw, answer, at, ask.signal);
-      return;
-    }
+  if (banner.answered.aborted) {
+    if (await takeBannerAnswer(ask, run, await banner.ended, { sentAt, withdraw })) return;
   }
-  await closeBanner();
+  await banner.close();
   record.approval.waitedMs = deps.now() - sentAt;
   record.approval.fallback = result.none;
   if ("error" in result && result.error) throw result.error;
-}
-
-// The same question on the desktop banner, for the seconds left; withdrawn when `signal` aborts.
-function askBannerToo(ask: PhoneAsk, signal: AbortSignal): Promise<BannerAnswer> {
-  const seconds = Math.max(1, Math.floor((ask.endsAt - ask.deps.now()) / 1000));
-  const kind = ask.options.sample ? ("sample" as const) : ("agent" as const);
-  const origin = { ...ask.request, agent: ask.client.name, kind };
-  return askOnBanner({
-    title: requestTitle(ask.summary, origin),
-    body: logSummary(ask.summary),
-    seconds,
-    deps: ask.deps,
-    signal,
-  });
 }
 
 // ntfy: subscribes to the reply topic, publishes the request, waits for the one verified answer.

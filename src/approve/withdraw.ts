@@ -12,10 +12,16 @@ import type { PublishRequest } from "./request.js";
 import type { Withdraw } from "./send.js";
 import type { NtfySetup } from "./setup.js";
 
-/** What a banner's answer looks like on the phone: "✅ Allowed on the desktop at 12:03:04 UTC." */
-export function answeredOnDesktop(answer: Answer, at: number): string {
+/** What a banner's answer looks like on the phone: "✅ Allowed on the desktop at 12:03:04 UTC.",
+ * or for a question's option (its label already inert) "✅ “PostgreSQL” chosen on the desktop …". */
+export function answeredOnDesktop(answer: Answer, at: number, chosen?: string): string {
   const time = new Date(at).toISOString().slice(11, 19);
-  const outcome = answer.decision === "deny" ? "⛔ Denied" : "✅ Allowed";
+  const outcome =
+    chosen !== undefined
+      ? `✅ “${chosen}” chosen`
+      : answer.decision === "deny"
+        ? "⛔ Denied"
+        : "✅ Allowed";
   return `${outcome} on the desktop at ${time} UTC.`;
 }
 
@@ -25,10 +31,11 @@ export async function withdrawPhone(
   answer: Answer,
   at: number,
   signal: AbortSignal,
+  chosen?: string,
 ): Promise<{ where: "phone"; how: string }> {
   if (withdraw === undefined)
     return { where: "phone", how: "not told: the question was not sent yet" };
-  const words = answeredOnDesktop(answer, at);
+  const words = answeredOnDesktop(answer, at, chosen);
   const how = await withDeadline(
     APPROVE_PUBLISH_TIMEOUT_MS,
     (timer) => withdraw(words, timer),

@@ -9,6 +9,7 @@ export function approvalCell(
   approval: LoggedApproval,
   style: Style,
   clock: (iso: string) => string,
+  event?: string,
 ): string {
   const waited =
     approval.waitedMs === undefined ? "" : ` (after ${formatDuration(approval.waitedMs)})`;
@@ -20,14 +21,26 @@ export function approvalCell(
       : `; ignored ${approval.rejected.length}: ${[...new Set(approval.rejected.map((r) => r.reason))].join(", ")}`;
   if (approval.result !== "terminal") {
     const at = approval.answeredAt === undefined ? "" : ` at ${clock(approval.answeredAt)}`;
-    const text = `${sample}${answered(approval)} from the phone${from(approval)}${at}${waited}${ignored}${what}${said(approval)}`;
+    const where = approval.answeredBy === "desktop" ? "on the desktop" : "from the phone";
+    const text = `${sample}${answered(approval)} ${where}${from(approval)}${at}${waited}${ignored}${what}${said(approval)}${notOnBanner(approval)}`;
     return approval.result === "denied" ? style.warn(text) : style.ok(text);
   }
   const why =
     approval.route === "terminal"
       ? approval.why
       : `no answer from the phone (${approval.fallback ?? "error"})${waited}`;
-  return style.dim(`${sample}terminal asked: ${why || "approve could not run"}${ignored}${what}`);
+  // "Let it retry" unanswered: the block stands; nothing is asked at a terminal.
+  if (event === "PermissionDenied") {
+    return style.dim(`${sample}no retry: ${why || "approve could not run"}${ignored}${what}`);
+  }
+  return style.dim(
+    `${sample}terminal asked: ${why || "approve could not run"}${ignored}${what}${notOnBanner(approval)}`,
+  );
+}
+
+// " · not on the banner: the question has 4 options and …", for a question the banner did not ask.
+function notOnBanner(approval: LoggedApproval): string {
+  return approval.banner === undefined ? "" : ` · not on the banner: ${approval.banner}`;
 }
 
 // "allowed", "allowed for this session (allow `npm test …` commands)", "denied", "answered
@@ -38,8 +51,10 @@ function answered(approval: LoggedApproval): string {
   return `allowed for this session${approval.granted ? ` (${approval.granted})` : ""}`;
 }
 
-// " via telegram (user 4242)", " via ntfy", or nothing for lines written before.
+// " via telegram (user 4242)", " via ntfy", " via terminal-notifier" (a banner), or nothing for
+// lines written before.
 function from(approval: LoggedApproval): string {
+  if (approval.via === "desktop") return approval.program ? ` via ${approval.program}` : "";
   if (approval.via === undefined) return "";
   return ` via ${approval.via}${approval.user === undefined ? "" : ` (user ${approval.user})`}`;
 }

@@ -154,7 +154,7 @@ function keptCells(run: LoggedRun, style: Style): string[] {
 function approvalCells(run: LoggedRun, style: Style): string[] {
   const { approval } = run.record;
   return approval && Array.isArray(approval.rejected)
-    ? [approvalCell(approval, style, localTime)]
+    ? [approvalCell(approval, style, localTime, run.record.event)]
     : [];
 }
 

@@ -25,8 +25,9 @@ import {
   olderScript,
 } from "./launcher-checks.js";
 
-/** One file's hook-notify entries: event → timeout in seconds (undefined when none is set). */
-type Entries = Map<string, number | undefined>;
+/** One file's hook-notify entries: event → each entry's timeout in the file's order (undefined when
+ * none is set); an event may hold two (a notification and `approve --retry`'s ask). */
+type Entries = Map<string, (number | undefined)[]>;
 
 // One result per file that runs hook-notify or that its client would reject, then duplicates.
 export async function checkSettings(input: LocateInput): Promise<CheckResult[]> {
@@ -145,10 +146,13 @@ function ourEntries(root: unknown, shape: FileShape): Entries {
   const entries: Entries = new Map();
   if (!isRecord(map)) return entries;
   for (const [event, groups] of Object.entries(map)) {
-    const [first] = findOurs(groups);
-    if (!first) continue;
-    const timeout = first.value["timeout"];
-    entries.set(event, typeof timeout === "number" ? timeout : undefined);
+    const ours = findOurs(groups);
+    if (ours.length === 0) continue;
+    const timeouts = ours.map(({ value }) => value["timeout"]);
+    entries.set(
+      event,
+      timeouts.map((timeout) => (typeof timeout === "number" ? timeout : undefined)),
+    );
   }
   return entries;
 }
@@ -160,15 +164,16 @@ function describeEntries(
   client: Client,
   scope: string,
 ): CheckResult[] {
+  // The file holds the client's unit (Gemini counts milliseconds); doctor speaks seconds.
+  const seconds = (timeout: number | undefined) =>
+    timeout === undefined
+      ? "(no timeout)"
+      : `${String(fromClientTimeout(adapterFor(client), timeout))} s`;
   const list = [...entries]
-    .map(
-      // The file holds the client's unit (Gemini counts milliseconds); doctor speaks seconds.
-      ([event, timeout]) =>
-        `${event} ${timeout === undefined ? "(no timeout)" : `${String(fromClientTimeout(adapterFor(client), timeout))} s`}`,
-    )
+    .map(([event, timeouts]) => `${event} ${timeouts.map(seconds).join(" and ")}`)
     .join(", ");
   const results = [ok(check, `${shown}: ${list}`)];
-  if (entries.has("SessionEnd") && entries.get("SessionEnd") === undefined) {
+  if (entries.get("SessionEnd")?.includes(undefined)) {
     results.push(
       warn(
         check,

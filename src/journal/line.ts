@@ -41,6 +41,10 @@ export interface LoggedApproval {
   rejected: { reason: string; message: string }[];
   told?: false | undefined;
   sample?: boolean | undefined;
+  /** The program of the banner that answered (terminal-notifier, powershell.exe). */
+  program?: string | undefined;
+  /** Why a question was not asked on the desktop banner. */
+  banner?: string | undefined;
 }
 
 /** One run: everything one hook run learned. */

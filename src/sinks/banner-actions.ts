@@ -1,9 +1,11 @@
-// A permission request as a desktop banner with Allow and Deny buttons, for the person at the
-// machine. Linux and the BSDs: notify-send shows it with two actions whose keys are fixed literals
-// ("hn-allow", "hn-deny"); the bus's one listener (banner-listener.ts) follows it and reports the
-// key of the button pressed, as it reports a click that brings the terminal back. Only those two
-// keys, from the notification daemon, for this banner's id, count (a press before the id is
-// followed is kept by the listener, not lost). macOS and Windows: banner-actions-other.ts.
+// A permission request as a desktop banner with Allow and Deny buttons (or a question with one
+// button per option), for the person at the machine. Linux and the BSDs: notify-send shows it with
+// actions whose keys are fixed literals ("hn-allow", "hn-deny", "hn-option-<n>"; the labels, made
+// inert, are the only text from the event, in the argument array); the bus's one listener
+// (banner-listener.ts) follows it and reports the key of the button pressed, as it reports a click
+// that brings the terminal back. Only a key this banner offered, from the notification daemon, for
+// this banner's id, counts (a press before the id is followed is kept by the listener, not lost).
+// macOS and Windows: banner-actions-other.ts.
 // approve (run-approve.ts) takes the first answer, the banner's or the phone's; when the phone
 // answers first (or the time is up) the caller aborts `signal` and the banner is closed
 // (CloseNotification over D-Bus).
@@ -11,7 +13,9 @@ import { withDeadline } from "../abort.js";
 import type { Deps } from "../deps.js";
 import {
   abortOf,
-  BANNER_KEYS,
+  answerOfKey,
+  BANNER_ROOM,
+  bannerButtons,
   CLOSE_MS,
   WITHDRAWN,
   type BannerAnswer,
@@ -44,6 +48,8 @@ async function askOnLinux(question: BannerQuestion): Promise<BannerAnswer> {
   if (!path || !stdbuf || !hasSessionBus(env)) {
     return { none: "no notify-send, stdbuf or desktop session here" };
   }
+  const buttons = bannerButtons(question, BANNER_ROOM.linux);
+  if ("none" in buttons) return buttons;
   const hold = await holdListener(deps);
   if ("why" in hold) return { none: hold.why };
   try {
@@ -52,8 +58,7 @@ async function askOnLinux(question: BannerQuestion): Promise<BannerAnswer> {
       "--app-name=hook-notify",
       "--urgency=critical",
       `--expire-time=${String(Math.round(seconds * 1000))}`,
-      "--action=hn-allow=Allow",
-      "--action=hn-deny=Deny",
+      ...buttons.map((button) => `--action=${button.key}=${button.label}`),
       "--",
       question.title,
       escapeBody(question.body),
@@ -74,9 +79,8 @@ async function askOnLinux(question: BannerQuestion): Promise<BannerAnswer> {
       const closed = await closeNotification(shown.id, deps);
       return { none: `${WITHDRAWN}: ${closed}` };
     }
-    if (end.ended === "clicked" && Object.hasOwn(BANNER_KEYS, end.reason)) {
-      return { answer: BANNER_KEYS[end.reason as keyof typeof BANNER_KEYS] };
-    }
+    const answer = end.ended === "clicked" ? answerOfKey(buttons, end.reason) : undefined;
+    if (answer !== undefined) return answer;
     return { none: `the banner was ${end.ended}: ${end.reason}` };
   } catch (error) {
     hold.release();

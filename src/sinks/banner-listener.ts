@@ -13,7 +13,7 @@
 // at its next line: its pipe has no reader). Argument arrays only, never a shell.
 import type { ChildProcess } from "node:child_process";
 import type { Deps } from "../deps.js";
-import { createSignalParser, type BannerSignal } from "./banner-signals.js";
+import { ACTION_KEYS, createSignalParser, type BannerSignal } from "./banner-signals.js";
 import { findProgram } from "./find-program.js";
 import type { BannerEnd } from "./sink.js";
 
@@ -27,12 +27,10 @@ const READY_MS = 3_000;
 const DAEMON =
   "sender='org.freedesktop.Notifications',path='/org/freedesktop/Notifications',interface='org.freedesktop.Notifications'";
 /** The listener's match rules: the daemon's NotificationClosed, and ActionInvoked on "default"
- * and on approve's two action keys (banner-actions.ts): fixed literals, never text from outside. */
+ * and on approve's action keys (banner-signals.ts): fixed literals, never text from outside. */
 export const MATCH_RULES = [
   `type='signal',${DAEMON},member='NotificationClosed'`,
-  ...["default", "hn-allow", "hn-deny"].map(
-    (key) => `type='signal',${DAEMON},member='ActionInvoked',arg1='${key}'`,
-  ),
+  ...ACTION_KEYS.map((key) => `type='signal',${DAEMON},member='ActionInvoked',arg1='${key}'`),
 ];
 
 export interface FollowOptions {

@@ -1,7 +1,7 @@
 // Pure: reads dbus-monitor's text output, line by line, into what happened to banners. The
 // listener's match rules (banner-listener.ts) let through only the notification daemon's
-// NotificationClosed(id, reason) and ActionInvoked(id, "default"), so every argument printed is a
-// number or the literal "default": no text anyone chose reaches this parser. Anything else (the
+// NotificationClosed(id, reason) and ActionInvoked(id, key) for hook-notify's fixed keys, so every
+// argument printed is a number or one of those literals: no text anyone chose reaches this parser. Anything else (the
 // monitor's own NameAcquired, a line of an unexpected shape) is skipped, never guessed at.
 
 /** What the listener learned: a banner closed (and why), a banner's click, or that it listens. */
@@ -18,9 +18,19 @@ export interface SignalParser {
 const HEADER =
   /^signal time=\d+(?:\.\d+)? sender=(\S+) -> destination=(?:\S+|\(null destination\)) serial=\d+ path=([^;\s]+); interface=([^;\s]+); member=(\w+)$/;
 const UINT32 = /^ {3}uint32 (\d{1,10})$/;
-/** The action keys hook-notify puts on banners: the body's click, and approve's Allow and Deny. */
-export type BannerAction = "default" | "hn-allow" | "hn-deny";
-const ACTION = /^ {3}string "(default|hn-allow|hn-deny)"$/;
+/** The action keys hook-notify puts on banners: the body's click, approve's Allow and Deny, and a
+ * question's options (banner-answer.ts): fixed literals, the only action text this parser takes. */
+export const ACTION_KEYS = [
+  "default",
+  "hn-allow",
+  "hn-deny",
+  "hn-option-1",
+  "hn-option-2",
+  "hn-option-3",
+  "hn-option-4",
+] as const;
+export type BannerAction = (typeof ACTION_KEYS)[number];
+const ACTION = /^ {3}string "(default|hn-allow|hn-deny|hn-option-[1-4])"$/;
 const UNIQUE_NAME = /^:\d+\.\d+$/;
 const NOTIFICATIONS = "org.freedesktop.Notifications";
 const PATH = "/org/freedesktop/Notifications";
@@ -90,10 +100,8 @@ function complete(
   const [id = "", second = ""] = args;
   if (id === "0" || Number(id) > 0xffff_ffff) return undefined;
   if (expecting === "clicked") {
-    const action = ["default", "hn-allow", "hn-deny"].find((key) => key === second);
-    return action === undefined
-      ? undefined
-      : { kind: "clicked", id, action: action as BannerAction };
+    const action = ACTION_KEYS.find((key) => key === second);
+    return action === undefined ? undefined : { kind: "clicked", id, action };
   }
   return { kind: "closed", id, reason: closeReason(second) };
 }

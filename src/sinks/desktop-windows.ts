@@ -12,8 +12,8 @@ export const POWERSHELL_APP_ID =
   "{1AC14E77-02E7-4E5D-B744-2EB1AE5198B7}\\WindowsPowerShell\\v1.0\\powershell.exe";
 
 /** The whole toast script; it reads HOOK_NOTIFY_TITLE, _BODY, _APP_ID and _LONG, _ASK ("1": Allow
- * and Deny buttons, the pressed one's fixed key printed on stdout), and for a
- * click that focuses Windows Terminal, _FOCUS_SECONDS (how long it waits for the toast's
+ * and Deny buttons, or one per line of _OPTIONS, the pressed one's fixed key printed on stdout),
+ * and for a click that focuses Windows Terminal, _FOCUS_SECONDS (how long it waits for the toast's
  * Activated event; absent: it does not wait) and _AGENT_PID (native Windows: the agent's
  * process, whose ancestors hold the Windows Terminal window). Both are cast to [int]. */
 export const TOAST_SCRIPT = [
@@ -25,15 +25,22 @@ export const TOAST_SCRIPT = [
   "$texts.Item(0).AppendChild($xml.CreateTextNode($env:HOOK_NOTIFY_TITLE)) | Out-Null",
   "$texts.Item(1).AppendChild($xml.CreateTextNode($env:HOOK_NOTIFY_BODY)) | Out-Null",
   "if ($env:HOOK_NOTIFY_LONG -eq '1') { $xml.DocumentElement.SetAttribute('duration', 'long') }",
-  // approve's question (sinks/banner-actions-other.ts): two buttons whose arguments are fixed
-  // literals; the toast leaves the notification center when the question ends.
+  // approve's question (sinks/banner-actions-other.ts): Allow and Deny, or one button per line of
+  // HOOK_NOTIFY_OPTIONS (a question's labels, set as attributes, never source); the arguments are
+  // fixed keys; the toast leaves the notification center when the question ends.
   "$ask = $env:HOOK_NOTIFY_ASK -eq '1'",
+  "$keys = @()",
   "if ($ask) {",
+  "  $keys = @('hn-allow', 'hn-deny'); $labels = @('Allow', 'Deny')",
+  "  if ($env:HOOK_NOTIFY_OPTIONS) {",
+  '    $labels = @($env:HOOK_NOTIFY_OPTIONS -split "`n")',
+  "    $keys = @(for ($i = 1; $i -le $labels.Count; $i++) { 'hn-option-' + $i })",
+  "  }",
   "  $actions = $xml.CreateElement('actions')",
-  "  foreach ($key in @('hn-allow', 'hn-deny')) {",
+  "  for ($i = 0; $i -lt $keys.Count; $i++) {",
   "    $action = $xml.CreateElement('action')",
-  "    $action.SetAttribute('content', $(if ($key -eq 'hn-allow') { 'Allow' } else { 'Deny' }))",
-  "    $action.SetAttribute('arguments', $key)",
+  "    $action.SetAttribute('content', $labels[$i])",
+  "    $action.SetAttribute('arguments', $keys[$i])",
   "    $actions.AppendChild($action) | Out-Null",
   "  }",
   "  $xml.DocumentElement.AppendChild($actions) | Out-Null",
@@ -61,7 +68,7 @@ export const TOAST_SCRIPT = [
   "  }",
   "  if ($got.SourceIdentifier -eq 'HookNotifyActivated' -and $ask) {",
   "    $pressed = [string]([Windows.UI.Notifications.ToastActivatedEventArgs]$got.SourceArgs[1]).Arguments",
-  "    if ($pressed -eq 'hn-allow' -or $pressed -eq 'hn-deny') { [Console]::Out.WriteLine($pressed); break }",
+  "    if ($keys -contains $pressed) { [Console]::Out.WriteLine($pressed); break }",
   "    continue",
   "  }",
   "  if ($got.SourceIdentifier -eq 'HookNotifyActivated') {",

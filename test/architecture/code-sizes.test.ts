@@ -14,12 +14,9 @@ describe("code sizes of src/", () => {
     expect(functionsOf("big.ts", text)).toEqual([{ name: "big", line: 1, lines: 5 }]);
   });
 
-  it("has no function over 80 lines but the known ones", () => {
+  it("has no function over 80 lines outside data literals", () => {
     const long = sizes.longFunctions.map(({ file, name }) => `${file} ${name}`).sort();
-    expect(long).toEqual([
-      "approve/ask-telegram.ts askTelegram",
-      "approve/run-approve.ts askPhone",
-    ]);
+    expect(long).toEqual([]);
   });
 
   it("has at most 5 files over 250 lines", () => {

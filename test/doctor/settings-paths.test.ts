@@ -149,4 +149,24 @@ describe("doctor: entry timeouts in the client's own unit", () => {
     expect(detail("Gemini CLI (user)")).not.toContain("10000");
     expect(detail("Claude Code (user)")).toContain("Stop 10 s");
   });
+
+  it("shows the timeout of every entry of an event (PermissionDenied: notification and retry ask)", async () => {
+    const home = tempDir("doctor-two-entries");
+    const hook = (args: string, timeout: number) => ({
+      type: "command",
+      command: `"${process.execPath}" "${BIN}" ${args}`,
+      timeout,
+    });
+    write(join(home, ".claude", "settings.json"), {
+      hooks: {
+        PermissionDenied: [
+          { hooks: [hook("--client claude-code --timeout 10", 10)] },
+          { hooks: [hook("approve --client claude-code --timeout 35", 35)] },
+        ],
+      },
+    });
+    const results = await checkSettings({ home, projectDir: join(home, "project"), env: {} });
+    const detail = results.find((r) => r.check === "Claude Code (user)")?.detail ?? "";
+    expect(detail).toContain("PermissionDenied 10 s and 35 s");
+  });
 });

@@ -23,6 +23,7 @@ async function approveOn(
   machine: FakeMachine,
   programs: FakeProgram[],
   env: Record<string, string>,
+  input = fixture("claude-code/PermissionRequest.json"),
 ) {
   const bin = fakeBin(programs, { env });
   const pkg = packageCopy("fake");
@@ -40,7 +41,7 @@ async function approveOn(
   writeApproveKey(home, "e".repeat(64));
   const running = runBin(["approve"], {
     bin: pkg.bin,
-    input: fixture("claude-code/PermissionRequest.json"),
+    input,
     env: home.env,
     killAfterMs: 60_000,
   });
@@ -109,7 +110,8 @@ describe.runIf(process.platform === "linux")("approve from the banner, simulated
       HOOK_NOTIFY_FOCUS_SECONDS: expect.stringMatching(/^\d+$/) as string,
     });
     const script = Buffer.from(toast?.args.at(-1) ?? "", "base64").toString("utf16le");
-    expect(script).toContain("foreach ($key in @('hn-allow', 'hn-deny'))");
+    expect(script).toContain("$keys = @('hn-allow', 'hn-deny'); $labels = @('Allow', 'Deny')");
+    expect(toast?.env).not.toHaveProperty("HOOK_NOTIFY_OPTIONS");
     const line = run.home.logLines().find((l) => l.event === "PermissionRequest");
     expect(line?.approval).toMatchObject({
       result: "denied",
@@ -132,6 +134,91 @@ describe.runIf(process.platform === "linux")("approve from the banner, simulated
     });
   });
 });
+
+// An AskUserQuestion's PreToolUse input (Claude Code 2.1.332) with these option labels.
+function questionInput(labels: string[]): string {
+  const options = labels.map((label) => ({ label, description: "" }));
+  return JSON.stringify({
+    session_id: "5f0c2c7e-8d51-4d0e-9a4a-0f3b8b0f9e11",
+    cwd: "/home/dev/projects/shop-api",
+    hook_event_name: "PreToolUse",
+    tool_name: "AskUserQuestion",
+    tool_input: { questions: [{ question: "Which database?", options, multiSelect: false }] },
+    tool_use_id: "toolu_01",
+  });
+}
+
+const chose = (labels: string[], label: string) => ({
+  hookSpecificOutput: {
+    hookEventName: "PreToolUse",
+    permissionDecision: "allow",
+    updatedInput: {
+      questions: [
+        {
+          question: "Which database?",
+          options: labels.map((l) => ({ label: l, description: "" })),
+          multiSelect: false,
+        },
+      ],
+      answers: { "Which database?": label },
+    },
+  },
+});
+
+describe.runIf(process.platform === "linux")(
+  "a question's options on the banner, simulated",
+  () => {
+    const LABELS = ["SQLite", "Postgres, 16", "MySQL"];
+
+    it("macOS: one action per option (a comma, the list's separator, made a space); option 2 answers", async () => {
+      const pressed = JSON.stringify({
+        activationType: "actionClicked",
+        activationValue: "Postgres  16",
+      });
+      const run = await approveOn(
+        MAC,
+        ["osascript"],
+        { FAKE_BIN_STDOUT_terminal_notifier: pressed },
+        questionInput(LABELS),
+      );
+      const result = await run.running;
+      expect(JSON.parse(result.stdout)).toEqual(chose(LABELS, "Postgres, 16"));
+      const [notifier] = run.bin.calls().filter((c) => c.program === "terminal-notifier");
+      expect(notifier?.args.slice(0, 6)).toEqual([
+        "-title",
+        "Claude Code asks you a question",
+        "-message",
+        "Which database?",
+        "-actions",
+        "SQLite,Postgres  16,MySQL",
+      ]);
+      const line = run.home.logLines().find((l) => l.event === "PreToolUse");
+      expect(line?.approval).toMatchObject({
+        chosen: "Postgres, 16",
+        answeredBy: "desktop",
+        program: "terminal-notifier",
+      });
+    });
+
+    it("Windows: the labels travel in HOOK_NOTIFY_OPTIONS; the toast's hn-option-3 answers, Allow is no answer", async () => {
+      const run = await approveOn(
+        WINDOWS,
+        ["powershell.exe"],
+        { FAKE_BIN_STDOUT_powershell_exe: "hn-allow\r\nhn-option-3\r\n" },
+        questionInput(LABELS),
+      );
+      const result = await run.running;
+      expect(JSON.parse(result.stdout)).toEqual(chose(LABELS, "MySQL"));
+      const [toast] = run.bin.calls().filter((c) => c.program === "powershell.exe");
+      expect(toast?.env).toMatchObject({
+        HOOK_NOTIFY_ASK: "1",
+        HOOK_NOTIFY_OPTIONS: "SQLite\nPostgres, 16\nMySQL",
+      });
+      const line = run.home.logLines().find((l) => l.event === "PreToolUse");
+      expect(line?.approval).toMatchObject({ chosen: "MySQL", program: "powershell.exe" });
+    });
+  },
+);
 
 async function waitForCall(bin: ReturnType<typeof fakeBin>, program: string): Promise<void> {
   for (let i = 0; i < 600; i++) {

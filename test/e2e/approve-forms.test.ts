@@ -228,6 +228,10 @@ describe('approve offers "Let it retry" for a blocked action (PermissionDenied) 
     const result = await ask(home, DENIED, ["--timeout", "7"]);
     expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 0, stdout: "" });
     expect(logged(home, "PermissionDenied")[0]).toMatchObject({ result: "terminal" });
+    // Nothing is asked at a terminal after a block: log says no retry, not "terminal asked".
+    const log = await runBin(["--no-color", "log"], { env: home.env });
+    expect(log.stdout).toContain("no retry: no answer from the phone (");
+    expect(log.stdout).not.toContain("terminal asked");
   }, 60_000);
 });
 

@@ -15,30 +15,7 @@ import {
   type Approval,
 } from "../helpers/telegram-approve.js";
 import { startFakeTelegram } from "../helpers/telegram-server.js";
-
-const QUESTION = "Which database should we use?";
-const OPTIONS = [
-  { label: "SQLite", description: "A file, no server" },
-  { label: "PostgreSQL", description: "The team's usual" },
-  { label: "MySQL", description: "" },
-];
-
-// A PreToolUse input as Claude Code 2.1.332 sends it for AskUserQuestion.
-function questionInput(options = OPTIONS, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    session_id: "5f0c2c7e-8d51-4d0e-9a4a-0f3b8b0f9e11",
-    transcript_path: "/tmp/t.jsonl",
-    cwd: "/home/dev/projects/shop-api",
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name: "AskUserQuestion",
-    tool_input: {
-      questions: [{ question: QUESTION, header: "Database", options, multiSelect: false }],
-      ...extra,
-    },
-    tool_use_id: "toolu_01",
-  });
-}
+import { OPTIONS, QUESTION, questionInput } from "../helpers/ask-question.js";
 
 function ask(home: TempHome, input = questionInput(), args: string[] = []) {
   return runBin(["approve", "--client", "claude-code", ...args], {

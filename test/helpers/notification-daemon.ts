@@ -19,6 +19,8 @@ export interface NotifyCall {
   /** Milliseconds; -1 means "server default". */
   expireTimeout: number;
   icon: string;
+  /** The actions as sent: key, label, key, label, … */
+  actions: string[];
 }
 
 export interface NotificationDaemon {
@@ -83,7 +85,7 @@ for _stamp, method, args in mock.GetCalls():
     calls.append({
         "appName": str(args[0]), "icon": str(args[2]), "summary": str(args[3]), "body": str(args[4]),
         "urgency": int(hints["urgency"]) if "urgency" in hints else None,
-        "expireTimeout": int(args[7]),
+        "expireTimeout": int(args[7]), "actions": [str(a) for a in args[5]],
     })
 print(json.dumps(calls))
 `;

@@ -49,12 +49,13 @@ describe("dbus-monitor output", () => {
   const header = (member: string, sender = ":1.0") =>
     `signal time=1.5 sender=${sender} -> destination=(null destination) serial=3 path=/org/freedesktop/Notifications; interface=org.freedesktop.Notifications; member=${member}`;
 
-  it("reads approve's Allow and Deny actions by their fixed keys", () => {
+  it("reads approve's Allow, Deny and option actions by their fixed keys", () => {
     const click = (key: string) => [header("ActionInvoked"), "   uint32 7", `   string "${key}"`];
-    expect(parse([...click("hn-allow"), ...click("hn-deny")].join("\n"))).toEqual([
-      { kind: "clicked", id: "7", action: "hn-allow" },
-      { kind: "clicked", id: "7", action: "hn-deny" },
-    ]);
+    const keys = ["hn-allow", "hn-deny", "hn-option-1", "hn-option-4"];
+    expect(parse(keys.flatMap(click).join("\n"))).toEqual(
+      keys.map((action) => ({ kind: "clicked", id: "7", action })),
+    );
+    expect(parse([...click("hn-option-5"), ...click("hn-option-12")].join("\n"))).toEqual([]);
   });
 
   it.each([

@@ -94,6 +94,7 @@ describe.runIf(isLinux && tools.available)("desktop sink with a real notificatio
         summary: notification.title,
         body: notification.body,
         expireTimeout: -1,
+        actions: [],
         ...expected,
       },
     ]);
