@@ -84,6 +84,17 @@ const yargsBundled = {
         return { contents, loader: "js", resolveDir: dirname(args.path) };
       },
     );
+    // After a command's handler starts, yargs builds that command's whole help and keeps it, for a
+    // showHelp() that may follow (~13 ms of `log` and `doctor`, measuring every word). Ours never
+    // shows it: src/cli-yargs.ts's .fail() prints one line instead and nothing calls showHelp()
+    // or getHelp(). A yargs whose text differs stops the build rather than keep the cost.
+    build.onLoad({ filter: /[\\/]yargs[\\/]build[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      const call = "yargs.getInternalMethods().getUsageInstance().cacheHelpMessage();";
+      if (text.split(call).length !== 2)
+        throw new Error(`yargs: no single ${call} in ${args.path}`);
+      return { contents: text.replace(call, ""), loader: "js", resolveDir: dirname(args.path) };
+    });
     build.onResolve({ filter: /^yargs-shim-url$/ }, () => ({
       path: "url",
       namespace: "yargs-shim",
