@@ -24,7 +24,7 @@ export const doctorCommand: CommandModule<object, DoctorArgs> = {
         type: "boolean",
         default: false,
         describe:
-          "Linux: also send a real test banner and read it back from the notification daemon",
+          "Also read what this config does not use (Do Not Disturb, the presence probes); Linux: send a real test banner and read it back from the notification daemon",
       })
       .option("config", configOption)
       .example("$0 doctor", "check everything; exit 1 when notifications cannot work")

@@ -19,6 +19,18 @@ import { redactUrl } from "../redact.js";
 import { fail, ok, type CheckResult } from "../check-result.js";
 
 const CHECK = "approve (phone)";
+
+// install --approve ran (a reply topic for ntfy, the key for Telegram) or the config names a sink.
+export function approveInstalled(
+  config: Config,
+  deps: Pick<Deps, "env" | "homedir" | "platform">,
+): boolean {
+  return (
+    config.approveReplyTopic !== undefined ||
+    config.approveSink !== undefined ||
+    existsSync(secretPath(deps))
+  );
+}
 const POLL_TIMEOUT_MS = 5_000;
 
 // Nothing to check until install --approve ran (a reply topic for ntfy, the key for Telegram) or
@@ -27,11 +39,7 @@ export async function checkApprove(
   config: Config,
   deps: Pick<Deps, "env" | "homedir" | "platform">,
 ): Promise<CheckResult[]> {
-  const installed =
-    config.approveReplyTopic !== undefined ||
-    config.approveSink !== undefined ||
-    existsSync(secretPath(deps));
-  if (!installed) return [];
+  if (!approveInstalled(config, deps)) return [];
   const setup = resolveSetup(config);
   if ("problem" in setup) return [fail(CHECK, setup.problem, "hook-notify install --approve")];
   const path = secretPath(deps);

@@ -11,8 +11,18 @@ import { ok, warn, type CheckResult } from "../check-result.js";
 
 type StateDeps = Pick<Deps, "env" | "platform" | "homedir" | "ppid">;
 
-export async function checkDnd(deps: StateDeps, mode: DndMode): Promise<CheckResult> {
+// read false: no enabled sink that it changes (pipeline/dnd.ts), so the program is not started.
+export async function checkDnd(
+  deps: StateDeps,
+  mode: DndMode,
+  read: boolean,
+): Promise<CheckResult> {
   if (mode === "ignore") return ok("do not disturb", 'not read ("dnd": "ignore")');
+  if (!read)
+    return ok(
+      "do not disturb",
+      `not read: "dnd": "${mode}" changes only sound and voice, and no such sink is enabled (banners go; the system holds them while it is on)`,
+    );
   const reading = await withDeadline(10_000, (signal) => readDnd(deps, signal));
   return dndResult(reading, mode);
 }

@@ -1,12 +1,13 @@
 // Runs every doctor check in order and returns the findings as data; printing is the command's job.
 import type { LoadedConfig } from "../config/load-config.js";
-import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
-import { checkApprove } from "./approve-checks.js";
+import type { Config, SinkEntry } from "../core/config.js";
+import { dndChanges } from "../pipeline/dnd.js";
+import { approveInstalled, checkApprove } from "./approve-checks.js";
 import { fail, ok, type CheckResult } from "../check-result.js";
 import { checkConfig } from "./config-checks.js";
 import { checkEvents, checkOutbox } from "./outbox-checks.js";
-import { checkPresence } from "./presence-checks.js";
+import { checkPresence, type PresenceUsers } from "./presence-checks.js";
 import { checkSettings } from "./settings-checks.js";
 import { checkClients } from "./client-checks.js";
 import { checkWorker } from "./worker-checks.js";
@@ -37,12 +38,16 @@ export async function runDoctor(
   const skipped = ssh?.status === "warn" ? localSkipped(entries, config.loaded) : [];
   results.push(...sinkResults, summarizeSinks(entries, sinkResults, config.loaded, skipped));
   // The checks below wait on programs (gdbus, the presence probes, clients' --version) and
-  // files: started together, their results kept in this order.
+  // files: started together, their results kept in this order. A program is started only for
+  // what this config uses (--deep: everything).
+  const all = options.deep === true;
+  const dnd = config.loaded.value.dnd;
   const hasDesktop = entries.some((entry) => entry.type === "desktop");
+  const readDnd = all || entries.some((entry) => changedByDnd(entry, dnd));
   const desktopState =
-    hasDesktop || entries.some((entry) => entry.type === "sound")
+    hasDesktop || readDnd || entries.some((entry) => entry.type === "sound")
       ? import("./desktop-state-checks.js").then(async ({ checkDnd, checkFocus }) => [
-          await checkDnd(deps, config.loaded.value.dnd),
+          await checkDnd(deps, dnd, readDnd),
           ...(hasDesktop ? [checkFocus(deps)] : []),
         ])
       : Promise.resolve([]);
@@ -50,16 +55,13 @@ export async function runDoctor(
   const deep = options.deep
     ? import("./deep-banner.js").then(async ({ checkBannerDeep }) => [await checkBannerDeep(deps)])
     : Promise.resolve([]);
-  const away = entries
-    .filter((entry) => entry.when === "away" || entry.digest !== undefined)
-    .map((entry) => entry.name);
   const later = await Promise.all([
     desktopState,
     deep,
     checkApprove(config.loaded.value, deps),
     checkSettings({ home: deps.homedir, projectDir: deps.cwd, env: deps.env }),
     checkClients(deps),
-    checkPresence(deps, away),
+    checkPresence(deps, presenceUsers(config.loaded.value, entries, deps, all)),
     Promise.all([checkOutbox(deps), checkEvents(deps), checkWorker(deps)]),
   ]);
   results.push(...later.flat(), checkLog(deps));
@@ -69,6 +71,33 @@ export async function runDoctor(
     results.push(...(await checkService(service, deps.env, deps.now(), config.loaded.secrets)));
   }
   return results;
+}
+
+// Sinks whose delivery Do Not Disturb changes (pipeline/dnd.ts): only for them is it read.
+function changedByDnd(entry: SinkEntry, mode: Config["dnd"]): boolean {
+  const sink = findSink(entry.type);
+  return sink !== undefined && dndChanges({ sink, entry }, mode);
+}
+
+// Who in this config asks the presence probes (delivery/presence-gate.ts, approve/gate.ts).
+function presenceUsers(
+  config: Config,
+  entries: readonly SinkEntry[],
+  deps: DoctorDeps,
+  all: boolean,
+): PresenceUsers {
+  const awaySinks = entries
+    .filter((entry) => entry.when === "away" || entry.digest !== undefined)
+    .map((entry) => entry.name);
+  const others = [
+    ...(config.escalate || entries.some((entry) => entry.escalate)
+      ? ["follow-ups (escalate)"]
+      : []),
+    ...(config.approveWhen === "away" && approveInstalled(config, deps)
+      ? ['approve ("approveWhen": "away")']
+      : []),
+  ];
+  return { awaySinks, others, probe: all || awaySinks.length > 0 || others.length > 0 };
 }
 
 // True when doctor should exit 1: something stops every notification.

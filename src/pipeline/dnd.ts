@@ -13,10 +13,15 @@ import type { RoutedDelivery } from "../delivery/plan.js";
 // True when the plan has a delivery (sent now, or held for coalescing) that Do Not Disturb would
 // change: only then is it read.
 export function dndMatters(plan: PolicyPlan, mode: DndMode): boolean {
-  return mode !== "ignore" && [...plan.deliveries, ...plan.held].some((d) => affected(d, mode));
+  return mode !== "ignore" && [...plan.deliveries, ...plan.held].some((d) => dndChanges(d, mode));
 }
 
-function affected(delivery: RoutedDelivery, mode: DndMode): boolean {
+// Whether Do Not Disturb changes one sink's delivery (doctor reads it only for such a sink).
+export function dndChanges(
+  delivery: Pick<RoutedDelivery, "sink" | "entry">,
+  mode: DndMode,
+): boolean {
+  if (mode === "ignore") return false;
   if (mode === "respect") return delivery.sink.audible === true;
   return !delivery.sink.remote || delivery.entry.when === "away";
 }

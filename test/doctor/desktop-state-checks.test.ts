@@ -67,7 +67,8 @@ describe.runIf(process.platform === "linux")(
         join(dir, "keyfile"),
         "[org/gnome/desktop/notifications]\nshow-banners=false\n",
       );
-      home.writeConfig({ sinks: { desktop: { type: "desktop" } } });
+      // "remote" skips the desktop sink while it is on: Do Not Disturb matters, so it is read.
+      home.writeConfig({ dnd: "remote", sinks: { desktop: { type: "desktop" } } });
       const result = await runBin(["doctor", "--json"], { env: home.env, killAfterMs: 120_000 });
       const rows = JSON.parse(result.stdout) as { check: string; detail: string }[];
       expect(rows.find((row) => row.check === "do not disturb")?.detail).toMatch(
