@@ -1,5 +1,4 @@
 import type { Argv, CommandModule } from "yargs";
-import { runCommand } from "./commands/run.js";
 import { version } from "./version.js";
 import { clientNames } from "./clients/index.js";
 import { RUN_FLAGS, toRunArgs } from "./commands/run-flags.js";
@@ -32,7 +31,9 @@ const runModule: CommandModule = {
       .example("cat event.json | $0 --dry-run", "show what would be sent")
       .example("cat event.json | $0 --wait", "send now and print the results")
       .example("$0 --client droid --timeout 10", "what an installed hook entry runs"),
+  // The run pipeline loads only when `run` runs: not for --help, log, doctor or a usage error.
   handler: async (args) => {
+    const { runCommand } = await import("./commands/run.js");
     await runCommand(toRunArgs(args));
   },
 };

@@ -1,4 +1,4 @@
-import { runCommand, type Handover } from "./commands/run.js";
+import type { Handover } from "./commands/run.js";
 import { guardOutput } from "./inert-output.js";
 import { asksForHelp, hookArgs, isHookInvocation } from "./commands/hook-argv.js";
 
@@ -6,6 +6,9 @@ import { asksForHelp, hookArgs, isHookInvocation } from "./commands/hook-argv.js
 export async function main(argv: string[], handover: Handover = {}): Promise<void> {
   guardOutput(); // before anything prints: outside text reaches no terminal raw
   if (isHookInvocation(argv)) {
+    // Loaded here, not at the top: in dist/commands.cjs a typed command never evaluates the run
+    // pipeline (dist/cli.cjs, the hook's full path, loads it at once either way).
+    const { runCommand } = await import("./commands/run.js");
     await runCommand(hookArgs(argv), handover);
     return;
   }
