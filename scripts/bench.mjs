@@ -343,7 +343,10 @@ async function instructions(args, mode) {
     ],
     mode,
   );
-  const match = /Collected : (\d+)/.exec(stderr);
+  // The process started's own count: a program it starts is a fork under callgrind until its exec,
+  // and reports the count it inherited ("==<pid>== Collected") before the process ends.
+  const pid = /^==(\d+)==/m.exec(stderr)?.[1];
+  const match = new RegExp(`^==${pid}== Collected : (\\d+)`, "m").exec(stderr);
   return match ? Number(match[1]) : undefined;
 }
 
