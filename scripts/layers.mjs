@@ -38,11 +38,13 @@ export const LAYERS = {
   http: BASE,
   clients: BASE,
   presence: BASE,
+  // A D-Bus client for desktop notifications (the wire format, the session bus, Notify).
+  dbus: BASE,
   // The agent's place (tmux pane, terminal window, app) and bringing it back on a banner's click.
   focus: [...BASE, "presence"],
   message: [...BASE, "clients"],
   settings: [...BASE, "clients"],
-  sinks: [...BASE, "http", "clients", "focus"],
+  sinks: [...BASE, "http", "clients", "dbus", "focus"],
   config: [...BASE, "sinks"],
   escalation: [...BASE, "config"],
   // log.ndjson: its one writer (append, rotation, fallback), its line union and its reader.

@@ -46,6 +46,8 @@ export interface HookNotifyErrorOptions {
   status?: number;
   /** Who answered, as messages name it: "Slack", "the webhook", "ntfy". */
   service?: string;
+  /** The D-Bus error name a bus or daemon answered ("org.freedesktop.DBus.Error.ServiceUnknown"). */
+  dbusError?: string;
 }
 
 // Carries a stable code, the sink it concerns, whether a retry can help, and the HTTP status.
@@ -56,6 +58,7 @@ export class HookNotifyError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
   readonly service: string | undefined;
+  readonly dbusError: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: HookNotifyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -66,6 +69,7 @@ export class HookNotifyError extends Error {
     this.retryAfterMs = options.retryAfterMs;
     this.status = options.status;
     this.service = options.service;
+    this.dbusError = options.dbusError;
   }
 }
 

@@ -1,0 +1,166 @@
+// Desktop notifications over the session bus with no external program: one connection (the
+// worker keeps one open, sharedNotificationBus), so a banner is one Notify message. The Desktop
+// Notifications Specification's methods and signals; errors as HookNotifyError, one line each.
+import { HookNotifyError } from "../errors.js";
+import { inertText } from "../shown-text.js";
+import { sessionBusSockets } from "./address.js";
+import { connectBus, type BusConnection, type CallOptions } from "./connection.js";
+import { NOTIFICATIONS, NotificationSignals, type BusSignal } from "./notification-signals.js";
+import { notifyBody, NOTIFY_SIGNATURE, uint32, type NotifyRequest } from "./notify-request.js";
+import type { DbusValue } from "./signature.js";
+
+export type { BusSignal } from "./notification-signals.js";
+export type { NotifyRequest } from "./notify-request.js";
+
+export interface NotificationBus {
+  /** The daemon's id for the new banner (> 0). */
+  notify(request: NotifyRequest, signal?: AbortSignal): Promise<number>;
+  close(id: number): Promise<void>;
+  capabilities(): Promise<string[]>;
+  serverInformation(): Promise<{
+    name: string;
+    vendor: string;
+    version: string;
+    specVersion: string;
+  }>;
+  /** Subscribes (AddMatch) once to the daemon's signals; returns an unsubscribe. */
+  onSignal(handler: (signal: BusSignal) => void): () => void;
+  /** The unique name of this connection (":1.42"). */
+  readonly uniqueName: string;
+  /** Closes the socket; pending calls reject. Idempotent. */
+  end(): void;
+}
+
+const OPEN_TIMEOUT_MS = 3_000;
+const CALL_TIMEOUT_MS = 10_000;
+const connections = new WeakMap<NotificationBus, BusConnection>();
+
+/** Connects to the session bus `env` names (every address in order), authenticates, sends Hello. */
+export async function openNotificationBus(
+  env: Record<string, string | undefined>,
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<NotificationBus> {
+  const { sockets, skipped } = sessionBusSockets(env);
+  const uid = process.getuid?.();
+  if (uid === undefined) throw noBus(env, ["this system has no unix user id"]);
+  const problems = [...skipped];
+  const timeoutMs = options.timeoutMs ?? OPEN_TIMEOUT_MS;
+  for (const socket of sockets) {
+    try {
+      const connection = await connectBus(socket.path, uid, { signal: options.signal, timeoutMs });
+      return notificationBus(connection);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      problems.push(`${socket.address}: ${(error as Error).message}`);
+    }
+  }
+  throw noBus(env, problems);
+}
+
+function noBus(env: Record<string, string | undefined>, problems: string[]): HookNotifyError {
+  const where = env.DBUS_SESSION_BUS_ADDRESS ?? "unset";
+  const text = `no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS=${where}): ${problems.join("; ")}; run inside the desktop session or set DBUS_SESSION_BUS_ADDRESS to its bus (often unix:path=$XDG_RUNTIME_DIR/bus)`;
+  return new HookNotifyError("SINK_UNAVAILABLE", inertText(text, "line"));
+}
+
+function notificationBus(connection: BusConnection): NotificationBus {
+  const signals = new NotificationSignals(connection);
+  let capabilities: Promise<string[]> | undefined;
+  const call = async (
+    member: string,
+    signature = "",
+    body: DbusValue[] = [],
+    options: CallOptions = {},
+  ) => {
+    const reply = await connection
+      .call(
+        { ...NOTIFICATIONS, member, signature, body },
+        { timeoutMs: CALL_TIMEOUT_MS, ...options },
+      )
+      .catch((error: unknown) => {
+        throw daemonError(error);
+      });
+    signals.owner = reply.sender ?? signals.owner;
+    return reply.body;
+  };
+  const bus: NotificationBus = {
+    uniqueName: connection.uniqueName,
+    notify: async (request, signal) => {
+      const [id] = await call("Notify", NOTIFY_SIGNATURE, notifyBody(request), { signal });
+      if (typeof id !== "number" || id === 0)
+        throw new HookNotifyError(
+          "SINK_FAILED",
+          "the notification daemon answered Notify without an id",
+        );
+      return id;
+    },
+    close: async (id) => {
+      await call("CloseNotification", "u", [uint32(id)]);
+    },
+    capabilities: () => {
+      capabilities ??= call("GetCapabilities").then(([list]) =>
+        Array.isArray(list) ? list.map(String) : [],
+      );
+      capabilities.catch(() => (capabilities = undefined));
+      return capabilities;
+    },
+    serverInformation: async () => {
+      const [name, vendor, version, specVersion] = (await call("GetServerInformation")).map(String);
+      return {
+        name: name ?? "",
+        vendor: vendor ?? "",
+        version: version ?? "",
+        specVersion: specVersion ?? "",
+      };
+    },
+    onSignal: (handler) => signals.subscribe(handler),
+    end: () => {
+      connection.end();
+    },
+  };
+  connections.set(bus, connection);
+  return bus;
+}
+
+// Nobody owns the name: no daemon runs (or the bus could not start one, which may pass).
+function daemonError(error: unknown): unknown {
+  if (!(error instanceof HookNotifyError) || error.dbusError === undefined) return error;
+  const name = error.dbusError;
+  const options = { cause: error, dbusError: name };
+  if (
+    name === "org.freedesktop.DBus.Error.ServiceUnknown" ||
+    name === "org.freedesktop.DBus.Error.NameHasNoOwner"
+  ) {
+    const text =
+      "no notification daemon on the D-Bus session bus (nobody owns org.freedesktop.Notifications): start the desktop's notification service (GNOME Shell, KDE Plasma, dunst, mako, xfce4-notifyd)";
+    return new HookNotifyError("SINK_UNAVAILABLE", text, { ...options, retryable: false });
+  }
+  if (name.startsWith("org.freedesktop.DBus.Error.Spawn.")) {
+    const text = `the D-Bus session bus could not start the notification daemon (${error.message}): check its service with \`systemctl --user status\``;
+    return new HookNotifyError("SINK_UNAVAILABLE", text, { ...options, retryable: true });
+  }
+  return error;
+}
+
+let shared: { address: string; bus: Promise<NotificationBus> } | undefined;
+
+/** The worker's one connection, opened on first use and kept; a connection that closed or failed
+ *  to open is opened again on the next use (once per call, never in a loop). */
+export async function sharedNotificationBus(
+  env: Record<string, string | undefined>,
+): Promise<NotificationBus> {
+  const address = `${env.DBUS_SESSION_BUS_ADDRESS ?? ""}|${env.XDG_RUNTIME_DIR ?? ""}`;
+  const kept = shared?.address === address ? await shared.bus.catch(() => undefined) : undefined;
+  if (kept && connections.get(kept)?.closed === false) return kept;
+  kept?.end();
+  if (shared && shared.address !== address)
+    void shared.bus.then(
+      (old) => {
+        old.end();
+      },
+      () => undefined,
+    );
+  const bus = openNotificationBus(env);
+  shared = { address, bus };
+  return bus;
+}
