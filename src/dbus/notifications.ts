@@ -33,6 +33,8 @@ export interface NotificationBus {
 
 const OPEN_TIMEOUT_MS = 3_000;
 const CALL_TIMEOUT_MS = 10_000;
+// Node 20 pads an abstract socket's name to the whole sockaddr_un, so it never finds the bus's.
+const ABSTRACT_SOCKETS = Number(process.versions.node.split(".")[0]) >= 22;
 const connections = new WeakMap<NotificationBus, BusConnection>();
 
 /** Connects to the session bus `env` names (every address in order), authenticates, sends Hello. */
@@ -46,6 +48,12 @@ export async function openNotificationBus(
   const problems = [...skipped];
   const timeoutMs = options.timeoutMs ?? OPEN_TIMEOUT_MS;
   for (const socket of sockets) {
+    if (socket.path.startsWith("\0") && !ABSTRACT_SOCKETS) {
+      problems.push(
+        `${socket.address}: Node ${process.versions.node} cannot reach an abstract socket (Node 22 and later can)`,
+      );
+      continue;
+    }
     try {
       const connection = await connectBus(socket.path, uid, { signal: options.signal, timeoutMs });
       return notificationBus(connection);
