@@ -2,7 +2,8 @@
 // connection receives them: GNOME Shell and dunst send them only to the banner's sender (this
 // connection, when it sent the Notify), mako and others to everyone (a match rule subscribes).
 // Only the current owner of org.freedesktop.Notifications counts: it is learned from Notify
-// replies, GetNameOwner, and NameOwnerChanged.
+// replies, GetNameOwner, and NameOwnerChanged. A signal reaches the handlers after the code that
+// awaited the Notify before it ran.
 import { BUS, type BusConnection } from "./connection.js";
 import type { Message } from "./message.js";
 import { textOf } from "./signature.js";
@@ -87,7 +88,12 @@ export class NotificationSignals {
       return;
     }
     const signal = toBusSignal(message);
-    if (!signal || signal.sender !== this.owner) return;
-    for (const handler of [...this.handlers]) handler(signal);
+    if (!signal || this.handlers.size === 0) return;
+    // On a later turn: a Notify's reply and its banner's first signal may come in one chunk, and
+    // the caller learns the id (and this.owner the daemon's name) from the reply first.
+    setImmediate(() => {
+      if (signal.sender !== this.owner) return;
+      for (const handler of [...this.handlers]) handler(signal);
+    });
   }
 }
