@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { expect, it, onTestFinished } from "vitest";
 import { encodeMessage, MessageType, type Message } from "../../src/dbus/message.js";
 import { MessageStream } from "../../src/dbus/message-stream.js";
+import { toBusSignal } from "../../src/dbus/notification-signals.js";
 import { openNotificationBus, type BusSignal } from "../../src/dbus/notifications.js";
 
 const DAEMON = ":1.0";
@@ -93,4 +94,34 @@ it("delivers a signal that came with the Notify reply after the caller has the i
   } finally {
     bus.end();
   }
+});
+
+it("reads the daemon's three signals by member and signature, and nothing else", () => {
+  const signal = (member: string, signature: string, body: Message["body"]): Message => ({
+    type: MessageType.signal,
+    flags: 0,
+    serial: 1,
+    sender: DAEMON,
+    interface: "org.freedesktop.Notifications",
+    member,
+    signature,
+    body,
+  });
+  expect(toBusSignal(signal("ActivationToken", "us", [4, "tok"]))).toEqual({
+    member: "ActivationToken",
+    id: 4,
+    token: "tok",
+    sender: DAEMON,
+  });
+  expect(toBusSignal(signal("NotificationClosed", "uu", [4, 3]))).toEqual({
+    member: "NotificationClosed",
+    id: 4,
+    reason: 3,
+    sender: DAEMON,
+  });
+  expect(toBusSignal(signal("ActionInvoked", "uu", [4, 3]))).toBeUndefined();
+  expect(toBusSignal(signal("NotificationReplied", "us", [4, "text"]))).toBeUndefined();
+  expect(
+    toBusSignal({ ...signal("ActionInvoked", "us", [4, "a"]), interface: "org.example.Other" }),
+  ).toBeUndefined();
 });
