@@ -65,7 +65,14 @@ export class BusConnection {
   /** Calls a method and resolves with its return (an error reply rejects, naming it). */
   call(message: Outgoing, options: CallOptions = {}, prefix?: Buffer): Promise<Message> {
     if (this.ended) return Promise.reject(this.ended);
-    const serial = this.write(message, 0, prefix);
+    let serial: number;
+    try {
+      serial = this.write(message, 0, prefix);
+    } catch (error) {
+      // A value that does not fit its signature: a fault of the caller, not of the bus.
+      const text = `D-Bus ${message.member ?? "call"}: ${(error as Error).message}`;
+      return Promise.reject(new HookNotifyError("INTERNAL", text, { cause: error }));
+    }
     this.socket.ref();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return this.pending.wait(

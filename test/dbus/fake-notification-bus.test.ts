@@ -62,7 +62,7 @@ describe("the fake notification bus", () => {
       const id = await bus.notify(request);
       fake.invokeAction(id, "default");
       fake.closeNotification(id, 2);
-      await expect.poll(() => received.length).toBe(2);
+      await expect.poll(() => received.length, { timeout: 5_000 }).toBe(2);
       expect(received).toEqual([
         { member: "ActionInvoked", id, actionKey: "default", sender: ":1.0" },
         { member: "NotificationClosed", id, reason: 2, sender: ":1.0" },
@@ -104,6 +104,20 @@ describe("the fake notification bus", () => {
         message: expect.stringContaining("the worker is leaving") as string,
       });
       expect(fake.calls()).toEqual([]);
+    } finally {
+      bus.end();
+    }
+  });
+});
+
+describe("a request that does not fit Notify's signature", () => {
+  it("rejects with INTERNAL and leaves the connection usable", async () => {
+    const fake = await fakeNotificationBus();
+    const bus = await openNotificationBus(fake.env);
+    try {
+      const broken = { ...request, actions: [42] as unknown as string[] };
+      await expect(bus.notify(broken)).rejects.toMatchObject({ code: "INTERNAL" });
+      expect(await bus.notify(request)).toBe(1);
     } finally {
       bus.end();
     }

@@ -84,7 +84,7 @@ it("delivers a signal that came with the Notify reply after the caller has the i
         expireTimeoutMs: -1,
       }),
     );
-    await expect.poll(() => heard.length).toBe(1);
+    await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(1);
     expect(heard).toEqual([
       {
         signal: { member: "ActionInvoked", id: 9, actionKey: "default", sender: DAEMON },
