@@ -41,6 +41,7 @@ export class BusConnection {
   private readonly stream = new MessageStream();
   private readonly pending = new PendingCalls();
   private readonly listeners = new Set<(message: Message) => void>();
+  private readonly endListeners = new Set<(error: HookNotifyError) => void>();
   private ended: HookNotifyError | undefined;
   private readonly socket: Socket;
 
@@ -94,6 +95,12 @@ export class BusConnection {
   onSignal(listener: (message: Message) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Called once when the connection ends (at once if it has). */
+  onEnd(listener: (error: HookNotifyError) => void): void {
+    if (this.ended) listener(this.ended);
+    else this.endListeners.add(listener);
   }
 
   /** Closes the socket; waiting calls reject. Idempotent. */
@@ -189,6 +196,8 @@ export class BusConnection {
             },
           );
     this.pending.failAll(this.ended);
+    for (const listener of this.endListeners) listener(this.ended);
+    this.endListeners.clear();
   }
 }
 

@@ -4,6 +4,7 @@
 // Only the current owner of org.freedesktop.Notifications counts: it is learned from Notify
 // replies, GetNameOwner, and NameOwnerChanged. A signal reaches the handlers after the code that
 // awaited the Notify before it ran.
+import { HookNotifyError } from "../errors.js";
 import { BUS, type BusConnection } from "./connection.js";
 import type { Message } from "./message.js";
 import { textOf } from "./signature.js";
@@ -24,6 +25,8 @@ export interface BusSignal {
   /** The unique name that sent it. */
   sender: string;
 }
+
+type OnEnd = (error: HookNotifyError) => void;
 
 const DAEMON_RULE = `type='signal',sender='${NOTIFICATIONS.destination}',interface='${NOTIFICATIONS.interface}',path='${NOTIFICATIONS.path}'`;
 const OWNER_RULE = `type='signal',sender='${BUS.destination}',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='${NOTIFICATIONS.destination}'`;
@@ -50,7 +53,8 @@ export function toBusSignal(message: Message): BusSignal | undefined {
 export class NotificationSignals {
   /** The unique name that owns org.freedesktop.Notifications, as far as this connection knows. */
   owner: string | undefined;
-  private readonly handlers = new Set<(signal: BusSignal) => void>();
+  /** Each handler, with what to call if the connection ends while it is subscribed. */
+  private readonly handlers = new Map<(signal: BusSignal) => void, OnEnd | undefined>();
   private readonly connection: BusConnection;
 
   constructor(connection: BusConnection) {
@@ -58,12 +62,22 @@ export class NotificationSignals {
     connection.onSignal((message) => {
       this.receive(message);
     });
+    connection.onEnd((error) => {
+      const ends = [...this.handlers.values()];
+      this.handlers.clear();
+      for (const onEnd of ends) onEnd?.(error);
+    });
   }
 
-  /** Adds a handler; the first one subscribes (AddMatch). Returns the unsubscribe. */
-  subscribe(handler: (signal: BusSignal) => void): () => void {
+  /** Adds a handler; the first one subscribes (AddMatch). Returns the unsubscribe. `onEnd` runs
+   *  if the connection ends while the handler is subscribed: no further signal will come. */
+  subscribe(handler: (signal: BusSignal) => void, onEnd?: OnEnd): () => void {
+    if (this.connection.closed) {
+      onEnd?.(new HookNotifyError("SINK_FAILED", "the D-Bus connection had closed"));
+      return () => undefined;
+    }
     if (this.handlers.size === 0) this.matchRules("AddMatch");
-    this.handlers.add(handler);
+    this.handlers.set(handler, onEnd);
     return () => {
       if (this.handlers.delete(handler) && this.handlers.size === 0) this.matchRules("RemoveMatch");
     };
@@ -93,7 +107,7 @@ export class NotificationSignals {
     // the caller learns the id (and this.owner the daemon's name) from the reply first.
     setImmediate(() => {
       if (signal.sender !== this.owner) return;
-      for (const handler of [...this.handlers]) handler(signal);
+      for (const handler of [...this.handlers.keys()]) handler(signal);
     });
   }
 }

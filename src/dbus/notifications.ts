@@ -23,8 +23,12 @@ export interface NotificationBus {
     version: string;
     specVersion: string;
   }>;
-  /** Subscribes (AddMatch) once to the daemon's signals; returns an unsubscribe. */
-  onSignal(handler: (signal: BusSignal) => void): () => void;
+  /** Subscribes (AddMatch) once to the daemon's signals; returns an unsubscribe. `onEnd` (an
+   *  addition to the agreed interface) runs if the connection ends while subscribed. */
+  onSignal(
+    handler: (signal: BusSignal) => void,
+    onEnd?: (error: HookNotifyError) => void,
+  ): () => void;
   /** The unique name of this connection (":1.42"). */
   readonly uniqueName: string;
   /** Closes the socket; pending calls reject. Idempotent. */
@@ -121,7 +125,7 @@ function notificationBus(connection: BusConnection): NotificationBus {
         specVersion: specVersion ?? "",
       };
     },
-    onSignal: (handler) => signals.subscribe(handler),
+    onSignal: (handler, onEnd) => signals.subscribe(handler, onEnd),
     end: () => {
       connection.end();
     },

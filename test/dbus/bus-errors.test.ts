@@ -149,7 +149,7 @@ describe("no daemon reached", () => {
       const daemon = spawn(
         "dbus-daemon",
         [`--config-file=${config}`, "--print-address", "--nofork"],
-        { stdio: ["ignore", "pipe", "inherit"] },
+        { stdio: ["ignore", "pipe", "ignore"] },
       );
       onTestFinished(() => {
         daemon.kill();

@@ -53,12 +53,16 @@ describe("the fake notification bus", () => {
     }
   });
 
-  it("sends ActionInvoked and NotificationClosed to the banner's sender", async () => {
+  it("sends ActionInvoked and NotificationClosed to the banner's sender; a closed bus ends the subscription", async () => {
     const fake = await fakeNotificationBus();
     const bus = await openNotificationBus(fake.env);
     try {
       const received: BusSignal[] = [];
-      bus.onSignal((signal) => received.push(signal));
+      const ended: string[] = [];
+      bus.onSignal(
+        (signal) => received.push(signal),
+        (error) => ended.push(error.code),
+      );
       const id = await bus.notify(request);
       fake.invokeAction(id, "default");
       fake.closeNotification(id, 2);
@@ -67,6 +71,9 @@ describe("the fake notification bus", () => {
         { member: "ActionInvoked", id, actionKey: "default", sender: ":1.0" },
         { member: "NotificationClosed", id, reason: 2, sender: ":1.0" },
       ]);
+      expect(ended).toEqual([]);
+      await fake.stop();
+      await expect.poll(() => ended, { timeout: 5_000 }).toEqual(["SINK_FAILED"]);
     } finally {
       bus.end();
     }
