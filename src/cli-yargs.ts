@@ -9,6 +9,7 @@ import type { CommandShape } from "./commands/usage-mistake.js";
 import { withShape } from "./commands/command-shape.js";
 import type { CommandLine } from "./commands/top-help.js";
 import { exitNow, exitWhenDone } from "./exit.js";
+import { ranAs } from "./commands/ran-kind.js";
 
 function isUsageError(error: Error): boolean {
   return error instanceof HookNotifyError && error.code === "USAGE";
@@ -53,6 +54,7 @@ export async function runYargs(given: string[]): Promise<void> {
   const { unknownCommandMessage } = await import("./did-you-mean.js");
   const argv = helpAsFlag(given);
   if (argv === undefined) {
+    ranAs("help");
     process.stdout.write(EXIT_CODES_HELP);
     return;
   }
@@ -66,12 +68,16 @@ export async function runYargs(given: string[]): Promise<void> {
   }
   applyColorFlag(argv);
   const commands = await loadCommands();
-  if (commandOf(argv) === undefined && argv.some((word) => word === "--help" || word === "-h")) {
+  const help = argv.some((word) => word === "--help" || word === "-h");
+  // What this run compiles, for the commands bundle's code cache; a usage mistake clears it.
+  ranAs(help ? "help" : (commandOf(argv) ?? "top"));
+  if (commandOf(argv) === undefined && help) {
     const { renderTopHelp } = await import("./commands/top-help.js");
     process.stdout.write(renderTopHelp(helpLines(commands), PITCH, helpWidth()));
     return;
   }
   const parser = await createParser(argv, commands, (line) => {
+    ranAs(undefined);
     console.error(line);
     exitNow(EXIT.usage);
   });

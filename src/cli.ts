@@ -1,6 +1,9 @@
 import type { Handover } from "./commands/run.js";
 import { guardOutput } from "./inert-output.js";
 import { asksForHelp, hookArgs, isHookInvocation } from "./commands/hook-argv.js";
+import { ranAs } from "./commands/ran-kind.js";
+
+export { ranKind } from "./commands/ran-kind.js";
 
 // The one entry point. Hook mode skips yargs (it costs ~100 ms to load): the agent waits for us.
 export async function main(argv: string[], handover: Handover = {}): Promise<void> {
@@ -14,6 +17,7 @@ export async function main(argv: string[], handover: Handover = {}): Promise<voi
   }
   if (argv[0] === "approve" && !asksForHelp(argv)) {
     // Past yargs, like the hook: a usage error must not print or exit 1 in a permission hook.
+    ranAs("approve");
     const { runApprove } = await import("./cli-yargs.js");
     await runApprove(argv.slice(1));
     return;
