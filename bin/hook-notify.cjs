@@ -14,7 +14,7 @@
 // the functions that run compiled), atomically (temp file + rename), and only when there was none
 // or V8 rejected it (a new node, other flags). Any problem with it (missing, unwritable, corrupt,
 // a FIFO) costs the cache, never the run. dist/commands.cjs's cache also names the kinds of
-// command whose runs it holds, and a kind it lacks writes it again (docs/code-cache.md).
+// command whose runs it holds, and a kind it lacks writes it again (bin/CODE-CACHE.md).
 "use strict";
 
 const fs = require("node:fs");

@@ -50,6 +50,23 @@ function bundle(dir: string, name: string, id: string, value: string): string {
   return file;
 }
 
+// Whether V8 takes `cache` (a kinded cache: its first line, then V8's data) for `file`, compiled
+// as the loader compiles it, in a fresh node.
+function acceptedByV8(cache: string, file: string): boolean {
+  const script = [
+    `const fs = require("node:fs"), vm = require("node:vm");`,
+    `const data = fs.readFileSync(${JSON.stringify(cache)});`,
+    `const cachedData = data.subarray(data.indexOf(10) + 1);`,
+    `const source = fs.readFileSync(${JSON.stringify(file)}, "utf8");`,
+    `const wrapper = "(function (exports, require, module, __filename, __dirname) { " + source + "\\n})";`,
+    `const script = new vm.Script(wrapper, { filename: ${JSON.stringify(file)}, cachedData });`,
+    `process.stdout.write(String(!script.cachedDataRejected));`,
+  ].join("\n");
+  const out = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+  expect(out.stderr).toBe("");
+  return out.stdout === "true";
+}
+
 describe("the V8 code cache of the hook's bundle", () => {
   it("is written after the first run (0600, named by the build id) and used after it", async () => {
     const home = tempHome();
@@ -85,11 +102,40 @@ describe("the V8 code cache of the hook's bundle", () => {
     expect(names.map((name) => name.split("-")[0])).toEqual(["commands.cjs"]);
     const file = join(cacheFolder(home.dir), String(names[0]));
     const written = statSync(file).mtimeMs;
-    const log = await runBin(["log"], { env: home.env });
-    expect(log.code).toBe(0);
     const again = await runBin(["--help"], { env: home.env });
     expect(again.stdout).toBe(first.stdout);
     expect(statSync(file).mtimeMs).toBe(written); // accepted: not rewritten
+  });
+
+  // Issue 41: the cache held only what its first writer compiled (doctor after --help compiled
+  // most of itself on every run). Real processes: --help writes it, doctor adds its functions.
+  it("holds what each kind of command compiled: a kind it lacks writes it again, once", async () => {
+    const home = tempHome();
+    await runBin(["--help"], { env: home.env });
+    const [name, ...others] = readdirSync(cacheFolder(home.dir));
+    expect(others).toEqual([]);
+    const file = join(cacheFolder(home.dir), String(name));
+    const kindsOf = () => /^kinds ([a-z,-]*) *\n/.exec(readFileSync(file, "latin1"))?.[1];
+    expect(kindsOf()).toBe("help");
+    const byHelp = statSync(file);
+    const doctor = await runBin(["doctor"], { env: home.env });
+    expect(doctor.stdout).toContain("desktop");
+    expect(kindsOf()).toBe("help,doctor");
+    const byDoctor = statSync(file);
+    expect(byDoctor.size).toBeGreaterThan(byHelp.size); // what --help wrote and what doctor compiled
+    expect(acceptedByV8(file, join(ROOT, "dist", "commands.cjs"))).toBe(true);
+    // Doctor and --help again find what they compiled: nothing is written; a usage mistake adds no kind.
+    await runBin(["doctor"], { env: home.env });
+    await runBin(["--help"], { env: home.env });
+    expect((await runBin(["log", "--no-such-flag"], { env: home.env })).code).toBe(2);
+    expect(statSync(file).mtimeMs).toBe(byDoctor.mtimeMs);
+    await runBin(["log"], { env: home.env });
+    expect(kindsOf()).toBe("help,doctor,log");
+    // Without its first line (an older loader's, or not ours) it is compiled past and replaced.
+    const data = readFileSync(file);
+    writeFileSync(file, data.subarray(data.indexOf(10) + 1), { mode: 0o600 });
+    await runBin(["log"], { env: home.env });
+    expect(kindsOf()).toBe("log");
   });
 
   it("replaces a corrupt cache, and the run is unaffected", async () => {
