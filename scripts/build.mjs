@@ -99,12 +99,36 @@ const yargsBundled = {
       path: "url",
       namespace: "yargs-shim",
     }));
-    // The shim declares its own `require`: this module has the bundle's.
+    // The shim declares its own `require`: this module has the bundle's. Where node's resolution
+    // looks first (the package's own node_modules, beside dist/) is looked at with one stat:
+    // require.resolve's walk and its read of yargs' package.json cost every command ~4 ms.
     build.onLoad({ filter: /.*/, namespace: "yargs-shim" }, () => ({
       contents: [
         `const { dirname, join } = require("node:path");`,
-        `const shim = join(dirname(require.resolve("yargs/package.json")), "lib", "platform-shims", "esm.mjs");`,
+        `const own = join(__dirname, "..", "node_modules", "yargs", "package.json");`,
+        `const found = require("node:fs").existsSync(own) ? own : require.resolve("yargs/package.json");`,
+        `const shim = join(dirname(found), "lib", "platform-shims", "esm.mjs");`,
         `export const shimUrl = require("node:url").pathToFileURL(shim).href;`,
+      ].join("\n"),
+      loader: "js",
+    }));
+    // The shim's assert (strictEqual, notStrictEqual: yargs' own sanity checks, which pass on every
+    // command) loads node:assert (~15 M instructions) only to throw: it decides as assert would
+    // (Object.is) and lets the real one throw its own error.
+    build.onResolve({ filter: /^assert$/ }, (args) =>
+      /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/.test(args.importer)
+        ? { path: "assert", namespace: "yargs-assert" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "yargs-assert" }, () => ({
+      contents: [
+        `const real = () => require("node:assert");`,
+        `export function strictEqual(actual, expected, message) {`,
+        `  if (!Object.is(actual, expected)) real().strictEqual(actual, expected, message);`,
+        `}`,
+        `export function notStrictEqual(actual, expected, message) {`,
+        `  if (Object.is(actual, expected)) real().notStrictEqual(actual, expected, message);`,
+        `}`,
       ].join("\n"),
       loader: "js",
     }));
@@ -153,10 +177,11 @@ const checksApart = {
 // (net, streams) cost a hook run ~8 M, ~17 M and ~8 M instructions to load; most runs call none
 // (--dry-run, a hand-off to the worker; isatty only when stdin is a character device). In dist/cli.cjs each becomes a module of functions that load the real one on their
 // first call (src/ imports only functions from them, by name; the names come from the real module).
-const lazyBuiltins = {
+// dist/commands.cjs too, and node:crypto there (~13 M: `log` and `--help` call none of it).
+const lazyBuiltins = (filter) => ({
   name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^node:(fs\/promises|child_process|tty)$/ }, (args) =>
+    build.onResolve({ filter }, (args) =>
       // The stand-in's own require() is the real module.
       args.namespace === "lazy-builtin"
         ? { path: args.path, external: true }
@@ -172,7 +197,7 @@ const lazyBuiltins = {
       return { contents: [load, ...lines].join("\n"), loader: "js", resolveDir: "." };
     });
   },
-};
+});
 
 // zod (its ~75 KB and the schemas built from it) costs a hook run that has no config file and a
 // well-formed event nothing: in dist/cli.cjs src/zod.ts becomes a module of getters (one per name
@@ -284,7 +309,12 @@ try {
   await build({
     ...common,
     entryPoints: { cli: "src/cli.ts" },
-    plugins: [commandsApart, checksApart, lazyBuiltins, lazyZod],
+    plugins: [
+      commandsApart,
+      checksApart,
+      lazyBuiltins(/^node:(fs\/promises|child_process|tty)$/),
+      lazyZod,
+    ],
     supported: { "dynamic-import": false },
   });
   await build({
@@ -312,7 +342,13 @@ try {
       ...external.filter((id) => !id.startsWith("yargs") && id !== "jsonc-parser"),
       "yargs/package.json",
     ],
-    plugins: [mcpApart, promptsApart, yargsBundled, asciiWidthFirst],
+    plugins: [
+      mcpApart,
+      promptsApart,
+      yargsBundled,
+      asciiWidthFirst,
+      lazyBuiltins(/^node:(fs\/promises|child_process|tty|crypto)$/),
+    ],
     // It runs inside a vm.Script too (bin/hook-notify.cjs loads it with its code cache).
     supported: { "dynamic-import": false },
   });
