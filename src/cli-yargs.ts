@@ -67,11 +67,13 @@ export async function runYargs(given: string[]): Promise<void> {
     return;
   }
   applyColorFlag(argv);
-  const commands = await loadCommands();
   const help = argv.some((word) => word === "--help" || word === "-h");
+  const word = commandOf(argv);
   // What this run compiles, for the commands bundle's code cache; a usage mistake clears it.
-  ranAs(help ? "help" : (commandOf(argv) ?? "top"));
-  if (commandOf(argv) === undefined && help) {
+  ranAs(help ? "help" : (word ?? "top"));
+  // A command typed: only its module loads (its parse, help and mistakes are the same alone).
+  const commands = await loadCommands(word);
+  if (word === undefined && help) {
     const { renderTopHelp } = await import("./commands/top-help.js");
     process.stdout.write(renderTopHelp(helpLines(commands), PITCH, helpWidth()));
     return;
@@ -178,56 +180,28 @@ function applyColorFlag(argv: readonly string[]): void {
   }
 }
 
-// Every command module but the hook's (run), in registration order.
-export async function loadCommands(): Promise<CommandModule[]> {
-  const [
-    install,
-    uninstall,
-    flush,
-    test,
-    log,
-    doctor,
-    init,
-    watch,
-    computers,
-    approve,
-    sessions,
-    usage,
-    controls,
-    mcp,
-    completion,
-  ] = await Promise.all([
-    import("./commands/install.js"),
-    import("./commands/uninstall.js"),
-    import("./commands/flush.js"),
-    import("./commands/test.js"),
-    import("./commands/log.js"),
-    import("./commands/doctor.js"),
-    import("./commands/init.js"),
-    import("./commands/watch.js"),
-    import("./commands/computers.js"),
-    import("./commands/approve.js"),
-    import("./commands/sessions.js"),
-    import("./commands/usage.js"),
-    import("./commands/controls.js"),
-    import("./commands/mcp.js"),
-    import("./commands/completion.js"),
-  ]);
-  return [
-    install.installCommand,
-    uninstall.uninstallCommand,
-    flush.flushCommand,
-    test.testCommand,
-    log.logCommand,
-    doctor.doctorCommand,
-    init.initCommand,
-    watch.watchCommand,
-    computers.computersCommand,
-    approve.approveCommand,
-    sessions.sessionsCommand,
-    usage.usageCommand,
-    controls.controlsCommand,
-    mcp.mcpCommand,
-    completion.completionCommand,
-  ] as unknown as CommandModule[];
+// Every command module but the hook's (run), in registration order, each loaded when asked for.
+const COMMANDS: readonly (readonly [string, () => Promise<unknown>])[] = [
+  ["install", async () => (await import("./commands/install.js")).installCommand],
+  ["uninstall", async () => (await import("./commands/uninstall.js")).uninstallCommand],
+  ["flush", async () => (await import("./commands/flush.js")).flushCommand],
+  ["test", async () => (await import("./commands/test.js")).testCommand],
+  ["log", async () => (await import("./commands/log.js")).logCommand],
+  ["doctor", async () => (await import("./commands/doctor.js")).doctorCommand],
+  ["init", async () => (await import("./commands/init.js")).initCommand],
+  ["watch", async () => (await import("./commands/watch.js")).watchCommand],
+  ["computers", async () => (await import("./commands/computers.js")).computersCommand],
+  ["approve", async () => (await import("./commands/approve.js")).approveCommand],
+  ["sessions", async () => (await import("./commands/sessions.js")).sessionsCommand],
+  ["usage", async () => (await import("./commands/usage.js")).usageCommand],
+  ["controls", async () => (await import("./commands/controls.js")).controlsCommand],
+  ["mcp", async () => (await import("./commands/mcp.js")).mcpCommand],
+  ["completion", async () => (await import("./commands/completion.js")).completionCommand],
+];
+
+// The modules of the commands (`only`: that one command's, none for `run`; every one when
+// `only` is undefined: the grouped help, completions).
+export async function loadCommands(only?: string): Promise<CommandModule[]> {
+  const wanted = COMMANDS.filter(([name]) => only === undefined || name === only);
+  return (await Promise.all(wanted.map(([, load]) => load()))) as CommandModule[];
 }
