@@ -13,8 +13,7 @@
 // of the same length), node's version and the CPU. It is written once, after a run (so it holds
 // the functions that run compiled), atomically (temp file + rename), and only when there was none
 // or V8 rejected it (a new node, other flags). Any problem with it (missing, unwritable, corrupt,
-// a FIFO) costs the cache, never the run. dist/commands.cjs's cache also names the kinds of
-// command whose runs it holds, and a kind it lacks writes it again (bin/CODE-CACHE.md).
+// a FIFO) costs the cache, never the run. dist/commands.cjs's has a header (bin/CODE-CACHE.md).
 "use strict";
 
 const fs = require("node:fs");
@@ -99,7 +98,7 @@ function ourFolder(dir) {
 // killed run left (named with their time) once they are a minute old. Nothing is created in a
 // HOME that belongs to another user (root under sudo -E: ~/.cache would become root's), and
 // nothing is written into a folder that is not ours alone.
-function writeCache(script, dir, file, home, kinds) {
+function writeCache(script, dir, file, home, header) {
   try {
     const owner = UID === undefined ? UID : fs.statSync(home, { throwIfNoEntry: false })?.uid;
     if (owner !== undefined && owner !== UID) return;
@@ -107,8 +106,10 @@ function writeCache(script, dir, file, home, kinds) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!ourFolder(dir)) return;
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    const parts = kinds === undefined ? [data] : [kindsLine(kinds), data];
-    fs.writeFileSync(temp, Buffer.concat(parts), { mode: 0o600, flag: "wx" });
+    fs.writeFileSync(temp, header ? Buffer.concat([header, data]) : data, {
+      mode: 0o600,
+      flag: "wx",
+    });
     fs.renameSync(temp, file);
     const prefix = baseOf(file).split("-")[0];
     for (const name of fs.readdirSync(dir)) {
@@ -129,13 +130,11 @@ function writeCache(script, dir, file, home, kinds) {
 // `require`: what the bundle's require() is; a bundle that needs only node's own modules can
 // take the caller's (a require of its own costs node:module's createRequire).
 // `keepOn(keep)`: when to write it (once; default: as the process exits).
-// `kindOf(exports)`: for a bundle whose runs differ by kind (dist/commands.cjs: one kind a
-// command), what kind this run was, asked as it exits; the cache then starts with a line naming
-// the kinds whose runs compiled into it, and a run of a kind it lacks writes it again after its
-// work (what it loaded from the cache and what it compiled): at most once a kind per build.
+// `header`: a cache with a header (bin/commands-cache.cjs): `split(data)` gives V8's part and
+// what the header said, `next(exports, said)` the header to write after the run (undefined: none).
 function requireCached(file, env = process.env, options = {}) {
   const { worthKeeping = () => true, keepOn = (keep) => process.once("exit", keep) } = options;
-  const { kindOf } = options;
+  const { header } = options;
   const source = readSource(file);
   const id = BUILD_ID.exec(source.slice(0, 64))?.[1];
   const home = env.HOME || env.USERPROFILE;
@@ -144,21 +143,17 @@ function requireCached(file, env = process.env, options = {}) {
   const name = `${baseOf(file)}-${id}-${process.version}-${process.arch}.v8`;
   const cacheFile = join(dir, name);
   const read = readCache(cacheFile);
-  const { kinds, cachedData } = kindOf === undefined ? { cachedData: read } : splitKinds(read);
+  const { cachedData, said } = header ? header.split(read) : { cachedData: read };
   const wrapper = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
   const script = new vm.Script(wrapper, { filename: file, cachedData });
   const module = { exports: {}, id: file, filename: file, loaded: false };
   const fresh = cachedData === undefined || script.cachedDataRejected;
-  if (fresh || kindOf !== undefined) {
+  if (fresh || header) {
     let kept = false;
     keepOn(() => {
-      if (!kept && worthKeeping(module.exports)) {
-        const had = fresh ? [] : kinds;
-        const kind = kindOf?.(module.exports);
-        if (kindOf === undefined) writeCache(script, dir, cacheFile, home);
-        else if (fresh || (kind !== undefined && !had.includes(kind)))
-          writeCache(script, dir, cacheFile, home, kind === undefined ? had : [...had, kind]);
-      }
+      const next = header?.next(module.exports, fresh ? undefined : said);
+      if (!kept && (fresh || next) && worthKeeping(module.exports))
+        writeCache(script, dir, cacheFile, home, next);
       kept = true;
     });
   }
@@ -175,22 +170,13 @@ function requireCached(file, env = process.env, options = {}) {
   return module.exports;
 }
 
-// A kinded cache's first line: "kinds doctor,help", padded with spaces to a multiple of 8 bytes
-// (V8 copies cached data that is not aligned) and ended by a newline.
-const KINDS = /^kinds ((?:[a-z][a-z-]{0,31})(?:,[a-z][a-z-]{0,31})*)? *\n/;
-const KIND = /^[a-z][a-z-]{0,31}$/;
-
-function kindsLine(kinds) {
-  const line = `kinds ${kinds.filter((kind) => KIND.test(kind)).join(",")}`;
-  return Buffer.from(`${line.padEnd(Math.ceil((line.length + 1) / 8) * 8 - 1)}\n`, "latin1");
-}
-
-// The kinds a cache names and its V8 data; a cache without the line is not used (and replaced).
-function splitKinds(buffer) {
-  const match = buffer && KINDS.exec(buffer.subarray(0, 1024).toString("latin1"));
-  if (!match) return { kinds: [], cachedData: undefined };
-  const kinds = match[1] === undefined ? [] : match[1].split(",");
-  return { kinds, cachedData: buffer.subarray(match[0].length) };
+// A module of bin/ as require() would give it, without node's module loader (~5 M instructions).
+function evaluate(name) {
+  const file = join(dirOf(module.filename), name);
+  const wrapper = `(function (module) { ${readSource(file)}\n})`;
+  const own = { exports: {} };
+  new vm.Script(wrapper, { filename: file }).runInThisContext()(own);
+  return own.exports;
 }
 
 function missing(error, name) {
@@ -209,9 +195,8 @@ function missing(error, name) {
 // every command typed 35 ms, loading two caches ~20 ms).
 function cli(name) {
   try {
-    // dist/commands.cjs says what kind of command ran (src/commands/ran-kind.ts).
-    const kindOf = name === "commands.cjs" ? (exports) => exports.ranKind?.() : undefined;
-    return requireCached(join(dirOf(module.path), "dist", name), process.env, { kindOf });
+    const header = name === "commands.cjs" ? evaluate("commands-cache.cjs") : undefined;
+    return requireCached(join(dirOf(module.path), "dist", name), process.env, { header });
   } catch (error) {
     return missing(error, name);
   }
