@@ -170,13 +170,18 @@ function requireCached(file, env = process.env, options = {}) {
   return module.exports;
 }
 
-// A module of bin/ as require() would give it, without node's module loader (~5 M instructions).
+// A module of bin/ as require() would give it, without node's module loader (~5 M instructions);
+// undefined when it cannot be read (the cache goes without its header: the run goes on).
 function evaluate(name) {
-  const file = join(dirOf(module.filename), name);
-  const wrapper = `(function (module) { ${readSource(file)}\n})`;
-  const own = { exports: {} };
-  new vm.Script(wrapper, { filename: file }).runInThisContext()(own);
-  return own.exports;
+  try {
+    const file = join(dirOf(module.filename), name);
+    const wrapper = `(function (module) { ${readSource(file)}\n})`;
+    const own = { exports: {} };
+    new vm.Script(wrapper, { filename: file }).runInThisContext()(own);
+    return own.exports;
+  } catch {
+    return undefined;
+  }
 }
 
 function missing(error, name) {
