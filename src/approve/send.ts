@@ -19,7 +19,7 @@ export interface Answerer {
   via: "ntfy" | "telegram" | "desktop";
   /** Telegram: from.id of the press or the reply (ntfy's reply topic names nobody). */
   user?: number | undefined;
-  /** desktop: the program that showed the banner, where it is not notify-send. */
+  /** desktop: the program that showed the banner, where it is not the D-Bus notification service. */
   program?: string | undefined;
 }
 

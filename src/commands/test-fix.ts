@@ -77,7 +77,7 @@ function fixForStatus(status: number | undefined): string {
   return "the service rejected the request: check this sink's options";
 }
 
-// Sink messages end with their own next step: "desktop: notify-send not found. Install it (…)."
+// Sink messages end with their own next step: "desktop: no D-Bus session bus here (…). Run where …"
 function ownFix(message: string | undefined): string | undefined {
   if (!message) return undefined;
   const text = message.replace(/^[^\s:]+: /, "");

@@ -83,7 +83,7 @@ const AUDIBLE_AFTER_MS = 150;
 
 // Desktop and sound start here (in the worker that runs the hook's event: link/PROTOCOL.md).
 // The banner first (issue #41: it is what the person waits for): a player or a voice starts once
-// the sinks that are not audible were sent, in the worker (it waits for notify-send's exit) at
+// the sinks that are not audible were sent, in the worker (it waits for the daemon's reply) at
 // most AUDIBLE_AFTER_MS later, so the notifier does not share a small machine's cores with the
 // player while it starts; elsewhere (the hook watches what it starts) right after their start.
 async function sendLocal(

@@ -74,5 +74,5 @@ export function checkFocus(deps: StateDeps): CheckResult {
       `${what ? `${what}, but ` : ""}${gap}`,
       "Banners still show without an action. Run the agent in tmux, or install xdotool on X11.",
     );
-  return ok("click to focus", `${what} (notify-send --action, listened for by the worker)`);
+  return ok("click to focus", `${what} (the banner's default action, listened for by the worker)`);
 }

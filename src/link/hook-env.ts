@@ -9,7 +9,7 @@ import { clients } from "../clients/index.js";
 import { absoluteFrom } from "../path-join.js";
 import { PRESENCE_ENV_KEYS } from "../presence/gate-env.js";
 
-/** What notify-send, osascript, PowerShell and the players need from the hook's environment. */
+/** What the D-Bus banner, osascript, PowerShell and the players need from the hook's environment. */
 export const LOCAL_ENV_KEYS = [
   "PATH",
   "HOME",

@@ -1,16 +1,16 @@
 // A permission request as a desktop banner with Allow and Deny buttons (or a question with one
-// button per option), for the person at the machine. Linux and the BSDs: notify-send shows it with
-// actions whose keys are fixed literals ("hn-allow", "hn-deny", "hn-option-<n>"; the labels, made
-// inert, are the only text from the event, in the argument array); the bus's one listener
+// button per option), for the person at the machine. Linux and the BSDs: a Notify over D-Bus
+// (desktop-bus.ts) with actions whose keys are fixed literals ("hn-allow", "hn-deny",
+// "hn-option-<n>"; the labels, made inert, are the only text from the event); the bus's one listener
 // (banner-listener.ts) follows it and reports the key of the button pressed, as it reports a click
 // that brings the terminal back. Only a key this banner offered, from the notification daemon, for
 // this banner's id, counts (a press before the id is followed is kept by the listener, not lost).
 // macOS and Windows: banner-actions-other.ts.
 // approve (run-approve.ts) takes the first answer, the banner's or the phone's; when the phone
 // answers first (or the time is up) the caller aborts `signal` and the banner is closed
-// (CloseNotification over D-Bus).
+// (CloseNotification on the same connection).
 import { withDeadline } from "../abort.js";
-import type { Deps } from "../deps.js";
+import type { NotificationBus } from "../dbus/notifications.js";
 import {
   abortOf,
   answerOfKey,
@@ -23,12 +23,8 @@ import {
 } from "./banner-answer.js";
 import { askOnMac, askOnWindows } from "./banner-actions-other.js";
 import { holdListener } from "./banner-listener.js";
-import { showWithAction } from "./desktop-click.js";
-import { hasSessionBus } from "./desktop.js";
-import { findProgram } from "./find-program.js";
-import { escapeBody } from "./notify-send-text.js";
-import { isWsl, settleMs } from "./platform.js";
-import { runProgram } from "./run-program.js";
+import { hasActions, inertBody, withNotificationBus } from "./desktop-bus.js";
+import { isWsl } from "./platform.js";
 
 export type { BannerAnswer, BannerQuestion } from "./banner-answer.js";
 
@@ -42,78 +38,50 @@ export async function askOnBanner(question: BannerQuestion): Promise<BannerAnswe
 
 async function askOnLinux(question: BannerQuestion): Promise<BannerAnswer> {
   const { deps, seconds, signal } = question;
-  const { env, platform } = deps;
-  const path = findProgram("notify-send", env, platform);
-  const stdbuf = findProgram("stdbuf", env, platform);
-  if (!path || !stdbuf || !hasSessionBus(env)) {
-    return { none: "no notify-send, stdbuf or desktop session here" };
-  }
   const buttons = bannerButtons(question, BANNER_ROOM.linux);
   if ("none" in buttons) return buttons;
   const hold = await holdListener(deps);
   if ("why" in hold) return { none: hold.why };
   try {
-    const args = [
-      "--print-id",
-      "--app-name=hook-notify",
-      "--urgency=critical",
-      `--expire-time=${String(Math.round(seconds * 1000))}`,
-      ...buttons.map((button) => `--action=${button.key}=${button.label}`),
-      "--",
-      question.title,
-      escapeBody(question.body),
-    ];
-    const ctx = { deps, signal, sinkName: "banner", wait: true };
-    const shown = await showWithAction(
-      [stdbuf, "-oL", path, ...args],
-      ctx,
-      settleMs("desktop", env),
-    );
-    if (shown.noAction) {
-      hold.release();
-      return { none: shown.noAction };
-    }
-    const ended = hold.follow(shown.id, { seconds });
-    const end = await Promise.race([ended, abortOf(signal)]);
-    if (end === undefined) {
-      const closed = await closeNotification(shown.id, deps);
-      return { none: `${WITHDRAWN}: ${closed}` };
-    }
-    const answer = end.ended === "clicked" ? answerOfKey(buttons, end.reason) : undefined;
-    if (answer !== undefined) return answer;
-    return { none: `the banner was ${end.ended}: ${end.reason}` };
+    return await withNotificationBus(deps.env, { signal, place: "banner" }, async (bus) => {
+      if (!(await hasActions(bus))) {
+        hold.release();
+        return { none: "the notification daemon does not support actions" };
+      }
+      const id = await bus.notify(
+        {
+          appName: "hook-notify",
+          icon: "",
+          summary: question.title,
+          body: await inertBody(bus, question.body),
+          actions: buttons.flatMap((button) => [button.key, button.label]),
+          hints: { urgency: 2 },
+          expireTimeoutMs: Math.round(seconds * 1000),
+        },
+        signal,
+      );
+      const ended = hold.follow(String(id), { seconds });
+      const end = await Promise.race([ended, abortOf(signal)]);
+      if (end === undefined) return { none: `${WITHDRAWN}: ${await closeBanner(bus, id)}` };
+      const answer = end.ended === "clicked" ? answerOfKey(buttons, end.reason) : undefined;
+      if (answer !== undefined) return answer;
+      return { none: `the banner was ${end.ended}: ${end.reason}` };
+    });
   } catch (error) {
     hold.release();
     return { none: (error as Error).message };
   }
 }
 
-// CloseNotification(id) over D-Bus with dbus-send (argument arrays; the id is digits only); the
-// daemon then sends NotificationClosed, which ends the listener's following. What happened, in
-// words for the log.
-async function closeNotification(id: string, deps: Deps): Promise<string> {
-  const dbusSend = findProgram("dbus-send", deps.env, deps.platform);
-  if (!dbusSend) return "dbus-send not found, the banner stays until it expires";
-  const args = [
-    "--session",
-    "--type=method_call",
-    "--dest=org.freedesktop.Notifications",
-    "/org/freedesktop/Notifications",
-    "org.freedesktop.Notifications.CloseNotification",
-    `uint32:${id}`,
-  ];
+// CloseNotification(id) on the same connection; the daemon then sends NotificationClosed, which
+// ends the listener's following. What happened, in words for the log.
+async function closeBanner(bus: NotificationBus, id: number): Promise<string> {
   try {
     await withDeadline(CLOSE_MS, (timer) =>
-      runProgram(dbusSend, args, {
-        env: deps.env,
-        signal: timer,
-        wait: true,
-        sinkName: "banner",
-        settleMs: 0,
-      }),
+      Promise.race([bus.close(id), abortOf(timer).then(() => Promise.reject(timer.reason))]),
     );
-    return `banner ${id} closed`;
+    return `banner ${String(id)} closed`;
   } catch (error) {
-    return `banner ${id} not closed: ${(error as Error).message}`;
+    return `banner ${String(id)} not closed: ${(error as Error).message}`;
   }
 }

@@ -1,7 +1,7 @@
 // Linux and the BSDs, in the background worker only: ONE dbus-monitor per session bus while the
 // worker has banners to follow, so the log learns how each banner ended: clicked (and what the
 // click brought back), or closed with the daemon's reason (NotificationClosed: expired,
-// dismissed, closed by a program). notify-send prints only the id. dbus-monitor becomes a
+// dismissed, closed by a program). Notify's reply gives only the id. dbus-monitor becomes a
 // monitor (BecomeMonitor), so it also sees the signals GNOME Shell and dunst send only to the
 // banner's sender, even once that sender is gone; its match rules let through nothing but the
 // daemon's two signals, with numbers and the literal "default" (banner-signals.ts parses them).

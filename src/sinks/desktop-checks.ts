@@ -1,6 +1,7 @@
-// The desktop sink on macOS, Windows and WSL: which program will show the banner, whether it
-// can run here, and what Windows says about notifications (where a command can tell; on macOS
-// nothing reads the notification permission, so the detail says where to look).
+// The desktop sink: on macOS, Windows and WSL which program will show the banner, whether it can
+// run here, and what Windows says about notifications (where a command can tell; on macOS nothing
+// reads the notification permission, so the detail says where to look); on Linux and the BSDs
+// whether the session bus answers and who owns org.freedesktop.Notifications (its name, version).
 import { existsSync } from "node:fs";
 import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
@@ -10,6 +11,8 @@ import { POWERSHELL_APP_ID } from "./desktop-windows.js";
 import { findProgram } from "./find-program.js";
 import { checkNodeNotifier } from "./node-notifier-checks.js";
 import { findPowerShell, isWsl } from "./platform.js";
+import { withNotificationBus } from "./desktop-bus.js";
+import { inertText } from "../shown-text.js";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
 
 type DesktopDeps = Pick<Deps, "env" | "platform" | "arch" | "osRelease">;
@@ -132,12 +135,41 @@ export async function checkDesktop(entry: SinkEntry, deps: DesktopDeps): Promise
     const notifier = checkNodeNotifier(entry, deps);
     if (notifier) return notifier;
   }
+  if (backend === "node-notifier") return checkNotifySendProgram(name, entry, deps);
+  // The notification service over D-Bus: the session bus answers, and who owns the name.
+  let server: { name: string; version: string };
+  try {
+    server = await withNotificationBus(deps.env, { place: name }, (bus) =>
+      bus.serverInformation(),
+    );
+  } catch (error) {
+    return fail(
+      name,
+      `no notification service answers on the session bus (${inertText((error as Error).message, "line")})`,
+      "Run where a desktop session is (a notification daemon: dunst, mako, or your desktop's own), or use a chat or email sink on this machine.",
+      { sink: entry.name },
+    );
+  }
+  const daemon = `the session bus answers; org.freedesktop.Notifications is ${inertText(`${server.name} ${server.version}`, "line")}`;
+  // The worker's listener learns a banner's click and close (banner-listener.ts).
+  const focusSeconds = (entry.options as { focusSeconds?: number }).focusSeconds;
+  if (focusSeconds !== 0 && !findProgram("dbus-monitor", deps.env, deps.platform))
+    return warn(
+      name,
+      `${daemon}, but no dbus-monitor: banners go without a click action, and the log cannot tell how they ended`,
+      "Install dbus-monitor: sudo apt install dbus-bin (Fedora: sudo dnf install dbus-tools)",
+    );
+  return ok(name, daemon);
+}
+
+// node-notifier on Linux and the BSDs starts notify-send itself.
+function checkNotifySendProgram(name: string, entry: SinkEntry, deps: DesktopDeps): CheckResult {
   const path = findProgram("notify-send", deps.env, deps.platform);
   if (!path) {
     return fail(
       name,
-      "notify-send is not on PATH",
-      "Install it: sudo apt install libnotify-bin (Fedora: sudo dnf install libnotify)",
+      "notify-send is not on PATH (node-notifier runs it here)",
+      "Install it: sudo apt install libnotify-bin (Fedora: sudo dnf install libnotify), or drop \"backend\": \"node-notifier\"",
       { sink: entry.name },
     );
   }
@@ -149,13 +181,5 @@ export async function checkDesktop(entry: SinkEntry, deps: DesktopDeps): Promise
       { sink: entry.name },
     );
   }
-  // The worker's listener learns a banner's click and close (banner-listener.ts).
-  const focusSeconds = (entry.options as { focusSeconds?: number }).focusSeconds;
-  if (focusSeconds !== 0 && !findProgram("dbus-monitor", deps.env, deps.platform))
-    return warn(
-      name,
-      `${path} with a session bus, but no dbus-monitor: banners go without a click action, and the log cannot tell how they ended`,
-      "Install dbus-monitor: sudo apt install dbus-bin (Fedora: sudo dnf install dbus-tools)",
-    );
-  return ok(name, `${path} with a session bus`);
+  return ok(name, `${path} with a session bus (node-notifier)`);
 }

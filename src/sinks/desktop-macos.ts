@@ -19,7 +19,7 @@ export const OSASCRIPT_LINES = [
   "end run",
 ];
 
-// Failures keep their own look: a subtitle, as notify-send's critical urgency elsewhere.
+// Failures keep their own look: a subtitle, as the critical urgency on Linux.
 function subtitle(notification: Notification): string {
   return notification.failure ? "Failed" : "";
 }

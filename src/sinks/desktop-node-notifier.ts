@@ -1,6 +1,5 @@
 import { HookNotifyError } from "../errors.js";
 import type { Notification } from "../core/notification.js";
-import { escapeBody } from "./notify-send-text.js";
 import { settleMs } from "./platform.js";
 import type { SendContext, SendReport } from "./sink.js";
 
@@ -18,10 +17,11 @@ export async function notifyWithNodeNotifier(
   const { default: notifier } = await import("node-notifier");
   const request = {
     title: notification.title,
-    // On Linux node-notifier runs notify-send, which unescapes the body: keep backslashes literal.
+    // On Linux node-notifier runs notify-send, whose g_strcompress() turns "\\" into "\", "\n"
+    // into a newline: doubling every backslash keeps the text as it was.
     message:
       ctx.deps.platform === "linux"
-        ? escapeBody(notification.body || notification.title)
+        ? (notification.body || notification.title).replaceAll("\\", "\\\\")
         : notification.body || notification.title,
     // macOS: without timeout:false terminal-notifier keeps the process for 10 s.
     timeout: false as const,

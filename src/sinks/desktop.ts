@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import * as z from "../zod.js";
+import type { NotifyRequest } from "../dbus/notifications.js";
 import type { Deps } from "../deps.js";
 import type { Level, Notification } from "../core/notification.js";
 import { defineSink } from "./sink.js";
@@ -12,18 +13,17 @@ import {
   terminalNotifierArgs,
 } from "./desktop-macos.js";
 import { notifyWindows, POWERSHELL_APP_ID, TOAST_SCRIPT, toastVars } from "./desktop-windows.js";
-import { escapeBody } from "./notify-send-text.js";
 import { findPowerShell, isWsl, powerShellArgs } from "./platform.js";
 
 function optionsSchema() {
   return z.strictObject({
-    /** notify-send is preferred on Linux: no shell, real urgency, and node-notifier costs 40-70 ms. */
+    /** The notification service over the worker's own D-Bus connection is preferred on Linux: no program started, real urgency, the id in the reply. */
     backend: z._default(
       z
         .enum(["auto", "notify-send", "osascript", "powershell", "node-notifier"])
         .check(
           z.describe(
-            '"auto": notify-send on Linux and the BSDs; on macOS terminal-notifier where it can run (Intel, or Rosetta 2) and osascript otherwise or when it fails; a PowerShell toast on Windows and in WSL. "node-notifier": that package\'s own choice (it is not watched for failures on Windows).',
+            '"auto": "notify-send" on Linux and the BSDs (the historical name of the freedesktop notification service over D-Bus: hook-notify sends Notify itself, no program needed); on macOS terminal-notifier where it can run (Intel, or Rosetta 2) and osascript otherwise or when it fails; a PowerShell toast on Windows and in WSL. "node-notifier": that package\'s own choice (it is not watched for failures on Windows).',
           ),
         ),
       "auto",
@@ -33,7 +33,7 @@ function optionsSchema() {
         .string()
         .check(
           z.minLength(1),
-          z.describe("The application name notify-send gives the notification daemon (Linux)."),
+          z.describe("The application name the notification daemon is given (Linux and the BSDs)."),
         ),
       "hook-notify",
     ),
@@ -52,7 +52,7 @@ function optionsSchema() {
         .string()
         .check(
           z.describe(
-            "Icon name or path. Default with notify-send: a freedesktop icon per level (dialog-question, dialog-information, dialog-error, dialog-warning for a usage limit).",
+            "Icon name or path. Default on Linux and the BSDs: a freedesktop icon per level (dialog-question, dialog-information, dialog-error, dialog-warning for a usage limit).",
           ),
         ),
     ),
@@ -74,7 +74,7 @@ function optionsSchema() {
         .check(
           z.nonnegative(),
           z.describe(
-            "notify-send only: how long the banner stays, in seconds. Default: the notification daemon's choice; failures are sent as critical, which most daemons keep until dismissed.",
+            "Linux and the BSDs only: how long the banner stays, in seconds. Default: the notification daemon's choice; failures are sent as critical, which most daemons keep until dismissed.",
           ),
         ),
     ),
@@ -93,36 +93,38 @@ const ICONS: Record<Level, string> = {
 
 // Critical (most daemons keep it until dismissed) for a failure, normal when the agent waits or a
 // usage limit stopped it, low (no pop-up on some desktops) when done and for a notice.
-const URGENCY: Record<Level, string> = {
-  failure: "critical",
-  attention: "normal",
-  limit: "normal",
-  done: "low",
-  info: "low",
+const URGENCY: Record<Level, 0 | 1 | 2> = {
+  failure: 2,
+  attention: 1,
+  limit: 1,
+  done: 0,
+  info: 0,
 };
 
-// The argv for notify-send: text after "--", so a title starting with "-" is never an option.
-// With `action`, the banner carries a default action (a click on it) and notify-send prints the
-// banner's id and then waits (desktop-click.ts stops it once the id is read).
-export function notifySendArgs(
+/** The click action of a banner that brings the agent's terminal back. */
+export const FOCUS_ACTION = ["default", "Focus"];
+
+// The Notify call for the freedesktop notification service. `body` is already made inert for the
+// daemon (desktop-bus.ts inertBody); with `action`, a click on the banner is its default action.
+export function notifyRequest(
   notification: Notification,
   opts: DesktopOptions,
+  body: string,
   action = false,
-): string[] {
-  const urgency = URGENCY[notification.level];
-  const args = [
-    // The daemon's id for the banner, on stdout: the log's receipt that it was shown.
-    "--print-id",
-    `--app-name=${opts.appName}`,
-    `--urgency=${urgency}`,
-    `--icon=${opts.icon ?? ICONS[notification.level]}`,
-    `--category=${notification.failure ? "im.error" : "im.received"}`,
-  ];
-  if (opts.expireSeconds !== undefined)
-    args.push(`--expire-time=${Math.round(opts.expireSeconds * 1000)}`);
-  if (action) args.push("--action=default=Focus");
-  args.push("--", notification.title, escapeBody(notification.body));
-  return args;
+): NotifyRequest {
+  return {
+    appName: opts.appName,
+    icon: opts.icon ?? ICONS[notification.level],
+    summary: notification.title,
+    body,
+    actions: action ? FOCUS_ACTION : [],
+    hints: {
+      urgency: URGENCY[notification.level],
+      category: notification.failure ? "im.error" : "im.received",
+    },
+    expireTimeoutMs:
+      opts.expireSeconds === undefined ? -1 : Math.round(opts.expireSeconds * 1000),
+  };
 }
 
 /** The way a desktop notification is shown; "macos" is terminal-notifier, then osascript. */
@@ -141,7 +143,7 @@ export function backendFor(
   return "notify-send";
 }
 
-// notify-send needs a session bus; over SSH or in a container there is none, and it would fail.
+// A banner needs a session bus; over SSH or in a container there is none, and it would fail.
 export function hasSessionBus(env: Deps["env"]): boolean {
   if (env.DBUS_SESSION_BUS_ADDRESS || env.DISPLAY || env.WAYLAND_DISPLAY) return true;
   return !!env.XDG_RUNTIME_DIR && existsSync(`${env.XDG_RUNTIME_DIR}/bus`);
@@ -184,7 +186,8 @@ export const desktop = defineSink({
           env: toastVars(notification, opts.appId ?? POWERSHELL_APP_ID),
         };
       case "notify-send":
-        return { backend, program: "notify-send", args: notifySendArgs(notification, opts) };
+        // The call as sent where the daemon reads no markup (where it does, & < > are escaped).
+        return { backend, notify: notifyRequest(notification, opts, notification.body) };
     }
   },
   async send(notification, opts, ctx) {

@@ -1,0 +1,64 @@
+// Linux and the BSDs: the freedesktop notification service over D-Bus (src/dbus), as every banner
+// here (the desktop sink, approve's buttons, doctor's checks) reaches it. The background worker
+// keeps one connection for its life (sharedNotificationBus); anyone else (the hook's fallback,
+// --wait, flush, test, doctor) opens one for the call and ends it after.
+import type { NotificationBus } from "../dbus/notifications.js";
+import { HookNotifyError, toHookNotifyError } from "../errors.js";
+
+type Env = Record<string, string | undefined>;
+
+/** How long opening a connection of one's own may take (the worker's is kept). */
+const OPEN_MS = 5_000;
+
+// Runs `use` with a connection to the session bus: the worker's kept one, or one opened for this
+// call and ended after it (also when `use` fails). A failure names `place` ("desktop: …").
+export async function withNotificationBus<T>(
+  env: Env,
+  options: { worker?: boolean | undefined; signal?: AbortSignal | undefined; place: string },
+  use: (bus: NotificationBus) => Promise<T>,
+): Promise<T> {
+  const dbus = await import("../dbus/notifications.js");
+  let bus: NotificationBus;
+  try {
+    bus = options.worker
+      ? await dbus.sharedNotificationBus(env)
+      : await dbus.openNotificationBus(env, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          timeoutMs: OPEN_MS,
+        });
+  } catch (error) {
+    throw placed(error, options.place);
+  }
+  try {
+    return await use(bus);
+  } catch (error) {
+    throw placed(error, options.place);
+  } finally {
+    if (!options.worker) bus.end();
+  }
+}
+
+// The error with the place in front of its message ("desktop: no D-Bus session bus here …"), its
+// code and retryability kept.
+function placed(error: unknown, place: string): HookNotifyError {
+  const known = toHookNotifyError(error);
+  if (known.message.startsWith(`${place}: `)) return known;
+  return new HookNotifyError(known.code, `${place}: ${known.message}`, {
+    sink: place,
+    cause: error,
+    retryable: known.retryable,
+  });
+}
+
+// The body made inert for the daemon: where it reads markup (the server lists "body-markup";
+// the list is cached per connection), & < > are escaped so the text shows as it was written.
+export async function inertBody(bus: NotificationBus, body: string): Promise<string> {
+  const capabilities = await bus.capabilities();
+  if (!capabilities.includes("body-markup")) return body;
+  return body.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/** Whether the daemon shows a banner's buttons (the "actions" capability). */
+export async function hasActions(bus: NotificationBus): Promise<boolean> {
+  return (await bus.capabilities()).includes("actions");
+}
