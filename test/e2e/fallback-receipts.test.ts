@@ -1,7 +1,7 @@
 // Issue 27 on the BUILT binary: a Discord webhook that is gone (404) with "fallback": ["mail"]
 // and a mail sink that only stands in ("events": []); the worker delivers by e-mail exactly once
-// and `hook-notify log` says what became of the notification at each sink; a real notify-send's
-// banner id comes back as a receipt.
+// and `hook-notify log` says what became of the notification at each sink; a banner's
+// id (from the daemon's reply on a private D-Bus) comes back as a receipt.
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startHttpServer } from "../helpers/http-server.js";
@@ -113,7 +113,7 @@ describe("flush and fallback", () => {
 describe("fallback for a local sink, end to end", () => {
   it("a desktop sink that cannot show a banner hands the notification to mail", async () => {
     const smtp = await startSmtpServer();
-    // No session bus: notify-send (or its absence) fails for good in the worker's run of the hook.
+    // No session bus: the banner fails for good in the worker's run of the hook.
     const home = tempHome({ DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" });
     home.writeConfig({
       sinks: {
@@ -138,10 +138,10 @@ describe.runIf(isNotificationDaemonAvailable())("desktop receipts, end to end", 
   it.each([
     // dbusmock emits it to everyone, as mako does
     ["dismissed by the person", 2, "dismissed", undefined],
-    // GNOME Shell and dunst send it only to the banner's sender: here notify-send, long gone
+    // GNOME Shell and dunst send it only to the banner's sender: here another connection
     ["expired, told only to the gone sender", 1, "expired", ":1.999"],
   ])(
-    "a real notify-send on a private D-Bus: log shows the daemon's id and the close reason (%s)",
+    "a banner on a private D-Bus: log shows the daemon's id and the close reason (%s)",
     async (_what, reason, words, destination) => {
       const daemon = await startNotificationDaemon();
       const home = tempHome({

@@ -1,12 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Notification } from "../../src/core/notification.js";
 import type { ReceiptEvent } from "../../src/core/receipt.js";
-import { desktop, notifySendArgs } from "../../src/sinks/desktop.js";
-import { findProgram } from "../../src/sinks/find-program.js";
-import { fakeBin } from "../helpers/fake-bin.js";
-import { canaryPath, isRunning, sinkSender } from "../helpers/sink-harness.js";
+import { desktop } from "../../src/sinks/desktop.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
+import { canaryPath, sinkSender, tempDir } from "../helpers/sink-harness.js";
 import {
   notificationDaemonTools,
   startNotificationDaemon,
@@ -112,7 +110,7 @@ describe.runIf(isLinux && tools.available)("desktop sink with a real notificatio
     ]);
   });
 
-  it("starts notify-send detached without waiting (hook path) and the notification still arrives", async () => {
+  it("sends the banner on the hook path (not waiting) and it arrives", async () => {
     const daemon = await startNotificationDaemon();
     await send(attention, realEnv(daemon.env), { wait: false });
     expect(await daemon.waitForCalls(1)).toMatchObject([
@@ -178,140 +176,107 @@ describe.runIf(isLinux && tools.available)("desktop sink with a real notificatio
   });
 });
 
-describe.runIf(isLinux)("desktop sink with a fake notify-send", () => {
-  const bus = { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
-
-  it.each<[string, Notification, string[]]>([
-    ["done", stop, ["--urgency=low", "--icon=dialog-information", "--category=im.received"]],
-    [
-      "attention",
-      attention,
-      ["--urgency=normal", "--icon=dialog-question", "--category=im.received"],
-    ],
-    ["failure", failure, ["--urgency=critical", "--icon=dialog-error", "--category=im.error"]],
-  ])("passes the exact argv for a %s notification", async (_level, notification, flags) => {
-    const bin = fakeBin(["notify-send"]);
-    await send(notification, { ...bin.env, ...bus });
-    const expected = [
-      "--print-id",
-      "--app-name=hook-notify",
-      ...flags,
-      "--",
-      notification.title,
-      notification.body,
-    ];
-    expect(bin.calls()).toMatchObject([{ program: "notify-send", args: expected }]);
-    expect(desktop.render(notification, options(), testDeps(bin.env))).toEqual({
+// The Notify call over D-Bus, against a session bus in this process (fast, no daemon needed).
+describe.runIf(isLinux)("desktop sink on an in-process notification bus", () => {
+  it.each<[string, Notification, { urgency: 0 | 1 | 2; icon: string; category: string }]>([
+    ["done", stop, { urgency: 0, icon: "dialog-information", category: "im.received" }],
+    ["attention", attention, { urgency: 1, icon: "dialog-question", category: "im.received" }],
+    ["failure", failure, { urgency: 2, icon: "dialog-error", category: "im.error" }],
+  ])("sends the exact Notify for a %s notification", async (_level, notification, expected) => {
+    const bus = await fakeNotificationBus();
+    await send(notification, { PATH: "/nonexistent", ...bus.env });
+    expect(bus.calls()).toEqual([
+      {
+        appName: "hook-notify",
+        summary: notification.title,
+        body: notification.body,
+        urgency: expected.urgency,
+        expireTimeout: -1,
+        icon: expected.icon,
+        actions: [],
+      },
+    ]);
+    expect(desktop.render(notification, options(), testDeps(bus.env))).toEqual({
       backend: "notify-send",
-      program: "notify-send",
-      args: expected,
+      notify: {
+        appName: "hook-notify",
+        icon: expected.icon,
+        summary: notification.title,
+        body: notification.body,
+        actions: [],
+        hints: { urgency: expected.urgency, category: expected.category },
+        expireTimeoutMs: -1,
+      },
     });
   });
 
-  it("adds --expire-time in milliseconds and the configured app name and icon", async () => {
-    const bin = fakeBin(["notify-send"]);
-    await send(
-      stop,
-      { ...bin.env, ...bus },
-      { appName: "bots", icon: "x.png", expireSeconds: 1.5 },
-    );
-    expect(bin.calls()[0]?.args).toEqual([
-      "--print-id",
-      "--app-name=bots",
-      "--urgency=low",
-      "--icon=x.png",
-      "--category=im.received",
-      "--expire-time=1500",
-      "--",
-      stop.title,
-      stop.body,
-    ]);
+  it("sends the configured app name and icon, and the expiry in milliseconds", async () => {
+    const bus = await fakeNotificationBus();
+    await send(stop, bus.env, { appName: "bots", icon: "x.png", expireSeconds: 1.5 });
+    expect(bus.calls()).toMatchObject([{ appName: "bots", icon: "x.png", expireTimeout: 1500 }]);
   });
 
-  it("passes hostile text as exactly two arguments after --, the body's backslashes doubled", async () => {
-    const bin = fakeBin(["notify-send"]);
+  it("escapes & < > where the daemon reads markup, and sends hostile text as it is otherwise", async () => {
     const canary = canaryPath();
     const text = hostileText(canary);
-    await send(sampleNotification(text), { ...bin.env, ...bus, CANARY: canary });
-    const args = bin.calls()[0]?.args ?? [];
-    expect(args.slice(-3)).toEqual(["--", text.title, text.body.replaceAll("\\", "\\\\")]);
-    expect(args).toEqual(notifySendArgs(sampleNotification(text), options()));
+    const marked = sampleNotification({
+      title: "<b>t</b>",
+      body: `a <i>b</i> & c \\n ${text.body}`,
+    });
+    const markup = await fakeNotificationBus();
+    await send(marked, { ...markup.env, CANARY: canary });
+    const escaped = marked.body
+      .replaceAll("&", "&amp;")
+      .replaceAll("<", "&lt;")
+      .replaceAll(">", "&gt;");
+    expect(markup.calls()).toMatchObject([{ summary: "<b>t</b>", body: escaped }]);
+    const plain = await fakeNotificationBus({ capabilities: ["body", "actions"] });
+    await send(sampleNotification(text), { ...plain.env, CANARY: canary });
+    // Backslashes go as they are: no program unescapes them on the way.
+    expect(plain.calls()).toMatchObject([{ summary: text.title, body: text.body }]);
     expect(existsSync(canary)).toBe(false);
   });
 
-  it("is unavailable when notify-send is not on PATH", async () => {
-    const bin = fakeBin([]);
-    await expect(send(stop, { ...bin.env, ...bus })).rejects.toMatchObject({
-      code: "SINK_UNAVAILABLE",
-      retryable: false,
+  it("is unavailable, for good, without a session bus", async () => {
+    const runtime = tempDir("runtime");
+    for (const env of [
+      { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" },
+      { XDG_RUNTIME_DIR: runtime },
+    ])
+      await expect(send(stop, env)).rejects.toMatchObject({
+        code: "SINK_UNAVAILABLE",
+        retryable: false,
+        message: expect.stringMatching(/^desk: /) as unknown,
+      });
+  });
+
+  it("fails when nobody owns org.freedesktop.Notifications, or the daemon answers an error", async () => {
+    const absent = await fakeNotificationBus({ noDaemon: true });
+    await expect(send(stop, absent.env)).rejects.toMatchObject({
+      code: expect.stringMatching(/^SINK_(FAILED|UNAVAILABLE)$/) as unknown,
+    });
+    const failing = await fakeNotificationBus({ failWith: "org.freedesktop.DBus.Error.Failed" });
+    await expect(send(stop, failing.env)).rejects.toMatchObject({ code: "SINK_FAILED" });
+  });
+
+  it("gives up on a daemon that does not answer in time", async () => {
+    const slow = await fakeNotificationBus({ delayMs: 30_000 });
+    await expect(send(stop, slow.env, { ms: 500 })).rejects.toMatchObject({
+      code: expect.stringMatching(/^SINK_/) as unknown,
     });
   });
 
-  it("is unavailable without a session bus or display, and does not start notify-send", async () => {
-    const bin = fakeBin(["notify-send"]);
-    const emptyRuntimeDir = bin.scratch("runtime");
-    await expect(
-      send(stop, { ...bin.env, XDG_RUNTIME_DIR: emptyRuntimeDir }),
-    ).rejects.toMatchObject({ code: "SINK_UNAVAILABLE", retryable: false });
-    expect(bin.calls()).toEqual([]);
-  });
-
-  it.each<[string, Record<string, string>]>([
-    ["DISPLAY", { DISPLAY: ":0" }],
-    ["WAYLAND_DISPLAY", { WAYLAND_DISPLAY: "wayland-0" }],
-    ["$XDG_RUNTIME_DIR/bus", { XDG_RUNTIME_DIR: "<runtime>" }],
-  ])("finds a desktop session through %s", async (_name, session) => {
-    const bin = fakeBin(["notify-send"]);
-    const runtime = bin.scratch("runtime");
-    if (session.XDG_RUNTIME_DIR) {
-      mkdirRuntime(runtime);
-    }
-    const env = session.XDG_RUNTIME_DIR ? { XDG_RUNTIME_DIR: runtime } : session;
-    await send(stop, { ...bin.env, ...env });
-    expect(bin.calls()).toHaveLength(1);
-  });
-
-  it("fails with SINK_FAILED when notify-send exits non-zero and we wait", async () => {
-    const bin = fakeBin(["notify-send"], { exitCode: 1 });
-    await expect(send(stop, { ...bin.env, ...bus })).rejects.toMatchObject({
-      code: "SINK_FAILED",
-    });
-  });
-
-  it("reports a notify-send that fails while the hook watches it as SINK_FAILED (hook path)", async () => {
-    const bin = fakeBin(["notify-send"], { exitCode: 1 });
-    const env = { ...bin.env, ...bus, HOOK_NOTIFY_SETTLE_MS: "8000" };
-    await expect(send(stop, env, { wait: false })).rejects.toMatchObject({ code: "SINK_FAILED" });
-  });
-
-  it("says started, not delivered, when notify-send still runs as the hook goes on", async () => {
-    const bin = fakeBin(["notify-send"], { sleepMs: 30_000 });
-    const env = { ...bin.env, ...bus, HOOK_NOTIFY_SETTLE_MS: "100" };
-    await expect(send(stop, env, { wait: false })).resolves.toEqual({
-      started: true,
-      action: expect.stringMatching(/^none: only the background worker/) as unknown,
-    });
-  });
-
-  it("stops a notify-send that outlives the deadline and reports SINK_TIMEOUT", async () => {
-    const bin = fakeBin(["notify-send"], { sleepMs: 10_000 });
-    await expect(send(stop, { ...bin.env, ...bus }, { ms: 1_000 })).rejects.toMatchObject({
-      code: "SINK_TIMEOUT",
-    });
-    const [call] = bin.calls();
-    expect(call).toBeDefined();
-    await expect.poll(() => isRunning(call!.pid), { timeout: 3_000 }).toBe(false);
+  it("on the hook path (not waiting) the banner is sent all the same", async () => {
+    const bus = await fakeNotificationBus();
+    await send(attention, bus.env, { wait: false });
+    expect(bus.calls()).toMatchObject([{ summary: attention.title, urgency: 1 }]);
   });
 });
 
-// The worker's banner (it sends without waiting, like the hook, and follows the banner): whatever
-// the listener beside it does, the sink's result is notify-send's own, so a failed banner fails
-// the sink and its fallback runs (delivery/fallback.ts).
-describe.runIf(isLinux)("the worker's banner: the result is notify-send's own", () => {
-  const bus = { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
-  const dbusMonitor = findProgram("dbus-monitor", process.env, process.platform);
-  const real = dbusMonitor ? { "dbus-monitor": dbusMonitor } : {};
-
+// The worker's banner (it follows the banner): whatever the listener beside it does, the sink's
+// result is the daemon's answer, so a failed banner fails the sink and its fallback runs
+// (delivery/fallback.ts); the id in Notify's reply is the receipt.
+describe.runIf(isLinux)("the worker's banner: the result is the daemon's answer", () => {
   function sendAsWorker(
     env: Record<string, string>,
     receipts: ReceiptEvent[],
@@ -319,7 +284,7 @@ describe.runIf(isLinux)("the worker's banner: the result is notify-send's own", 
   ): Promise<unknown> {
     return desktop.send(stop, options(opts), {
       signal: AbortSignal.timeout(8_000),
-      deps: { ...testDeps(env), worker: true },
+      deps: { ...testDeps({ PATH: "/nonexistent", ...env }), worker: true },
       sinkName: "desk",
       wait: false,
       receipt: (event) => receipts.push(event),
@@ -327,68 +292,30 @@ describe.runIf(isLinux)("the worker's banner: the result is notify-send's own", 
   }
 
   it.each([
-    ["prints the id 0 (libnotify 0.8 with no bus or daemon)", "0\n"],
-    ["prints nothing", ""],
-    ["prints an id", "5\n"],
-  ])("a notify-send that exits 1 and %s fails the sink", async (_what, stdout) => {
-    const bin = fakeBin(["notify-send"], {
-      exitCode: 1,
-      real,
-      env: { FAKE_BIN_STDOUT_notify_send: stdout },
-    });
+    ["answers an error", { failWith: "org.freedesktop.DBus.Error.Failed" }],
+    ["is absent", { noDaemon: true }],
+  ])("a daemon that %s fails the sink, with no receipt", async (_what, how) => {
+    const bus = await fakeNotificationBus(how);
     const receipts: ReceiptEvent[] = [];
-    await expect(sendAsWorker({ ...bin.env, ...bus }, receipts)).rejects.toMatchObject({
-      code: "SINK_FAILED",
+    await expect(sendAsWorker(bus.env, receipts)).rejects.toMatchObject({
+      code: expect.stringMatching(/^SINK_(FAILED|UNAVAILABLE)$/) as unknown,
     });
     expect(receipts).toEqual([]);
   });
 
-  it.runIf(tools.available)(
-    "a notify-send that fails while the listener listens on a live bus fails the sink",
-    async () => {
-      const daemon = await startNotificationDaemon();
-      const bin = fakeBin(["notify-send"], {
-        exitCode: 1,
-        real,
-        env: { FAKE_BIN_STDOUT_notify_send: "0\n" },
-      });
-      const receipts: ReceiptEvent[] = [];
-      await expect(sendAsWorker({ ...bin.env, ...daemon.env }, receipts)).rejects.toMatchObject({
-        code: "SINK_FAILED",
-      });
-      expect(receipts).toEqual([]);
-    },
-  );
-
   it.each([
-    ["its failure fails the sink", 1],
-    ["its id is the receipt", 0],
-  ])(
-    "without a listener, notify-send is waited for past the hook's settle: %s",
-    async (_what, exitCode) => {
-      const bin = fakeBin(["notify-send"], {
-        exitCode,
-        sleepMs: 300,
-        env: { FAKE_BIN_STDOUT_notify_send: "7\n", HOOK_NOTIFY_SETTLE_MS: "0" },
-      });
-      const receipts: ReceiptEvent[] = [];
-      const sending = sendAsWorker({ ...bin.env, ...bus }, receipts, { focusSeconds: 0 });
-      if (exitCode !== 0) {
-        await expect(sending).rejects.toMatchObject({ code: "SINK_FAILED" });
-        expect(receipts).toEqual([]);
-        return;
-      }
-      await expect(sending).resolves.toEqual({ action: "none: focusSeconds is 0" });
-      expect(receipts).toEqual([
-        { state: "shown", id: "7" },
-        { state: "unknown", id: "7", reason: "focusSeconds is 0" },
-      ]);
-    },
-  );
+    ["focusSeconds is 0", { focusSeconds: 0 }],
+    ["dbus-monitor not found (Debian/Ubuntu: dbus-bin; Fedora: dbus-tools)", {}],
+  ])("without a listener (%s), the id from the reply is the receipt", async (why, opts) => {
+    const bus = await fakeNotificationBus();
+    const receipts: ReceiptEvent[] = [];
+    await expect(sendAsWorker(bus.env, receipts, opts)).resolves.toEqual({
+      messageId: "1",
+      action: `none: ${why}`,
+    });
+    expect(receipts).toEqual([
+      { state: "shown", id: "1" },
+      { state: "unknown", id: "1", reason: why },
+    ]);
+  });
 });
-
-// A runtime dir with a `bus` entry, the way systemd-logind leaves one for a desktop session.
-function mkdirRuntime(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, "bus"), "");
-}
