@@ -5,6 +5,7 @@ import { queueRunFallbacks } from "../../src/delivery/fallback.js";
 import { findProgram } from "../../src/sinks/find-program.js";
 import type { RunAttempt } from "../../src/journal/run-attempt.js";
 import { route } from "../../src/pipeline/route.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { outboxEnv } from "../helpers/outbox-env.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
@@ -24,7 +25,7 @@ const failed: RunAttempt = {
   ok: false,
   ms: 1,
   code: "SINK_UNAVAILABLE",
-  error: "no notify-send",
+  error: "no D-Bus session bus here",
 };
 
 describe("queueRunFallbacks", () => {
@@ -65,19 +66,16 @@ describe("queueRunFallbacks", () => {
 });
 
 // The worker's run of a hook's event, banner first with its listener starting beside it: a
-// notify-send that fails (libnotify 0.8 with no session bus prints the id 0, then exits 1) is a
-// failed banner, so its fallback is queued, never a banner logged delivered.
-describe.runIf(process.platform === "linux")("a failing notify-send in the worker's run", () => {
+// daemon that answers Notify with an error is a failed banner, so its fallback is queued, never a
+// banner logged delivered.
+describe.runIf(process.platform === "linux")("a failing banner in the worker's run", () => {
   it("fails the banner and queues its fallback", async () => {
     const dbusMonitor = findProgram("dbus-monitor", process.env, process.platform);
-    const bin = fakeBin(["notify-send"], {
-      exitCode: 1,
-      real: dbusMonitor ? { "dbus-monitor": dbusMonitor } : {},
-      env: { FAKE_BIN_STDOUT_notify_send: "0\n" },
-    });
+    const bin = fakeBin([], { real: dbusMonitor ? { "dbus-monitor": dbusMonitor } : {} });
+    const bus = await fakeNotificationBus({ failWith: "org.freedesktop.DBus.Error.Failed" });
     const sinks = { banner: { type: "desktop", fallback: ["mail"] }, mail: hook({ events: [] }) };
     const box = await outboxEnv(sinks);
-    const env = { ...box.env, ...bin.env, DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
+    const env = { ...box.env, ...bin.env, ...bus.env };
     const deps = { ...box.deps, env, platform: "linux" as const, worker: true };
     const notification = sampleNotification();
     const { deliveries } = route(notification, validateConfig({ sinks }, {}).value);

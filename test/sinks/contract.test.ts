@@ -10,6 +10,7 @@ import { chatServices } from "../../src/sinks/chat/services.js";
 import { sinks } from "../../src/sinks/index.js";
 import * as z from "zod/mini";
 import type { SinkFailure } from "../../src/sinks/sink.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { hasDisguisedLink, hasLiveMention, hostile, spoofing } from "./chat/notifications.js";
 import { startHttpServer } from "../helpers/http-server.js";
@@ -62,8 +63,9 @@ describe("doctor", () => {
   it("prints each registered sink's own check for its entry", async () => {
     const http = await startHttpServer();
     const smtp = await startSmtpServer({ auth: { user: "u", pass: "p" } });
-    const bin = fakeBin(["notify-send", "aplay", "spd-say"]);
-    const home = tempHome({ PATH: bin.env["PATH"], DISPLAY: ":0" });
+    const bin = fakeBin(["aplay", "spd-say"]);
+    const bus = await fakeNotificationBus();
+    const home = tempHome({ PATH: bin.env["PATH"], ...bus.env });
     const entries: Record<string, Record<string, unknown>> = {
       // focusSeconds 0: no dbus-monitor is asked for (the fake PATH has none).
       desktop: { type: "desktop", backend: "notify-send", focusSeconds: 0 },

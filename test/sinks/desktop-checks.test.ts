@@ -5,6 +5,8 @@ import {
   checkWindowsDesktop,
 } from "../../src/sinks/desktop-checks.js";
 import { POWERSHELL_APP_ID } from "../../src/sinks/desktop-windows.js";
+import { findProgram } from "../../src/sinks/find-program.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { desktopEntry } from "../helpers/sink-harness.js";
 
@@ -110,13 +112,36 @@ describe.runIf(isLinux)("doctor: the desktop route on Windows and WSL (simulated
   });
 });
 
-describe.runIf(isLinux)("doctor: the listener of banners on Linux", () => {
-  const bus = { DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
+describe.runIf(isLinux)("doctor: the notification service on Linux", () => {
+  it("names who owns org.freedesktop.Notifications on a session bus that answers", async () => {
+    const bus = await fakeNotificationBus();
+    const monitor = findProgram("dbus-monitor", process.env, "linux");
+    const bin = fakeBin([], monitor ? { real: { "dbus-monitor": monitor } } : {});
+    const result = await checkDesktop(entry, {
+      env: { ...bin.env, ...bus.env },
+      platform: "linux",
+      arch: "x64",
+    });
+    expect(result.status).toBe("ok");
+    expect(result.detail).toMatch(
+      /^the session bus answers; org\.freedesktop\.Notifications is \S+/,
+    );
+  });
+
+  it("fails, naming the fix, when no session bus answers or nobody owns the name", async () => {
+    const absent = await fakeNotificationBus({ noDaemon: true });
+    for (const env of [{ DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" }, absent.env]) {
+      const result = await checkDesktop(entry, { env, platform: "linux", arch: "x64" });
+      expect(result.status).toBe("fail");
+      expect(result.detail).toMatch(/^no notification service answers on the session bus \(.+\)$/);
+      expect(result.fix).toContain("notification daemon");
+    }
+  });
 
   it("warns when dbus-monitor is missing: no click action, no close reason in the log", async () => {
-    const bin = fakeBin(["notify-send"]);
+    const bus = await fakeNotificationBus();
     const result = await checkDesktop(entry, {
-      env: { ...bin.env, ...bus },
+      env: { ...fakeBin([]).env, ...bus.env },
       platform: "linux",
       arch: "x64",
     });
@@ -126,13 +151,24 @@ describe.runIf(isLinux)("doctor: the listener of banners on Linux", () => {
   });
 
   it("does not ask for it when focusSeconds is 0 (nothing is followed)", async () => {
-    const bin = fakeBin(["notify-send"]);
+    const bus = await fakeNotificationBus();
     const off = desktopEntry({ backend: "auto", appName: "hook-notify", focusSeconds: 0 });
     const result = await checkDesktop(off, {
-      env: { ...bin.env, ...bus },
+      env: { ...fakeBin([]).env, ...bus.env },
       platform: "linux",
       arch: "x64",
     });
     expect(result.status).toBe("ok");
+  });
+
+  it("checks notify-send on PATH for node-notifier, which runs it here", async () => {
+    const notifier = desktopEntry({ backend: "node-notifier", appName: "hook-notify" });
+    const result = await checkDesktop(notifier, {
+      env: { ...fakeBin([]).env, DISPLAY: ":0" },
+      platform: "linux",
+      arch: "x64",
+    });
+    expect(result).toMatchObject({ status: "fail" });
+    expect(result.detail).toContain("notify-send is not on PATH");
   });
 });
