@@ -1,11 +1,12 @@
 // Desktop and sound are started by the worker that runs the hook's event (src/link/PROTOCOL.md),
 // with the hook's display, session bus and PATH: the built binary and dist/worker.cjs as real
-// processes, fake notify-send and paplay on the hook's PATH. Nothing here measures time.
+// processes, a fake paplay on the hook's PATH and an in-process D-Bus notification service. Nothing here measures time.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { fakeBin } from "../helpers/fake-bin.js";
 import { fixture, ROOT, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
 
@@ -64,7 +65,8 @@ const hookLine = (home: TempHome): Line | undefined =>
   (home.logLines() as Line[]).find((line) => line.event === "Stop");
 describe("desktop and sound with a live worker", () => {
   it("are shown by the worker with the hook's display, session bus and PATH; the hook starts nothing", async () => {
-    const bin = fakeBin(["notify-send", "paplay"]);
+    const bin = fakeBin(["paplay"]);
+    const bus = await fakeNotificationBus();
     const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "60" });
     // The worker's own environment: no fakes on its PATH, another display.
     await startWorker(home, {
@@ -77,15 +79,17 @@ describe("desktop and sound with a live worker", () => {
       ...bin.env,
       PATH: `${bin.dir}:${String(home.env.PATH)}`,
       DISPLAY: ":9",
-      DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1000/bus",
+      ...bus.env,
     };
     const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
     expect(run).toMatchObject({ code: 0, stdout: "" });
-    await expect.poll(() => bin.calls().length, { timeout: 20_000 }).toBe(2);
-    const session = { DISPLAY: ":9", DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/1000/bus" };
-    for (const program of ["notify-send", "paplay"]) {
-      expect(bin.calls().find((call) => call.program === program)?.env).toMatchObject(session);
-    }
+    // The banner on the hook's session bus (the worker's own has none), the player with its display.
+    expect(await bus.waitForCalls(1, 20_000)).toHaveLength(1);
+    await expect.poll(() => bin.calls().length, { timeout: 20_000 }).toBe(1);
+    expect(bin.calls()[0]).toMatchObject({
+      program: "paplay",
+      env: { DISPLAY: ":9", ...bus.env },
+    });
     // The worker ran the hook's event (PROTOCOL.md): its log line, with the programs' outcomes.
     expect(hookLine(home)).toMatchObject({ via: "worker" });
     expect(hookLine(home)?.outcomes?.map(({ sink, ok }) => ({ sink, ok }))).toEqual([
@@ -96,18 +100,16 @@ describe("desktop and sound with a live worker", () => {
     expect(readdirSync(join(outbox(home), "events"))).toEqual([]);
   });
 
-  it("a notifier that fails is logged failed by the worker, with its exit code", async () => {
-    const bin = fakeBin(["notify-send", "paplay"]);
+  it("a banner the daemon refuses is logged failed by the worker, with the daemon's error", async () => {
+    const bin = fakeBin(["paplay"]);
+    const bus = await fakeNotificationBus({ failWith: "org.freedesktop.DBus.Error.Failed" });
     const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "60" });
-    await startWorker(home, {
-      ...home.env,
-      FAKE_BIN_LOG: bin.env.FAKE_BIN_LOG,
-      FAKE_BIN_EXIT_notify_send: "3",
-    });
+    await startWorker(home, { ...home.env, FAKE_BIN_LOG: bin.env.FAKE_BIN_LOG });
     const hookEnv = {
       ...home.env,
       ...bin.env,
       ...display,
+      ...bus.env,
       PATH: `${bin.dir}:${String(home.env.PATH)}`,
     };
     const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
@@ -119,13 +121,14 @@ describe("desktop and sound with a live worker", () => {
       code: "SINK_FAILED",
     });
     expect(String(outcomes.find((o) => o.sink === "desktop")?.error)).toContain(
-      "exited with code 3",
+      "org.freedesktop.DBus.Error.Failed",
     );
     expect(outcomes.find((o) => o.sink === "sound")).toMatchObject({ ok: true });
   });
 
   it("with a dead worker's lock the hook hands its event over and starts a worker, which runs it", async () => {
-    const bin = fakeBin(["notify-send", "paplay"]);
+    const bin = fakeBin(["paplay"]);
+    const bus = await fakeNotificationBus();
     const home = tempHome();
     mkdirSync(outbox(home), { recursive: true });
     const socket = join(outbox(home), "worker.0123456789abcdef.sock");
@@ -135,6 +138,7 @@ describe("desktop and sound with a live worker", () => {
       ...home.env,
       ...bin.env,
       ...display,
+      ...bus.env,
       PATH: `${bin.dir}:${String(home.env.PATH)}`,
     };
     const run = await runBin(["--client", "claude-code"], { input: stop(), env: hookEnv });
@@ -157,7 +161,8 @@ describe("desktop and sound with a live worker", () => {
             .sort(),
         { timeout: 20_000 },
       )
-      .toEqual(["notify-send", "paplay"]);
+      .toEqual(["paplay"]);
+    expect(await bus.waitForCalls(1, 20_000)).toHaveLength(1);
     const pending = join(outbox(home), "pending");
     expect(existsSync(pending) ? readdirSync(pending) : []).toEqual([]);
   });

@@ -1,6 +1,7 @@
 // A D-Bus "session bus" in the test's own node process that also owns
 // org.freedesktop.Notifications: a unix socket server speaking the wire protocol with src/dbus's
 // marshalling (SASL EXTERNAL accepted, Hello, AddMatch/RemoveMatch/RequestName/GetNameOwner,
+// BecomeMonitor (for the worker's dbus-monitor),
 // Notify/CloseNotification/GetCapabilities/GetServerInformation, signals to the banner's sender).
 // For tests that do not need python-dbusmock; test/dbus/fake-notification-bus.test.ts checks it
 // against our client.
@@ -52,6 +53,7 @@ export async function fakeNotificationBus(
   const owners = new Map<number, Peer>(); // banner id → the connection that sent it
   const waiters = new Set<() => void>();
   const peers = new Set<Peer>();
+  const monitors = new Set<Peer>(); // dbus-monitor's connections (BecomeMonitor)
   let clients = 0;
 
   const daemon = (peer: Peer, call: Message): Reply | Promise<Reply> => {
@@ -106,6 +108,24 @@ export async function fakeNotificationBus(
   const bus = (peer: Peer, call: Message): Reply => {
     if (call.member === "Hello") return { signature: "s", body: [peer.name] };
     if (call.member === "AddMatch" || call.member === "RemoveMatch") return {};
+    if (call.member === "BecomeMonitor") {
+      // As dbus-daemon: the monitor loses its names (NameLost, dbus-monitor's "ready" mark), then
+      // sees the daemon's signals to anyone (emit below).
+      monitors.add(peer);
+      setImmediate(() => {
+        peer.send({
+          type: MessageType.signal,
+          sender: BUS_NAME,
+          destination: peer.name,
+          path: "/org/freedesktop/DBus",
+          interface: BUS_NAME,
+          member: "NameLost",
+          signature: "s",
+          body: [peer.name],
+        });
+      });
+      return {};
+    }
     if (call.member === "RequestName") return { signature: "u", body: [1] };
     if (call.member === "GetNameOwner" && call.body[0] === NAME && !options.noDaemon)
       return { signature: "s", body: [DAEMON] };
@@ -120,6 +140,17 @@ export async function fakeNotificationBus(
   const emit = (id: number, member: string, signature: string, body: DbusValue[]): void => {
     const peer = owners.get(id);
     if (!peer) throw new Error(`the fake notification bus showed no banner ${id}`);
+    for (const monitor of monitors)
+      monitor.send({
+        type: MessageType.signal,
+        sender: DAEMON,
+        destination: peer.name,
+        path: "/org/freedesktop/Notifications",
+        interface: NAME,
+        member,
+        signature,
+        body,
+      });
     peer.send({
       type: MessageType.signal,
       sender: DAEMON,
@@ -139,7 +170,10 @@ export async function fakeNotificationBus(
       return { ...answer, sender: call.destination === NAME ? DAEMON : BUS_NAME };
     });
     peers.add(peer);
-    socket.on("close", () => peers.delete(peer));
+    socket.on("close", () => {
+      peers.delete(peer);
+      monitors.delete(peer);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
