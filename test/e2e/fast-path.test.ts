@@ -1,11 +1,12 @@
 // The hook's fast path (issue #19): a worker that stays between hooks offers to run their whole
 // events (outbox/fast.json + a FIFO); the hook writes the event to outbox/events/ and returns.
-// The built binary and the worker it starts, as real processes; fake notify-send and paplay on
-// the hook's PATH; a real HTTP server. Nothing here measures time.
+// The built binary and the worker it starts, as real processes; an in-process D-Bus notification
+// service and a fake paplay on the hook's PATH; a real HTTP server. Nothing here measures time.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { fakeBin, type FakeBin } from "../helpers/fake-bin.js";
+import { fakeBin } from "../helpers/fake-bin.js";
+import { fakeNotificationBus, type FakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
 
@@ -44,16 +45,23 @@ const runLines = (home: TempHome): Line[] =>
 const lineOf = (home: TempHome, session: string): Line | undefined =>
   runLines(home).find((line) => line.session === session);
 
-// A home whose hooks see fake desktop and sound programs, and whose worker stays `idle` seconds.
-function setUp(idle = "60", extra: Record<string, string> = {}) {
-  const bin = fakeBin(["notify-send", "paplay"]);
+// A home whose hooks see an in-process notification bus and a fake player, and whose worker
+// stays `idle` seconds.
+async function setUp(idle = "60", extra: Record<string, string> = {}) {
+  const bin = fakeBin(["paplay"]);
+  const bus = await fakeNotificationBus();
   const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: idle, DISPLAY: ":7", ...extra });
-  const env = { ...home.env, ...bin.env, PATH: `${bin.dir}:${String(home.env.PATH)}` };
+  const env = {
+    ...home.env,
+    ...bin.env,
+    ...bus.env,
+    PATH: `${bin.dir}:${String(home.env.PATH)}`,
+  };
   onTestFinished(() => {
     const stamp = readStamp(home);
     if (stamp && alive(stamp.pid)) process.kill(stamp.pid, "SIGCONT");
   });
-  return { bin, home, env };
+  return { bin, bus, home, env };
 }
 
 // The first hook of a session hands its event over with its own mask (no stamp yet) and starts the
@@ -65,14 +73,14 @@ async function warmUp(home: TempHome, env: Record<string, string | undefined>): 
   return readStamp(home) as Stamp;
 }
 
-const callsFor = (bin: FakeBin, title: string) =>
-  bin.calls().filter((call) => call.args.some((arg) => arg.includes(title)));
+const callsFor = (bus: FakeNotificationBus, title: string) =>
+  bus.calls().filter((call) => call.summary.includes(title) || call.body.includes(title));
 
 describe("the hook's fast path with a live worker", () => {
   it("hands the event over: the worker runs it with the hook's display and PATH; the hook starts nothing", async () => {
-    const { bin, home, env } = setUp();
+    const { bin, bus, home, env } = await setUp();
     await warmUp(home, env);
-    await expect.poll(() => bin.calls().length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => bin.calls().length + bus.calls().length, { timeout: 20_000 }).toBe(2);
     const session = `fast-handed-${String(Date.now())}`;
     const run = await runBin(["--client", "claude-code", "--timeout", "10"], {
       input: fixture("claude-code/Stop.json", { session_id: session }),
@@ -86,8 +94,8 @@ describe("the hook's fast path with a live worker", () => {
       { sink: "desktop", ok: true },
       { sink: "sound", ok: true },
     ]);
-    await expect.poll(() => bin.calls().length, { timeout: 20_000 }).toBe(4);
-    for (const call of bin.calls().slice(2)) expect(call.env.DISPLAY).toBe(":9");
+    await expect.poll(() => bin.calls().length + bus.calls().length, { timeout: 20_000 }).toBe(4);
+    expect(bin.calls()[1]?.env.DISPLAY).toBe(":9");
     expect(events(home)).toEqual([]);
     const doctor = await runBin(["doctor"], { env });
     expect(doctor.stdout).toContain("hooks hand it their whole event (fast path");
@@ -96,7 +104,7 @@ describe("the hook's fast path with a live worker", () => {
   it("a configured secret the agent quotes never reaches the disk, even while the event waits", async () => {
     const server = await startHttpServer();
     const secretUrl = `${server.url}/hooks/fastPathSECRETtoken0123456789`;
-    const { home, env } = setUp("60", { HN_FAST_HOOK_URL: secretUrl });
+    const { home, env } = await setUp("60", { HN_FAST_HOOK_URL: secretUrl });
     home.writeConfig({
       sinks: { hook: { type: "webhook", url: "${HN_FAST_HOOK_URL}", events: ["Notification"] } },
     });
@@ -151,7 +159,7 @@ describe("the hook's fast path with a live worker", () => {
   });
 
   it("with the worker killed, the hook still hands its event over and starts a worker that runs it, once", async () => {
-    const { bin, home, env } = setUp();
+    const { bus, home, env } = await setUp();
     const stamp = await warmUp(home, env);
     process.kill(stamp.pid, "SIGKILL");
     await expect.poll(() => alive(stamp.pid), { timeout: 20_000 }).toBe(false);
@@ -171,13 +179,13 @@ describe("the hook's fast path with a live worker", () => {
       { sink: "sound", ok: true },
     ]);
     await expect.poll(() => events(home), { timeout: 20_000 }).toEqual([]);
-    await expect.poll(() => callsFor(bin, "dead worker").length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => callsFor(bus, "dead worker").length, { timeout: 20_000 }).toBe(1);
     // The new worker offers again.
     await expect.poll(() => readStamp(home)?.pid, { timeout: 20_000 }).not.toBe(stamp.pid);
   });
 
   it("an edited config: that hook loads it and hands over all the same, the worker looks again, the next one takes the fast path", async () => {
-    const { home, env } = setUp();
+    const { home, env } = await setUp();
     await warmUp(home, env);
     const before = readStamp(home) as Stamp;
     home.writeConfig({ sinks: { desktop: { type: "desktop" } } });
@@ -202,7 +210,7 @@ describe("the hook's fast path with a live worker", () => {
   });
 
   it("an edited config: a live worker writes the stamp again by itself, so the first hook after the edit takes the fast path", async () => {
-    const { home, env } = setUp();
+    const { home, env } = await setUp();
     home.writeConfig({ sinks: { desktop: { type: "desktop" }, sound: { type: "sound" } } });
     await warmUp(home, env);
     const before = readStamp(home) as Stamp;
@@ -226,7 +234,7 @@ describe("the hook's fast path with a live worker", () => {
     // what the fingerprint keeps from the worker is the routing, e.g. a sink the worker would
     // leave out for want of a variable the hook has.)
     const server = await startHttpServer();
-    const { home, env } = setUp("60", { HN_FAST_PATH: "/worker-value" });
+    const { home, env } = await setUp("60", { HN_FAST_PATH: "/worker-value" });
     home.writeConfig({
       sinks: { hook: { type: "webhook", url: `${server.url}\${HN_FAST_PATH}` } },
     });
@@ -246,7 +254,7 @@ describe("the hook's fast path with a live worker", () => {
   });
 
   it("dist/hook.cjs gets its code cache from the first hook that hands its event over, and keeps it", async () => {
-    const { home, env } = setUp();
+    const { home, env } = await setUp();
     const cache = join(home.dir, ".cache", "hook-notify");
     const hookCaches = () =>
       (existsSync(cache) ? readdirSync(cache) : []).filter((name) => name.startsWith("hook.cjs-"));
@@ -274,7 +282,7 @@ describe("the hook's fast path with a live worker", () => {
   });
 
   it("--dry-run and --wait never hand the event over", async () => {
-    const { home, env } = setUp();
+    const { home, env } = await setUp();
     await warmUp(home, env);
     const dry = await runBin(["--dry-run"], { input: stopEvent(), env });
     expect(dry.code).toBe(0);
@@ -290,7 +298,7 @@ describe("the hook's fast path with a live worker", () => {
   });
 
   it("a stdin that never closes and never holds an event still ends the run by itself", async () => {
-    const { home, env } = setUp();
+    const { home, env } = await setUp();
     await warmUp(home, env);
     // node gives its child a socket for stdin: the read waits in the thread pool, which node
     // cannot leave by exiting, so the hook ends itself by a signal once the timeout is logged.
@@ -314,7 +322,7 @@ describe("the hook's fast path with a live worker", () => {
     { timeout: 180_000 },
     async () => {
       // A worker that leaves 1 s after its last work: hooks land before, during and after its exit.
-      const { bin, home, env } = setUp("1");
+      const { bin, bus, home, env } = await setUp("1");
       const count = 14;
       for (let i = 0; i < count; i++) {
         const session = `fast-race-${String(i)}`;
@@ -331,7 +339,7 @@ describe("the hook's fast path with a live worker", () => {
       // The banner carries the turn's text; the sound is the same file every time.
       for (let i = 0; i < count; i++) {
         const title = `race turn ${String(i)}.`;
-        await expect.poll(() => callsFor(bin, title).length, { timeout: 30_000 }).toBe(1);
+        await expect.poll(() => callsFor(bus, title).length, { timeout: 30_000 }).toBe(1);
       }
       const sounds = () => bin.calls().filter((call) => call.program === "paplay").length;
       await expect.poll(sounds, { timeout: 30_000 }).toBe(count);
@@ -350,7 +358,9 @@ describe("the hook's fast path with a live worker", () => {
 // hook, which hands its event over all the same and starts a worker (PROTOCOL.md).
 describe("a leaving worker withdraws its offer", () => {
   it("removes its FIFO when it exits; the next hook hands over to a worker it starts", async () => {
-    const { home, env } = setUp("1");
+    const { home, env } = await setUp("1");
+    // Banners not followed: a worker that follows one stays a process for focusSeconds.
+    home.writeConfig({ sinks: { desktop: { type: "desktop", focusSeconds: 0 } } });
     const stamp = await warmUp(home, env);
     await expect.poll(() => alive(stamp.pid), { timeout: 30_000 }).toBe(false);
     expect(existsSync(stamp.fifo)).toBe(false);
