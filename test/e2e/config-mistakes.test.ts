@@ -4,31 +4,25 @@
 // event, issue #41); later runs stay quiet; doctor says it every time and exits 1; log keeps it.
 // The rest of the config (or the default) still delivers.
 import { describe, expect, it } from "vitest";
-import { fakeBin } from "../helpers/fake-bin.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { fixture, runBin, tempHome } from "../helpers/run-bin.js";
 
 const BANNER = "hook-notify: your config has a problem";
 
-function setup() {
-  const bin = fakeBin(["notify-send"]);
+async function setup() {
+  const bus = await fakeNotificationBus();
   const home = tempHome();
-  const env = {
-    ...home.env,
-    ...bin.env,
-    PATH: `${bin.dir}:${String(home.env.PATH)}`,
-    DISPLAY: ":9",
-    DBUS_SESSION_BUS_ADDRESS: "unix:path=/nowhere/bus",
-  };
+  const env = { ...home.env, DISPLAY: ":9", ...bus.env };
   const hook = () =>
     runBin(["--client", "claude-code"], { env, input: fixture("claude-code/Stop.json") });
-  const banners = () => bin.calls().filter((call) => call.args.includes(BANNER));
+  const banners = () => bus.calls().filter((call) => call.summary === BANNER);
   return { home, env, hook, banners };
 }
 
 describe("config mistakes, said where they are made", () => {
   it("a syntax error: once on the hook's stderr and in one banner, line and column; doctor exits 1", async () => {
-    const { home, env, hook, banners } = setup();
+    const { home, env, hook, banners } = await setup();
     const file = home.writeConfig(
       '{\n  "sinks": {\n    "desk": { "type": "desktop" }\n    "x": 1\n}\n',
     );
@@ -52,7 +46,7 @@ describe("config mistakes, said where they are made", () => {
   });
 
   it("one misspelt key in one of two sinks: the other still delivers; the place and the likely key are said", async () => {
-    const { home, env, hook, banners } = setup();
+    const { home, env, hook, banners } = await setup();
     const server = await startHttpServer();
     const file = home.writeConfig(
       `{\n  "sinks": {\n    "desk": { "type": "desktop", "backnd": "auto" },\n    "hook": { "type": "webhook", "url": "${server.url}/hook" }\n  }\n}\n`,
@@ -60,7 +54,7 @@ describe("config mistakes, said where they are made", () => {
     const first = await hook();
     expect(first).toMatchObject({ code: 0, stdout: "" });
     await expect.poll(() => banners()).toHaveLength(1);
-    expect(banners()[0]?.args.join(" ")).toContain(
+    expect(banners()[0]?.body).toContain(
       `${file}:3:34: sinks.desk.backnd: unknown setting. Did you mean "backend"?`,
     );
     await server.waitForRequests(1);

@@ -2,11 +2,12 @@
 // first hook, and the first after a config edit with no worker running. The hook masks the
 // config's secrets itself (link/config-mask.ts), writes the event durably and starts a worker,
 // which validates the config and runs the event. The built binary and its worker, as real
-// processes; a real HTTP server; fake notify-send and paplay. Nothing here measures time.
+// processes; a real HTTP server; an in-process D-Bus notification service and a fake paplay. Nothing here measures time.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeBin } from "../helpers/fake-bin.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { fixture, handedOverRun, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
 
@@ -68,9 +69,15 @@ describe("a hook with no stamp (the first ever, the first after a config edit)",
   });
 
   it("a config that does not parse: exit 1, one line on stderr per version of the file, and the built-in default delivers", async () => {
-    const bin = fakeBin(["notify-send", "paplay"]);
+    const bin = fakeBin(["paplay"]);
+    const bus = await fakeNotificationBus();
     const home = tempHome({ DISPLAY: ":7" });
-    const env = { ...home.env, ...bin.env, PATH: `${bin.dir}:${String(home.env.PATH)}` };
+    const env = {
+      ...home.env,
+      ...bin.env,
+      ...bus.env,
+      PATH: `${bin.dir}:${String(home.env.PATH)}`,
+    };
     const file = home.writeConfig('{ "sinks": { "hook": { "type": "webhook" ');
     const first = await runBin(["--client", "claude-code"], {
       input: fixture("claude-code/Stop.json", { session_id: "broken-1" }),
@@ -83,11 +90,8 @@ describe("a hook with no stamp (the first ever, the first after a config edit)",
     expect(lines[0]).toContain("hook-notify doctor");
     // The worker ran the event with the built-in default and announced the problem once.
     expect(runLine(home, "broken-1")).toMatchObject({ via: "worker", event: "Stop" });
-    const titles = () => bin.calls().filter((call) => call.program === "notify-send");
     await expect
-      .poll(() =>
-        titles().some((call) => call.args.some((arg) => arg.includes("config has a problem"))),
-      )
+      .poll(() => bus.calls().some((call) => call.summary.includes("config has a problem")))
       .toBe(true);
     const second = await runBin(["--client", "claude-code"], {
       input: fixture("claude-code/Stop.json", { session_id: "broken-2" }),
