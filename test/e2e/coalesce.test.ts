@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fakeBin } from "../helpers/fake-bin.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
 import { workerDone } from "../helpers/wait-until.js";
@@ -30,11 +30,11 @@ function subagentStop(i: number, patch: Record<string, unknown> = {}): string {
   });
 }
 
-// A webhook at a local receiver and a desktop sink whose notify-send is a fake that logs its argv.
+// A webhook at a local receiver and a desktop sink on an in-process D-Bus that records each Notify.
 async function setup(extra: Record<string, unknown> = {}, ops: Record<string, unknown> = {}) {
   const server = await startHttpServer([{ status: 200 }]);
-  const bin = fakeBin(["notify-send"]);
-  const home = tempHome({ ...bin.env, DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" });
+  const bus = await fakeNotificationBus();
+  const home = tempHome(bus.env);
   home.writeConfig({
     sinks: {
       desktop: { type: "desktop" },
@@ -42,7 +42,7 @@ async function setup(extra: Record<string, unknown> = {}, ops: Record<string, un
     },
     ...extra,
   });
-  return { server, bin, home };
+  return { server, bus, home };
 }
 
 // Starts one hook per input, `gapMs` apart, the way a fan-out of subagents ends.
@@ -75,7 +75,7 @@ describe("subagent coalescing, end to end", () => {
   it("10 SubagentStop events in one second: one notification per sink that names them all", async () => {
     // Events less than the window apart are merged. The hooks start 100 ms apart, but a busy
     // machine can delay a process start by seconds: a 10 s window keeps "apart" out of reach.
-    const { server, bin, home } = await setup({ coalesceSeconds: 10 });
+    const { server, bus, home } = await setup({ coalesceSeconds: 10 });
     const results = await hooksSpaced(
       home,
       AGENTS.map((_, i) => subagentStop(i)),
@@ -105,9 +105,9 @@ describe("subagent coalescing, end to end", () => {
     expect(runIds).toHaveLength(10);
     expect(data?.coalesced?.map((p) => p.id).sort()).toEqual([...runIds].sort());
 
-    const shown = bin.calls().filter((c) => c.program === "notify-send");
+    const shown = bus.calls();
     expect(shown).toHaveLength(1);
-    expect(shown[0]?.args).toContain("shop-api · 10 subagents finished");
+    expect(shown[0]?.summary).toBe("shop-api · 10 subagents finished");
 
     // Every run says it was held; one journal line per sink says what it was merged into.
     const runs = home.logLines().filter((l) => l.event === "SubagentStop");
@@ -126,7 +126,10 @@ describe("subagent coalescing, end to end", () => {
     expect(readdirSync(join(outbox, "pending"))).toEqual([]);
 
     const log = await runBin(["log", "--tail", "1"], { env: { ...home.env, NO_COLOR: "1" } });
-    expect(log.stdout).toContain("ok desktop (1 of 10 merged), ok ops (1 of 10 merged)");
+    // The banner's id comes in the daemon's reply: the log shows it (and the receipt "shown").
+    expect(log.stdout).toMatch(
+      /ok desktop \(1 of 10 merged\) \(id 1, shown #1\), ok ops \(1 of 10 merged\)/,
+    );
   }, 120_000);
 
   it("a lone SubagentStop arrives as itself (its own id and words) once its window closed", async () => {
@@ -144,7 +147,7 @@ describe("subagent coalescing, end to end", () => {
   it("keeps sessions apart, and a sink with coalesceSeconds: 0 gets each one at once", async () => {
     // Hooks 50 ms apart, a 10 s window: they stay within it even when a busy machine delays
     // process starts by seconds.
-    const { server, bin, home } = await setup({ coalesceSeconds: 10 }, { coalesceSeconds: 0 });
+    const { server, bus, home } = await setup({ coalesceSeconds: 10 }, { coalesceSeconds: 0 });
     const inputs = [0, 1, 2].flatMap((i) => [
       subagentStop(i, { session_id: "session-a" }),
       subagentStop(i + 3, { session_id: "session-b" }),
@@ -154,10 +157,7 @@ describe("subagent coalescing, end to end", () => {
     await workerDone(home);
     expect(new Set(bodies(server).map((b) => b.data.notificationId)).size).toBe(6);
     expect(bodies(server).every((b) => b.data.coalesced === undefined)).toBe(true);
-    const titles = bin
-      .calls()
-      .filter((c) => c.program === "notify-send")
-      .map((c) => c.args.find((a) => a.includes("subagents finished")));
+    const titles = bus.calls().map((c) => c.summary);
     expect(titles).toEqual(["shop-api · 3 subagents finished", "shop-api · 3 subagents finished"]);
   }, 90_000);
 

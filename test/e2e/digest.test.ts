@@ -2,13 +2,14 @@
 // a REAL tmux server says the agent's pane is not in front; the background worker holds their
 // deliveries (durably, in the outbox's digest/ folder) and, once the pane is in front again, sends
 // one digest with the five titles to a real local HTTP server (a webhook sink) and one banner
-// through notify-send (a fake program that records its argv). The worker asks the probes again
+// on an in-process D-Bus notification service that records each Notify. The worker asks the probes again
 // every 15 s while you are away, so the waits below are generous.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeBin } from "../helpers/fake-bin.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { hasTmux, startRealTmux } from "../helpers/real-tmux.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
@@ -33,13 +34,10 @@ function count(home: TempHome, outbox: string): number {
 describe.runIf(hasTmux)("a digest when you return (real tmux presence, real HTTP sink)", () => {
   it("holds five sessions' events while away and sends one digest with five titles on return", async () => {
     const tmux = await startRealTmux();
-    const bin = fakeBin(["notify-send"], { real: { tmux: TMUX } });
+    const bin = fakeBin([], { real: { tmux: TMUX } });
+    const bus = await fakeNotificationBus();
     const server = await startHttpServer();
-    const home = tempHome({
-      ...bin.env,
-      ...tmux.env,
-      DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus",
-    });
+    const home = tempHome({ ...bin.env, ...tmux.env, ...bus.env });
     home.writeConfig({
       dedupeSeconds: 0,
       sinks: {
@@ -84,7 +82,7 @@ describe.runIf(hasTmux)("a digest when you return (real tmux presence, real HTTP
     const files = readdirSync(digestDir).flatMap((dir) => readdirSync(join(digestDir, dir)));
     expect(files.filter((name) => name.endsWith(".json"))).toHaveLength(10);
     expect(server.requests).toEqual([]);
-    expect(bin.calls().filter((call) => call.program === "notify-send")).toEqual([]);
+    expect(bus.calls()).toEqual([]);
 
     const waiting = await runBin(["log"], { env: home.env });
     expect(waiting.stdout.match(/held hook \(digest: away \(tmux: /g)).toHaveLength(5);
@@ -104,9 +102,11 @@ describe.runIf(hasTmux)("a digest when you return (real tmux presence, real HTTP
     expect(body).toContain("failed: Agent stopped on an error (unknown)");
     expect(body).toContain("waits for you: Claude needs your permission");
     expect(digest).toHaveLength(5);
-    const banners = bin.calls().filter((call) => call.program === "notify-send");
+    const banners = bus.calls();
     expect(banners).toHaveLength(1);
-    expect(banners[0]?.args.join(" ")).toContain("While you were away: 5 sessions");
+    expect(`${banners[0]?.summary} ${banners[0]?.body}`).toContain(
+      "While you were away: 5 sessions",
+    );
 
     // Each run says which digest took it.
     const digestId = home.logLines().find((line) => line.outbox === "digest")?.id;
