@@ -1,19 +1,27 @@
-// Levels end to end (issues 38 and 43): the built binary with a fake notify-send and fake players
-// that log how they were started, a webhook "phone" that the escalation would reach. A notice
+// Levels end to end (issues 38 and 43): the built binary with an in-process D-Bus notification
+// service that records each Notify and fake players that log how they were started, a webhook "phone" that the escalation would reach. A notice
 // ("info") is a quiet banner, a usage limit a banner that says when it resets; neither plays a
 // sound or escalates. A prompt a machine wrote (a /loop wakeup) does not answer an escalation.
 import { describe, expect, it } from "vitest";
 import { fakeBin, type FakeBin } from "../helpers/fake-bin.js";
+import { fakeNotificationBus, type FakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { fixture, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
+
+// The run lines (one per event), not the banner's receipts, which come with the daemon's reply.
+const runLines = (home: { logLines(): Record<string, unknown>[] }) =>
+  home.logLines().filter((line) => line.event !== undefined);
 
 const PLAYERS = ["paplay", "pw-play", "aplay", "play", "ffplay", "mpv"] as const;
 const WINDOW_SECONDS = 2;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function setup(server: TestHttpServer): { bin: FakeBin; home: TempHome } {
-  const bin = fakeBin(["notify-send", ...PLAYERS]);
-  const home = tempHome({ ...bin.env, DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" });
+async function setup(
+  server: TestHttpServer,
+): Promise<{ bin: FakeBin; bus: FakeNotificationBus; home: TempHome }> {
+  const bin = fakeBin([...PLAYERS]);
+  const bus = await fakeNotificationBus();
+  const home = tempHome({ ...bin.env, ...bus.env });
   home.writeConfig({
     escalate: {
       afterSeconds: WINDOW_SECONDS,
@@ -26,19 +34,18 @@ function setup(server: TestHttpServer): { bin: FakeBin; home: TempHome } {
       phone: { type: "webhook", url: `${server.url}/phone`, events: [] },
     },
   });
-  return { bin, home };
+  return { bin, bus, home };
 }
 
 const run = (home: TempHome, input: string) =>
   runBin(["--wait", "--timeout", "60"], { input, env: home.env, killAfterMs: 120_000 });
 const played = (bin: FakeBin) =>
   bin.calls().filter((call) => (PLAYERS as readonly string[]).includes(call.program));
-const banners = (bin: FakeBin) => bin.calls().filter((call) => call.program === "notify-send");
 
 describe.runIf(process.platform === "linux")("levels", () => {
   it("auth_success: an info banner, no sound, no escalation", async () => {
     const server = await startHttpServer();
-    const { bin, home } = setup(server);
+    const { bin, bus, home } = await setup(server);
     const input = JSON.stringify({
       hook_event_name: "Notification",
       notification_type: "auth_success",
@@ -47,14 +54,12 @@ describe.runIf(process.platform === "linux")("levels", () => {
       cwd: home.dir,
     });
     expect(await run(home, input)).toMatchObject({ code: 0 });
-    const [banner, ...more] = banners(bin);
+    const [banner, ...more] = bus.calls();
     expect(more).toEqual([]);
-    expect(banner?.args).toEqual(
-      expect.arrayContaining(["--urgency=low", "--icon=dialog-information"]),
-    );
-    expect(banner?.args.at(-2)).toMatch(/· Claude Code login successful$/);
+    expect(banner).toMatchObject({ urgency: 0, icon: "dialog-information" });
+    expect(banner?.summary).toMatch(/· Claude Code login successful$/);
     expect(played(bin)).toEqual([]);
-    const [line] = home.logLines();
+    const [line] = runLines(home);
     expect(line?.escalations).toBeUndefined();
     expect(line?.skipped).toEqual(
       expect.arrayContaining([
@@ -67,7 +72,7 @@ describe.runIf(process.platform === "linux")("levels", () => {
 
   it("a StopFailure with a rate limit: one limit banner naming when it resets, no sound, no escalation; the next one of the window is held back", async () => {
     const server = await startHttpServer();
-    const { bin, home } = setup(server);
+    const { bin, bus, home } = await setup(server);
     // Claude Code's wording, with the reset in UTC one hour from now (to the hour, as it says it).
     const reset = new Date(Math.ceil((Date.now() + 3_600_000) / 3_600_000) * 3_600_000);
     const hour = reset.getUTCHours();
@@ -79,16 +84,14 @@ describe.runIf(process.platform === "linux")("levels", () => {
     });
     expect(await run(home, input)).toMatchObject({ code: 0 });
     const local = `${String(reset.getHours()).padStart(2, "0")}:${String(reset.getMinutes()).padStart(2, "0")}`;
-    const [banner, ...more] = banners(bin);
+    const [banner, ...more] = bus.calls();
     expect(more).toEqual([]);
-    expect(banner?.args).toEqual(
-      expect.arrayContaining(["--urgency=normal", "--icon=dialog-warning"]),
-    );
-    expect(banner?.args.at(-2)).toMatch(
+    expect(banner).toMatchObject({ urgency: 1, icon: "dialog-warning" });
+    expect(banner?.summary).toMatch(
       new RegExp(`Claude hit a usage limit, resets (tomorrow )?at ${local}$`),
     );
     expect(played(bin)).toEqual([]);
-    const [first] = home.logLines();
+    const [first] = runLines(home);
     expect(first?.escalations).toBeUndefined();
 
     // The next turn hits the same limit (other words, so the 5 s dedupe does not catch it).
@@ -98,8 +101,8 @@ describe.runIf(process.platform === "linux")("levels", () => {
       last_assistant_message: `You've hit your usage limit · resets ${said} (UTC)`,
     });
     expect(await run(home, again)).toMatchObject({ code: 0 });
-    expect(banners(bin)).toHaveLength(1);
-    const second = home.logLines()[1];
+    expect(bus.calls()).toHaveLength(1);
+    const second = runLines(home)[1];
     expect(second?.skipped).toEqual(
       expect.arrayContaining([expect.objectContaining({ sink: "desktop", rule: "limit" })]),
     );
