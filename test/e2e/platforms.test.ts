@@ -5,6 +5,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fakeBin, type FakeCall, type FakeProgram } from "../helpers/fake-bin.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
+import type { NotifyCall } from "../helpers/notification-daemon.js";
 import {
   machineEnv,
   packageCopy,
@@ -28,6 +30,8 @@ const OSASCRIPT_SOURCE = [
 
 interface Run {
   calls: FakeCall[];
+  /** Banners sent to the Linux notification service (an in-process D-Bus on every run). */
+  banners: NotifyCall[];
   /** The package copy's shipped sounds. */
   sounds: string;
   outcomes: Record<string, unknown>[];
@@ -55,9 +59,11 @@ const STOP = {
 // One hook run of the built binary (a package copy with the fake vendor folder) on `machine`.
 async function hook(machine: FakeMachine, options: RunOptions): Promise<Run> {
   const bin = fakeBin(options.programs, { env: options.env ?? {} });
+  const bus = await fakeNotificationBus();
   const pkg = packageCopy(options.notifier ?? "fake");
   const home = tempHome({
     ...bin.env,
+    ...bus.env,
     ...machineEnv(machine),
     HOOK_NOTIFY_SETTLE_MS: String(options.settleMs ?? 8000),
   });
@@ -70,6 +76,7 @@ async function hook(machine: FakeMachine, options: RunOptions): Promise<Run> {
   const outcomes = (line?.outcomes ?? []) as Record<string, unknown>[];
   return {
     calls: bin.calls(),
+    banners: bus.calls(),
     sounds: join(pkg.dir, "assets", "sounds"),
     outcomes,
     stdout: result.stdout,
@@ -87,8 +94,8 @@ function decoded(call: FakeCall | undefined): string {
   return Buffer.from(encoded, "base64").toString("utf16le");
 }
 
-const MAC_PROGRAMS: FakeProgram[] = ["osascript", "afplay", "notify-send", "paplay"];
-const WINDOWS_PROGRAMS: FakeProgram[] = ["powershell.exe", "wslpath", "notify-send", "paplay"];
+const MAC_PROGRAMS: FakeProgram[] = ["osascript", "afplay", "paplay"];
+const WINDOWS_PROGRAMS: FakeProgram[] = ["powershell.exe", "wslpath", "paplay"];
 
 describe.runIf(isLinux)("macOS, simulated: desktop and sound in hook mode", () => {
   it("arm64 without Rosetta 2: osascript with the text as argv, afplay with the file", async () => {
@@ -171,9 +178,10 @@ describe.runIf(isLinux)("macOS, simulated: desktop and sound in hook mode", () =
     const run = await hook(
       { platform: "darwin", arch: "arm64", rosetta: false },
       {
-        programs: ["notify-send"],
+        programs: [],
       },
     );
+    expect(run.banners).toEqual([]);
     expect(outcome(run, "desktop")).toMatchObject({ ok: false, code: "SINK_UNAVAILABLE" });
     expect(outcome(run, "sound")).toMatchObject({ ok: false, code: "SINK_UNAVAILABLE" });
   });
@@ -208,7 +216,7 @@ describe.runIf(isLinux)("Windows and WSL, simulated: desktop and sound in hook m
     );
     expect(player?.env.HOOK_NOTIFY_SOUND).toBe(join(run.sounds, "done.wav"));
     expect(toast?.env.WSLENV).toBeUndefined();
-    expect(run.calls.map((c) => c.program)).not.toContain("notify-send");
+    expect(run.banners).toEqual([]);
     expect(outcome(run, "desktop")).toMatchObject({ ok: true, via: "powershell.exe" });
   });
 
@@ -224,7 +232,7 @@ describe.runIf(isLinux)("Windows and WSL, simulated: desktop and sound in hook m
       },
     );
     const programs = run.calls.map((c) => c.program);
-    expect(programs).not.toContain("notify-send");
+    expect(run.banners).toEqual([]);
     expect(programs).not.toContain("paplay");
     const wslpath = run.calls.find((c) => c.program === "wslpath");
     expect(wslpath?.args).toEqual(["-w", join(run.sounds, "done.wav")]);
@@ -247,15 +255,16 @@ describe.runIf(isLinux)("Windows and WSL, simulated: desktop and sound in hook m
     expect(outcome(run, "sound")).toMatchObject({ ok: true });
   });
 
-  it("WSL without powershell.exe reachable: notify-send and a Linux player", async () => {
+  it("WSL without powershell.exe reachable: the D-Bus banner and a Linux player", async () => {
     const run = await hook(
       { platform: "linux", arch: "x64", release: WSL_RELEASE },
       {
-        programs: ["notify-send", "paplay"],
+        programs: ["paplay"],
         env: { DISPLAY: ":0" },
       },
     );
-    expect(run.calls.map((c) => c.program).sort()).toEqual(["notify-send", "paplay"]);
+    expect(run.calls.map((c) => c.program)).toEqual(["paplay"]);
+    expect(run.banners).toHaveLength(1);
   });
 
   it("a toast that fails (exit 1) is logged failed with its fix; a failure stays on screen longer", async () => {
@@ -280,7 +289,8 @@ describe.runIf(isLinux)("Windows and WSL, simulated: desktop and sound in hook m
   });
 
   it("Windows without powershell.exe: SINK_UNAVAILABLE, nothing started", async () => {
-    const run = await hook({ platform: "win32", arch: "x64" }, { programs: ["notify-send"] });
+    const run = await hook({ platform: "win32", arch: "x64" }, { programs: [] });
+    expect(run.banners).toEqual([]);
     expect(outcome(run, "desktop")).toMatchObject({ ok: false, code: "SINK_UNAVAILABLE" });
     expect(outcome(run, "sound")).toMatchObject({ ok: false, code: "SINK_UNAVAILABLE" });
     expect(run.calls).toEqual([]);
@@ -331,10 +341,7 @@ describe.runIf(isLinux)("hostile text reaches every program as inert data", () =
     const canary = join(tempHome().dir, "canary");
     const event = hostileEvent(canary);
     const run = await hook(machine, {
-      programs: [
-        ...MAC_PROGRAMS,
-        ...WINDOWS_PROGRAMS.filter((p) => p !== "notify-send" && p !== "paplay"),
-      ],
+      programs: [...MAC_PROGRAMS, ...WINDOWS_PROGRAMS.filter((p) => p !== "paplay")],
       event,
       env: { FAKE_BIN_STDOUT_wslpath: "C:\\sounds\\x.wav\n", CANARY: canary },
     });
