@@ -77,10 +77,13 @@ function fixForStatus(status: number | undefined): string {
   return "the service rejected the request: check this sink's options";
 }
 
-// Sink messages end with their own next step: "desktop: no D-Bus session bus here (…). Run where …"
+// Sink messages end with their own next step: "desktop: … (…). Install it (…)." or "desktop: no
+// notification daemon on the D-Bus session bus (…): start the desktop's notification service".
 function ownFix(message: string | undefined): string | undefined {
   if (!message) return undefined;
   const text = message.replace(/^[^\s:]+: /, "");
   const split = /^(.*?[.)])\s+([A-Z].*)$/s.exec(text);
-  return (split?.[2] ?? text).trim() || undefined;
+  // The D-Bus client's messages end "what (detail): the fix" or "what: detail; the fix".
+  const tail = split ? undefined : /(?:\): |; )([a-z][^;]*)$/.exec(text)?.[1];
+  return (split?.[2] ?? tail ?? text).trim() || undefined;
 }

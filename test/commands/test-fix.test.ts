@@ -131,9 +131,18 @@ describe("likelyFix", () => {
         type: "desktop",
         code: "SINK_UNAVAILABLE",
         error:
-          "desktop: notify-send not found. Install it (Debian/Ubuntu: apt install libnotify-bin).",
+          "desktop: no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS=unset): /run/user/1000/bus: ENOENT; run inside the desktop session or set DBUS_SESSION_BUS_ADDRESS to its bus (often unix:path=$XDG_RUNTIME_DIR/bus)",
       },
-      "Install it (Debian/Ubuntu: apt install libnotify-bin).",
+      "run inside the desktop session or set DBUS_SESSION_BUS_ADDRESS",
+    ],
+    [
+      {
+        type: "desktop",
+        code: "SINK_UNAVAILABLE",
+        error:
+          "desktop: no notification daemon on the D-Bus session bus (nobody owns org.freedesktop.Notifications): start the desktop's notification service (GNOME Shell, KDE Plasma, dunst, mako, xfce4-notifyd)",
+      },
+      "start the desktop's notification service",
     ],
     [
       {

@@ -55,7 +55,7 @@ describe.runIf(process.platform === "linux")(
   "doctor shows what it read (built binary, real gsettings)",
   () => {
     it("GNOME's show-banners false in a keyfile backend", async () => {
-      const bin = fakeBin(["notify-send"], { real: { gsettings: "/usr/bin/gsettings" } });
+      const bin = fakeBin([], { real: { gsettings: "/usr/bin/gsettings" } });
       const home = tempHome({
         ...bin.env,
         XDG_CURRENT_DESKTOP: "GNOME",

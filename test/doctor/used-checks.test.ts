@@ -7,19 +7,21 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/doctor/run-doctor.js";
 import { fakeBin } from "../helpers/fake-bin.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { tempHome } from "../helpers/run-bin.js";
 
 const READERS = ["gsettings", "gdbus", "xdotool", "xprintidle", "xprop"];
 
 async function doctorWith(config: unknown) {
-  const bin = fakeBin(["notify-send", "paplay"]);
+  const bin = fakeBin(["paplay"]);
+  const bus = await fakeNotificationBus();
   const notes = bin.scratch("started");
   for (const name of READERS) {
     const script = join(bin.dir, name);
     writeFileSync(script, `#!/bin/sh\necho ${name} >> '${notes}'\nexit 1\n`);
     chmodSync(script, 0o755);
   }
-  const home = tempHome({ ...bin.env, DISPLAY: ":0", XDG_CURRENT_DESKTOP: "GNOME" });
+  const home = tempHome({ ...bin.env, ...bus.env, DISPLAY: ":0", XDG_CURRENT_DESKTOP: "GNOME" });
   const configPath = home.writeConfig(config);
   const results = await runDoctor(
     {

@@ -21,14 +21,14 @@ function options(env: Record<string, string>, extra: Partial<RunProgramOptions> 
 // The hook path: started detached, watched for settleMs; what it saw is what it reports.
 describe.runIf(isLinux)("runProgram on the hook path (detached, watched)", () => {
   it("is exited for a program that ends with code 0 while watched", async () => {
-    const bin = fakeBin(["notify-send"]);
-    const path = join(bin.dir, "notify-send");
+    const bin = fakeBin(["paplay"]);
+    const path = join(bin.dir, "paplay");
     await expect(runProgram(path, ["a"], options(bin.env))).resolves.toBe("exited");
   });
 
   it("is SINK_FAILED with the fix for a non-zero exit while watched", async () => {
-    const bin = fakeBin(["notify-send"], { exitCode: 4 });
-    const error = await runProgram(join(bin.dir, "notify-send"), [], options(bin.env)).catch(
+    const bin = fakeBin(["paplay"], { exitCode: 4 });
+    const error = await runProgram(join(bin.dir, "paplay"), [], options(bin.env)).catch(
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ code: "SINK_FAILED", sink: "desk", retryable: false });
@@ -55,8 +55,8 @@ describe.runIf(isLinux)("runProgram on the hook path (detached, watched)", () =>
   });
 
   it("is running (started, not delivered) for a program still running when the watch ends", async () => {
-    const bin = fakeBin(["notify-send"], { sleepMs: 30_000 });
-    const result = await runProgram(join(bin.dir, "notify-send"), [], {
+    const bin = fakeBin(["paplay"], { sleepMs: 30_000 });
+    const result = await runProgram(join(bin.dir, "paplay"), [], {
       ...options(bin.env),
       settleMs: 100,
     });
@@ -64,8 +64,8 @@ describe.runIf(isLinux)("runProgram on the hook path (detached, watched)", () =>
   });
 
   it("is running when the deadline ends the watch first, and leaves the program alone", async () => {
-    const bin = fakeBin(["notify-send"], { sleepMs: 30_000 });
-    const result = await runProgram(join(bin.dir, "notify-send"), [], {
+    const bin = fakeBin(["paplay"], { sleepMs: 30_000 });
+    const result = await runProgram(join(bin.dir, "paplay"), [], {
       ...options(bin.env),
       signal: AbortSignal.timeout(100),
     });

@@ -301,7 +301,7 @@ describe.runIf(isLinux)("sound sink with recording fake players", () => {
   });
 
   it("is SINK_UNAVAILABLE with a one-line fix when no player is on PATH, and starts nothing", async () => {
-    const bin = fakeBin(["notify-send"]);
+    const bin = fakeBin(["kitty"]);
     const error = await send(done, bin.env).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "SINK_UNAVAILABLE", sink: "beep", retryable: false });
     const { message } = error as Error;
