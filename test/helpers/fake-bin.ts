@@ -14,7 +14,6 @@ import { onTestFinished } from "vitest";
 
 /** The fake programs in test/fixtures/bin (node scripts that log their argv). */
 export type FakeProgram =
-  | "notify-send"
   | "paplay"
   | "pw-play"
   | "aplay"
