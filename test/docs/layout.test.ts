@@ -52,7 +52,7 @@ const OLD_HEADINGS: readonly (readonly [string, string, string?])[] = [
   ["A local fake of the service", "docs/service.md"],
   ["Troubleshooting", "docs/troubleshooting.md"],
   ["macOS: no banner", "docs/troubleshooting.md"],
-  ["Linux: notify-send runs, nothing appears", "docs/troubleshooting.md"],
+  ["Linux: the banner is sent, nothing appears", "docs/troubleshooting.md"],
   ["Windows or WSL: no toast", "docs/troubleshooting.md"],
   ["Claude Code: SessionEnd and its 1.5 s", "docs/troubleshooting.md"],
   ["Droid ignores a hooks file with comments", "docs/troubleshooting.md"],
