@@ -879,12 +879,12 @@ async function runBacklog(hookArgs, count) {
 // ---- latency: hook start to the banner and to the webhook ----------------------------------------
 
 // A private session bus with python-dbusmock's notification daemon on it (what test/e2e uses), so
-// the worker's banner path is the real one: notify-send over D-Bus, the Do Not Disturb read, the
+// the worker's banner path is the real one: its Notify over D-Bus, the Do Not Disturb read, the
 // banner listener (dbus-monitor). The daemon logs each call with its time (ms): the banner is up
 // when Notify reached it. Undefined where the bus or dbusmock is missing.
 async function startNotificationBus() {
   const python = "/usr/bin/python3";
-  const tools = ["dbus-daemon", "notify-send", "dbus-monitor"];
+  const tools = ["dbus-daemon", "dbus-send", "dbus-monitor"];
   const has = (program) =>
     (process.env.PATH ?? "").split(":").some((dir) => dir && existsSync(join(dir, program)));
   if (process.platform !== "linux" || !existsSync(python) || !tools.every(has)) return undefined;
@@ -926,21 +926,38 @@ async function startNotificationBus() {
     bus.kill();
     rmSync(dir, { recursive: true, force: true });
   };
-  // Up once a Notify reaches it (notify-send exits 0).
+  // Up once the daemon owns its name (dbus-send's NameHasOwner answers true).
+  const owned = () =>
+    new Promise((resolve) => {
+      const ask = spawn(
+        "dbus-send",
+        [
+          "--session",
+          "--print-reply",
+          "--dest=org.freedesktop.DBus",
+          "/org/freedesktop/DBus",
+          "org.freedesktop.DBus.NameHasOwner",
+          "string:org.freedesktop.Notifications",
+        ],
+        {
+          env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address },
+          stdio: ["ignore", "pipe", "ignore"],
+        },
+      );
+      let out = "";
+      ask.stdout.setEncoding("utf8").on("data", (chunk) => (out += chunk));
+      ask.on("exit", () => resolve(/boolean true/.test(out)));
+    });
   for (let i = 0; address && i < 100; i++) {
     await sleep(50);
-    const sent = spawn("notify-send", ["bench", "probe"], {
-      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address },
-      stdio: "ignore",
-    });
-    if ((await new Promise((resolve) => sent.on("exit", resolve))) === 0)
+    if (await owned())
       return {
         address,
-        // The times (ms since the epoch) the daemon got each Notify, the probe's left out.
+        // The times (ms since the epoch) the daemon got each Notify.
         shown: () =>
           (existsSync(calls) ? readFileSync(calls, "utf8") : "")
             .split("\n")
-            .filter((line) => / Notify /.test(line) && !line.includes('"probe"'))
+            .filter((line) => / Notify /.test(line))
             .map((line) => Math.round(Number(line.split(" ")[0]) * 1000)),
         stop,
       };
@@ -950,17 +967,12 @@ async function startNotificationBus() {
 }
 
 // Each event alone; the banner's time is when the notification daemon got it (a private bus with
-// dbusmock), or where there is none when a stand-in notify-send started; the webhook server stamps
-// the request's arrival. Against `node -e 0`'s wall in the same run.
+// dbusmock; where there is none, only the webhook is timed); the webhook server stamps the
+// request's arrival. Against `node -e 0`'s wall in the same run.
 async function runLatency(worker) {
-  const stamps = join(scratch, `banner-${worker}.log`);
   const stubs = join(scratch, `stamp-bin-${worker}`);
   mkdirSync(stubs, { recursive: true });
   const bus = await startNotificationBus();
-  if (!bus)
-    writeFileSync(join(stubs, "notify-send"), `#!/bin/sh\ndate +%s%3N >> "${stamps}"\n`, {
-      mode: 0o755,
-    });
   writeFileSync(join(stubs, "aplay"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
   const server = await startHttp(`latency webhook (${worker})`, { delayMs: 0 });
   const sinks = {
@@ -969,15 +981,10 @@ async function runLatency(worker) {
     webhook: { type: "webhook", url: `${server.url}/in` },
   };
   const childEnv = remoteHome(`latency-${worker}`, sinks);
-  // With the bus, the real notify-send (the stand-ins' folder holds aplay alone).
+  // With the bus, the real dbus-monitor (the stand-ins' folder holds aplay alone).
   childEnv.PATH = `${stubs}:${bus ? process.env.PATH : childEnv.PATH}`;
   if (bus) childEnv.DBUS_SESSION_BUS_ADDRESS = bus.address;
-  const shownTimes = () =>
-    bus
-      ? bus.shown()
-      : (existsSync(stamps) ? readFileSync(stamps, "utf8").trim().split("\n") : [])
-          .filter(Boolean)
-          .map(Number);
+  const shownTimes = () => (bus ? bus.shown() : []);
   const banner = [];
   const webhook = [];
   const base = [];
@@ -1002,9 +1009,9 @@ async function runLatency(worker) {
     await runOnce([bin, "--client", "claude-code"], { env: childEnv, stdin: freshStop });
     for (const t = Date.now(); Date.now() - t < 10_000; await sleep(5)) {
       const times = shownTimes();
-      if (times.length > shown && server.accepted().length > got) {
+      if ((!bus || times.length > shown) && server.accepted().length > got) {
         if (i >= 0) {
-          banner.push(times[shown] - started);
+          if (bus) banner.push(times[shown] - started);
           webhook.push(server.accepted()[got].at - started);
         }
         break;
@@ -1015,11 +1022,12 @@ async function runLatency(worker) {
   await server.close();
   bus?.stop();
   const node = median(base);
-  const fmt = (xs) => `${median(xs).toFixed(0)} ms (${(median(xs) / node).toFixed(2)}x)`;
+  const fmt = (xs) =>
+    xs.length ? `${median(xs).toFixed(0)} ms (${(median(xs) / node).toFixed(2)}x)` : "not timed";
   const where = bus
     ? "the banner reached a notification daemon on a private D-Bus (dbusmock)"
-    : "no D-Bus daemon here: the banner is a stand-in notify-send's start";
-  return `Latency, worker ${worker === "cold" ? "not running (stamp kept)" : "alive"}, ${banner.length} events one at a time (${where}): hook start to the banner ${fmt(banner)}, to the webhook ${fmt(webhook)}; \`node -e 0\` ${node.toFixed(0)} ms (medians).`;
+    : "no D-Bus daemon or dbusmock here: the banner is not timed";
+  return `Latency, worker ${worker === "cold" ? "not running (stamp kept)" : "alive"}, ${webhook.length} events one at a time (${where}): hook start to the banner ${fmt(banner)}, to the webhook ${fmt(webhook)}; \`node -e 0\` ${node.toFixed(0)} ms (medians).`;
 }
 
 function* walk(dir) {

@@ -1,5 +1,5 @@
 // Issue 42 item 4, a question's options on the Linux desktop banner: the built `hook-notify
-// approve` shows an AskUserQuestion's options (and a one-field MCP form's choice) as notify-send
+// approve` shows an AskUserQuestion's options (and a one-field MCP form's choice) as D-Bus Notify
 // actions with fixed keys ("hn-option-<n>") and the labels made inert, on a private session bus
 // (dbusmock's notification daemon). A press of option 2 on the banner prints exactly what the
 // phone's press of option 2 prints; the phone is told. A press for another banner's id answers
@@ -41,7 +41,7 @@ async function phoneAnswer(input: string, label: string): Promise<string> {
 }
 
 describe.runIf(process.platform === "linux" && notificationDaemonTools().available)(
-  "a question's options on the desktop banner (built binary, real notify-send, dbusmock)",
+  "a question's options on the desktop banner (built binary, its D-Bus client, dbusmock)",
   () => {
     it("option 2 pressed on the banner prints what the phone's option 2 prints; the phone is told", async () => {
       const daemon = await startNotificationDaemon(["body", "actions"]);
@@ -78,7 +78,7 @@ describe.runIf(process.platform === "linux" && notificationDaemonTools().availab
       expect(log.stdout).toContain('answered "PostgreSQL" on the desktop at');
     }, 60_000);
 
-    it("labels reach notify-send inert and bounded; the phone's answer closes the banner", async () => {
+    it("labels reach the daemon inert and bounded; the phone's answer closes the banner", async () => {
       const daemon = await startNotificationDaemon(["body", "actions"]);
       const odd = [
         { label: "Yes\u001b[31m, red\u0007", description: "" },

@@ -1,6 +1,6 @@
 // Issue 42 item 4: a permission request answered from the Linux desktop banner. The built
 // `hook-notify approve` asks the phone (a local Bot API, or a local ntfy) and shows the same
-// question with Allow and Deny buttons through the real notify-send on a private session bus
+// question with Allow and Deny buttons through hook-notify's own D-Bus client on a private session bus
 // (dbusmock's notification daemon, with actions); the daemon's ActionInvoked for the pressed
 // button, followed over D-Bus by the bus's listener as a click-to-focus is, answers the request
 // exactly as the phone's press would. Whichever answers first, the other is told: the phone's
@@ -47,7 +47,7 @@ async function withTelegram() {
 }
 
 describe.runIf(process.platform === "linux" && notificationDaemonTools().available)(
-  "approve from the desktop banner (built binary, real notify-send, dbusmock)",
+  "approve from the desktop banner (built binary, its D-Bus client, dbusmock)",
   () => {
     it.each(["allow", "deny"] as const)(
       "the banner's %s, pressed the moment it shows, answers; the phone's buttons go",

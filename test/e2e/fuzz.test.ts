@@ -111,7 +111,7 @@ const input = fc.oneof(
   { arbitrary: hugeString, weight: 1 },
 );
 
-// No notify-send, no player, no config: the whole pipeline runs, and nothing is spawned per case.
+// No notification bus, no player, no config: the whole pipeline runs, and nothing is spawned per case.
 const root = mkdtempSync(join(tmpdir(), "hook-notify-fuzz-"));
 const bin = join(root, "bin");
 mkdirSync(bin);

@@ -1,6 +1,6 @@
-// vitest globalSetup: outside CI, the tests that drive real programs (notify-send against a real
-// notification daemon, aplay and sox's play, tmux, util-linux script) are skipped where those
-// programs are missing. Say so once, before the run, with what to install; in CI (CI=true) the
+// vitest globalSetup: outside CI, the tests that drive real programs (hook-notify's D-Bus client
+// and node-notifier's notify-send against a real notification daemon, aplay and sox's play, tmux,
+// util-linux script) are skipped where those programs are missing. Say so once, before the run, with what to install; in CI (CI=true) the
 // desktop and sound tests fail instead (their prerequisite tests).
 import { spawnSync } from "node:child_process";
 import { findProgram } from "../../src/sinks/find-program.js";
