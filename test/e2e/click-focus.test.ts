@@ -1,7 +1,8 @@
 // The whole way on Linux: a Notification hook from an agent in a real tmux pane, handed to the
 // background worker by the built binary; the worker's own D-Bus connection shows the banner on a
 // private bus (dbusmock's notification daemon, with "actions") and waits; the daemon emits
-// ActionInvoked as a click does; the agent's pane is then the selected one. The hook itself waits for none of it.
+// ActionInvoked as a click does; the agent's pane is then the selected one. The hook itself waits
+// for none of it.
 // A banner the worker sends from the outbox (an away sink's) is followed the same way.
 import { describe, expect, it } from "vitest";
 import {
