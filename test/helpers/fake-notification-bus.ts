@@ -140,18 +140,7 @@ export async function fakeNotificationBus(
   const emit = (id: number, member: string, signature: string, body: DbusValue[]): void => {
     const peer = owners.get(id);
     if (!peer) throw new Error(`the fake notification bus showed no banner ${id}`);
-    for (const monitor of monitors)
-      monitor.send({
-        type: MessageType.signal,
-        sender: DAEMON,
-        destination: peer.name,
-        path: "/org/freedesktop/Notifications",
-        interface: NAME,
-        member,
-        signature,
-        body,
-      });
-    peer.send({
+    const signal = {
       type: MessageType.signal,
       sender: DAEMON,
       destination: peer.name,
@@ -160,7 +149,9 @@ export async function fakeNotificationBus(
       member,
       signature,
       body,
-    });
+    };
+    // Monitors (dbus-monitor) see it too, as dbus-daemon shows them every message.
+    for (const to of [peer, ...monitors]) to.send(signal);
   };
 
   const server = createServer((socket) => {
