@@ -2,11 +2,10 @@
 // D-Bus (sinks/desktop-bus.ts), read back from the daemon (the id it returned, its name and
 // version; then closed by that id on the same connection), so "the banner was sent, nothing
 // appears" is told apart from "the daemon accepted nothing".
-import type { NotificationBus } from "../dbus/notifications.js";
 import type { Deps } from "../deps.js";
 import { fail, ok, warn, type CheckResult } from "../check-result.js";
 import { holdListener, type ListenerHold } from "../sinks/banner-listener.js";
-import { withNotificationBus } from "../sinks/desktop-bus.js";
+import { withNotificationBus, type NotificationBus } from "../sinks/desktop-bus.js";
 import { inertText } from "../shown-text.js";
 
 const CHECK = "desktop banner (deep)";

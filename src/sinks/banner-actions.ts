@@ -78,7 +78,12 @@ async function askOnLinux(question: BannerQuestion): Promise<BannerAnswer> {
 async function closeBanner(bus: NotificationBus, id: number): Promise<string> {
   try {
     await withDeadline(CLOSE_MS, (timer) =>
-      Promise.race([bus.close(id), abortOf(timer).then(() => Promise.reject(timer.reason))]),
+      Promise.race([
+        bus.close(id),
+        abortOf(timer).then(() => {
+          throw new Error(`no answer within ${String(CLOSE_MS)} ms`);
+        }),
+      ]),
     );
     return `banner ${String(id)} closed`;
   } catch (error) {

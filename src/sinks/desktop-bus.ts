@@ -5,6 +5,8 @@
 import type { NotificationBus } from "../dbus/notifications.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 
+export type { NotificationBus };
+
 type Env = Record<string, string | undefined>;
 
 /** How long opening a connection of one's own may take (the worker's is kept). */

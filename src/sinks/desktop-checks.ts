@@ -139,9 +139,7 @@ export async function checkDesktop(entry: SinkEntry, deps: DesktopDeps): Promise
   // The notification service over D-Bus: the session bus answers, and who owns the name.
   let server: { name: string; version: string };
   try {
-    server = await withNotificationBus(deps.env, { place: name }, (bus) =>
-      bus.serverInformation(),
-    );
+    server = await withNotificationBus(deps.env, { place: name }, (bus) => bus.serverInformation());
   } catch (error) {
     return fail(
       name,
@@ -169,7 +167,7 @@ function checkNotifySendProgram(name: string, entry: SinkEntry, deps: DesktopDep
     return fail(
       name,
       "notify-send is not on PATH (node-notifier runs it here)",
-      "Install it: sudo apt install libnotify-bin (Fedora: sudo dnf install libnotify), or drop \"backend\": \"node-notifier\"",
+      'Install it: sudo apt install libnotify-bin (Fedora: sudo dnf install libnotify), or drop "backend": "node-notifier"',
       { sink: entry.name },
     );
   }

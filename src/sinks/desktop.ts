@@ -122,8 +122,7 @@ export function notifyRequest(
       urgency: URGENCY[notification.level],
       category: notification.failure ? "im.error" : "im.received",
     },
-    expireTimeoutMs:
-      opts.expireSeconds === undefined ? -1 : Math.round(opts.expireSeconds * 1000),
+    expireTimeoutMs: opts.expireSeconds === undefined ? -1 : Math.round(opts.expireSeconds * 1000),
   };
 }
 
