@@ -6,7 +6,7 @@
 // Run from the repository root after `npm run build`:  node scripts/render-pictures.mjs [chat] [desktop] [phone]
 // (no argument: all three). Needs headless Chromium on PATH (Debian: apt-get install chromium
 // fonts-noto-color-emoji fonts-lato fonts-open-sans) and, for the desktop picture, xvfb, dbus,
-// dunst, libnotify-bin, x11-xserver-utils, x11-apps and imagemagick (CONVERT names its `convert`).
+// dunst, x11-xserver-utils, x11-apps and imagemagick (CONVERT names its `convert`).
 // esbuild bundles scripts/pictures/*.ts, which feed captured hook payloads through the real src
 // formatters (chat) or draw what a run sent (phone); Chromium screenshots each page.
 import { execFile, execFileSync, spawn } from "node:child_process";

@@ -103,5 +103,5 @@ export function abortOf(signal: AbortSignal): Promise<undefined> {
   });
 }
 
-/** How long closing a banner may take (dbus-send, terminal-notifier -remove). */
+/** How long closing a banner may take (CloseNotification over D-Bus, terminal-notifier -remove). */
 export const CLOSE_MS = 3_000;
