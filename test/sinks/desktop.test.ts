@@ -3,6 +3,8 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import type { Notification } from "../../src/core/notification.js";
 import type { ReceiptEvent } from "../../src/core/receipt.js";
 import { desktop } from "../../src/sinks/desktop.js";
+import { findProgram } from "../../src/sinks/find-program.js";
+import { fakeBin } from "../helpers/fake-bin.js";
 import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { canaryPath, sinkSender, tempDir } from "../helpers/sink-harness.js";
 import {
@@ -303,6 +305,25 @@ describe.runIf(isLinux)("the worker's banner: the result is the daemon's answer"
     });
     expect(receipts).toEqual([]);
   });
+
+  // The listener's program (CI has it: notification-daemon.ts's tools).
+  const monitor = findProgram("dbus-monitor", process.env, "linux");
+  it.runIf(monitor !== undefined).each([
+    ["lists actions", ["actions", "body"], ["default", "Focus"], "click: kitty window 7"],
+    ["lists none", ["body"], [], "none: the notification daemon does not support actions"],
+  ])(
+    "with a listener, a daemon that %s gets the click action or none",
+    async (_what, capabilities, actions, action) => {
+      const bus = await fakeNotificationBus({ capabilities });
+      const bin = fakeBin(["kitty"], { real: { "dbus-monitor": String(monitor) } });
+      const kitty = { KITTY_WINDOW_ID: "7", KITTY_LISTEN_ON: "unix:/tmp/kitty-4242" };
+      const receipts: ReceiptEvent[] = [];
+      const env = { ...bin.env, ...bus.env, ...kitty };
+      await expect(sendAsWorker(env, receipts)).resolves.toMatchObject({ messageId: "1", action });
+      expect(bus.calls()).toMatchObject([{ actions }]);
+      expect(receipts).toEqual([{ state: "shown", id: "1" }]);
+    },
+  );
 
   it.each([
     ["focusSeconds is 0", { focusSeconds: 0 }],
