@@ -37,7 +37,7 @@ export const LAYERS = {
   ...Object.fromEntries(BASE.map((file) => [file, BASE])),
   http: BASE,
   clients: BASE,
-  presence: BASE,
+  presence: [...BASE, "dbus"],
   // A D-Bus client for desktop notifications (the wire format, the session bus, Notify).
   dbus: BASE,
   // The agent's place (tmux pane, terminal window, app) and bringing it back on a banner's click.

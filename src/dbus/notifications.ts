@@ -23,6 +23,10 @@ export interface NotificationBus {
     version: string;
     specVersion: string;
   }>;
+  /** The daemon's Inhibited property (its Do Not Disturb; KDE Plasma's daemon and others have
+   *  it). Rejects with the D-Bus error (`dbusError` UnknownProperty, InvalidArgs, UnknownMethod)
+   *  where the daemon has none, SINK_FAILED when it is not a boolean. */
+  inhibited(signal?: AbortSignal): Promise<boolean>;
   /** Subscribes (AddMatch) once to the daemon's signals; returns an unsubscribe. `onEnd` (an
    *  addition to the agreed interface) runs if the connection ends while subscribed. */
   onSignal(
@@ -39,6 +43,7 @@ const OPEN_TIMEOUT_MS = 3_000;
 const CALL_TIMEOUT_MS = 10_000;
 // Node 20 pads an abstract socket's name to the whole sockaddr_un, so it never finds the bus's.
 const ABSTRACT_SOCKETS = Number(process.versions.node.split(".")[0]) >= 22;
+const PROPERTIES = { ...NOTIFICATIONS, interface: "org.freedesktop.DBus.Properties" };
 const connections = new WeakMap<NotificationBus, BusConnection>();
 
 /** Connects to the session bus `env` names (every address in order), authenticates, sends Hello. */
@@ -124,6 +129,27 @@ function notificationBus(connection: BusConnection): NotificationBus {
         version: version ?? "",
         specVersion: specVersion ?? "",
       };
+    },
+    inhibited: async (signal) => {
+      const reply = await connection
+        .call(
+          {
+            ...PROPERTIES,
+            member: "Get",
+            signature: "ss",
+            body: [NOTIFICATIONS.interface, "Inhibited"],
+          },
+          { timeoutMs: CALL_TIMEOUT_MS, signal },
+        )
+        .catch((error: unknown) => {
+          throw daemonError(error);
+        });
+      const [variant] = reply.body;
+      const value =
+        typeof variant === "object" && !Array.isArray(variant) ? variant.value : variant;
+      if (typeof value !== "boolean")
+        throw new HookNotifyError("SINK_FAILED", "the daemon's Inhibited is not a boolean");
+      return value;
     },
     onSignal: (handler, onEnd) => signals.subscribe(handler, onEnd),
     end: () => {

@@ -1,7 +1,7 @@
 // The system's own Do Not Disturb, read where the system keeps it: GNOME's show-banners setting,
 // the notification daemon's Inhibited property (KDE Plasma's, and other daemons that have it),
 // macOS Focus (the assertions file of the DoNotDisturb database), Windows 11's Do not disturb
-// (its toast switch in the registry). The parsers are pure; readDnd starts at most one program.
+// (its toast switch in the registry). The parsers are pure; readDnd starts at most one program (none for Inhibited).
 // Windows 10's Focus assist keeps its state where no command reads it: unknown there.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -31,9 +31,9 @@ const WINDOWS_VALUE = "NOC_GLOBAL_SETTING_TOASTS_ENABLED";
 
 // The worker keeps the reading of each desktop it serves (its bus, its desktop, its home) and
 // refreshes it in the background every REFRESH_MS while that desktop had an event in the last
-// KEEP_MS (the worker's default linger), so a banner never waits for gdbus or gsettings. A reading
-// is used while younger than FRESH_MS: Do Not Disturb switched on reaches the sound within
-// REFRESH_MS (banners go either way: the system holds them). Anything else reads each time.
+// KEEP_MS (the worker's default linger), so a banner never waits for gsettings or a D-Bus read.
+// A reading is used while younger than FRESH_MS: Do Not Disturb switched on reaches the sound
+// within REFRESH_MS (banners go either way: the system holds them). Anything else reads each time.
 const REFRESH_MS = 15_000;
 const FRESH_MS = 2 * REFRESH_MS;
 const KEEP_MS = 600_000;
@@ -133,29 +133,29 @@ async function readDndNow(deps: DndDeps, signal: AbortSignal): Promise<DndReadin
       ? readShowBanners(run.stdout)
       : unknown("gsettings", `gsettings: ${run.problem ?? "failed"}`);
   }
-  const run = await runProbeProgram(
-    "gdbus",
-    [
-      "call",
-      "--session",
-      "--dest",
-      "org.freedesktop.Notifications",
-      "--object-path",
-      "/org/freedesktop/Notifications",
-      "--method",
-      "org.freedesktop.DBus.Properties.Get",
-      "org.freedesktop.Notifications",
-      "Inhibited",
-    ],
-    options,
-  );
-  if (!run.ok) {
-    const why = /UnknownProperty|InvalidArgs|No such property/i.test(run.problem ?? "")
+  return readInhibited(deps, signal);
+}
+
+// The daemon's Inhibited property on hook-notify's own D-Bus connection (src/dbus; the worker's
+// kept one, else one for this read), no program started.
+async function readInhibited(deps: DndDeps, signal: AbortSignal): Promise<DndReading> {
+  const { openNotificationBus, sharedNotificationBus } = await import("../dbus/notifications.js");
+  try {
+    const bus = deps.worker
+      ? await sharedNotificationBus(deps.env)
+      : await openNotificationBus(deps.env, { signal });
+    try {
+      return inhibitedReading(await bus.inhibited(signal));
+    } finally {
+      if (!deps.worker) bus.end();
+    }
+  } catch (error) {
+    const { dbusError, message } = error as { dbusError?: string; message: string };
+    const why = /UnknownProperty|InvalidArgs|UnknownMethod/.test(dbusError ?? "")
       ? "the notification daemon has no Inhibited property"
-      : `gdbus: ${run.problem ?? "failed"}`;
+      : `D-Bus: ${message}`;
     return unknown("Inhibited", why);
   }
-  return readInhibited(run.stdout);
 }
 
 function unknown(source: string, detail: string): DndReading {
@@ -180,11 +180,8 @@ export function readShowBanners(stdout: string): DndReading {
   return unknown("gsettings", "gsettings printed no boolean for show-banners");
 }
 
-// The property through gdbus: "(<true>,)" or "(<false>,)".
-export function readInhibited(stdout: string): DndReading {
-  const value = /<(true|false)>/.exec(stdout)?.[1];
-  if (value === undefined) return unknown("Inhibited", "the daemon's Inhibited is not a boolean");
-  const on = value === "true";
+// The daemon's Inhibited property, read.
+export function inhibitedReading(on: boolean): DndReading {
   return {
     on,
     source: "Inhibited",

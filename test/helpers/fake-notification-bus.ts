@@ -2,7 +2,7 @@
 // org.freedesktop.Notifications: a unix socket server speaking the wire protocol with src/dbus's
 // marshalling (SASL EXTERNAL accepted, Hello, AddMatch/RemoveMatch/RequestName/GetNameOwner,
 // BecomeMonitor (for the worker's dbus-monitor),
-// Notify/CloseNotification/GetCapabilities/GetServerInformation, signals to the banner's sender).
+// Notify/CloseNotification/GetCapabilities/GetServerInformation, the Inhibited property, signals to the banner's sender).
 // For tests that do not need python-dbusmock; test/dbus/fake-notification-bus.test.ts checks it
 // against our client.
 import { Buffer } from "node:buffer";
@@ -21,6 +21,10 @@ export interface FakeNotificationBus {
   calls(): NotifyCall[];
   waitForCalls(count: number, timeoutMs?: number): Promise<NotifyCall[]>;
   closes(): number[];
+  /** How many times the daemon's Inhibited property was read (Properties.Get). */
+  inhibitedReads(): number;
+  /** Sets the daemon's Inhibited property (undefined: the daemon has none). */
+  setInhibited(on: boolean | undefined): void;
   /** Emits ActionInvoked to the banner's sender. */
   invokeAction(id: number, key: string): void;
   /** Emits NotificationClosed to the banner's sender. */
@@ -36,6 +40,8 @@ export interface FakeBusOptions {
   /** Nobody owns org.freedesktop.Notifications (calls get ServiceUnknown). */
   noDaemon?: boolean;
   capabilities?: string[];
+  /** The daemon's Inhibited property (Do Not Disturb, as KDE's daemon has it); none if unset. */
+  inhibited?: boolean;
 }
 
 const BUS_NAME = "org.freedesktop.DBus";
@@ -55,6 +61,8 @@ export async function fakeNotificationBus(
   const peers = new Set<Peer>();
   const monitors = new Set<Peer>(); // dbus-monitor's connections (BecomeMonitor)
   let clients = 0;
+  let inhibited = options.inhibited;
+  let inhibitedReads = 0;
 
   const daemon = (peer: Peer, call: Message): Reply | Promise<Reply> => {
     if (options.noDaemon)
@@ -76,6 +84,15 @@ export async function fakeNotificationBus(
         signature: "as",
         body: [options.capabilities ?? ["actions", "body", "body-markup"]],
       };
+    if (call.interface === "org.freedesktop.DBus.Properties" && call.member === "Get") {
+      if (call.body[1] !== "Inhibited" || inhibited === undefined)
+        return {
+          errorName: "org.freedesktop.DBus.Error.UnknownProperty",
+          body: [`no property ${JSON.stringify(call.body[1])}`],
+        };
+      inhibitedReads += 1;
+      return { signature: "v", body: [{ signature: "b", value: inhibited }] };
+    }
     if (call.member === "GetServerInformation")
       return { signature: "ssss", body: ["hook-notify-fake", "hook-notify", "1.0", "1.2"] };
     return {
@@ -207,6 +224,10 @@ export async function fakeNotificationBus(
     calls: () => [...notified],
     waitForCalls,
     closes: () => [...closed],
+    inhibitedReads: () => inhibitedReads,
+    setInhibited: (on) => {
+      inhibited = on;
+    },
     invokeAction: (id, key) => {
       emit(id, "ActionInvoked", "us", [id, key]);
     },

@@ -1,14 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   readDnd,
-  readInhibited,
+  inhibitedReading,
   readMacAssertions,
   readShowBanners,
   readWindowsToasts,
 } from "../../src/presence/dnd.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 import { tempDir } from "../helpers/sink-harness.js";
 import {
   notificationDaemonTools,
@@ -22,10 +23,9 @@ describe("the Do Not Disturb parsers", () => {
     expect(readShowBanners("")).toMatchObject({ on: undefined });
   });
 
-  it("the daemon's Inhibited property through gdbus", () => {
-    expect(readInhibited("(<true>,)\n")).toMatchObject({ on: true, source: "Inhibited" });
-    expect(readInhibited("(<false>,)\n")).toMatchObject({ on: false });
-    expect(readInhibited("(<uint32 1>,)")).toMatchObject({ on: undefined });
+  it("the daemon's Inhibited property", () => {
+    expect(inhibitedReading(true)).toMatchObject({ on: true, source: "Inhibited" });
+    expect(inhibitedReading(false)).toMatchObject({ on: false });
   });
 
   it("Windows 11 Do not disturb (the toast switch)", () => {
@@ -96,40 +96,33 @@ describe.runIf(notificationDaemonTools().available)("Inhibited on a real bus", (
   }, 60_000);
 });
 
-// The worker's banner does not wait for a program: it reads a kept reading, refreshed in the
-// background. A stand-in gdbus (a real program on PATH) counts its runs and prints the property.
+// The worker's banner does not wait for a read: it uses a kept reading, refreshed in the
+// background, on its kept D-Bus connection. An in-process bus counts the property's reads.
 describe.runIf(process.platform === "linux")("the worker's kept reading", () => {
-  function standIn() {
-    const dir = tempDir("dnd-gdbus");
-    const count = join(dir, "runs");
-    const answer = join(dir, "answer");
-    writeFileSync(answer, "(<true>,)\n");
-    const program = join(dir, "gdbus");
-    writeFileSync(program, `#!/bin/sh\necho run >> "${count}"\ncat "${answer}"\n`, { mode: 0o755 });
-    const runs = () => (existsSync(count) ? readFileSync(count, "utf8").split("\n").length - 1 : 0);
-    const env = {
-      PATH: `${dir}:${process.env.PATH ?? ""}`,
-      DBUS_SESSION_BUS_ADDRESS: `unix:path=${dir}/bus`,
-    };
-    return { env, runs, home: dir };
+  async function desktop(inhibited: boolean | undefined) {
+    const bus = await fakeNotificationBus(inhibited === undefined ? {} : { inhibited });
+    onTestFinished(() => bus.stop());
+    const home = tempDir("dnd-home");
+    return { env: { PATH: process.env.PATH ?? "", ...bus.env }, bus, home };
   }
 
   it("the worker reads once and answers from it; a hook or doctor reads every time", async () => {
-    const { env, runs, home } = standIn();
+    const { env, bus, home } = await desktop(true);
     const signal = AbortSignal.timeout(10_000);
     const worker = { env, platform: "linux" as const, homedir: home, worker: true };
     expect(await readDnd(worker, signal)).toMatchObject({ on: true, source: "Inhibited" });
     expect(await readDnd(worker, signal)).toMatchObject({ on: true, source: "Inhibited" });
-    expect(runs()).toBe(1);
+    expect(bus.inhibitedReads()).toBe(1);
     const hook = { env, platform: "linux" as const, homedir: home };
+    bus.setInhibited(false);
+    expect(await readDnd(hook, signal)).toMatchObject({ on: false, source: "Inhibited" });
     await readDnd(hook, signal);
-    await readDnd(hook, signal);
-    expect(runs()).toBe(3);
+    expect(bus.inhibitedReads()).toBe(3);
   });
 
   it("keeps one reading per desktop: another bus is read for itself", async () => {
-    const first = standIn();
-    const second = standIn();
+    const first = await desktop(true);
+    const second = await desktop(false);
     const signal = AbortSignal.timeout(10_000);
     const deps = (env: NodeJS.ProcessEnv) => ({
       env,
@@ -137,8 +130,22 @@ describe.runIf(process.platform === "linux")("the worker's kept reading", () => 
       homedir: first.home,
       worker: true,
     });
-    await readDnd(deps(first.env), signal);
-    await readDnd(deps(second.env), signal);
-    expect([first.runs(), second.runs()]).toEqual([1, 1]);
+    expect(await readDnd(deps(first.env), signal)).toMatchObject({ on: true });
+    expect(await readDnd(deps(second.env), signal)).toMatchObject({ on: false });
+    expect([first.bus.inhibitedReads(), second.bus.inhibitedReads()]).toEqual([1, 1]);
+  });
+
+  it("a daemon without the property, or no bus at all: unknown, with the reason", async () => {
+    const { env, home } = await desktop(undefined);
+    const signal = AbortSignal.timeout(10_000);
+    expect(await readDnd({ env, platform: "linux", homedir: home }, signal)).toEqual({
+      on: undefined,
+      source: "Inhibited",
+      detail: "the notification daemon has no Inhibited property",
+    });
+    const none = { PATH: "", DBUS_SESSION_BUS_ADDRESS: `unix:path=${home}/no-bus` };
+    const reading = await readDnd({ env: none, platform: "linux", homedir: home }, signal);
+    expect(reading).toMatchObject({ on: undefined, source: "Inhibited" });
+    expect(reading.detail).toMatch(/^D-Bus: no D-Bus session bus here/);
   });
 });
