@@ -678,8 +678,10 @@ process.stdin.setEncoding("utf8").on("data", (c) => (s += c)).on("end", () => {
   if (wanted("backlog"))
     for (const count of (process.env.BENCH_BACKLOG ?? "1000,10000").split(",").map(Number))
       extra.push(await runBacklog(hook, count));
+  // BENCH_LATENCY_WORKERS=cold: only the rounds with no worker running.
   if (wanted("latency"))
-    for (const worker of ["alive", "cold"]) extra.push(await runLatency(worker));
+    for (const worker of (process.env.BENCH_LATENCY_WORKERS ?? "alive,cold").split(","))
+      extra.push(await runLatency(worker));
 
   // ---- a storm of first hooks ------------------------------------------------------------------------
   const storm = wanted("storm") ? await runStorm(hook) : { ok: true, line: "Storm: not run." };
@@ -914,6 +916,8 @@ async function startNotificationBus() {
     bus.on("exit", () => resolve(undefined));
   });
   const calls = join(dir, "calls.log");
+  // The daemon numbers its banners 1, 2, …: the ones below this were closed.
+  let closed = 0;
   const mock = address
     ? spawn(
         python,
@@ -960,6 +964,30 @@ async function startNotificationBus() {
             .filter((line) => / Notify /.test(line))
             .map((line) => Math.round(Number(line.split(" ")[0]) * 1000)),
         stop,
+        // Closes every banner shown so far, as a person dismissing them: a worker follows each
+        // until it is closed (or for focusSeconds), and stays a process while it does.
+        async closeAll() {
+          const notified = existsSync(calls)
+            ? readFileSync(calls, "utf8")
+                .split("\n")
+                .filter((line) => / Notify /.test(line)).length
+            : 0;
+          for (; closed < notified; closed++) {
+            const sent = spawn(
+              "dbus-send",
+              [
+                "--session",
+                "--type=method_call",
+                "--dest=org.freedesktop.Notifications",
+                "/org/freedesktop/Notifications",
+                "org.freedesktop.Notifications.CloseNotification",
+                `int32:${String(closed + 1)}`,
+              ],
+              { env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address }, stdio: "ignore" },
+            );
+            await new Promise((resolve) => sent.on("exit", resolve));
+          }
+        },
       };
   }
   stop();
@@ -999,10 +1027,11 @@ async function runLatency(worker) {
     filesIn(cache).some((name) => name.startsWith("worker-main.cjs-") && name.endsWith(".v8"));
   for (const t = Date.now(); !cached() && Date.now() - t < 10_000;) await sleep(100);
   for (let i = -1; i < rounds; i++) {
-    if (worker === "cold") await stopWorker(childEnv);
+    if (worker === "cold") await workerGone(childEnv, bus);
     else await ensureWorker(childEnv);
     await settle(childEnv);
-    base.push((await runOnce(["-e", "0"], { env: childEnv })).ms);
+    // Right before each hook, on a machine as quiet as the hook finds it.
+    const nodeMs = (await runOnce(["-e", "0"], { env: childEnv })).ms;
     const shown = shownTimes().length;
     const got = server.accepted().length;
     const started = Date.now();
@@ -1011,6 +1040,7 @@ async function runLatency(worker) {
       const times = shownTimes();
       if ((!bus || times.length > shown) && server.accepted().length > got) {
         if (i >= 0) {
+          base.push(nodeMs);
           if (bus) banner.push(times[shown] - started);
           webhook.push(server.accepted()[got].at - started);
         }
@@ -1018,16 +1048,45 @@ async function runLatency(worker) {
       }
     }
   }
-  await stopWorker(childEnv);
+  await workerGone(childEnv, bus);
   await server.close();
   bus?.stop();
-  const node = median(base);
-  const fmt = (xs) =>
-    xs.length ? `${median(xs).toFixed(0)} ms (${(median(xs) / node).toFixed(2)}x)` : "not timed";
+  // Each event against the `node -e 0` timed right before it: the median ratio and its spread.
+  const fmt = (xs) => {
+    if (xs.length === 0) return "not timed";
+    const ratios = xs.map((ms, i) => ms / base[i]);
+    const x = (r) => `${r.toFixed(2)}x`;
+    return `${median(xs).toFixed(0)} ms, **${x(median(ratios))}** (p25–p75 ${x(quantile(ratios, 0.25))}–${x(quantile(ratios, 0.75))}, min–max ${x(Math.min(...ratios))}–${x(Math.max(...ratios))})`;
+  };
   const where = bus
     ? "the banner reached a notification daemon on a private D-Bus (dbusmock)"
     : "no D-Bus daemon or dbusmock here: the banner is not timed";
-  return `Latency, worker ${worker === "cold" ? "not running (stamp kept)" : "alive"}, ${webhook.length} events one at a time (${where}): hook start to the banner ${fmt(banner)}, to the webhook ${fmt(webhook)}; \`node -e 0\` ${node.toFixed(0)} ms (medians).`;
+  const load = os.loadavg()[0].toFixed(1);
+  return `Latency, worker ${worker === "cold" ? "not running (stamp kept; the previous one gone)" : "alive"}, ${webhook.length} events one at a time (${where}), ratios to the \`node -e 0\` run right before each hook: hook start to the banner ${fmt(banner)}; to the webhook ${fmt(webhook)}; \`node -e 0\` ${median(base).toFixed(0)} ms (p25–p75 ${quantile(base, 0.25).toFixed(0)}–${quantile(base, 0.75).toFixed(0)} ms); load average ${load}.`;
+}
+
+// The home's worker asked to yield and its process gone: it stays while it follows the banners it
+// showed (for focusSeconds, 600 by default), so they are closed first, as a person would. A `node
+// -e 0` timed beside a worker still at work would not be `node -e 0` on a quiet machine.
+async function workerGone(childEnv, bus) {
+  let pid;
+  try {
+    pid = JSON.parse(readFileSync(lockOf(childEnv), "utf8")).pid;
+  } catch {
+    pid = undefined;
+  }
+  await stopWorker(childEnv);
+  await bus?.closeAll();
+  for (const t = Date.now(); pid !== undefined && Date.now() - t < 15_000; await sleep(10)) {
+    let state;
+    try {
+      const stat = readFileSync(`/proc/${String(pid)}/stat`, "latin1");
+      state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    } catch {
+      return;
+    }
+    if (state === "Z" || state === "X") return;
+  }
 }
 
 function* walk(dir) {

@@ -177,7 +177,10 @@ const checksApart = {
 // (net, streams) cost a hook run ~8 M, ~17 M and ~8 M instructions to load; most runs call none
 // (--dry-run, a hand-off to the worker; isatty only when stdin is a character device). In dist/cli.cjs each becomes a module of functions that load the real one on their
 // first call (src/ imports only functions from them, by name; the names come from the real module).
-// dist/commands.cjs too, and node:crypto there (~13 M: `log` and `--help` call none of it).
+// dist/commands.cjs too, and node:crypto there (~13 M: `log` and `--help` call none of it). In the
+// worker's bundle net, dns/promises and crypto too: esbuild puts every module's imports at the
+// bundle's top, and a cold worker paid for loading them (crypto ~4 ms, net ~3 ms on Node 20)
+// before its first banner, which needs none of them (issue #41).
 const lazyBuiltins = (filter) => ({
   name: "lazy-builtins",
   setup(build) {
@@ -355,6 +358,10 @@ try {
   await build({
     ...common,
     entryPoints: { "worker-main": "src/worker/process-entry.ts" },
+    plugins: [
+      commandsApart,
+      lazyBuiltins(/^node:(fs\/promises|child_process|tty|net|dns\/promises|crypto)$/),
+    ],
     // Each of its two programs is evaluated only in the process that runs it.
     supported: { "dynamic-import": false },
   });

@@ -32,14 +32,19 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-// The worker takes the lock, not the hook: node:crypto is fetched here so the hook never loads it.
-const randomHex = (bytes: number): string =>
-  process.getBuiltinModule("node:crypto").randomBytes(bytes).toString("hex");
+let tokens = 0;
+/** 16 hex digits no other live process makes (its pid leads), different at every call: names of
+ * files and sockets, never secrets. Without node:crypto, whose loading (~4 ms on Node 20) a cold
+ * worker paid before its first banner (issue #41). */
+export function uniqueToken(): string {
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
+  return hex(process.pid) + hex(Math.random() * 2 ** 32 + Date.now() + tokens++);
+}
 
 // The lock, or undefined when a live worker holds it (the caller exits or waits politely).
 export async function acquireLock(path: string, owner: LockOwner): Promise<HeldLock | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const token = randomHex(8);
+    const token = uniqueToken();
     // Never an empty lock file: a worker killed between creating and writing one would leave
     // a lock that looks freshly taken, and every worker for the next seconds would stand aside.
     const temp = `${path}.${token}.tmp`;
@@ -56,7 +61,7 @@ export async function acquireLock(path: string, owner: LockOwner): Promise<HeldL
     const stale = await staleLock(path, owner);
     if (!stale) return undefined;
     // Rename first: of two workers taking over the same stale lock, only one rename succeeds.
-    const aside = `${path}.stale-${randomHex(4)}`;
+    const aside = `${path}.stale-${uniqueToken()}`;
     const moved = await rename(path, aside).then(
       () => true,
       () => false,

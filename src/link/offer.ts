@@ -27,30 +27,37 @@ export interface Offer {
   close(): void;
 }
 
-// Makes the FIFO, then opens it and writes the stamp (the caller asks fastPathOn first). Node has
-// no call that makes a FIFO, so `mkfifo` does, started without waiting for it: a cold worker's
-// first round (the banner) does not wait for a program to start and end. Until the stamp names
-// the new FIFO no hook knocks on it (a hook that finds no reader meanwhile starts a worker, which
-// wakes this one: PROTOCOL.md); an offer closed before the FIFO was made never opens it.
+// Makes the FIFO, then opens it and writes the stamp (the caller asks fastPathOn first), once
+// `after` settles: a cold worker passes its first events' runs, so its first banner waits neither
+// for starting `mkfifo` (a fork of the worker) nor for the stamp (the config read twice, a salt
+// from node:crypto); issue #41. Node has no call that makes a FIFO, so `mkfifo` does, started
+// without waiting for it. Until the stamp names the new FIFO no hook knocks on it (a hook that
+// finds no reader meanwhile starts a worker, which wakes this one: PROTOCOL.md); an offer closed
+// before the FIFO was made never opens it.
 export function openOffer(
   deps: Deps,
   paths: OutboxPaths,
   token: string,
   onKnock: (pids: readonly number[]) => void,
+  after: Promise<unknown> = Promise.resolve(),
 ): Offer {
   const fifo = join(paths.root, `worker.${token}.fifo`);
   let opened: Offer | undefined;
   let closed = false;
   const learnt: (RunConfig | undefined)[] = [];
-  const { execFile } = process.getBuiltinModule("node:child_process");
-  execFile("mkfifo", ["-m", "600", fifo], { timeout: 5_000 }, (error) => {
-    if (closed || error) {
-      remove(fifo);
-      return;
-    }
-    opened = openMade(deps, paths, fifo, onKnock);
-    for (const config of learnt.splice(0)) opened?.learn(config);
-  }).on("error", () => undefined);
+  const make = () => {
+    if (closed) return;
+    const { execFile } = process.getBuiltinModule("node:child_process");
+    execFile("mkfifo", ["-m", "600", fifo], { timeout: 5_000 }, (error) => {
+      if (closed || error) {
+        remove(fifo);
+        return;
+      }
+      opened = openMade(deps, paths, fifo, onKnock);
+      for (const config of learnt.splice(0)) opened?.learn(config);
+    }).on("error", () => undefined);
+  };
+  void after.then(make, make);
   return {
     refresh: () => opened?.refresh(),
     learn(config) {

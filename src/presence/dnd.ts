@@ -83,9 +83,12 @@ export async function readDnd(deps: DndDeps, signal: AbortSignal): Promise<DndRe
 // The worker reads it as it starts, beside its own start (the reading is kept and refreshed as
 // above): its first banner's run finds it read or under way instead of starting the program then.
 export function readDndAhead(deps: DndDeps): void {
-  void withDeadline(READ_MS, (signal) => readDnd({ ...deps, worker: true }, signal)).catch(
-    () => undefined,
-  );
+  // What it needs, named: a spread of the worker's Deps would run its getters (process.stdin,
+  // stdout and stderr made, tty loaded: ~3 ms before a cold worker's first banner).
+  const { env, platform, homedir } = deps;
+  void withDeadline(READ_MS, (signal) =>
+    readDnd({ env, platform, homedir, worker: true }, signal),
+  ).catch(() => undefined);
 }
 
 function keepFresh(key: string, entry: Kept): ReturnType<typeof setInterval> {

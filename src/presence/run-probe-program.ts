@@ -22,10 +22,12 @@ export function runProbeProgram(
   args: readonly string[],
   options: ProbeRunOptions,
 ): Promise<ProbeRun> {
-  const started = performance.now();
+  // Not performance.now(): its first use loads perf_hooks (~1 ms), and a cold worker reads Do Not
+  // Disturb through here before its first banner (issue #41).
+  const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     const done = (run: Omit<ProbeRun, "ms">): void => {
-      resolve({ ...run, ms: Math.round(performance.now() - started) });
+      resolve({ ...run, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6) });
     };
     if (options.signal.aborted) {
       done({ ok: false, stdout: "", problem: "cancelled" });

@@ -12,7 +12,7 @@ import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../delivery/coalesce-groups.js";
 import { hasDigest, releaseDigests } from "../delivery/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
-import { lockSocket, whileLocked } from "../link/lock.js";
+import { lockSocket, uniqueToken, whileLocked } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
@@ -57,9 +57,14 @@ const downUntil = new Map<string, number>();
 const stop = new AbortController();
 const maxAgeHours = Number(deps.env.HOOK_NOTIFY_OUTBOX_MAX_AGE_HOURS);
 const maxAgeMs = maxAgeHours > 0 ? maxAgeHours * 3_600_000 : undefined;
-const token = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
+const token = uniqueToken();
 const socketPath = socketPathFor(paths, token, deps.platform);
 let listening = false;
+// Settled once the first round's events ran (their banners shown): the door waits for it.
+let eventsRan: () => void = () => undefined;
+const firstEventsRan = new Promise<void>((resolve) => {
+  eventsRan = resolve;
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const owner = () => processOwner(deps, listening ? socketPath : undefined);
@@ -106,10 +111,11 @@ const ports: WorkerPorts = {
     adoptOrphans(paths, owner().isAlive);
     recoverEvents(paths, owner().isAlive);
   },
-  // Every worker offers where FIFOs exist (PROTOCOL.md): the stamp outlives it.
+  // Every worker offers where FIFOs exist (PROTOCOL.md): the stamp outlives it. The door is made
+  // once the first round's events ran: a cold worker's banner goes first.
   openDoor(onKnock) {
     return socketPath && fastPathOn(deps.env, deps.platform)
-      ? openOffer(deps, paths, token, onKnock)
+      ? openOffer(deps, paths, token, onKnock, firstEventsRan)
       : undefined;
   },
   exited(pid) {
@@ -121,7 +127,7 @@ const ports: WorkerPorts = {
     // The drain below sends what these events queue: no wake to this worker's own socket.
     const ran = await runEvents(deps, paths, (run) => offer?.learn(run.config), {
       queuedFor: "this-round",
-    });
+    }).finally(eventsRan);
     const held = await releaseHeld(deps);
     const digests = await releaseDigests(deps);
     const summary = await drain(deps, {
