@@ -194,7 +194,9 @@ const lazyBuiltins = (filter) => ({
       const real = await import(args.path);
       const names = Object.keys(real).filter((name) => typeof real[name] === "function");
       const lines = names.map(
-        (name) => `export function ${name}(...args) { return load().${name}(...args); }`,
+        // `new` too (net.Socket, crypto.Hash): the real class is constructed.
+        (name) =>
+          `export function ${name}(...args) { const real = load().${name}; return new.target ? new real(...args) : real(...args); }`,
       );
       const load = `const load = () => require(${JSON.stringify(args.path)});`;
       return { contents: [load, ...lines].join("\n"), loader: "js", resolveDir: "." };
