@@ -38,7 +38,10 @@ let tokens = 0;
  * worker paid before its first banner (issue #41). */
 export function uniqueToken(): string {
   const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
-  return hex(process.pid) + hex(Math.random() * 2 ** 32 + Date.now() + tokens++);
+  // A count below (65,536 tokens before one repeats; a worker makes a few), chance and the clock
+  // above (a later process given the same pid).
+  const above = (Math.random() * 0x10000) ^ (Date.now() & 0xffff);
+  return hex(process.pid) + hex((above << 16) | (tokens++ & 0xffff));
 }
 
 // The lock, or undefined when a live worker holds it (the caller exits or waits politely).

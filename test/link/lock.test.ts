@@ -2,7 +2,13 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { acquireLock, lockHolder, whileLocked, type LockOwner } from "../../src/link/lock.js";
+import {
+  acquireLock,
+  lockHolder,
+  uniqueToken,
+  whileLocked,
+  type LockOwner,
+} from "../../src/link/lock.js";
 import { STALE_MS } from "../../src/core/defaults.js";
 
 async function lockFile(): Promise<string> {
@@ -96,5 +102,16 @@ describe("whileLocked", () => {
       whileLocked(path, owner(201), () => Promise.reject(new Error("boom"))),
     ).rejects.toThrow("boom");
     expect(await acquireLock(path, owner(202))).toBeDefined();
+  });
+
+  // Names of the lock's temp file, the worker's socket and its door: no two alike in a process,
+  // and no other live process makes one that starts with this process's pid.
+  it("makes tokens of 16 hex digits that lead with the pid and never repeat", () => {
+    const tokens = Array.from({ length: 1000 }, () => uniqueToken());
+    for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(tokens.map((token) => token.slice(0, 8)))).toEqual(
+      new Set([process.pid.toString(16).padStart(8, "0")]),
+    );
+    expect(new Set(tokens).size).toBe(tokens.length);
   });
 });
