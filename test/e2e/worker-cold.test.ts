@@ -1,7 +1,7 @@
-// A cold worker's first banner (issue #41): a hook that finds no worker starts one, and that
-// worker sends the banner before anything that can wait. The built binary and dist/worker.cjs as
-// real processes; the notifier is a stub that signals the worker as it starts, and a preload
-// reports what the worker had done by then. Nothing here measures time.
+// A cold worker's first event (issue #41): a hook that finds no worker starts one, and that worker
+// runs the event's sinks before anything that can wait. The built binary and dist/worker.cjs as
+// real processes; the player is a stub that signals the worker as it starts, and a preload reports
+// what the worker had done by then. Nothing here measures time.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,15 +15,18 @@ interface AtBanner {
   door: boolean;
 }
 
-describe("a cold worker's first banner", () => {
-  it("goes out before node's crypto, tty, dns and perf_hooks are loaded and before the door is made; the door comes after it", async () => {
+describe("a cold worker's first event", () => {
+  it("runs its sinks before node's crypto, tty, dns and perf_hooks are loaded and before the door is made; the door comes after it", async () => {
     const stubs = mkdtempSync(join(tmpdir(), "hook-notify-cold-bin-"));
     onTestFinished(() => {
       rmSync(stubs, { recursive: true, force: true });
     });
-    // notify-send --print-id: signals its parent (the worker), then prints an id.
-    writeFileSync(join(stubs, "notify-send"), '#!/bin/sh\nkill -USR2 "$PPID"\necho 7\n');
-    chmodSync(join(stubs, "notify-send"), 0o755);
+    // The player (the banner goes over the worker's own D-Bus connection): signals its parent (the
+    // worker) as it starts, within the event's run.
+    for (const player of ["paplay", "pw-play", "aplay"]) {
+      writeFileSync(join(stubs, player), '#!/bin/sh\nkill -USR2 "$PPID"\n');
+      chmodSync(join(stubs, player), 0o755);
+    }
     const home = tempHome({ HOOK_NOTIFY_WORKER_IDLE_SECONDS: "30" });
     const report = join(home.dir, "at-banner.json");
     const env = {
@@ -33,7 +36,7 @@ describe("a cold worker's first banner", () => {
       NODE_OPTIONS: `--require ${PRELOAD}`,
       HN_BANNER_LOADS_FILE: report,
     };
-    home.writeConfig({ sinks: { desktop: { type: "desktop", focusSeconds: 0 } } });
+    home.writeConfig({ sinks: { sound: { type: "sound" } } });
     const run = await runBin(["--client", "claude-code"], {
       env,
       input: fixture("claude-code/Stop.json", { session_id: "worker-cold" }),
