@@ -62,9 +62,11 @@ export async function readDndFor(
 }
 
 /** The worker, as it starts: Do Not Disturb is read beside its own start and kept
- * (presence/dnd.ts), so the first event's run does not start the program itself. */
-export async function readDndAhead(deps: Deps): Promise<void> {
+ * (presence/dnd.ts), and its D-Bus connection for banners opened (sinks/desktop-bus.ts), so the
+ * first event's run waits for neither. */
+export async function startAhead(deps: Deps): Promise<void> {
   (await import("../presence/dnd.js")).readDndAhead(deps);
+  (await import("../sinks/desktop-bus.js")).openBusAhead(deps.env, deps.platform);
 }
 
 // --dry-run is for a person, not the agent: it may ask the probes (the hook never does).

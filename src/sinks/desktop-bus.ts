@@ -64,3 +64,14 @@ export async function inertBody(bus: NotificationBus, body: string): Promise<str
 export async function hasActions(bus: NotificationBus): Promise<boolean> {
   return (await bus.capabilities()).includes("actions");
 }
+
+/** The worker, as it starts, where a banner goes over D-Bus (Linux and the BSDs, not WSL): its
+ * kept connection is opened beside its own start (connecting, authenticating and Hello take a
+ * cold node ~11 ms), so its first banner is one message. No bus here: nothing, and the banner's
+ * own attempt says why. */
+export function openBusAhead(env: Env, platform: NodeJS.Platform): void {
+  if (platform === "darwin" || platform === "win32" || env.WSL_DISTRO_NAME) return;
+  void import("../dbus/notifications.js")
+    .then((dbus) => dbus.sharedNotificationBus(env))
+    .catch(() => undefined);
+}

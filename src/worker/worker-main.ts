@@ -19,7 +19,7 @@ import { ensureDirs, sweepTemp } from "../outbox/store.js";
 import { listenForWake, sendWake, socketPathFor } from "../link/wake.js";
 import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
-import { readDndAhead } from "../pipeline/run-facts.js";
+import { startAhead } from "../pipeline/run-facts.js";
 import { sweepCodeCacheTemp } from "./code-cache-sweep.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
@@ -224,8 +224,8 @@ async function sweepDeadSockets(): Promise<void> {
 async function main(): Promise<void> {
   // First, before the lock and any look: hooks that saw the start claim rely on that look.
   removeClaim(startClaimFile(paths));
-  // Do Not Disturb (gdbus, gsettings, reg.exe) is read beside this worker's own start.
-  void readDndAhead(deps);
+  // Beside this worker's own start: Do Not Disturb read, the desktop's D-Bus connection opened.
+  void startAhead(deps);
   await ensureDirs(paths);
   await sweepTemp(paths, deps.now());
   // answered/ keeps a marker per session: pruned once a day, after the worker's first round; the
