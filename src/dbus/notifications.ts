@@ -15,7 +15,7 @@ export type { NotifyRequest } from "./notify-request.js";
 export interface NotificationBus {
   /** The daemon's id for the new banner (> 0). */
   notify(request: NotifyRequest, signal?: AbortSignal): Promise<number>;
-  close(id: number): Promise<void>;
+  close(id: number, signal?: AbortSignal): Promise<void>;
   capabilities(): Promise<string[]>;
   serverInformation(): Promise<{
     name: string;
@@ -111,8 +111,8 @@ function notificationBus(connection: BusConnection): NotificationBus {
         );
       return id;
     },
-    close: async (id) => {
-      await call("CloseNotification", "u", [uint32(id)]);
+    close: async (id, signal) => {
+      await call("CloseNotification", "u", [uint32(id)], { signal });
     },
     capabilities: () => {
       capabilities ??= call("GetCapabilities").then(([list]) =>
@@ -201,4 +201,25 @@ export async function sharedNotificationBus(
   const bus = openNotificationBus(env);
   shared = { address, bus };
   return bus;
+}
+
+/** Runs `use` on the worker's kept connection (`worker`), or on one opened for it and ended
+ *  after it (also when `use` fails). */
+export async function withBus<T>(
+  env: Record<string, string | undefined>,
+  options: { worker?: boolean | undefined; signal?: AbortSignal | undefined; timeoutMs?: number },
+  use: (bus: NotificationBus) => Promise<T>,
+): Promise<T> {
+  const { worker, signal, timeoutMs } = options;
+  const bus = worker
+    ? await sharedNotificationBus(env)
+    : await openNotificationBus(env, {
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+  try {
+    return await use(bus);
+  } finally {
+    if (!worker) bus.end();
+  }
 }

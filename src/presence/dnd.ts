@@ -142,16 +142,12 @@ async function readDndNow(deps: DndDeps, signal: AbortSignal): Promise<DndReadin
 // The daemon's Inhibited property on hook-notify's own D-Bus connection (src/dbus; the worker's
 // kept one, else one for this read), no program started.
 async function readInhibited(deps: DndDeps, signal: AbortSignal): Promise<DndReading> {
-  const { openNotificationBus, sharedNotificationBus } = await import("../dbus/notifications.js");
+  const { withBus } = await import("../dbus/notifications.js");
   try {
-    const bus = deps.worker
-      ? await sharedNotificationBus(deps.env)
-      : await openNotificationBus(deps.env, { signal });
-    try {
-      return inhibitedReading(await bus.inhibited(signal));
-    } finally {
-      if (!deps.worker) bus.end();
-    }
+    const on = await withBus(deps.env, { worker: deps.worker, signal }, (bus) =>
+      bus.inhibited(signal),
+    );
+    return inhibitedReading(on);
   } catch (error) {
     const { dbusError, message } = error as { dbusError?: string; message: string };
     const why = /UnknownProperty|InvalidArgs|UnknownMethod/.test(dbusError ?? "")

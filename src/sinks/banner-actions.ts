@@ -77,14 +77,7 @@ async function askOnLinux(question: BannerQuestion): Promise<BannerAnswer> {
 // ends the listener's following. What happened, in words for the log.
 async function closeBanner(bus: NotificationBus, id: number): Promise<string> {
   try {
-    await withDeadline(CLOSE_MS, (timer) =>
-      Promise.race([
-        bus.close(id),
-        abortOf(timer).then(() => {
-          throw new Error(`no answer within ${String(CLOSE_MS)} ms`);
-        }),
-      ]),
-    );
+    await withDeadline(CLOSE_MS, (timer) => bus.close(id, timer));
     return `banner ${String(id)} closed`;
   } catch (error) {
     return `banner ${String(id)} not closed: ${(error as Error).message}`;

@@ -19,24 +19,11 @@ export async function withNotificationBus<T>(
   options: { worker?: boolean | undefined; signal?: AbortSignal | undefined; place: string },
   use: (bus: NotificationBus) => Promise<T>,
 ): Promise<T> {
-  const dbus = await import("../dbus/notifications.js");
-  let bus: NotificationBus;
+  const { withBus } = await import("../dbus/notifications.js");
   try {
-    bus = options.worker
-      ? await dbus.sharedNotificationBus(env)
-      : await dbus.openNotificationBus(env, {
-          ...(options.signal ? { signal: options.signal } : {}),
-          timeoutMs: OPEN_MS,
-        });
+    return await withBus(env, { ...options, timeoutMs: OPEN_MS }, use);
   } catch (error) {
     throw placed(error, options.place);
-  }
-  try {
-    return await use(bus);
-  } catch (error) {
-    throw placed(error, options.place);
-  } finally {
-    if (!options.worker) bus.end();
   }
 }
 

@@ -17,7 +17,7 @@ import type { BannerEnd, SendContext, SendReport } from "./sink.js";
 
 // Shows the banner; in the worker, follows it to its end. A daemon's error or no daemon (no
 // session bus, nobody owning org.freedesktop.Notifications) fails the sink, and its fallback runs.
-export async function notifySend(
+export async function showOnBus(
   notification: Notification,
   opts: DesktopOptions,
   ctx: SendContext,

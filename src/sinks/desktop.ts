@@ -200,7 +200,7 @@ export const desktop = defineSink({
       case "powershell":
         return notifyWindows(notification, opts.appId ?? POWERSHELL_APP_ID, ctx, opts.focusSeconds);
       case "notify-send":
-        return (await import("./desktop-linux.js")).notifySend(notification, opts, ctx);
+        return (await import("./desktop-linux.js")).showOnBus(notification, opts, ctx);
     }
   },
 });
