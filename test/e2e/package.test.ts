@@ -29,8 +29,10 @@ interface Manifest {
 // ~720 KB before packing) joined the tarball. 783 KB with init's prompts (dist/prompts.cjs); the
 // reply listener is dist/worker.cjs started with "reply" (a bundle of its own, ~220 KB before
 // packing, made the tarball 852 KB). The hook's own bundle is unchanged (dist/hook.cjs). 805 KB
-// with the commands' code cache header (bin/commands-cache.cjs; the tarball was 799.7 KB).
-const MAX_PACKED = 805_000;
+// with the commands' code cache header (bin/commands-cache.cjs; the tarball was 799.7 KB). 835 KB
+// with the D-Bus client (src/dbus/) that replaced notify-send: it is in the worker's, the
+// commands' and the CLI's bundles (the tarball 826.9 KB); libnotify-bin is no longer needed.
+const MAX_PACKED = 835_000;
 
 // What `npm pack` would put in the tarball, from the dist/ already built (prepack not run again).
 async function packReport(): Promise<PackReport> {
@@ -48,7 +50,7 @@ async function packReport(): Promise<PackReport> {
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
 
 describe("the npm tarball", () => {
-  it("is complete and lean: a LICENSE, a changelog, the bundles, no source map, under 800 KB", async () => {
+  it("is complete and lean: a LICENSE, a changelog, the bundles, no source map, under 835 KB", async () => {
     const report = await packReport();
     const paths = report.files.map((file) => file.path);
     expect(paths).toEqual(
