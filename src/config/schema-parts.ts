@@ -22,6 +22,28 @@ export const minTurnSeconds = once(() => z.number().check(z.gte(0), z.lte(86_400
 export const localSinksOverSsh = once(() => z.boolean());
 export const coalesceSeconds = once(() => z.number().check(z.gte(0), z.lte(600)));
 
+// A shape built key by key (the top level's, a sink entry's common keys): `shapeOf` gives the
+// schemas of the keys asked for that are its keys, each built once on first request, in the
+// builders' order; a file is validated with its own keys' (zod reads it the same way: every key
+// is optional), the JSON Schema is made from the `whole`.
+export function keyByKey<B extends Record<string, () => z.core.$ZodType>>(builders: B) {
+  type Shape = { [K in keyof B]: ReturnType<B[K]> };
+  const entries = Object.entries(builders) as [keyof Shape & string, () => z.core.$ZodType][];
+  const keys = entries.map(([key]) => key);
+  const built = new Map<string, z.core.$ZodType>();
+  const shapeOf = (wanted: readonly string[]): Partial<Shape> => {
+    const shape: Record<string, z.core.$ZodType> = {};
+    for (const [key, build] of entries) {
+      if (!wanted.includes(key)) continue;
+      let schema = built.get(key);
+      if (!schema) built.set(key, (schema = build()));
+      shape[key] = schema;
+    }
+    return shape as Partial<Shape>;
+  };
+  return { keys, shapeOf, whole: () => shapeOf(keys) as Shape };
+}
+
 // The JSON Schema description (and default) of one config key; editors show it on hover.
 export function about(description: string, defaultValue?: unknown) {
   return z.meta(

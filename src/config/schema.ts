@@ -1,132 +1,12 @@
 import * as z from "../zod.js";
-import { once } from "../once.js";
-import { NOTICE_EVENTS, SINK_DEFAULT_EVENTS } from "../core/hook-event.js";
 import { sinks } from "../sinks/index.js";
 import type { Sink } from "../sinks/sink.js";
-import { DEFAULT_IDLE_SECONDS } from "../core/defaults.js";
-import {
-  about,
-  coalesceSeconds,
-  cooldown,
-  escalateShape,
-  localSinksOverSsh,
-  minTurnSeconds,
-  quietHours,
-} from "./schema-parts.js";
+import { about } from "./schema-parts.js";
+import { commonEntry } from "./entry-common-schema.js";
 import { topLevelShape } from "./top-level-schema.js";
 
-/** Keys every sink entry has, whatever its type. */
-export const commonEntryShape = once(() => ({
-  events: z.optional(
-    z
-      .array(z.enum(NOTICE_EVENTS))
-      .check(
-        about(
-          "Events this sink notifies on: hook events, and those `hook-notify watch` announces (SessionIdle, ComputerError, ComputerRecovered, ControlsChanged, DailyDigest, UsageAlert). A sink without `events` gets Notification, Stop, SubagentStop, SessionEnd, StopFailure and PermissionDenied, AgentNotify (the agent's own notify tool, `hook-notify mcp`), and every watch event.",
-          [...SINK_DEFAULT_EVENTS],
-        ),
-      ),
-  ),
-  when: z.optional(
-    z
-      .enum(["always", "failure", "away"])
-      .check(
-        about(
-          '"failure": only failures, i.e. SessionEnd with reason error or other, and StopFailure; "away": only when the session\'s terminal (or tmux pane) does not have the focus or you have been idle `idleSeconds` (checked in the background worker; when no probe can tell, it notifies); "always": every event in `events`.',
-          "always",
-        ),
-      ),
-  ),
-  idleSeconds: z.optional(
-    z
-      .number()
-      .check(
-        z.gte(1),
-        z.lte(86_400),
-        about(
-          'With "when": "away": idle this long counts as away even while the terminal has the focus.',
-          DEFAULT_IDLE_SECONDS,
-        ),
-      ),
-  ),
-  digest: z.optional(
-    z
-      .string()
-      .check(
-        z.regex(/^(return|([01]\d|2[0-3]):[0-5]\d)$/, 'expected "return" or a time "HH:MM"'),
-        about(
-          'Hold this sink\'s notifications while the presence probes say you are away, and send them as one digest: "return" when the probes say you are back (or can no longer tell), "HH:MM" at that local time. Checked in the background worker. While you are there (or no probe can tell) each notification goes as usual, unless "when": "away" skips it.',
-        ),
-      ),
-  ),
-  escalate: z.optional(
-    escalateShape().check(
-      about(
-        "When this sink delivered an event that needs you (a permission or idle prompt, a failure) and you have not answered the session within afterSeconds, the sinks in `to` get a follow-up. One step, or an array of steps with increasing afterSeconds (a chain: each step is cancelled too once you answer).",
-      ),
-    ),
-  ),
-  fallback: z.optional(
-    z
-      .array(z.string().check(z.minLength(1)))
-      .check(
-        z.minLength(1),
-        about(
-          'Sinks that get a notification this sink gave up on (a permanent error, or its retries ran out), once each, marked as a fallback, e.g. ["mail"]. A sink with "events": [] serves only as a fallback. A cycle is refused.',
-        ),
-      ),
-  ),
-  enabled: z.optional(
-    z.boolean().check(about("false turns this sink off without deleting it.", true)),
-  ),
-  timeoutSeconds: z.optional(
-    z
-      .number()
-      .check(
-        z.positive(),
-        z.lte(600),
-        about(
-          "Give up on one delivery after this many seconds. Default 5 for desktop and sound (in the hook), 15 per attempt for chat, email and webhook (in the background worker).",
-        ),
-      ),
-  ),
-  quietHours: z.optional(
-    quietHours().check(
-      about(
-        'Quiet hours for this sink, whatever its kind (a remote sink too), e.g. "22:00-07:00" in local time; "" lifts the top-level ones for it. Default: the top-level quietHours for desktop and sound, none for remote sinks.',
-      ),
-    ),
-  ),
-  cooldown: z.optional(
-    cooldown().check(
-      about(
-        "Cool-down seconds per event kind for this sink, merged over the top-level ones and the default.",
-      ),
-    ),
-  ),
-  minTurnSeconds: z.optional(
-    minTurnSeconds().check(
-      about(
-        "A Stop reaches this sink only when the turn took at least this many seconds. Default: the top-level minTurnSeconds.",
-      ),
-    ),
-  ),
-  localSinksOverSsh: z.optional(
-    localSinksOverSsh().check(
-      about(
-        "true: this desktop or sound sink still runs over SSH or in a container without a display. Default: the top-level localSinksOverSsh.",
-      ),
-    ),
-  ),
-  coalesceSeconds: z.optional(
-    coalesceSeconds().check(
-      about(
-        "Subagent coalescing window for this sink; 0 gives it every SubagentStop on its own. Default: the top-level coalesceSeconds.",
-      ),
-    ),
-  ),
-}));
-
+// Built once per sink type (`type`) and per sink type and set of common keys (the entries).
+const typeSchemas = new Map<string, z.ZodMiniType>();
 const entrySchemas = new Map<string, z.ZodMiniType>();
 const variantSchemas = new Map<string, z.ZodMiniObject[]>();
 
@@ -147,33 +27,54 @@ export function optionShapesOf(sink: Sink<unknown>): z.core.$ZodShape[] {
   return optionVariants(sink).map((variant) => variant.shape);
 }
 
-// One sink's entry schemas: the common keys plus each of its option shapes (built once per type).
-export function entryVariantsFor(sink: Sink<unknown>): z.ZodMiniObject[] {
-  const cached = variantSchemas.get(sink.type);
+// The common keys of an entry with these keys (every common key without them), and the name its
+// schemas are kept under. The common keys are optional: zod reads an entry the same way with the
+// schemas of the common keys it has as with all of them (test/config/entry-shape.test.ts).
+function commonOf(sink: Sink<unknown>, keys: readonly string[] | undefined) {
+  const shape = commonEntry.shapeOf(keys ?? commonEntry.keys);
+  return { shape, id: `${sink.type}:${Object.keys(shape).join(",")}` };
+}
+
+function typeSchemaOf(sink: Sink<unknown>): z.ZodMiniType {
+  let type = typeSchemas.get(sink.type);
+  if (!type) {
+    type = z.literal(sink.type).check(about("The kind of sink; its options follow."));
+    typeSchemas.set(sink.type, type);
+  }
+  return type;
+}
+
+// One sink's entry schemas: the common keys (those of `keys`, or all) plus each of its option
+// shapes.
+export function entryVariantsFor(sink: Sink<unknown>, keys?: readonly string[]): z.ZodMiniObject[] {
+  const common = commonOf(sink, keys);
+  const cached = variantSchemas.get(common.id);
   if (cached) return cached;
-  const type = z.literal(sink.type).check(about("The kind of sink; its options follow."));
+  const type = typeSchemaOf(sink);
   const variants = optionVariants(sink).map((variant) => {
-    const entry = z.strictObject({ type, ...commonEntryShape(), ...variant.shape });
+    const entry = z.strictObject({ type, ...common.shape, ...variant.shape });
     // The rules across the options read only the options' keys, which the entry holds too.
     const checks = (variant.def.checks ?? []) as never[];
     return checks.length > 0 ? entry.check(...checks) : entry;
   });
-  variantSchemas.set(sink.type, variants);
+  variantSchemas.set(common.id, variants);
   return variants;
 }
 
-// One sink entry's full schema; a sink with option variants gets their union, chosen by the key
-// that tells them apart (so an issue names the variant's own option, not "Invalid input").
-export function entrySchemaFor(sink: Sink<unknown>): z.ZodMiniType {
-  const cached = entrySchemas.get(sink.type);
+// The schema of a sink entry with these keys (every key a sink entry may have without them); a
+// sink with option variants gets their union, chosen by the key that tells them apart (so an issue
+// names the variant's own option, not "Invalid input").
+export function entrySchemaFor(sink: Sink<unknown>, keys?: readonly string[]): z.ZodMiniType {
+  const { id } = commonOf(sink, keys);
+  const cached = entrySchemas.get(id);
   if (cached) return cached;
-  const [first, ...rest] = entryVariantsFor(sink);
+  const [first, ...rest] = entryVariantsFor(sink, keys);
   const key = discriminatorOf(sink.options);
   const schema =
     first === undefined || rest.length === 0 || key === undefined
       ? (first ?? z.never())
       : z.discriminatedUnion(key, [first, ...rest], { error: unmatchedMessage(sink.options) });
-  entrySchemas.set(sink.type, schema);
+  entrySchemas.set(id, schema);
   return schema;
 }
 

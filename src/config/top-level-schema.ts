@@ -14,6 +14,7 @@ import {
   coalesceSeconds,
   cooldown,
   escalateShape,
+  keyByKey,
   localSinksOverSsh,
   minTurnSeconds,
   quietHours,
@@ -226,25 +227,11 @@ const topLevelBuilders = {
     ),
 };
 
-type TopLevelShape = {
-  [K in keyof typeof topLevelBuilders]: ReturnType<(typeof topLevelBuilders)[K]>;
-};
+const topLevel = keyByKey(topLevelBuilders);
 
 /** The top-level keys of the config file besides `sinks`. */
-export const TOP_LEVEL_KEYS = Object.keys(topLevelBuilders) as (keyof TopLevelShape)[];
-const builtTopLevel = new Map<string, z.core.$ZodType>();
-
-// The schemas of those of `keys` that are top-level keys, each built once, in TOP_LEVEL_KEYS order.
-export function topLevelShapeOf(keys: readonly string[]): Partial<TopLevelShape> {
-  const shape: Record<string, z.core.$ZodType> = {};
-  for (const key of TOP_LEVEL_KEYS) {
-    if (!keys.includes(key)) continue;
-    let schema = builtTopLevel.get(key);
-    if (!schema) builtTopLevel.set(key, (schema = topLevelBuilders[key]()));
-    shape[key] = schema;
-  }
-  return shape;
-}
-
+export const TOP_LEVEL_KEYS = topLevel.keys;
+/** The schemas of those of the keys given that are top-level keys, each built once. */
+export const topLevelShapeOf = topLevel.shapeOf;
 /** Every top-level key's schema. */
-export const topLevelShape = (): TopLevelShape => topLevelShapeOf(TOP_LEVEL_KEYS) as TopLevelShape;
+export const topLevelShape = topLevel.whole;

@@ -6,6 +6,7 @@ import { findSink, sinks as allSinks, sinkTypes } from "../sinks/index.js";
 import { plainIssues } from "./plain-issue.js";
 import { closestName } from "../did-you-mean.js";
 import { entrySchemaFor, optionShapesOf } from "./schema.js";
+import { commonEntry } from "./entry-common-schema.js";
 import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
 import type { Escalate, SinkEntry } from "../core/config.js";
 
@@ -16,18 +17,7 @@ const POLICY_KEYS = [
   "localSinksOverSsh",
   "coalesceSeconds",
 ] as const;
-const COMMON_KEYS = new Set([
-  "type",
-  "events",
-  "when",
-  "idleSeconds",
-  "digest",
-  "escalate",
-  "fallback",
-  "enabled",
-  "timeoutSeconds",
-  ...POLICY_KEYS,
-]);
+const COMMON_KEYS = new Set(["type", ...commonEntry.keys]);
 
 // A sink entry as the pipeline reads it, or undefined (with its issues) when it cannot be used.
 export function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry | undefined {
@@ -39,7 +29,7 @@ export function validateEntry(name: string, raw: unknown, issues: string[]): Sin
     );
     return undefined;
   }
-  const result = z.safeParse(entrySchemaFor(sink), raw);
+  const result = z.safeParse(entrySchemaFor(sink, Object.keys(raw as object)), raw);
   if (!result.success) {
     const known = [...COMMON_KEYS, ...optionShapesOf(sink).flatMap((shape) => Object.keys(shape))];
     issues.push(
@@ -95,7 +85,7 @@ export function stepsOf(escalate: Escalate | Escalate[] | undefined): Escalate[]
 export function secretsOfEntry(raw: unknown): string[] {
   const type = (raw as { type?: unknown } | null)?.type;
   const sink = typeof type === "string" ? findSink(type) : undefined;
-  if (sink) return secretValuesOf(entrySchemaFor(sink), raw);
+  if (sink) return secretValuesOf(entrySchemaFor(sink, Object.keys(raw as object)), raw);
   if (!raw || typeof raw !== "object") return [];
   const keys = secretKeysOfAllSinks();
   return Object.entries(raw).flatMap(([key, value]) => (keys.has(key) ? stringsIn(value) : []));
