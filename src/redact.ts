@@ -34,7 +34,9 @@ export function secretPartsOf(value: string): string[] {
       parts.push(`${safeDecode(url.username)}:${safeDecode(url.password)}`);
     }
     for (const segment of url.pathname.split("/")) if (segment.length >= 8) parts.push(segment);
-    for (const item of url.searchParams.values()) if (item.length >= 8) parts.push(item);
+    // (searchParams builds a URLSearchParams, ~1 M instructions on its first use: only for a query)
+    if (url.search)
+      for (const item of url.searchParams.values()) if (item.length >= 8) parts.push(item);
     // Apprise forms (slack://TOKEN_A/…, pover://USER@TOKEN) keep a token where a host goes; a
     // token has no dot, a host name or address has.
     const { hostname } = url;

@@ -32,12 +32,20 @@ export interface Validated {
 }
 
 const sinksRecord = once(() => z.optional(z.record(z.string(), z.unknown())));
+const topLevels = new Map<string, ReturnType<typeof buildTopLevel>>();
 
 // The top-level schema for a file with these keys: only their schemas are built (typed as the
-// whole, every key being optional).
+// whole, every key being optional), once per set of keys (a live worker validates per event).
 function topLevelFor(keys: readonly string[]) {
-  const shape = topLevelShapeOf(keys) as ReturnType<typeof topLevelShape>;
-  return z.looseObject({ ...shape, sinks: sinksRecord() });
+  const shape = topLevelShapeOf(keys);
+  const id = Object.keys(shape).join(",");
+  let schema = topLevels.get(id);
+  if (!schema) topLevels.set(id, (schema = buildTopLevel(shape)));
+  return schema;
+}
+
+function buildTopLevel(shape: Partial<ReturnType<typeof topLevelShape>>) {
+  return z.looseObject({ ...(shape as ReturnType<typeof topLevelShape>), sinks: sinksRecord() });
 }
 type TopLevel = z.infer<ReturnType<typeof topLevelFor>>;
 
