@@ -16,14 +16,20 @@
 // a FIFO) costs the cache, never the run. dist/commands.cjs's has a header (bin/CODE-CACHE.md).
 "use strict";
 
-const fs = require("node:fs");
-const vm = require("node:vm");
+// node's modules by process.getBuiltinModule: require() compiles node's module loader's require
+// path on first use (~0.3 M instructions of every hook run); dist/hook.cjs is given the same.
+const builtin = (id) => process.getBuiltinModule(id) ?? require(id);
+// The functions every run calls are function expressions in parentheses (kept so by
+// prettier-ignore): V8 compiles those with this file, in one parse, where a declaration is
+// pre-parsed here and parsed again at its first call (~0.45 M instructions of every hook run).
+const fs = builtin("node:fs");
+const vm = builtin("node:vm");
 
 // Paths joined by hand: path.join's normalizing walk costs a hook run ~0.3 M instructions, and
 // nothing here needs it (a folder from the environment may end in a separator: the OS reads
 // "a//b" as "a/b"). The separator is the running system's (node:path is loaded by node's start;
 // the tests' simulated platforms change process.platform, not the files).
-const SEP = process.getBuiltinModule("node:path").sep;
+const SEP = builtin("node:path").sep;
 const join = (...parts) => parts.join(SEP);
 const dirOf = (file) => file.slice(0, file.lastIndexOf(SEP));
 const baseOf = (file) => file.slice(file.lastIndexOf(SEP) + 1);
@@ -34,11 +40,12 @@ const BUILD_ID = /^var __hnBuild = "([0-9a-f]{16})";/;
 const MAX_CACHE_BYTES = 32 << 20;
 
 // $XDG_CACHE_HOME/hook-notify (~/.cache), ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows.
-function cacheDir(env, platform, home) {
+// prettier-ignore
+const cacheDir = (function cacheDir(env, platform, home) {
   if (platform === "win32" && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, "hook-notify");
   if (platform === "darwin") return join(home, "Library", "Caches", "hook-notify");
   return join(env.XDG_CACHE_HOME || join(home, ".cache"), "hook-notify");
-}
+});
 
 // Ours alone: owned by the running user and writable by nobody else. A cache is code that runs: a
 // root run that keeps a user's HOME (sudo -E, macOS sudo) must not run what that user put there.
@@ -48,7 +55,8 @@ const ours = (info) => UID === undefined || (info.uid === UID && (info.mode & 0o
 
 // Only a regular file, opened without following a link or blocking, bounded in size, ours, in a
 // folder that is ours (not a link).
-function readCache(file) {
+// prettier-ignore
+const readCache = (function readCache(file) {
   const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
   let fd;
   try {
@@ -63,35 +71,38 @@ function readCache(file) {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
-}
+});
 
 // At most `size` bytes of `fd` from where it stands. readvSync, not readSync: V8 compiles the one
 // that runs first, and readSync's argument handling costs every hook run ~0.1 M instructions
 // more (dist/hook.cjs reads with readvSync too).
-function readUpTo(fd, size) {
+// prettier-ignore
+const readUpTo = (function readUpTo(fd, size) {
   const buffer = Buffer.allocUnsafe(size);
   let read = 0;
   for (let n = 1; n > 0 && read < size; read += n)
     n = fs.readvSync(fd, [read === 0 ? buffer : buffer.subarray(read)]);
   return buffer.subarray(0, read);
-}
+});
 
 // The bundle's text, with the fs calls the cache reads with (readFileSync's own code is more for
 // V8 to compile on every run), as UTF-8 by toString() without arguments (any argument costs
 // node's encoding look-up).
-function readSource(file) {
+// prettier-ignore
+const readSource = (function readSource(file) {
   const fd = fs.openSync(file, fs.constants.O_RDONLY);
   try {
     return readUpTo(fd, fs.fstatSync(fd).size).toString();
   } finally {
     fs.closeSync(fd);
   }
-}
+});
 
-function ourFolder(dir) {
+// prettier-ignore
+const ourFolder = (function ourFolder(dir) {
   const info = fs.lstatSync(dir);
   return info.isDirectory() && ours(info);
-}
+});
 
 // Temp file beside the target (0600, never over an existing one), then rename: a reader sees a
 // whole cache or none. Caches of other builds of the same bundle are removed, and temp files a
@@ -132,7 +143,8 @@ function writeCache(script, dir, file, home, header) {
 // `keepOn(keep)`: when to write it (once; default: as the process exits).
 // `header`: a cache with a header (bin/commands-cache.cjs): `split(data)` gives V8's part and
 // what the header said, `next(exports, said)` the header to write after the run (undefined: none).
-function requireCached(file, env = process.env, options = {}) {
+// prettier-ignore
+const requireCached = (function requireCached(file, env = process.env, options = {}) {
   const { worthKeeping = () => true, keepOn = (keep) => process.once("exit", keep) } = options;
   const { header } = options;
   const source = readSource(file);
@@ -168,7 +180,7 @@ function requireCached(file, env = process.env, options = {}) {
   );
   module.loaded = true;
   return module.exports;
-}
+});
 
 // A module of bin/ as require() would give it, without node's module loader (~5 M instructions);
 // undefined when it cannot be read (the cache goes without its header: the run goes on).
@@ -207,21 +219,22 @@ function cli(name) {
   }
 }
 
-function main() {
+// prettier-ignore
+const main = (function main() {
   let hook;
   try {
     // Its cache is kept from a run that handed its event over (it ran the whole fast path). It
-    // requires only node's own modules (scripts/build.mjs makes sure): this file's require does.
+    // requires only node's own modules (scripts/build.mjs makes sure): builtin() gives them.
     hook = requireCached(join(dirOf(module.path), "dist", "hook.cjs"), process.env, {
       worthKeeping: (exports) => exports.handedOver?.() === true,
-      require,
+      require: builtin,
     });
   } catch (error) {
     missing(error, "hook.cjs");
   }
   const argv = process.argv.slice(2);
   hook.main(argv, () => cli(hook.isHookInvocation(argv) ? "cli.cjs" : "commands.cjs"));
-}
+});
 
 module.exports = { requireCached, cacheDir, main };
 if (require.main === module) main();
