@@ -3,13 +3,14 @@
 // instructions, more than the rest of the fast path. Public fs only, by what fd 0 is:
 // - a regular file, or a pipe on Linux: read without blocking (fd-poll.ts);
 // - anything else (a socket, what node-based clients give; a pipe on macOS): fs.read in the
-//   thread pool (~1.5 M instructions, and libuv starts its threads). No public API opens a socket
+//   thread pool (~1 M instructions, and libuv starts its threads), into shared memory whose first
+//   byte tells that it landed (no timer when it did). No public API opens a socket
 //   without blocking short of node:net (~17 M). A read that blocks there forever (a client that
 //   keeps stdin open and never writes) would keep node from exiting (exit joins the pool's
 //   threads): `stuck()` says so, and the caller then ends the process by a signal once
 //   everything is logged.
 // Everything read is recorded, so that the full pipeline can be handed all of it (replay()).
-import { fstatSync, read, type Stats } from "node:fs";
+import { fstatSync, readv, type Stats } from "node:fs";
 import type { InputSource } from "../input-source.js";
 import { parses } from "../whole-json.js";
 import { nonBlockingReader, poll, type NonBlocking } from "./fd-poll.js";
@@ -27,6 +28,13 @@ export interface FdInput extends InputSource {
   /** True while a thread-pool read waits: node cannot exit by itself then. */
   stuck(): boolean;
 }
+
+/** What one read asks for. */
+const READ_BYTES = 64 * 1024;
+/** How long readOnce waits, without a timer, for a thread-pool read to land (the client wrote
+ * the event before it started the hook: it lands within a thread's start), and how often it looks. */
+const LANDING_MS = 20;
+const NAP_MS = 0.1;
 
 /** What one fdInput has read and how it reads more. */
 interface Reading {
@@ -130,20 +138,26 @@ function readOnce(
   timeoutMs: number,
   done: (whole: string | undefined) => void,
 ): void {
-  const buffer = Buffer.allocUnsafe(64 * 1024);
+  const { reader } = state;
+  // A thread-pool read goes into shared memory: its first byte says when it is done.
+  const memory = reader ? undefined : new SharedArrayBuffer(4 + READ_BYTES);
+  const buffer = memory ? Buffer.from(memory, 4, READ_BYTES) : Buffer.allocUnsafe(READ_BYTES);
   let answered = false;
   const answer = (event: string | undefined): void => {
     if (answered) return;
     answered = true;
     done(event);
   };
-  const timer = setTimeout(
-    () => {
-      answer(undefined);
-    },
-    Math.max(0, timeoutMs),
-  );
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    timer = setTimeout(
+      () => {
+        answer(undefined);
+      },
+      Math.max(0, timeoutMs),
+    );
+    timer.unref();
+  };
   const waiting: (() => void)[] = [];
   state.inflight = waiting;
   const settle = (error: Error | null, bytes: number): void => {
@@ -152,11 +166,11 @@ function readOnce(
     else if (bytes === 0) state.ended = true;
     else keep(state, buffer, bytes);
     for (const wake of waiting) wake();
-    clearTimeout(timer);
+    if (timer) clearTimeout(timer);
     answer(state.ended ? text(state) : whole(state));
   };
-  const { reader } = state;
   if (reader) {
+    arm();
     poll(reader.readNow, buffer, () => state.released).then(
       (bytes) => {
         settle(null, bytes);
@@ -168,10 +182,22 @@ function readOnce(
     return;
   }
   state.inPool++;
-  read(state.fd, buffer, 0, buffer.length, null, (error, bytes) => {
+  readv(state.fd, [buffer], null, (error, bytes) => {
     state.inPool--;
     settle(error, bytes);
   });
+  if (!landed(new Uint8Array(memory as SharedArrayBuffer, 4, 1), timeoutMs)) arm();
+}
+
+// True once the thread-pool read has put its first byte in `first` (zero before): the read is
+// over and its callback is the loop's next, so no timer is needed (a timer's first use compiles
+// node's timers, ~1.6 M instructions on Node 20). Waits at most LANDING_MS, in naps; a read
+// that ends with nothing (the client closed stdin) or not yet (a slow client) gets the timer.
+function landed(first: Uint8Array, timeoutMs: number): boolean {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const until = Date.now() + Math.min(LANDING_MS, timeoutMs);
+  while (Atomics.load(first, 0) === 0 && Date.now() < until) Atomics.wait(nap, 0, 0, NAP_MS);
+  return Atomics.load(first, 0) !== 0;
 }
 
 // The next bytes for read(): what was read ahead first, then fd 0 (recorded for replay()).
@@ -195,7 +221,7 @@ function readMore(state: Reading, buffer: Buffer): Promise<number> {
   if (state.reader) return poll(state.reader.readNow, buffer, () => state.released);
   state.inPool++;
   return new Promise<number>((resolve, reject) => {
-    read(state.fd, buffer, 0, buffer.length, null, (error, bytes) => {
+    readv(state.fd, [buffer], null, (error, bytes) => {
       state.inPool--;
       if (error) reject(error);
       else resolve(bytes);
