@@ -13,7 +13,7 @@
 import { fstatSync, readv, type Stats } from "node:fs";
 import type { InputSource } from "../input-source.js";
 import { parses } from "../whole-json.js";
-import { nonBlockingReader, poll, type NonBlocking } from "./fd-poll.js";
+import { landed, nonBlockingReader, poll, type NonBlocking } from "./fd-poll.js";
 
 export interface FdInput extends InputSource {
   /** The whole event if the client has written it all already (the usual case), read at once;
@@ -31,10 +31,6 @@ export interface FdInput extends InputSource {
 
 /** What one read asks for. */
 const READ_BYTES = 64 * 1024;
-/** How long readOnce waits, without a timer, for a thread-pool read to land (the client wrote
- * the event before it started the hook: it lands within a thread's start), and how often it looks. */
-const LANDING_MS = 20;
-const NAP_MS = 0.1;
 
 /** What one fdInput has read and how it reads more. */
 interface Reading {
@@ -187,17 +183,6 @@ function readOnce(
     settle(error, bytes);
   });
   if (!landed(new Uint8Array(memory as SharedArrayBuffer, 4, 1), timeoutMs)) arm();
-}
-
-// True once the thread-pool read has put its first byte in `first` (zero before): the read is
-// over and its callback is the loop's next, so no timer is needed (a timer's first use compiles
-// node's timers, ~1.6 M instructions on Node 20). Waits at most LANDING_MS, in naps; a read
-// that ends with nothing (the client closed stdin) or not yet (a slow client) gets the timer.
-function landed(first: Uint8Array, timeoutMs: number): boolean {
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  const until = Date.now() + Math.min(LANDING_MS, timeoutMs);
-  while (Atomics.load(first, 0) === 0 && Date.now() < until) Atomics.wait(nap, 0, 0, NAP_MS);
-  return Atomics.load(first, 0) !== 0;
 }
 
 // The next bytes for read(): what was read ahead first, then fd 0 (recorded for replay()).
