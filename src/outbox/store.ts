@@ -1,6 +1,6 @@
 // The durable outbox: one JSON file per remote delivery, written atomically (temp file + rename).
 // Entries name the sink and the config to re-read; they never hold sink options or secrets.
-import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
@@ -234,13 +234,7 @@ function ignoreMissing(error: unknown): void {
 
 // Temp files left by a process killed mid-write are swept after an hour (never a live write).
 export function sweepTemp(paths: OutboxPaths, now: number): void {
-  let names: string[];
-  try {
-    names = readdirSync(paths.tmp);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of existsSync(paths.tmp) ? readdirSync(paths.tmp) : []) {
     const file = join(paths.tmp, name);
     try {
       if (now - statSync(file).mtimeMs > 3_600_000) unlinkSync(file);

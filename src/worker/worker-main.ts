@@ -228,10 +228,7 @@ async function main(): Promise<void> {
   void startAhead(deps);
   ensureDirs(paths);
   sweepTemp(paths, deps.now());
-  // answered/ keeps a marker per session: pruned once a day, after the worker's first round; the
-  // code cache's folder loses the temp files killed hooks left; the outbox the sockets of workers
-  // killed before they could close them (nobody answers on one: a hook or flush takes it for a
-  // dead worker's in the meantime).
+  // After the first round: answered/ pruned daily, cache temp files and dead workers' sockets.
   setTimeout(() => {
     void sweepDeadSockets().catch(() => undefined);
     void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
