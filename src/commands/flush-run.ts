@@ -30,7 +30,7 @@ export async function runFlush(argv: FlushArgs): Promise<void> {
   const paths = outboxPaths(deps);
   const report = startReport(argv);
   const { json, say } = report;
-  await ensureDirs(paths);
+  ensureDirs(paths);
   const owner = processOwner(deps);
   // SubagentStop events held for coalescing go out now, merged, instead of at their window's
   // end; a running worker (which may be waiting for that window) then delivers them.

@@ -46,7 +46,7 @@ export type { ReleaseSummary } from "../outbox/parts-folders.js";
 // Writes one part into its group, durably (temp file, fsync, rename), and returns.
 export async function hold(deps: Deps, request: HoldRequest): Promise<void> {
   const paths = outboxPaths(deps);
-  await ensureDirs(paths);
+  ensureDirs(paths);
   const now = deps.now();
   const { notification, sinkName } = request;
   const entry: HeldEntry = {

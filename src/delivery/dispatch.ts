@@ -60,11 +60,20 @@ export async function dispatch(
   const toSend = deliveries.filter((d) => !toQueue.includes(d));
   // Every sink this notification goes to: a fallback never hands it to one of them again.
   const routed = [...deliveries, ...(options.held ?? [])].map((d) => d.entry.name);
+  // In the worker the banner goes first (issue #41): what is written for later (queued, held,
+  // follow-ups) waits, as a player does, until the sinks that are not audible were sent; the
+  // event is durable in events/ meanwhile, and the round's drain sends only after this run.
+  let quietSent: () => void = () => undefined;
+  const writesAfter =
+    options.deps.worker === true
+      ? new Promise<void>((resolve) => (quietSent = resolve))
+      : Promise.resolve();
+  const later = <T>(write: () => Promise<T>) => writesAfter.then(write);
   const [sent, queued, held, escalated] = await Promise.all([
-    sendLocal(toSend, budget, options),
-    queueRemote(toQueue, budget, options, routed),
-    holdForCoalescing(options.held ?? [], budget, options),
-    queueEscalations(options),
+    sendLocal(toSend, budget, options, quietSent),
+    later(() => queueRemote(toQueue, budget, options, routed)),
+    later(() => holdForCoalescing(options.held ?? [], budget, options)),
+    later(() => queueEscalations(options)),
   ]).finally(() => {
     budgetDeadline.clear();
   });
@@ -90,6 +99,7 @@ async function sendLocal(
   toSend: readonly RoutedDelivery[],
   budget: AbortSignal,
   options: DispatchOptions,
+  quietSent: () => void,
 ): Promise<Awaited<ReturnType<typeof sendOrSkip>>[]> {
   const quiet = new Map(
     toSend
@@ -109,6 +119,7 @@ async function sendLocal(
             ),
           ])
         : new Promise((resolve) => setImmediate(resolve));
+  void after.then(quietSent);
   try {
     return await Promise.all(
       toSend.map(async (d) => {

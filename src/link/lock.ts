@@ -3,7 +3,8 @@
 // A lock whose owner is dead, or whose heartbeat (mtime) is older than STALE_MS, is taken over.
 // "Dead" is decided by the owner's wake socket when the lock names one (see wake.ts): nobody
 // listening means dead, even when the pid is a zombie or was reused. Without a socket, by pid.
-import { link, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
+import { linkSync, unlinkSync, writeFileSync } from "node:fs";
+import { link, rename, stat, unlink, utimes } from "node:fs/promises";
 import { readBounded } from "../read-bounded.js";
 import { STALE_MS } from "../core/defaults.js";
 import { HEARTBEAT_MS } from "./rhythm.js";
@@ -50,16 +51,18 @@ export async function acquireLock(path: string, owner: LockOwner): Promise<HeldL
     const token = uniqueToken();
     // Never an empty lock file: a worker killed between creating and writing one would leave
     // a lock that looks freshly taken, and every worker for the next seconds would stand aside.
+    // Synchronous: three calls on a small file, where fs/promises (loaded for them alone) and
+    // three trips through libuv's thread pool came before a cold worker's first banner (#41).
     const temp = `${path}.${token}.tmp`;
     try {
       const content = { pid: owner.pid, token, startedAt: owner.now(), socket: owner.socket };
-      await writeFile(temp, JSON.stringify(content), { mode: 0o600, flag: "wx" });
-      await link(temp, path);
+      writeFileSync(temp, JSON.stringify(content), { mode: 0o600, flag: "wx" });
+      linkSync(temp, path);
       return heldLock(path, token, owner);
     } catch (error) {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
     } finally {
-      await unlink(temp).catch(() => undefined);
+      removeQuietly(temp);
     }
     const stale = await staleLock(path, owner);
     if (!stale) return undefined;
@@ -77,6 +80,14 @@ export async function acquireLock(path: string, owner: LockOwner): Promise<HeldL
     await unlink(aside).catch(() => undefined);
   }
   return undefined;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // not there (it was never made): nothing to remove
+  }
 }
 
 // The pid in a live lock file, or undefined: lets the hook skip spawning a second worker. With a

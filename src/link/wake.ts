@@ -5,7 +5,6 @@
 // then take it back: PROTOCOL.md) or "yield" (finish, release the lock, exit). The worker answers
 // "ok" when it will look at the outbox after the message, "no" when it is leaving.
 import type { Server } from "node:net";
-import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { OutboxPaths } from "../outbox/paths.js";
 
@@ -51,7 +50,14 @@ export async function listenForWake(
     });
   });
   // The path carries this worker's own token: a file there is a dead predecessor's socket.
-  if (!path.startsWith("\\\\")) await unlink(path).catch(() => undefined);
+  // Synchronous: there is hardly ever one, and fs/promises is not loaded for it (#41).
+  if (!path.startsWith("\\\\")) {
+    try {
+      process.getBuiltinModule("node:fs").unlinkSync(path);
+    } catch {
+      // none there
+    }
+  }
   return new Promise((resolve) => {
     server.once("error", () => {
       resolve(undefined);

@@ -1,6 +1,7 @@
 // The durable outbox: one JSON file per remote delivery, written atomically (temp file + rename).
 // Entries name the sink and the config to re-read; they never hold sink options or secrets.
-import { mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
+import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Deps } from "../deps.js";
 import { fnv1a64 } from "../fnv1a.js";
@@ -96,7 +97,7 @@ export interface QueuedDelivery {
 // Writes one delivery to outbox/pending and returns its key; durable before it returns.
 export async function enqueue(deps: Deps, delivery: QueuedDelivery): Promise<string> {
   const paths = outboxPaths(deps);
-  await ensureDirs(paths);
+  ensureDirs(paths);
   const entry = newEntry(delivery, deps.now());
   await writeEntry(paths, paths.pending, entry, "new");
   return entry.key;
@@ -150,8 +151,10 @@ function tempName(key: string, kind: TempKind): string {
   return `${key}.${String(process.pid)}.${unique}.${kind}.tmp`;
 }
 
-// 0700 folders: the outbox holds what agents said, which is nobody else's business.
-export async function ensureDirs(paths: OutboxPaths): Promise<void> {
+// 0700 folders: the outbox holds what agents said, which is nobody else's business. Synchronous:
+// six folders that exist cost a few microseconds; awaited one by one they loaded fs/promises and
+// crossed libuv's thread pool six times before a cold worker's first banner (issue #41).
+export function ensureDirs(paths: OutboxPaths): void {
   for (const dir of [
     paths.pending,
     paths.held,
@@ -160,7 +163,7 @@ export async function ensureDirs(paths: OutboxPaths): Promise<void> {
     paths.corrupt,
     paths.tmp,
   ]) {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 }
 
@@ -230,11 +233,13 @@ function ignoreMissing(error: unknown): void {
 }
 
 // Temp files left by a process killed mid-write are swept after an hour (never a live write).
-export async function sweepTemp(paths: OutboxPaths, now: number): Promise<void> {
-  const names = await readdir(paths.tmp).catch(() => [] as string[]);
-  for (const name of names) {
+export function sweepTemp(paths: OutboxPaths, now: number): void {
+  for (const name of existsSync(paths.tmp) ? readdirSync(paths.tmp) : []) {
     const file = join(paths.tmp, name);
-    const info = await stat(file).catch(() => undefined);
-    if (info && now - info.mtimeMs > 3_600_000) await unlink(file).catch(() => undefined);
+    try {
+      if (now - statSync(file).mtimeMs > 3_600_000) unlinkSync(file);
+    } catch {
+      // gone meanwhile, or not ours to remove: left
+    }
   }
 }

@@ -54,11 +54,13 @@ export async function hasActions(bus: NotificationBus): Promise<boolean> {
 
 /** The worker, as it starts, where a banner goes over D-Bus (Linux and the BSDs, not WSL): its
  * kept connection is opened beside its own start (connecting, authenticating and Hello take a
- * cold node ~11 ms), so its first banner is one message. No bus here: nothing, and the banner's
- * own attempt says why. */
+ * cold node ~11 ms) and the daemon's capabilities asked on it (kept per connection: the banner
+ * reads them for its body and its buttons), so its first banner is one message with no round
+ * trip before it. No bus here: nothing, and the banner's own attempt says why. */
 export function openBusAhead(env: Env, platform: NodeJS.Platform): void {
   if (platform === "darwin" || platform === "win32" || env.WSL_DISTRO_NAME) return;
   void import("../dbus/notifications.js")
     .then((dbus) => dbus.sharedNotificationBus(env))
+    .then((bus) => bus.capabilities())
     .catch(() => undefined);
 }

@@ -77,7 +77,7 @@ export function isWaitingForEnv(entry: OutboxEntry): boolean {
 // One pass over the due entries. Never throws for a delivery; every outcome is on disk and logged.
 export async function drain(deps: Deps, options: DrainOptions = {}): Promise<DrainSummary> {
   const paths = outboxPaths(deps);
-  await ensureDirs(paths);
+  ensureDirs(paths);
   const drainDeadline =
     options.deadlineMs === undefined ? undefined : deadline(options.deadlineMs, options.signal);
   const signal = drainDeadline?.signal ?? options.signal ?? new AbortController().signal;

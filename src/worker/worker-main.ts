@@ -105,11 +105,11 @@ const ports: WorkerPorts = {
   },
   // With the lock (at start, after a flush's pause, after a last look found work): the index is
   // built again from the folder; files it knows and that did not change are not read again.
-  async prepare() {
+  prepare() {
     index.markAll();
-    await sweepDeadSockets();
     adoptOrphans(paths, owner().isAlive);
     recoverEvents(paths, owner().isAlive);
+    return Promise.resolve();
   },
   // Every worker offers where FIFOs exist (PROTOCOL.md): the stamp outlives it. The door is made
   // once the first round's events ran: a cold worker's banner goes first.
@@ -226,11 +226,11 @@ async function main(): Promise<void> {
   removeClaim(startClaimFile(paths));
   // Beside this worker's own start: Do Not Disturb read, the desktop's D-Bus connection opened.
   void startAhead(deps);
-  await ensureDirs(paths);
-  await sweepTemp(paths, deps.now());
-  // answered/ keeps a marker per session: pruned once a day, after the worker's first round; the
-  // code cache's folder loses the temp files killed hooks left.
+  ensureDirs(paths);
+  sweepTemp(paths, deps.now());
+  // After the first round: answered/ pruned daily, cache temp files and dead workers' sockets.
   setTimeout(() => {
+    void sweepDeadSockets().catch(() => undefined);
     void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
       () => undefined,
     );

@@ -19,7 +19,7 @@ async function heldBox(at: string, now: { value: number }) {
     { ops: { type: "webhook", url: "http://127.0.0.1:9/x" } },
     () => now.value,
   );
-  await ensureDirs(box.paths);
+  ensureDirs(box.paths);
   for (const i of [1, 2, 3]) {
     const notification = sampleNotification({ id: `n-${String(i)}`, sessionId: `s-${String(i)}` });
     const entry = newEntry(

@@ -22,7 +22,7 @@ describe("checkWorker", () => {
 
   it("warns about a lock whose worker does not answer", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     const socket = join(box.paths.root, "gone.sock");
     await writeFile(box.paths.lock, JSON.stringify({ pid: 999_999_999, token: "t", socket }));
     expect(await checkWorker(box.deps)).toMatchObject({ status: "warn" });
@@ -32,7 +32,7 @@ describe("checkWorker", () => {
     "prints a live worker's memory and CPU, and when it wakes",
     async () => {
       const box = await outboxEnv({});
-      await ensureDirs(box.paths);
+      ensureDirs(box.paths);
       const socket = join(box.paths.root, "w.sock");
       const server = createServer((c) => {
         c.resume().end("ok\n");

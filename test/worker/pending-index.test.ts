@@ -47,7 +47,7 @@ const keys = (entries: readonly OutboxEntry[]) => entries.map((item) => item.not
 describe("the worker's due-time index", () => {
   it("is built from the folder at start and sees this process's writes and removals at once", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     await writeEntry(box.paths, box.paths.pending, entry("due", NOW - 1));
     await writeEntry(box.paths, box.paths.pending, entry("later", NOW + HOUR));
     const index = await indexed(box);
@@ -72,7 +72,7 @@ describe("the worker's due-time index", () => {
 
   it("reads no file and lists nothing to answer what is due: entries not yet due cost nothing", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     for (let i = 0; i < 20; i++)
       await writeEntry(box.paths, box.paths.pending, entry(`w${String(i)}`, NOW + HOUR + i));
     const index = await indexed(box);
@@ -90,7 +90,7 @@ describe("the worker's due-time index", () => {
 
   it("sees an entry another process added while the worker runs once it is woken (one listing, new names read)", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     await writeEntry(box.paths, box.paths.pending, entry("old", NOW + HOUR));
     const index = await indexed(box);
     try {
@@ -114,7 +114,7 @@ describe("the worker's due-time index", () => {
 
   it("quarantines a corrupt file another process left, and re-reads after a flush only what changed", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     const kept = entry("kept", NOW + HOUR);
     await writeEntry(box.paths, box.paths.pending, kept);
     const index = await indexed(box);
@@ -134,7 +134,7 @@ describe("the worker's due-time index", () => {
 
   it("a crash between writes: a killed writer's temp file is not an entry until adopted; a worker's restart rebuilds the same index", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     await writeEntry(box.paths, box.paths.pending, entry("a", NOW - 1));
     await writeEntry(box.paths, box.paths.pending, entry("b", NOW + HOUR));
     const index = await indexed(box);
@@ -163,7 +163,7 @@ describe("the worker's due-time index", () => {
 
   it("a target that is down holds its whole line; others and escalations keep their time", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     const down = entry("down", NOW - 10, "dead");
     await writeEntry(box.paths, box.paths.pending, down);
     await writeEntry(box.paths, box.paths.pending, entry("up", NOW - 5, "alive"));
@@ -185,7 +185,7 @@ describe("the worker's due-time index", () => {
 
   it("an entry waiting for a ${VAR} is tried when due but wakes nobody, and by a new worker at once", async () => {
     const box = await outboxEnv({});
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     const waiting = {
       ...entry("env", NOW + HOUR),
       lastError: { code: "CONFIG_ENV_MISSING", message: "TOKEN is not set" },

@@ -14,7 +14,7 @@ const POSIX = process.platform !== "win32";
 describe.runIf(POSIX)("runEvents in a worker's round", () => {
   it("queues the event's webhook for this round and sends no message to the worker's socket", async () => {
     const box = await outboxEnv({ hook: { type: "webhook", url: "http://127.0.0.1:9/hook" } });
-    await ensureDirs(box.paths);
+    ensureDirs(box.paths);
     // This process plays the worker: it holds the lock and listens on the socket the lock names.
     const socket = join(box.paths.root, "worker.test.sock");
     const messages: string[] = [];
