@@ -4,6 +4,7 @@
 // it wakes the worker: "wake" (look at the outbox now), "pause" (release the lock for a `flush`,
 // then take it back: PROTOCOL.md) or "yield" (finish, release the lock, exit). The worker answers
 // "ok" when it will look at the outbox after the message, "no" when it is leaving.
+import { unlinkSync } from "node:fs";
 import type { Server } from "node:net";
 import { join } from "node:path";
 import type { OutboxPaths } from "../outbox/paths.js";
@@ -53,7 +54,7 @@ export async function listenForWake(
   // Synchronous: there is hardly ever one, and fs/promises is not loaded for it (#41).
   if (!path.startsWith("\\\\")) {
     try {
-      process.getBuiltinModule("node:fs").unlinkSync(path);
+      unlinkSync(path);
     } catch {
       // none there
     }
