@@ -91,10 +91,13 @@ function openMade(
   const socket: Socket = new net.Socket({ fd, readable: true, writable: false });
   const stamper = createStamper(deps, paths, fifo);
   readKnocks(socket, stamper.ask, onKnock);
-  stamper.write();
+  // The watch first, then the stamp: an edit made as soon as the stamp is there (a hook, or a
+  // person, may read it at once) is seen. Watched after, an edit in between went unseen while the
+  // stamp vouched for the old text until a hook found it stale.
   const watcher = watchConfig(stamper.configPath, () => {
     stamper.refresh();
   });
+  stamper.write();
   return {
     refresh: stamper.refresh,
     learn: stamper.learn,
