@@ -202,16 +202,22 @@ export class BusConnection {
 }
 
 /** Connects to the bus at `path` ("\0name" for an abstract socket), authenticates as `uid`, sends
- *  Hello; resolves once the bus gave the connection its unique name. */
+ *  Hello; resolves once the bus gave the connection its unique name. `behindHello` may call on the
+ *  connection at once: the calls are written right behind Hello, before its reply (the bus reads
+ *  a connection's messages in order, Hello first), so their answers come with Hello's; they
+ *  reject with the connection if it fails. */
 export async function connectBus(
   path: string,
   uid: number,
   options: CallOptions,
+  behindHello?: (connection: BusConnection) => void,
 ): Promise<BusConnection> {
   const connection = new BusConnection(createConnection({ path }));
   const hello = { ...BUS, interface: "org.freedesktop.DBus", member: "Hello" };
   try {
-    const reply = await connection.call(hello, options, authRequest(uid));
+    const replied = connection.call(hello, options, authRequest(uid));
+    behindHello?.(connection);
+    const reply = await replied;
     connection.uniqueName = textOf(reply.body[0]);
     return connection;
   } catch (error) {

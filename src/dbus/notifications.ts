@@ -41,15 +41,26 @@ export interface NotificationBus {
 
 const OPEN_TIMEOUT_MS = 3_000;
 const CALL_TIMEOUT_MS = 10_000;
+/** An Inhibited asked behind Hello answers the first read within this long; later reads ask. */
+const AHEAD_KEEP_MS = 5_000;
 // Node 20 pads an abstract socket's name to the whole sockaddr_un, so it never finds the bus's.
 const ABSTRACT_SOCKETS = Number(process.versions.node.split(".")[0]) >= 22;
 const PROPERTIES = { ...NOTIFICATIONS, interface: "org.freedesktop.DBus.Properties" };
 const connections = new WeakMap<NotificationBus, BusConnection>();
 
-/** Connects to the session bus `env` names (every address in order), authenticates, sends Hello. */
+/** What a connection asks behind its Hello (connection.ts), in the same write: the daemon's
+ *  capabilities (every banner reads them) and, where Do Not Disturb is read from the daemon
+ *  (presence/dnd.ts), its Inhibited property. A cold worker's first banner then waits for no
+ *  round trip after Hello's (issue #41). */
+export interface AskAhead {
+  inhibited?: boolean | undefined;
+}
+
+/** Connects to the session bus `env` names (every address in order), authenticates, sends Hello;
+ *  `ahead`: what to ask behind Hello (AskAhead). */
 export async function openNotificationBus(
   env: Record<string, string | undefined>,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  options: { signal?: AbortSignal; timeoutMs?: number; ahead?: AskAhead } = {},
 ): Promise<NotificationBus> {
   const { sockets, skipped } = sessionBusSockets(env);
   const uid = process.getuid?.();
@@ -64,8 +75,15 @@ export async function openNotificationBus(
       continue;
     }
     try {
-      const connection = await connectBus(socket.path, uid, { signal: options.signal, timeoutMs });
-      return notificationBus(connection);
+      let bus: NotificationBus | undefined;
+      const { ahead } = options;
+      const connection = await connectBus(
+        socket.path,
+        uid,
+        { signal: options.signal, timeoutMs },
+        ahead && ((opened) => (bus = notificationBus(opened, ahead))),
+      );
+      return bus ?? notificationBus(connection);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       problems.push(`${socket.address}: ${(error as Error).message}`);
@@ -80,9 +98,10 @@ function noBus(env: Record<string, string | undefined>, problems: string[]): Hoo
   return new HookNotifyError("SINK_UNAVAILABLE", inertText(text, "line"));
 }
 
-function notificationBus(connection: BusConnection): NotificationBus {
+function notificationBus(connection: BusConnection, ahead?: AskAhead): NotificationBus {
   const signals = new NotificationSignals(connection);
   let capabilities: Promise<string[]> | undefined;
+  let inhibitedAhead: { asked: number; answer: Promise<boolean> } | undefined;
   const call = async (
     member: string,
     signature = "",
@@ -100,8 +119,31 @@ function notificationBus(connection: BusConnection): NotificationBus {
     signals.owner = reply.sender ?? signals.owner;
     return reply.body;
   };
+  const askInhibited = async (signal?: AbortSignal): Promise<boolean> => {
+    const reply = await connection
+      .call(
+        {
+          ...PROPERTIES,
+          member: "Get",
+          signature: "ss",
+          body: [NOTIFICATIONS.interface, "Inhibited"],
+        },
+        { timeoutMs: CALL_TIMEOUT_MS, signal },
+      )
+      .catch((error: unknown) => {
+        throw daemonError(error);
+      });
+    const [variant] = reply.body;
+    const value = typeof variant === "object" && !Array.isArray(variant) ? variant.value : variant;
+    if (typeof value !== "boolean")
+      throw new HookNotifyError("SINK_FAILED", "the daemon's Inhibited is not a boolean");
+    return value;
+  };
   const bus: NotificationBus = {
-    uniqueName: connection.uniqueName,
+    // Set once Hello's reply came (a bus made behind Hello exists before it).
+    get uniqueName() {
+      return connection.uniqueName;
+    },
     notify: async (request, signal) => {
       const [id] = await call("Notify", NOTIFY_SIGNATURE, notifyBody(request), { signal });
       if (typeof id !== "number" || id === 0)
@@ -130,26 +172,12 @@ function notificationBus(connection: BusConnection): NotificationBus {
         specVersion: specVersion ?? "",
       };
     },
-    inhibited: async (signal) => {
-      const reply = await connection
-        .call(
-          {
-            ...PROPERTIES,
-            member: "Get",
-            signature: "ss",
-            body: [NOTIFICATIONS.interface, "Inhibited"],
-          },
-          { timeoutMs: CALL_TIMEOUT_MS, signal },
-        )
-        .catch((error: unknown) => {
-          throw daemonError(error);
-        });
-      const [variant] = reply.body;
-      const value =
-        typeof variant === "object" && !Array.isArray(variant) ? variant.value : variant;
-      if (typeof value !== "boolean")
-        throw new HookNotifyError("SINK_FAILED", "the daemon's Inhibited is not a boolean");
-      return value;
+    // The answer asked behind Hello serves the first read, if it comes soon; any other asks.
+    inhibited: (signal) => {
+      const early = inhibitedAhead;
+      inhibitedAhead = undefined;
+      if (early && Date.now() - early.asked < AHEAD_KEEP_MS) return early.answer;
+      return askInhibited(signal);
     },
     onSignal: (handler, onEnd) => signals.subscribe(handler, onEnd),
     end: () => {
@@ -157,6 +185,14 @@ function notificationBus(connection: BusConnection): NotificationBus {
     },
   };
   connections.set(bus, connection);
+  if (ahead) {
+    void bus.capabilities().catch(() => undefined);
+    if (ahead.inhibited === true) {
+      const answer = askInhibited();
+      answer.catch(() => undefined);
+      inhibitedAhead = { asked: Date.now(), answer };
+    }
+  }
   return bus;
 }
 
@@ -183,9 +219,11 @@ function daemonError(error: unknown): unknown {
 let shared: { address: string; bus: Promise<NotificationBus> } | undefined;
 
 /** The worker's one connection, opened on first use and kept; a connection that closed or failed
- *  to open is opened again on the next use (once per call, never in a loop). */
+ *  to open is opened again on the next use (once per call, never in a loop). Opened, it asks the
+ *  daemon's capabilities behind Hello, and what `ahead` names. */
 export async function sharedNotificationBus(
   env: Record<string, string | undefined>,
+  ahead: AskAhead = {},
 ): Promise<NotificationBus> {
   const address = `${env.DBUS_SESSION_BUS_ADDRESS ?? ""}|${env.XDG_RUNTIME_DIR ?? ""}`;
   const kept = shared?.address === address ? await shared.bus.catch(() => undefined) : undefined;
@@ -198,7 +236,7 @@ export async function sharedNotificationBus(
       },
       () => undefined,
     );
-  const bus = openNotificationBus(env);
+  const bus = openNotificationBus(env, { ahead });
   shared = { address, bus };
   return bus;
 }
@@ -207,12 +245,18 @@ export async function sharedNotificationBus(
  *  after it (also when `use` fails). */
 export async function withBus<T>(
   env: Record<string, string | undefined>,
-  options: { worker?: boolean | undefined; signal?: AbortSignal | undefined; timeoutMs?: number },
+  options: {
+    worker?: boolean | undefined;
+    signal?: AbortSignal | undefined;
+    timeoutMs?: number;
+    /** The worker's kept connection, if this call opens it: what it asks behind Hello. */
+    ahead?: AskAhead | undefined;
+  },
   use: (bus: NotificationBus) => Promise<T>,
 ): Promise<T> {
   const { worker, signal, timeoutMs } = options;
   const bus = worker
-    ? await sharedNotificationBus(env)
+    ? await sharedNotificationBus(env, options.ahead)
     : await openNotificationBus(env, {
         ...(signal ? { signal } : {}),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -65,8 +65,11 @@ export async function readDndFor(
  * (presence/dnd.ts), and its D-Bus connection for banners opened (sinks/desktop-bus.ts), so the
  * first event's run waits for neither. */
 export async function startAhead(deps: Deps): Promise<void> {
-  (await import("../presence/dnd.js")).readDndAhead(deps);
-  (await import("../sinks/desktop-bus.js")).openBusAhead(deps.env, deps.platform);
+  const dnd = await import("../presence/dnd.js");
+  dnd.readDndAhead(deps);
+  // Whichever of the two opens the connection, the daemon's Inhibited is asked behind Hello.
+  const ahead = { inhibited: dnd.readsInhibited(deps) };
+  (await import("../sinks/desktop-bus.js")).openBusAhead(deps.env, deps.platform, ahead);
 }
 
 // --dry-run is for a person, not the agent: it may ask the probes (the hook never does).

@@ -129,7 +129,8 @@ async function readDndNow(deps: DndDeps, signal: AbortSignal): Promise<DndReadin
       ? readWindowsToasts(run.stdout)
       : unknown("Windows", `reg.exe: ${run.problem ?? "failed"}`);
   }
-  if (GNOME.test(env.XDG_CURRENT_DESKTOP ?? "")) {
+  // GNOME keeps it in its settings (its daemon has no Inhibited).
+  if (!readsInhibited(deps)) {
     const args = ["get", "org.gnome.desktop.notifications", "show-banners"];
     const run = await runProbeProgram("gsettings", args, options);
     return run.ok
@@ -139,14 +140,21 @@ async function readDndNow(deps: DndDeps, signal: AbortSignal): Promise<DndReadin
   return readInhibited(deps, signal);
 }
 
+/** Where Do Not Disturb is the notification daemon's Inhibited property (not macOS, Windows, WSL
+ * or GNOME): the worker's D-Bus connection asks it behind its Hello (dbus/notifications.ts). */
+export function readsInhibited(deps: Pick<DndDeps, "env" | "platform">): boolean {
+  const { env, platform } = deps;
+  if (platform === "darwin" || platform === "win32" || env.WSL_DISTRO_NAME) return false;
+  return !GNOME.test(env.XDG_CURRENT_DESKTOP ?? "");
+}
+
 // The daemon's Inhibited property on hook-notify's own D-Bus connection (src/dbus; the worker's
 // kept one, else one for this read), no program started.
 async function readInhibited(deps: DndDeps, signal: AbortSignal): Promise<DndReading> {
   const { withBus } = await import("../dbus/notifications.js");
   try {
-    const on = await withBus(deps.env, { worker: deps.worker, signal }, (bus) =>
-      bus.inhibited(signal),
-    );
+    const options = { worker: deps.worker, signal, ahead: { inhibited: true } };
+    const on = await withBus(deps.env, options, (bus) => bus.inhibited(signal));
     return inhibitedReading(on);
   } catch (error) {
     const { dbusError, message } = error as { dbusError?: string; message: string };

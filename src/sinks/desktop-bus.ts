@@ -2,7 +2,7 @@
 // here (the desktop sink, approve's buttons, doctor's checks) reaches it. The background worker
 // keeps one connection for its life (sharedNotificationBus); anyone else (the hook's fallback,
 // --wait, flush, test, doctor) opens one for the call and ends it after.
-import type { NotificationBus } from "../dbus/notifications.js";
+import type { AskAhead, NotificationBus } from "../dbus/notifications.js";
 import { HookNotifyError, toHookNotifyError } from "../errors.js";
 
 export type { NotificationBus };
@@ -54,13 +54,13 @@ export async function hasActions(bus: NotificationBus): Promise<boolean> {
 
 /** The worker, as it starts, where a banner goes over D-Bus (Linux and the BSDs, not WSL): its
  * kept connection is opened beside its own start (connecting, authenticating and Hello take a
- * cold node ~11 ms) and the daemon's capabilities asked on it (kept per connection: the banner
- * reads them for its body and its buttons), so its first banner is one message with no round
- * trip before it. No bus here: nothing, and the banner's own attempt says why. */
-export function openBusAhead(env: Env, platform: NodeJS.Platform): void {
+ * cold node ~11 ms), and the daemon's capabilities (kept per connection: the banner reads them
+ * for its body and its buttons) and `ahead`'s Inhibited are asked behind Hello, in its write, so
+ * its first banner is one message with no round trip before it. No bus here: nothing, and the
+ * banner's own attempt says why. */
+export function openBusAhead(env: Env, platform: NodeJS.Platform, ahead: AskAhead): void {
   if (platform === "darwin" || platform === "win32" || env.WSL_DISTRO_NAME) return;
   void import("../dbus/notifications.js")
-    .then((dbus) => dbus.sharedNotificationBus(env))
-    .then((bus) => bus.capabilities())
+    .then((dbus) => dbus.sharedNotificationBus(env, ahead))
     .catch(() => undefined);
 }

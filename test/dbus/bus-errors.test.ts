@@ -28,12 +28,15 @@ const failure = (promise: Promise<unknown>) =>
     (error: unknown) => error as HookNotifyError,
   );
 
-// A unix socket server that answers each connection with `answer` (or nothing).
-async function socketServer(answer?: string): Promise<{ address: string }> {
+// A unix socket server that answers each connection with `answer` (or nothing), and keeps what
+// it received.
+async function socketServer(answer?: string): Promise<{ address: string; received: () => Buffer }> {
   const dir = mkdtempSync(join(tmpdir(), "hook-notify-sock-"));
   const sockets: Socket[] = [];
+  let received = Buffer.alloc(0);
   const server: Server = createServer((socket) => {
     sockets.push(socket);
+    socket.on("data", (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
     socket.once("data", () => {
       if (answer !== undefined) socket.write(answer);
     });
@@ -44,7 +47,7 @@ async function socketServer(answer?: string): Promise<{ address: string }> {
     server.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { address: `unix:path=${join(dir, "bus")}` };
+  return { address: `unix:path=${join(dir, "bus")}`, received: () => received };
 }
 
 describe("the session bus address", () => {
@@ -133,6 +136,50 @@ describe("no daemon reached", () => {
     expect(again).not.toBe(bus);
     expect(await again.notify(request)).toBe(1);
     again.end();
+  });
+
+  it("the worker's connection asks the capabilities and Inhibited behind Hello, before any answer", async () => {
+    // A bus that answers nothing: what arrives was written unanswered.
+    const server = await socketServer();
+    const controller = new AbortController();
+    const opening = failure(
+      openNotificationBus(
+        { DBUS_SESSION_BUS_ADDRESS: server.address },
+        { ahead: { inhibited: true }, signal: controller.signal },
+      ),
+    );
+    const has = (text: string) => server.received().includes(Buffer.from(text));
+    await expect.poll(() => has("Hello") && has("GetCapabilities") && has("Inhibited")).toBe(true);
+    // In that order, behind the authentication.
+    const at = (text: string) => server.received().indexOf(Buffer.from(text));
+    expect(at("BEGIN\r\n")).toBeLessThan(at("Hello"));
+    expect(at("Hello")).toBeLessThan(at("GetCapabilities"));
+    expect(at("GetCapabilities")).toBeLessThan(at("Inhibited"));
+    // The open still waits for Hello's answer; given up, the calls behind it fail with it quietly.
+    controller.abort(new Error("the worker is leaving"));
+    expect((await opening)?.message).toContain("aborted (the worker is leaving)");
+  });
+
+  it("the Inhibited asked behind Hello answers the first read; the next read asks again", async () => {
+    const fake = await fakeNotificationBus({ inhibited: true });
+    const bus = await openNotificationBus(fake.env, { ahead: { inhibited: true } });
+    onTestFinished(() => {
+      bus.end();
+    });
+    await expect.poll(() => fake.inhibitedReads()).toBe(1);
+    expect(await bus.inhibited()).toBe(true);
+    expect(fake.inhibitedReads()).toBe(1);
+    fake.setInhibited(false);
+    expect(await bus.inhibited()).toBe(false);
+    expect(fake.inhibitedReads()).toBe(2);
+    // Without `ahead`, nothing is asked until a read.
+    const plain = await openNotificationBus(fake.env);
+    onTestFinished(() => {
+      plain.end();
+    });
+    expect(fake.inhibitedReads()).toBe(2);
+    expect(await plain.inhibited()).toBe(false);
+    expect(fake.inhibitedReads()).toBe(3);
   });
 
   it.runIf(process.platform === "linux" && findProgram("dbus-daemon", process.env, "linux"))(
