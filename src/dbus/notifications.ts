@@ -7,6 +7,7 @@ import { sessionBusSockets } from "./address.js";
 import { connectBus, type BusConnection, type CallOptions } from "./connection.js";
 import { NOTIFICATIONS, NotificationSignals, type BusSignal } from "./notification-signals.js";
 import { notifyBody, NOTIFY_SIGNATURE, uint32, type NotifyRequest } from "./notify-request.js";
+import { inhibitedReader } from "./inhibited.js";
 import type { DbusValue } from "./signature.js";
 
 export type { BusSignal } from "./notification-signals.js";
@@ -41,11 +42,8 @@ export interface NotificationBus {
 
 const OPEN_TIMEOUT_MS = 3_000;
 const CALL_TIMEOUT_MS = 10_000;
-/** An Inhibited asked behind Hello answers the first read within this long; later reads ask. */
-const AHEAD_KEEP_MS = 5_000;
 // Node 20 pads an abstract socket's name to the whole sockaddr_un, so it never finds the bus's.
 const ABSTRACT_SOCKETS = Number(process.versions.node.split(".")[0]) >= 22;
-const PROPERTIES = { ...NOTIFICATIONS, interface: "org.freedesktop.DBus.Properties" };
 const connections = new WeakMap<NotificationBus, BusConnection>();
 
 /** What a connection asks behind its Hello (connection.ts), in the same write: the daemon's
@@ -101,7 +99,6 @@ function noBus(env: Record<string, string | undefined>, problems: string[]): Hoo
 function notificationBus(connection: BusConnection, ahead?: AskAhead): NotificationBus {
   const signals = new NotificationSignals(connection);
   let capabilities: Promise<string[]> | undefined;
-  let inhibitedAhead: { asked: number; answer: Promise<boolean> } | undefined;
   const call = async (
     member: string,
     signature = "",
@@ -119,26 +116,7 @@ function notificationBus(connection: BusConnection, ahead?: AskAhead): Notificat
     signals.owner = reply.sender ?? signals.owner;
     return reply.body;
   };
-  const askInhibited = async (signal?: AbortSignal): Promise<boolean> => {
-    const reply = await connection
-      .call(
-        {
-          ...PROPERTIES,
-          member: "Get",
-          signature: "ss",
-          body: [NOTIFICATIONS.interface, "Inhibited"],
-        },
-        { timeoutMs: CALL_TIMEOUT_MS, signal },
-      )
-      .catch((error: unknown) => {
-        throw daemonError(error);
-      });
-    const [variant] = reply.body;
-    const value = typeof variant === "object" && !Array.isArray(variant) ? variant.value : variant;
-    if (typeof value !== "boolean")
-      throw new HookNotifyError("SINK_FAILED", "the daemon's Inhibited is not a boolean");
-    return value;
-  };
+  const inhibited = inhibitedReader(connection, CALL_TIMEOUT_MS, daemonError);
   const bus: NotificationBus = {
     // Set once Hello's reply came (a bus made behind Hello exists before it).
     get uniqueName() {
@@ -173,12 +151,7 @@ function notificationBus(connection: BusConnection, ahead?: AskAhead): Notificat
       };
     },
     // The answer asked behind Hello serves the first read, if it comes soon; any other asks.
-    inhibited: (signal) => {
-      const early = inhibitedAhead;
-      inhibitedAhead = undefined;
-      if (early && Date.now() - early.asked < AHEAD_KEEP_MS) return early.answer;
-      return askInhibited(signal);
-    },
+    inhibited: (signal) => inhibited.read(signal),
     onSignal: (handler, onEnd) => signals.subscribe(handler, onEnd),
     end: () => {
       connection.end();
@@ -187,11 +160,7 @@ function notificationBus(connection: BusConnection, ahead?: AskAhead): Notificat
   connections.set(bus, connection);
   if (ahead) {
     void bus.capabilities().catch(() => undefined);
-    if (ahead.inhibited === true) {
-      const answer = askInhibited();
-      answer.catch(() => undefined);
-      inhibitedAhead = { asked: Date.now(), answer };
-    }
+    if (ahead.inhibited === true) inhibited.askAhead();
   }
   return bus;
 }
