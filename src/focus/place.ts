@@ -2,6 +2,7 @@
 // to the worker): the tmux or zellij pane, the kitty window or WezTerm pane, the X11 terminal
 // window, the Wayland compositor, the macOS terminal app, Windows Terminal. Pure. Every value is checked strictly before anything uses it:
 // a value that does not look right is left out, never passed on.
+import { once } from "../once.js";
 
 /** The place a banner's click brings back; each part is set only when it was valid. */
 export interface FocusPlace {
@@ -39,8 +40,9 @@ const NUMBER_ID = /^\d{1,9}$/;
 const ITERM_SESSION =
   /^w\d{1,4}t\d{1,4}p\d{1,4}:([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})$/;
 const ZELLIJ_SESSION = /^[A-Za-z0-9][\w.-]{0,99}$/;
-/** kitty's listen_on as it sets KITTY_LISTEN_ON: a unix socket, by path or abstract name. */
-const KITTY_SOCKET = /^unix:(@[\w.-]{1,200}|\/[^\p{Cc},;]{1,1000})$/u;
+/** kitty's listen_on as it sets KITTY_LISTEN_ON: a unix socket, by path or abstract name. Built
+ * on first use: a regular expression with the u flag costs V8 1-2 M instructions to make. */
+const kittySocket = once(() => /^unix:(@[\w.-]{1,200}|\/[^\p{Cc},;]{1,1000})$/u);
 
 /** TERM_PROGRAM values of macOS terminals, and their bundle ids. */
 const MAC_TERMINALS: Readonly<Record<string, string>> = {
@@ -97,7 +99,8 @@ function terminalPaneOf(env: Env, inTmux: boolean): Partial<FocusPlace> {
   if (!inTmux) {
     const window = env.KITTY_WINDOW_ID;
     const to = env.KITTY_LISTEN_ON;
-    if (window && to && NUMBER_ID.test(window) && KITTY_SOCKET.test(to)) out.kitty = { window, to };
+    if (window && to && NUMBER_ID.test(window) && kittySocket().test(to))
+      out.kitty = { window, to };
     const wezterm = env.WEZTERM_PANE;
     if (wezterm && NUMBER_ID.test(wezterm)) out.wezterm = { pane: wezterm };
   }

@@ -4,6 +4,7 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { processStart, sameAgent } from "../process-start.js";
+import { once } from "../once.js";
 
 /** Where a reply is typed, as the hook saw it (src/presence/gate-env.ts). */
 export interface ReplyPane {
@@ -15,7 +16,8 @@ export interface ReplyPane {
 }
 
 const PANE = /^%\d{1,9}$/;
-const SOCKET = /^(\/[^,\p{Cc}]{1,1000}),\d+,\d+$/u;
+/** Built on first use: a regular expression with the u flag costs V8 1-2 M instructions to make. */
+const socketOf = once(() => /^(\/[^,\p{Cc}]{1,1000}),\d+,\d+$/u);
 const TMUX_TIMEOUT_MS = 5000;
 
 /** The agent's tmux pane as the hook saw it (its TMUX and TMUX_PANE). */
@@ -26,7 +28,7 @@ export interface HookPane {
 
 // The pane from the hook's variables, or undefined when one is missing or odd.
 export function hookPaneOf(env: Record<string, string>): HookPane | undefined {
-  const socket = SOCKET.exec(env.TMUX ?? "")?.[1];
+  const socket = socketOf().exec(env.TMUX ?? "")?.[1];
   const pane = env.TMUX_PANE;
   if (!socket || !pane || !PANE.test(pane)) return undefined;
   return { socket, pane };
