@@ -26,6 +26,7 @@ export const BASE = [
   "shown-text.ts",
   "state-dir.ts",
   "style.ts",
+  "tmux-pane.ts",
   "version.ts",
   "whole-json.ts",
   "zod.ts",

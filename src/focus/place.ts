@@ -2,12 +2,12 @@
 // to the worker): the tmux or zellij pane, the kitty window or WezTerm pane, the X11 terminal
 // window, the Wayland compositor, the macOS terminal app, Windows Terminal. Pure. Every value is checked strictly before anything uses it:
 // a value that does not look right is left out, never passed on.
-import { once } from "../once.js";
+import { tmuxPaneOf, type TmuxPane } from "../tmux-pane.js";
 
 /** The place a banner's click brings back; each part is set only when it was valid. */
 export interface FocusPlace {
   /** The tmux server's socket and the agent's pane ("%12"). */
-  tmux?: { socket: string; pane: string } | undefined;
+  tmux?: TmuxPane | undefined;
   /** X11: the terminal's window id from WINDOWID (decimal), outside tmux only. */
   x11Window?: string | undefined;
   /** "x11", or the Wayland compositor that can focus a window by pid ("sway", "hyprland"),
@@ -31,7 +31,6 @@ export interface FocusPlace {
   itermSession?: string | undefined;
 }
 
-const PANE = /^%\d{1,9}$/;
 const WINDOW_ID = /^\d{1,10}$/;
 const BUNDLE_ID = /^[A-Za-z0-9][A-Za-z0-9-]*(\.[A-Za-z0-9][A-Za-z0-9-]*){1,10}$/;
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -40,9 +39,10 @@ const NUMBER_ID = /^\d{1,9}$/;
 const ITERM_SESSION =
   /^w\d{1,4}t\d{1,4}p\d{1,4}:([0-9A-Fa-f]{8}(?:-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12})$/;
 const ZELLIJ_SESSION = /^[A-Za-z0-9][\w.-]{0,99}$/;
-/** kitty's listen_on as it sets KITTY_LISTEN_ON: a unix socket, by path or abstract name. Built
- * on first use: a regular expression with the u flag costs V8 1-2 M instructions to make. */
-const kittySocket = once(() => /^unix:(@[\w.-]{1,200}|\/[^\p{Cc},;]{1,1000})$/u);
+/** kitty's listen_on as it sets KITTY_LISTEN_ON: a unix socket, by path or abstract name (control
+ * characters as their ranges: see tmux-pane.ts). */
+// eslint-disable-next-line no-control-regex -- the control characters are what it refuses
+const KITTY_SOCKET = /^unix:(@[\w.-]{1,200}|\/[^\x00-\x1f\x7f-\x9f,;]{1,1000})$/u;
 
 /** TERM_PROGRAM values of macOS terminals, and their bundle ids. */
 const MAC_TERMINALS: Readonly<Record<string, string>> = {
@@ -61,7 +61,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function findPlace(env: Env, platform: NodeJS.Platform, pid?: number): FocusPlace {
   const place: FocusPlace = {};
   if (pid !== undefined && Number.isInteger(pid) && pid > 1) place.pid = pid;
-  place.tmux = tmuxOf(env);
+  place.tmux = tmuxPaneOf(env);
   Object.assign(place, terminalPaneOf(env, place.tmux !== undefined));
   if (platform === "darwin") {
     place.macBundleId = bundleIdOf(env);
@@ -78,15 +78,6 @@ export function findPlace(env: Env, platform: NodeJS.Platform, pid?: number): Fo
   return place;
 }
 
-// TMUX is "socket,server pid,session index"; the socket must be an absolute path without
-// control characters or commas.
-function tmuxOf(env: Env): FocusPlace["tmux"] {
-  const pane = env.TMUX_PANE;
-  const socket = /^(\/[^,\p{Cc}]{1,1000}),\d+,\d+$/u.exec(env.TMUX ?? "")?.[1];
-  if (!socket || !pane || !PANE.test(pane)) return undefined;
-  return { socket, pane };
-}
-
 // The terminal's own tab or pane, from the variables it sets in the agent's environment. Inside
 // tmux, kitty's and WezTerm's are the tmux server's (inherited from whichever terminal started it):
 // left out, as WINDOWID is. zellij's is its own pane, whatever the terminal.
@@ -99,8 +90,7 @@ function terminalPaneOf(env: Env, inTmux: boolean): Partial<FocusPlace> {
   if (!inTmux) {
     const window = env.KITTY_WINDOW_ID;
     const to = env.KITTY_LISTEN_ON;
-    if (window && to && NUMBER_ID.test(window) && kittySocket().test(to))
-      out.kitty = { window, to };
+    if (window && to && NUMBER_ID.test(window) && KITTY_SOCKET.test(to)) out.kitty = { window, to };
     const wezterm = env.WEZTERM_PANE;
     if (wezterm && NUMBER_ID.test(wezterm)) out.wezterm = { pane: wezterm };
   }

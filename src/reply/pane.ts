@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { processStart, sameAgent } from "../process-start.js";
-import { once } from "../once.js";
+import { tmuxPaneOf, type TmuxPane } from "../tmux-pane.js";
 
 /** Where a reply is typed, as the hook saw it (src/presence/gate-env.ts). */
 export interface ReplyPane {
@@ -15,23 +15,15 @@ export interface ReplyPane {
   started: string;
 }
 
-const PANE = /^%\d{1,9}$/;
-/** Built on first use: a regular expression with the u flag costs V8 1-2 M instructions to make. */
-const socketOf = once(() => /^(\/[^,\p{Cc}]{1,1000}),\d+,\d+$/u);
 const TMUX_TIMEOUT_MS = 5000;
 
 /** The agent's tmux pane as the hook saw it (its TMUX and TMUX_PANE). */
-export interface HookPane {
-  socket: string;
-  pane: string;
-}
+export type HookPane = TmuxPane;
 
-// The pane from the hook's variables, or undefined when one is missing or odd.
+// The pane from the hook's variables (focus/place.ts reads them as a banner's click does), or
+// undefined when one is missing or odd.
 export function hookPaneOf(env: Record<string, string>): HookPane | undefined {
-  const socket = socketOf().exec(env.TMUX ?? "")?.[1];
-  const pane = env.TMUX_PANE;
-  if (!socket || !pane || !PANE.test(pane)) return undefined;
-  return { socket, pane };
+  return tmuxPaneOf(env);
 }
 
 function tmux(socket: string, args: readonly string[]): Promise<string> {
