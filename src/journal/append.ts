@@ -4,7 +4,6 @@
 //     (append-file.ts).
 //   - A private fallback ($TMPDIR/hook-notify-<uid>/) when the state folder cannot take a run.
 import { lstatSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { logPath } from "../config/paths.js";
 import { MAX_LOG_BYTES } from "../core/defaults.js";
@@ -59,7 +58,7 @@ export function fallbackLogPath(): string | undefined {
   // process.getuid is POSIX only; on Windows the temp dir is per user already.
   const getuid = process.getuid as (() => number) | undefined;
   const uid = getuid?.();
-  const dir = join(tmpdir(), `hook-notify-${uid ?? "user"}`);
+  const dir = join(process.getBuiltinModule("node:os").tmpdir(), `hook-notify-${uid ?? "user"}`);
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch {
