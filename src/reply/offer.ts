@@ -9,7 +9,8 @@ import { loadConfig } from "../config/load-config.js";
 import type { Deps } from "../deps.js";
 import type { OutboxEntry } from "../outbox/store.js";
 import { stateDir } from "../state-dir.js";
-import { hookPaneOf, paneAgent } from "./pane.js";
+import { paneAgent } from "./pane.js";
+import { tmuxPaneOf } from "../tmux-pane.js";
 import { saveTicket, type ReplyTicket } from "./store.js";
 import { listenerRuns, startListener } from "./listener-process.js";
 
@@ -67,7 +68,7 @@ async function replyTarget(
     const id = notification.sessionId;
     return { session: { id, messageCount: notification.messageCount } };
   }
-  const hookPane = entry.replyTo ? hookPaneOf(entry.replyTo.env) : undefined;
+  const hookPane = entry.replyTo ? tmuxPaneOf(entry.replyTo.env) : undefined;
   if (!hookPane) return { none: "the agent runs in no tmux pane" };
   const pane = await paneAgent(hookPane, deps.platform);
   if (!pane) return { none: `tmux pane ${hookPane.pane} is gone, or its program cannot be told` };

@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { processStart, sameAgent } from "../process-start.js";
-import { tmuxPaneOf, type TmuxPane } from "../tmux-pane.js";
+import type { TmuxPane } from "../tmux-pane.js";
 
 /** Where a reply is typed, as the hook saw it (src/presence/gate-env.ts). */
 export interface ReplyPane {
@@ -16,15 +16,6 @@ export interface ReplyPane {
 }
 
 const TMUX_TIMEOUT_MS = 5000;
-
-/** The agent's tmux pane as the hook saw it (its TMUX and TMUX_PANE). */
-export type HookPane = TmuxPane;
-
-// The pane from the hook's variables (focus/place.ts reads them as a banner's click does), or
-// undefined when one is missing or odd.
-export function hookPaneOf(env: Record<string, string>): HookPane | undefined {
-  return tmuxPaneOf(env);
-}
 
 function tmux(socket: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -44,7 +35,7 @@ function tmux(socket: string, args: readonly string[]): Promise<string> {
 // leader the agent is: the hook's own parents are short-lived shells), with its start; undefined
 // when the pane is gone or its foreground cannot be told.
 export async function paneAgent(
-  pane: HookPane,
+  pane: TmuxPane,
   platform: NodeJS.Platform,
 ): Promise<ReplyPane | undefined> {
   let panePid: number;
