@@ -127,6 +127,21 @@ export function knock(fifo: string, message = `e${String(process.pid)}\n`): bool
   return true;
 }
 
+// True when a worker holds `fifo` open (a knock would get through); false when nobody does (its
+// worker was killed before it could remove it), or when it is not a FIFO. Nothing is written.
+export function fifoHasReader(fifo: string): boolean {
+  const { O_NOFOLLOW = 0 } = constants as Partial<typeof constants>;
+  let fd: number;
+  try {
+    fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK | O_NOFOLLOW);
+  } catch {
+    // ENXIO: a FIFO without a reader; anything else (gone, not ours to open) is not a live door.
+    return false;
+  }
+  closeSync(fd);
+  return true;
+}
+
 // Renames `file` to a name only this process uses (`<file>.<pid>.<tag>`): of a hook and a worker
 // racing for one entry, exactly one rename wins. The new path, or undefined if it was gone.
 export function takeAside(file: string, tag: "taken" | "back"): string | undefined {

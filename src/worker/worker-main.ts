@@ -5,8 +5,6 @@
 // HOOK_NOTIFY_WORKER_IDLE_SECONDS (default 600) for the session's next hooks, then exits.
 // Never prints anything.
 import { readFileSync } from "node:fs";
-import { readdir, unlink } from "node:fs/promises";
-import { join } from "node:path";
 import { createDeps } from "../deps.js";
 import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../delivery/coalesce-groups.js";
@@ -21,6 +19,7 @@ import { RECHECK_MS, fastPathOn, workerIdleSeconds } from "../link/rhythm.js";
 import { pruneAnswers } from "../escalation/answers.js";
 import { startAhead } from "../pipeline/run-facts.js";
 import { sweepCodeCacheTemp } from "./code-cache-sweep.js";
+import { sweepDeadDoors } from "./door-sweep.js";
 import { DEFAULT_RETRY_POLICY } from "../http/retry-policy.js";
 import type { Enrich } from "../delivery/deliver-entry.js";
 import { drain, type DrainSummary } from "./drain.js";
@@ -211,16 +210,6 @@ function didWork(summary: DrainSummary): boolean {
   return delivered + failed + skipped + cancelled + held + retrying > 0;
 }
 
-// Sockets of workers killed before they could close them: nobody answers on them any more.
-async function sweepDeadSockets(): Promise<void> {
-  const names = await readdir(paths.root).catch(() => [] as string[]);
-  for (const name of names) {
-    const file = join(paths.root, name);
-    if (!/^worker\.[0-9a-f]+\.sock$/.test(name) || file === socketPath) continue;
-    if (!(await sendWake(file, "wake"))) await unlink(file).catch(() => undefined);
-  }
-}
-
 async function main(): Promise<void> {
   // First, before the lock and any look: hooks that saw the start claim rely on that look.
   removeClaim(startClaimFile(paths));
@@ -228,9 +217,9 @@ async function main(): Promise<void> {
   void startAhead(deps);
   ensureDirs(paths);
   sweepTemp(paths, deps.now());
-  // After the first round: answered/ pruned daily, cache temp files and dead workers' sockets.
+  // After the first round: answered/ pruned daily, cache temp files and dead workers' doors.
   setTimeout(() => {
-    void sweepDeadSockets().catch(() => undefined);
+    void sweepDeadDoors(paths.root, token).catch(() => undefined);
     void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
       () => undefined,
     );
