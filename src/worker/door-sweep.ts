@@ -1,7 +1,7 @@
 // The doors of workers killed before they could remove them (SIGKILL, a crash, a machine that lost
 // power): a wake socket nobody answers on, a FIFO nobody holds open (link/PROTOCOL.md, the
-// table of files). The lock holder sweeps them with the day's pruning; only a lock holder makes a
-// door, so no other live worker's is half made, and its own (its token) is skipped.
+// table of files). The lock holder sweeps them with the day's pruning (worker-main.ts); only a lock
+// holder makes a door, so no other live worker's is half made, and its own (its token) is skipped.
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { fifoHasReader } from "../link/inbox.js";

@@ -219,7 +219,10 @@ async function main(): Promise<void> {
   sweepTemp(paths, deps.now());
   // After the first round: answered/ pruned daily, cache temp files and dead workers' doors.
   setTimeout(() => {
-    void sweepDeadDoors(paths.root, token).catch(() => undefined);
+    // Only with the lock: a worker that lost it must not take the holder's newborn FIFO (made,
+    // not yet opened) for a dead one.
+    if (life.state() === "draining" || life.state() === "lingering")
+      void sweepDeadDoors(paths.root, token).catch(() => undefined);
     void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(
       () => undefined,
     );
