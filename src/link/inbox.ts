@@ -110,13 +110,8 @@ function writeAll(fd: number, data: Buffer): void {
 // `message`: "e<pid>\n" (an event is waiting, from this process: the worker starts on it once the
 // hook has exited) or "s<config path>\n" (the stamp is stale for that config).
 export function knock(fifo: string, message = `e${String(process.pid)}\n`): boolean {
-  let fd: number;
-  try {
-    const { O_NOFOLLOW = 0 } = constants as Partial<typeof constants>;
-    fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK | O_NOFOLLOW);
-  } catch {
-    return false;
-  }
+  const fd = openWriter(fifo);
+  if (fd === undefined) return false;
   try {
     writevSync(fd, [Buffer.from(message)]);
   } catch {
@@ -130,16 +125,21 @@ export function knock(fifo: string, message = `e${String(process.pid)}\n`): bool
 // True when a worker holds `fifo` open (a knock would get through); false when nobody does (its
 // worker was killed before it could remove it), or when it is not a FIFO. Nothing is written.
 export function fifoHasReader(fifo: string): boolean {
-  const { O_NOFOLLOW = 0 } = constants as Partial<typeof constants>;
-  let fd: number;
-  try {
-    fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK | O_NOFOLLOW);
-  } catch {
-    // ENXIO: a FIFO without a reader; anything else (gone, not ours to open) is not a live door.
-    return false;
-  }
+  const fd = openWriter(fifo);
+  if (fd === undefined) return false;
   closeSync(fd);
   return true;
+}
+
+// The FIFO opened for writing, or undefined: ENXIO when nobody reads it (O_NONBLOCK fails at once
+// instead of waiting for a reader), or gone, or a link.
+function openWriter(fifo: string): number | undefined {
+  try {
+    const { O_NOFOLLOW = 0 } = constants as Partial<typeof constants>;
+    return openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK | O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
 }
 
 // Renames `file` to a name only this process uses (`<file>.<pid>.<tag>`): of a hook and a worker

@@ -16,14 +16,13 @@ export async function sweepDeadDoors(root: string, ownToken: string): Promise<nu
     if (!door || door[1] === ownToken) continue;
     const file = join(root, name);
     const alive = door[2] === "sock" ? await sendWake(file, "wake") : await liveFifo(file);
-    if (
-      !alive &&
-      (await unlink(file).then(
-        () => true,
-        () => false,
-      ))
-    )
+    if (alive) continue;
+    try {
+      await unlink(file);
       removed++;
+    } catch {
+      // gone already
+    }
   }
   return removed;
 }
