@@ -5,6 +5,7 @@ import { readConfigFile } from "./read-config-file.js";
 import { mergeProjectConfig } from "./merge-project.js";
 import { PROJECT_CONFIG_NAME, userConfigPath } from "./paths.js";
 import { validateConfig } from "./validate-config.js";
+import { openMemoSession } from "./parse-memo-file.js";
 import { locateKey } from "./locate-key.js";
 import { fnv1a64 } from "../fnv1a.js";
 import { defaultConfig } from "./default-config.js";
@@ -30,9 +31,11 @@ export interface LoadedConfig {
   hash?: string | undefined;
 }
 
-// Reads the user's config (or the built-in default) and merges the project's file over it.
+// Reads the user's config (or the built-in default) and merges the project's file over it. The
+// worker keeps what zod made of the user's file (parse-memo.ts): its next start, cold, reads the
+// same file without building zod's schemas before its first banner.
 export function loadConfig(
-  deps: Pick<Deps, "env" | "homedir" | "platform">,
+  deps: Pick<Deps, "env" | "homedir" | "platform" | "worker">,
   options: { configPath?: string | undefined; projectDir?: string | undefined },
 ): LoadedConfig {
   const explicit = options.configPath ?? deps.env.HOOK_NOTIFY_CONFIG;
@@ -40,9 +43,7 @@ export function loadConfig(
   const user = readConfigFile(path, !!explicit);
   // No file (or a file holding `null`): the built-in default, already validated.
   const base =
-    user.json === undefined || user.json === null
-      ? defaultConfig()
-      : validateConfig(user.json, deps.env);
+    user.json === undefined || user.json === null ? defaultConfig() : validated(user.json, deps);
   const loaded: LoadedConfig = {
     value: base.value,
     issues: base.issues.map((issue) => `${path}: ${issue}`),
@@ -69,6 +70,17 @@ export function loadConfig(
   loaded.secrets.push(...merged.secrets);
   Object.assign(loaded.unresolved, merged.unresolved);
   return loaded;
+}
+
+function validated(
+  json: unknown,
+  deps: Pick<Deps, "env" | "homedir" | "platform" | "worker">,
+): ReturnType<typeof validateConfig> {
+  if (deps.worker !== true) return validateConfig(json, deps.env);
+  const book = openMemoSession(deps);
+  const result = validateConfig(json, deps.env, book);
+  book.save();
+  return result;
 }
 
 // "config.json:12:7: sinks.team.url: …": the file, and where in it the key stands when it is found.

@@ -1,6 +1,8 @@
 import * as z from "../zod.js";
 import { once } from "../once.js";
 import { secretPartsOf } from "../redact.js";
+import { secretValuesOf } from "../secret-values.js";
+import { recordParse, replayParse, type MemoBook } from "./parse-memo.js";
 import { expandEnv } from "./expand-env.js";
 import { plainIssues, unknownKeyMessage } from "./plain-issue.js";
 import { closestName } from "../did-you-mean.js";
@@ -50,13 +52,15 @@ function buildTopLevel(shape: Partial<ReturnType<typeof topLevelShape>>) {
 type TopLevel = z.infer<ReturnType<typeof topLevelFor>>;
 
 // Validates parsed config JSON. Pure: returns the usable part plus every problem as data.
+// `book`: what zod made of pieces it accepted before (parse-memo.ts): the same result, faster.
 export function validateConfig(
   json: unknown,
   env: Readonly<Record<string, string | undefined>>,
+  book?: MemoBook,
 ): Validated {
   const issues: string[] = [];
   const expanded = expandEnv(capSinks(json, issues), env);
-  const data = parseTopLevel(expanded.value, issues);
+  const data = parseTopLevel(expanded.value, issues, book);
   const unknownKeys = Object.keys(data).filter(
     (key) => !(TOP_LEVEL_KEYS as readonly string[]).includes(key) && key !== "sinks",
   );
@@ -68,7 +72,7 @@ export function validateConfig(
       (m) => m.path.startsWith(`sinks.${name}.`) || m.path === `sinks.${name}`,
     );
     const entryIssues: string[] = [];
-    const entry = validateEntry(name, raw, entryIssues);
+    const entry = validateEntry(name, raw, entryIssues, book);
     // A field whose ${VAR} is unset also fails its schema ("Invalid URL"): say only the cause.
     issues.push(
       ...entryIssues.filter((issue) => !missing.some((m) => issue.startsWith(`${m.path}: `))),
@@ -115,7 +119,7 @@ export function validateConfig(
     issues,
     secrets: [
       ...expanded.values,
-      ...Object.values(data.sinks ?? {}).flatMap(secretsOfEntry),
+      ...Object.values(data.sinks ?? {}).flatMap((raw) => secretsOfEntry(raw, book)),
       ...(data.approveReplyTopic === undefined ? [] : [data.approveReplyTopic]),
       ...(data.service?.apiKey ? [data.service.apiKey] : []),
     ].flatMap(secretPartsOf),
@@ -169,11 +173,27 @@ function capSinks(json: unknown, issues: string[]): unknown {
 }
 
 // A bad top-level setting is reported and left out; the other settings and the sinks still apply.
-function parseTopLevel(value: unknown, issues: string[]): TopLevel {
+function parseTopLevel(value: unknown, issues: string[], book?: MemoBook): TopLevel {
+  const key = book?.keyOf("top", value);
+  const memo = key === undefined ? undefined : book?.get(key);
+  if (memo) {
+    try {
+      return replayParse(value, memo) as TopLevel;
+    } catch {
+      // a memo that does not fit: zod reads it
+    }
+  }
   const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
   const topLevel = topLevelFor(isObject ? Object.keys(value) : []);
   const parsed = z.safeParse(topLevel, value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const kept =
+      key === undefined
+        ? undefined
+        : recordParse(value, parsed.data, secretValuesOf(topLevel, value));
+    if (kept && key !== undefined) book?.put(key, kept);
+    return parsed.data;
+  }
   issues.push(
     ...parsed.error.issues.flatMap((issue) =>
       plainIssues(issue, { root: value, schema: topLevel }),

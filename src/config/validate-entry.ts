@@ -9,6 +9,8 @@ import { entrySchemaFor, optionShapesOf } from "./schema.js";
 import { commonEntry } from "./entry-common-schema.js";
 import { containsSecret, secretValuesOf, stringsIn } from "../secret-values.js";
 import type { Escalate, SinkEntry } from "../core/config.js";
+import type { Sink } from "../sinks/sink.js";
+import { recordParse, replayParse, secretsAt, type MemoBook } from "./parse-memo.js";
 
 const POLICY_KEYS = [
   "quietHours",
@@ -20,7 +22,13 @@ const POLICY_KEYS = [
 const COMMON_KEYS = new Set(["type", ...commonEntry.keys]);
 
 // A sink entry as the pipeline reads it, or undefined (with its issues) when it cannot be used.
-export function validateEntry(name: string, raw: unknown, issues: string[]): SinkEntry | undefined {
+// `book`: zod's reading of an entry it accepted before, kept (parse-memo.ts).
+export function validateEntry(
+  name: string,
+  raw: unknown,
+  issues: string[],
+  book?: MemoBook,
+): SinkEntry | undefined {
   const type = (raw as { type?: unknown } | null)?.type;
   const sink = typeof type === "string" ? findSink(type) : undefined;
   if (!sink) {
@@ -29,7 +37,7 @@ export function validateEntry(name: string, raw: unknown, issues: string[]): Sin
     );
     return undefined;
   }
-  const result = z.safeParse(entrySchemaFor(sink, Object.keys(raw as object)), raw);
+  const result = parseEntry(sink, raw, book);
   if (!result.success) {
     const known = [...COMMON_KEYS, ...optionShapesOf(sink).flatMap((shape) => Object.keys(shape))];
     issues.push(
@@ -68,6 +76,26 @@ export function validateEntry(name: string, raw: unknown, issues: string[]): Sin
   };
 }
 
+// zod's reading of the entry, or its memo's replay when zod read this same entry before.
+function parseEntry(sink: Sink<unknown>, raw: unknown, book: MemoBook | undefined) {
+  const key = book?.keyOf(`sink:${sink.type}`, raw);
+  const memo = key === undefined ? undefined : book?.get(key);
+  if (memo) {
+    try {
+      return { success: true as const, data: replayParse(raw, memo), error: undefined };
+    } catch {
+      // a memo that does not fit this entry: zod reads it
+    }
+  }
+  const schema = entrySchemaFor(sink, Object.keys(raw as object));
+  const result = z.safeParse(schema, raw);
+  if (result.success && key !== undefined) {
+    const kept = recordParse(raw, result.data, secretValuesOf(schema, raw));
+    if (kept) book?.put(key, kept);
+  }
+  return result;
+}
+
 function typeHint(type: unknown): string {
   const guess = typeof type === "string" ? closestName(type, sinkTypes()) : undefined;
   return guess === undefined ? "" : ` Did you mean "${guess}"?`;
@@ -82,9 +110,11 @@ export function stepsOf(escalate: Escalate | Escalate[] | undefined): Escalate[]
 
 // The values of an entry's fields that its sink's schema marks secret. An entry of an unknown type
 // (its schema unknown) gives every value under a key that is secret in some sink.
-export function secretsOfEntry(raw: unknown): string[] {
+export function secretsOfEntry(raw: unknown, book?: MemoBook): string[] {
   const type = (raw as { type?: unknown } | null)?.type;
   const sink = typeof type === "string" ? findSink(type) : undefined;
+  const memo = sink && book?.get(book.keyOf(`sink:${sink.type}`, raw));
+  if (memo) return secretsAt(raw, memo);
   if (sink) return secretValuesOf(entrySchemaFor(sink, Object.keys(raw as object)), raw);
   if (!raw || typeof raw !== "object") return [];
   const keys = secretKeysOfAllSinks();
