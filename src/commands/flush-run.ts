@@ -54,12 +54,13 @@ export async function runFlush(argv: FlushArgs): Promise<void> {
     say(
       `A background worker is delivering ${String(await waiting(paths))} notification(s); asking it to hand over…`,
     );
-    const socket = await lockSocket(paths.lock);
-    if (socket) paused = await sendWake(socket, "pause", process.pid);
+    paused = await askToPause(paths.lock);
     json.worker = "handed-over";
   }
   for (const giveUpAt = Date.now() + WAIT_FOR_WORKER_MS; !done && Date.now() < giveUpAt;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
+    // A worker that just started names its socket after its first round: asked again then.
+    if (!paused) paused = await askToPause(paths.lock);
     done = await whileLocked(paths.lock, owner, drainNow);
   }
   if (!done) {
@@ -73,4 +74,10 @@ export async function runFlush(argv: FlushArgs): Promise<void> {
   const left = done.value;
   // What is left (retries, held groups) is sent on schedule by a worker, not by the next hook.
   if (left > 0 && !paused) await startWorker(deps);
+}
+
+// True once the lock's holder was asked to pause through the socket the lock names.
+async function askToPause(lock: string): Promise<boolean> {
+  const socket = await lockSocket(lock);
+  return socket ? sendWake(socket, "pause", process.pid) : false;
 }

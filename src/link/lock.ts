@@ -31,6 +31,9 @@ export interface HeldLock {
   /** False when the lock is no longer ours (removed with its folder, or taken over as stale). */
   refresh(): Promise<boolean>;
   release(): Promise<void>;
+  /** Names the socket its holder now listens on (a cold worker listens after its first round):
+   * the lock is written again whole (a temp file renamed over it); false when it is not ours. */
+  nameSocket(socket: string): Promise<boolean>;
 }
 
 let tokens = 0;
@@ -58,7 +61,7 @@ export async function acquireLock(path: string, owner: LockOwner): Promise<HeldL
       const content = { pid: owner.pid, token, startedAt: owner.now(), socket: owner.socket };
       writeFileSync(temp, JSON.stringify(content), { mode: 0o600, flag: "wx" });
       linkSync(temp, path);
-      return heldLock(path, token, owner);
+      return heldLock(path, content, owner);
     } catch (error) {
       if ((error as { code?: string }).code !== "EEXIST") throw error;
     } finally {
@@ -128,9 +131,24 @@ async function readLock(path: string): Promise<LockContent | undefined> {
   }
 }
 
-function heldLock(path: string, token: string, owner: LockOwner): HeldLock {
+function heldLock(path: string, content: LockContent, owner: LockOwner): HeldLock {
+  const { token } = content;
   const isMine = async () => (await readLock(path))?.token === token;
   return {
+    // Between the look and the rename no other process takes it: only a stale lock is taken over,
+    // and this one's holder is alive and keeps its heartbeat.
+    nameSocket: async (socket) => {
+      if (!(await isMine())) return false;
+      const temp = `${path}.${token}.tmp`;
+      try {
+        writeFileSync(temp, JSON.stringify({ ...content, socket }), { mode: 0o600, flag: "wx" });
+        await rename(temp, path);
+        return true;
+      } catch {
+        removeQuietly(temp);
+        return false;
+      }
+    },
     refresh: async () => {
       const time = new Date(owner.now());
       if (!(await isMine())) return false;
@@ -150,7 +168,7 @@ function heldLock(path: string, token: string, owner: LockOwner): HeldLock {
 export async function whileLocked<T>(
   path: string,
   owner: LockOwner,
-  work: () => Promise<T>,
+  work: (lock: HeldLock) => Promise<T>,
   onLost?: () => void,
 ): Promise<{ value: T } | undefined> {
   const lock = await acquireLock(path, owner);
@@ -161,7 +179,7 @@ export async function whileLocked<T>(
     });
   }, HEARTBEAT_MS);
   try {
-    return { value: await work() };
+    return { value: await work(lock) };
   } finally {
     clearInterval(heartbeat);
     await lock.release();

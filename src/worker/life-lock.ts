@@ -1,5 +1,5 @@
-// One hold of the lock (src/link/PROTOCOL.md, "The worker", 1, 2 and 4): listen on the socket,
-// take the lock (or wake its holder and go), prepare, open the door, the rounds (life-rounds.ts);
+// One hold of the lock (src/link/PROTOCOL.md, "The worker", 1 to 4): take the lock (or wake its
+// holder and go), prepare, open the door, the rounds (life-rounds.ts), the socket after the first;
 // then leave in the order the protocol rests on: the door (before the lock is released), the
 // socket, then the last look, or a pause for a flush.
 import type { LifeOptions, WorkerPorts } from "./life.js";
@@ -20,7 +20,10 @@ export async function holdLock(
   handlers: LifeHandlers,
 ): Promise<"again" | "gone"> {
   life.state = "starting";
-  const server = await ports.listen(handlers.onMessage);
+  // The socket is opened after the first round, holding the lock (PROTOCOL.md, "The worker", 3):
+  // listening loads node's cluster and child_process, which a cold worker's first banner need not
+  // wait for; a worker that does not get the lock never listens.
+  let server: { close(): Promise<void> } | undefined;
   let locked: boolean;
   try {
     locked = await ports.withLock(
@@ -28,7 +31,10 @@ export async function holdLock(
         await ports.prepare();
         life.door ??= ports.openDoor(handlers.onKnock);
         try {
-          await drainRounds(life, ports, options, server !== undefined);
+          await drainRounds(life, ports, options, async () => {
+            server = await ports.listen(handlers.onMessage);
+            return server !== undefined;
+          });
         } finally {
           closeDoor(life);
         }

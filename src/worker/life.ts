@@ -33,7 +33,8 @@ export interface WorkerPorts {
   now(): number;
   /** Calls `done` after `ms`; the returned function cancels it. */
   timer(ms: number, done: () => void): () => void;
-  /** The socket hooks and flush reach the worker by; undefined when none can be had. */
+  /** The socket hooks and flush reach the worker by, opened holding the lock after the first
+   * round and named in the lock; undefined when none can be had. */
   listen(
     onMessage: (message: "wake" | "yield" | "pause", pid?: number) => boolean,
   ): Promise<{ close(): Promise<void> } | undefined>;

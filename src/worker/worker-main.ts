@@ -10,7 +10,7 @@ import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../delivery/coalesce-groups.js";
 import { hasDigest, releaseDigests } from "../delivery/digest.js";
 import { listEvents, recoverEvents } from "../link/inbox.js";
-import { lockSocket, uniqueToken, whileLocked } from "../link/lock.js";
+import { lockSocket, uniqueToken, whileLocked, type HeldLock } from "../link/lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { processOwner } from "../link/spawn.js";
 import { ensureDirs, sweepTemp } from "../outbox/store.js";
@@ -59,6 +59,8 @@ const maxAgeMs = maxAgeHours > 0 ? maxAgeHours * 3_600_000 : undefined;
 const token = uniqueToken();
 const socketPath = socketPathFor(paths, token, deps.platform);
 let listening = false;
+/** The lock while this worker holds it: the socket is named in it once listening. */
+let held: HeldLock | undefined;
 // Settled once the first round's events ran (their banners shown): the door waits for it.
 let eventsRan: () => void = () => undefined;
 const firstEventsRan = new Promise<void>((resolve) => {
@@ -85,6 +87,10 @@ const ports: WorkerPorts = {
     });
     if (!server) return undefined;
     listening = true;
+    // The lock was taken without it: named now, it is how hooks and flush reach this worker.
+    await held?.nameSocket(socketPath);
+    // Anything queued before there was a socket to wake this worker by is looked at now.
+    index.markNew();
     return {
       close: () =>
         new Promise<void>((resolve) => {
@@ -96,7 +102,18 @@ const ports: WorkerPorts = {
     };
   },
   async withLock(body, onLost) {
-    return (await whileLocked(paths.lock, owner(), body, onLost)) !== undefined;
+    const ran = await whileLocked(
+      paths.lock,
+      owner(),
+      (lock) => {
+        held = lock;
+        return body();
+      },
+      onLost,
+    ).finally(() => {
+      held = undefined;
+    });
+    return ran !== undefined;
   },
   async wakeHolder() {
     const holder = await lockSocket(paths.lock);

@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import {
   acquireLock,
   lockHolder,
+  lockSocket,
   uniqueToken,
   whileLocked,
   type LockOwner,
@@ -69,6 +70,34 @@ describe("worker lock", () => {
     await writeFile(path, JSON.stringify({ pid: 107, token: "other", startedAt: 0 }));
     await first!.release();
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: 107 });
+  });
+
+  it("taken without a socket, names one later: live by its pid until then, by the socket after; never a successor's", async () => {
+    const path = await lockFile();
+    alive.add(108).add(109);
+    const listening = new Set<string>();
+    const probing = (pid: number): LockOwner => ({
+      ...owner(pid),
+      probe: (socket) => Promise.resolve(listening.has(socket)),
+    });
+    const lock = await acquireLock(path, probing(108));
+    expect(await lockSocket(path)).toBeUndefined();
+    expect(await acquireLock(path, probing(109))).toBeUndefined(); // its pid lives
+    const taken = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    listening.add("/run/w.sock");
+    expect(await lock!.nameSocket("/run/w.sock")).toBe(true);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ ...taken, socket: "/run/w.sock" });
+    expect(await lockSocket(path)).toBe("/run/w.sock");
+    expect(await lock!.refresh()).toBe(true); // the same lock: its token kept
+    expect(await acquireLock(path, probing(109))).toBeUndefined(); // its socket answers
+    expect((await readdir(dirname(path))).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // Nobody answers on the socket it names: taken over, and the old holder names nothing.
+    listening.clear();
+    const successor = await acquireLock(path, probing(109));
+    expect(successor).toBeDefined();
+    expect(await lock!.nameSocket("/run/w.sock")).toBe(false);
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: 109 });
+    expect(await lockSocket(path)).toBeUndefined();
   });
 
   it("only one of many concurrent contenders wins", async () => {
