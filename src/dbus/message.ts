@@ -60,8 +60,9 @@ export function encodeMessage(message: Message): Buffer {
 /** The whole length of the message whose first 16 bytes `head` holds. Throws on a bad header. */
 export function messageLength(head: Buffer): number {
   const littleEndian = byteOrder(head);
-  const bodyLength = littleEndian ? head.readUInt32LE(4) : head.readUInt32BE(4);
-  const fieldsLength = littleEndian ? head.readUInt32LE(12) : head.readUInt32BE(12);
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const bodyLength = view.getUint32(4, littleEndian);
+  const fieldsLength = view.getUint32(12, littleEndian);
   const total = Math.ceil((16 + fieldsLength) / 8) * 8 + bodyLength;
   if (total > MAX_MESSAGE) throw new RangeError("D-Bus message over 128 MiB");
   return total;

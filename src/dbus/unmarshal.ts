@@ -7,14 +7,17 @@ import { alignmentOf, memberTypes, typeEnd, type DbusValue } from "./signature.j
 const MAX_ARRAY = 64 * 1024 * 1024; // the specification's limit on one array's length
 const MAX_DEPTH = 64; // containers inside containers (the specification allows 64 in all)
 
+// Numbers are read through a DataView (V8's own code), as marshal.ts writes them.
 export class WireReader {
   private depth = 0;
   private readonly buffer: Buffer;
+  private readonly view: DataView;
   private readonly littleEndian: boolean;
   offset: number;
 
   constructor(buffer: Buffer, littleEndian: boolean, offset = 0) {
     this.buffer = buffer;
+    this.view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     this.littleEndian = littleEndian;
     this.offset = offset;
   }
@@ -52,32 +55,33 @@ export class WireReader {
       }
     }
     if (code === "s" || code === "o") return this.readText(this.u32());
-    if (code === "g") return this.readText(this.take(1).readUInt8(0));
+    if (code === "g") return this.readText(this.view.getUint8(this.take(1)));
     return this.readFixed(code);
   }
 
   private readFixed(code: string): DbusValue {
     const le = this.littleEndian;
-    if (code === "y") return this.take(1).readUInt8(0);
+    const view = this.view;
+    if (code === "y") return view.getUint8(this.take(1));
     if (code === "b") return this.u32() !== 0;
-    if (code === "n") return le ? this.take(2).readInt16LE(0) : this.take(2).readInt16BE(0);
-    if (code === "q") return le ? this.take(2).readUInt16LE(0) : this.take(2).readUInt16BE(0);
-    if (code === "i") return le ? this.take(4).readInt32LE(0) : this.take(4).readInt32BE(0);
+    if (code === "n") return view.getInt16(this.take(2), le);
+    if (code === "q") return view.getUint16(this.take(2), le);
+    if (code === "i") return view.getInt32(this.take(4), le);
     if (code === "u" || code === "h") return this.u32();
-    if (code === "x") return le ? this.take(8).readBigInt64LE(0) : this.take(8).readBigInt64BE(0);
-    if (code === "t") return le ? this.take(8).readBigUInt64LE(0) : this.take(8).readBigUInt64BE(0);
-    return le ? this.take(8).readDoubleLE(0) : this.take(8).readDoubleBE(0);
+    if (code === "x") return view.getBigInt64(this.take(8), le);
+    if (code === "t") return view.getBigUint64(this.take(8), le);
+    return view.getFloat64(this.take(8), le);
   }
 
   private u32(): number {
-    const bytes = this.take(4);
-    return this.littleEndian ? bytes.readUInt32LE(0) : bytes.readUInt32BE(0);
+    return this.view.getUint32(this.take(4), this.littleEndian);
   }
 
   private readText(length: number): string {
-    const bytes = this.take(length + 1);
-    if (bytes[length] !== 0) throw new RangeError("D-Bus message: a string without its NUL");
-    return bytes.toString("utf8", 0, length);
+    const start = this.take(length + 1);
+    if (this.buffer[start + length] !== 0)
+      throw new RangeError("D-Bus message: a string without its NUL");
+    return this.buffer.toString("utf8", start, start + length);
   }
 
   private readVariant(): DbusValue {
@@ -100,12 +104,12 @@ export class WireReader {
     return values;
   }
 
-  // The next `size` bytes, checked against the end of the message.
-  private take(size: number): Buffer {
+  // Where the next `size` bytes start, checked against the end of the message.
+  private take(size: number): number {
     const start = this.offset;
     if (start + size > this.buffer.length)
       throw new RangeError("D-Bus message: a value past its end");
     this.offset += size;
-    return this.buffer.subarray(start, this.offset);
+    return start;
   }
 }

@@ -74,6 +74,33 @@ describe("marshalling", () => {
     expect(reader.readAll("ybnqiuxtdsog(ys)")).toEqual(values);
   });
 
+  it("refuses a number its type cannot hold instead of writing another one", () => {
+    for (const [type, value] of [
+      ["y", 256],
+      ["y", -1],
+      ["n", 0x8000],
+      ["q", -1],
+      ["i", 2 ** 31],
+      ["u", 2 ** 32],
+      ["u", Number.NaN],
+      ["x", 2n ** 63n],
+      ["t", -1n],
+    ] as const)
+      expect(() => written(type, [value]), `${type} ${String(value)}`).toThrow(RangeError);
+    // The edges of each range go through, and read back as written.
+    const edges: DbusValue[] = [
+      255,
+      -0x8000,
+      0xffff,
+      -(2 ** 31),
+      2 ** 32 - 1,
+      -(2n ** 63n),
+      2n ** 64n - 1n,
+    ];
+    const reader = new WireReader(Buffer.from(written("ynqiuxt", edges), "hex"), true);
+    expect(reader.readAll("ynqiuxt")).toEqual(edges);
+  });
+
   it("reads a big-endian signal as a bus passes it on", () => {
     // ActionInvoked(u 42, s "allow") from :1.7, serial 5: PATH, INTERFACE, MEMBER, SENDER, SIGNATURE
     // (fields 16..144, so 0x80 long), then the 14-byte body.
