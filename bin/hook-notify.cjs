@@ -123,8 +123,11 @@ function writeCache(script, dir, file, home, header) {
     });
     fs.renameSync(temp, file);
     const prefix = baseOf(file).split("-")[0];
+    // This build's caches for other Nodes stay (two Nodes taking turns would each remove the
+    // other's, and every run of both would compile from nothing); any other build's go.
+    const build = baseOf(file).slice(0, baseOf(file).lastIndexOf(`-${process.version}-`) + 1);
     for (const name of fs.readdirSync(dir)) {
-      if (name.startsWith(`${prefix}-`) && name.endsWith(".v8") && name !== baseOf(file))
+      if (name.startsWith(`${prefix}-`) && name.endsWith(".v8") && !name.startsWith(build))
         fs.rmSync(join(dir, name), { force: true });
       const left = /\.v8\.\d+\.(\d+)\.tmp$/.exec(name);
       if (left && Date.now() - Number(left[1]) > 60_000)

@@ -214,6 +214,22 @@ describe("the V8 code cache of the hook's bundle", () => {
     ]);
   });
 
+  it("keeps this build's caches for other Nodes (two Nodes taking turns), not other builds'", () => {
+    const dir = scratch();
+    const home = join(dir, "home");
+    const id = "d".repeat(16);
+    const file = bundle(dir, "two.cjs", id, "two");
+    mkdirSync(cacheFolder(home), { recursive: true });
+    const otherNode = `two.cjs-${id}-v99.0.0-${process.arch}.v8`;
+    const otherBuild = `two.cjs-${"e".repeat(16)}-v99.0.0-${process.arch}.v8`;
+    for (const name of [otherNode, otherBuild])
+      writeFileSync(join(cacheFolder(home), name), "a cache of another node");
+    expect(loadInChild(file, home)).toBe('{"value":"two"}');
+    expect(readdirSync(cacheFolder(home)).sort()).toEqual(
+      [otherNode, `two.cjs-${id}-${process.version}-${process.arch}.v8`].sort(),
+    );
+  });
+
   it("loads a bundle without a build id as require() does, and HOOK_NOTIFY_CODE_CACHE=0 too", () => {
     const dir = scratch();
     const home = join(dir, "home");
