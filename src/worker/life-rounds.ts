@@ -5,8 +5,9 @@ import type { LifeOptions, WorkerPorts } from "./life.js";
 import { leaving, type LifeFlags } from "./life-flags.js";
 
 // Returns when the life is leaving, the lock is lost, or nothing waits and the idle time is over.
-// `listen` opens the socket after the first round (true: hooks can reach this worker now); a round
-// follows at once for what came while it had none (a hook that found no socket to wake it by).
+// `listen` opens the socket beside the first round (worker-main.ts: once its events ran, their
+// banners shown; true: hooks can reach this worker now); a round follows the first at once for
+// what came while there was none (a hook that found no socket to wake it by).
 export async function drainRounds(
   life: LifeFlags,
   ports: WorkerPorts,
@@ -15,6 +16,7 @@ export async function drainRounds(
 ): Promise<void> {
   let idleSince = ports.now();
   let hasSocket = false;
+  const listening = listen();
   for (let first = true; !leaving(life); first = false) {
     life.state = "draining";
     life.alarm.reset();
@@ -24,7 +26,7 @@ export async function drainRounds(
     }
     const round = await ports.round(first, life.door);
     if (round.worked || round.waiting) idleSince = ports.now();
-    if (first && (hasSocket = await listen()) && !life.lockLost) continue;
+    if (first && (hasSocket = await listening) && !life.lockLost) continue;
     const idleUntil = idleSince + options.idleMs;
     // Lingering needs the socket: without one no hook can reach this worker.
     const stay = hasSocket && !life.lockLost && ports.now() < idleUntil;

@@ -34,9 +34,8 @@ import { exitWhenDone } from "../exit.js";
 // time, looking again at least once a minute. With no socket (an outbox path too long for one)
 // it looks for newly queued work twice a second.
 const POLL_WITHOUT_SOCKET_MS = 500;
-// How long after a knock the worker starts on the event at the latest: the hook that knocked exits
-// first (it does within a few ms; the worker starts as soon as it has), so on two cores the agent
-// does not wait beside the worker's work.
+// At the latest this long after a knock the worker starts on the event: the knocking hook exits
+// first (within a few ms), so on two cores the agent does not wait beside the worker's work.
 const KNOCK_SETTLE_MS = 25;
 /** The day's pruning waits this long: a cold worker's first banner goes first. */
 const PRUNE_AFTER_MS = 2_000;
@@ -44,12 +43,10 @@ const PRUNE_AFTER_MS = 2_000;
 const FLUSH_RUNS_MS = 10 * 60_000;
 
 const deps = createDeps();
-// Only the worker follows its banners (their click, their close), the outbox's too when the
-// entry kept the hook's session (deliver-entry.ts).
+// Only the worker follows its banners (click, close), the outbox's too (deliver-entry.ts).
 deps.worker = true;
 const paths = outboxPaths(deps);
-// What waits in pending/, by due time: kept by this process's writes; another process's write is
-// read when it wakes this worker, or at the periodic look (PROTOCOL.md, "The due-time index").
+// pending/ by due time; others' writes read at a wake or a look (PROTOCOL.md, "The due-time index").
 const index = createPendingIndex(paths);
 /** Targets found down, until their probe's next try (worker/drain.ts dueAt). */
 const downUntil = new Map<string, number>();
@@ -78,8 +75,10 @@ const ports: WorkerPorts = {
       clearTimeout(timer);
     };
   },
+  // Once the first round's events ran (a cold worker's banner goes first), beside the rest of it.
   async listen(onMessage) {
     if (!socketPath) return undefined;
+    await firstEventsRan;
     // A wake may come from a process that queued entries itself (a hook on the slow path).
     const server = await listenForWake(socketPath, (message, pid) => {
       index.markNew();
@@ -87,9 +86,8 @@ const ports: WorkerPorts = {
     });
     if (!server) return undefined;
     listening = true;
-    // The lock was taken without it: named now, it is how hooks and flush reach this worker.
+    // Named in the lock (how hooks and flush reach it); what was queued meanwhile is looked at.
     await held?.nameSocket(socketPath);
-    // Anything queued before there was a socket to wake this worker by is looked at now.
     index.markNew();
     return {
       close: () =>
@@ -102,17 +100,12 @@ const ports: WorkerPorts = {
     };
   },
   async withLock(body, onLost) {
-    const ran = await whileLocked(
-      paths.lock,
-      owner(),
-      (lock) => {
-        held = lock;
-        return body();
-      },
-      onLost,
-    ).finally(() => {
-      held = undefined;
-    });
+    const work = (lock: HeldLock) => {
+      held = lock;
+      return body();
+    };
+    const ran = await whileLocked(paths.lock, owner(), work, onLost);
+    held = undefined;
     return ran !== undefined;
   },
   async wakeHolder() {
@@ -198,8 +191,7 @@ const ports: WorkerPorts = {
   },
 };
 
-// Linux: /proc says when a process is gone or a zombie (its exit over, its memory freed). Elsewhere
-// a zombie still answers signal 0: a knock's settle then takes its full time.
+// Linux: /proc tells a zombie (exit over); elsewhere it answers signal 0 (the settle's full time).
 function processExited(pid: number): boolean {
   if (deps.platform === "linux") {
     try {
@@ -236,8 +228,7 @@ async function main(): Promise<void> {
   sweepTemp(paths, deps.now());
   // After the first round: answered/ pruned daily, cache temp files and dead workers' doors.
   setTimeout(() => {
-    // Only with the lock: a worker that lost it must not take the holder's newborn FIFO (made,
-    // not yet opened) for a dead one.
+    // Only with the lock: one that lost it could take the holder's newborn FIFO for a dead one.
     if (life.state() === "draining" || life.state() === "lingering")
       void sweepDeadDoors(paths.root, token).catch(() => undefined);
     void pruneAnswers(deps, deps.now(), maxAgeMs ?? DEFAULT_RETRY_POLICY.maxAgeMs).catch(

@@ -32,7 +32,9 @@ interface Manifest {
 // with the commands' code cache header (bin/commands-cache.cjs; the tarball was 799.7 KB). 835 KB
 // with the D-Bus client (src/dbus/) that replaced notify-send: it is in the worker's, the
 // commands' and the CLI's bundles (the tarball 826.9 KB); libnotify-bin is no longer needed.
-const MAX_PACKED = 835_000;
+// 840 KB with the worker's parse memos (src/config/parse-memo*.ts, in the same three bundles: a
+// cold worker's banner without building zod's schemas; the tarball 836.0 KB).
+const MAX_PACKED = 840_000;
 
 // What `npm pack` would put in the tarball, from the dist/ already built (prepack not run again).
 async function packReport(): Promise<PackReport> {
@@ -50,7 +52,7 @@ async function packReport(): Promise<PackReport> {
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
 
 describe("the npm tarball", () => {
-  it("is complete and lean: a LICENSE, a changelog, the bundles, no source map, under 835 KB", async () => {
+  it("is complete and lean: a LICENSE, a changelog, the bundles, no source map, under 840 KB", async () => {
     const report = await packReport();
     const paths = report.files.map((file) => file.path);
     expect(paths).toEqual(

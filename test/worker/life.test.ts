@@ -1,5 +1,5 @@
 // The worker's life (src/worker/life.ts) with every port a fake and a virtual clock: the order of
-// its steps (lock, door, socket after the first round, last look), lingering, knocks, pause for a flush, yield, a lock
+// its steps (lock, door, socket beside the first round, last look), lingering, knocks, pause for a flush, yield, a lock
 // held by another process, a lost lock. No process, no timer of the machine: time is advanced by
 // hand, so nothing here depends on how fast the machine is.
 import { describe, expect, it } from "vitest";
@@ -27,7 +27,7 @@ interface Scene {
 }
 
 const OPTIONS: LifeOptions = { idleMs: 10_000, recheckMs: 60_000, pollMs: 500 };
-/** The first hold's start: lock taken, prepare, door open, the first round, listen, a round. */
+/** The first hold's start: lock taken, prepare, door open, listen, the first round, a round. */
 const FIRST = 6;
 
 const settle = async () => {
@@ -155,9 +155,9 @@ describe("the worker's life", () => {
       "lock taken",
       "prepare",
       "door open",
-      "round (first) at 0",
-      // The socket after the first round, then a round for what came while there was none.
+      // The socket beside the first round, then a round for what came while there was none.
       "listen",
+      "round (first) at 0",
       "round at 0",
       "round at 10000",
       "door closed",
@@ -270,8 +270,8 @@ describe("the worker's life", () => {
       "lock taken",
       "prepare",
       "door open",
-      "round (first) at 1000",
       "listen",
+      "round (first) at 1000",
       "round at 1000",
     ]);
     s.life.stop();
