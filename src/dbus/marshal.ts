@@ -76,7 +76,8 @@ export class WireWriter {
     const number = value as number;
     if (typeof number !== "number") throw new TypeError(`D-Bus ${code}: not a number`);
     if (code === "d") {
-      this.view.setFloat64(this.room(8), number, true);
+      const at = this.room(8); // first: room() may replace the buffer and its view
+      this.view.setFloat64(at, number, true);
       return;
     }
     const range = RANGES[code];
@@ -92,16 +93,17 @@ export class WireWriter {
 
   private writeString(value: string): void {
     const bytes = dbusStringBytes(value);
-    this.view.setUint32(this.room(4), bytes.length, true);
-    this.buffer.set(bytes, this.room(bytes.length + 1));
+    const at = this.room(4 + bytes.length + 1); // first: room() may replace the buffer
+    this.view.setUint32(at, bytes.length, true);
+    this.buffer.set(bytes, at + 4);
   }
 
   // A signature is ASCII (signature.ts checks its codes); as latin1 would, each code unit's low
   // byte.
   private writeSignature(value: string): void {
-    this.view.setUint8(this.room(1), value.length & 0xff);
-    const at = this.room(value.length + 1);
-    for (let i = 0; i < value.length; i++) this.buffer[at + i] = value.charCodeAt(i) & 0xff;
+    const at = this.room(1 + value.length + 1); // first: room() may replace the buffer
+    this.view.setUint8(at, value.length & 0xff);
+    for (let i = 0; i < value.length; i++) this.buffer[at + 1 + i] = value.charCodeAt(i) & 0xff;
   }
 
   private writeVariant(value: Variant): void {

@@ -74,6 +74,13 @@ describe("marshalling", () => {
     expect(reader.readAll("ybnqiuxtdsog(ys)")).toEqual(values);
   });
 
+  it("writes values past its first buffer whole: strings, signatures and numbers across a growth", () => {
+    const long = "x".repeat(700);
+    const values: DbusValue[] = ["a".repeat(509), long, 0.25, { signature: "s", value: long }, 7];
+    const reader = new WireReader(Buffer.from(written("ssdvu", values), "hex"), true);
+    expect(reader.readAll("ssdvu")).toEqual(values);
+  });
+
   it("refuses a number its type cannot hold instead of writing another one", () => {
     for (const [type, value] of [
       ["y", 256],
