@@ -71,7 +71,14 @@ function mapSecrets(schema: Schema, value: unknown, onSecret: (v: unknown) => un
     case "record":
       return isObject(value) ? mapValues(value, () => inner.item, walk) : value;
     case "object":
-      return isObject(value) ? mapValues(value, (key) => inner.shape[key], walk) : value;
+      // Own keys only: a key a person wrote ("toString") is no schema of Object.prototype's.
+      return isObject(value)
+        ? mapValues(
+            value,
+            (key) => (Object.hasOwn(inner.shape, key) ? inner.shape[key] : undefined),
+            walk,
+          )
+        : value;
     case "union":
       return optionsFor(inner, value).reduce((current, option) => walk(option, current), value);
     case "leaf":

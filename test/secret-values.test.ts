@@ -47,6 +47,20 @@ describe("secretValuesOf", () => {
     expect(secrets).not.toContain("smtp.example.test");
     expect(secrets).not.toContain("not secret");
   });
+
+  it("reads a key named like a member of Object.prototype as an unknown key, not a schema", () => {
+    // A person's typo ("toString" inside escalate) made the walk treat Object.prototype.toString
+    // as a schema: `doctor` died with "Cannot read properties of undefined (reading 'parent')".
+    const odd = JSON.parse(
+      '{"toString": false, "constructor": "x", "__proto__": "y", "valueOf": {"hasOwnProperty": 1}}',
+    ) as Record<string, unknown>;
+    const entry = { ...email, escalate: odd, smtp: { ...email.smtp, ...odd } };
+    const { issues, secrets } = validateConfig({ sinks: { mail: entry } }, {});
+    expect(issues.join("\n")).toMatch(/sinks\.mail\.escalate/);
+    expect(secrets).toContain("p4ss-word");
+    const schema = entrySchemaFor(findSink("email") ?? (undefined as never));
+    expect(JSON.stringify(maskSecrets(schema, entry))).not.toContain("p4ss-word");
+  });
 });
 
 describe("maskSecrets", () => {
