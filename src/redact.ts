@@ -1,6 +1,7 @@
 // Masks secrets before anything is written or printed: URLs keep only their origin, and every
 // configured secret value, in every encoding an accident produces, becomes "***".
 import { Buffer } from "node:buffer";
+import { setOwn } from "./own.js";
 
 export const MASK = "***";
 /** Shorter pieces would mask ordinary words; a secret is never this short. */
@@ -107,10 +108,10 @@ export function scrubValue(value: unknown, secrets: readonly string[]): unknown 
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { from, into, key } = item;
     if (typeof from === "string") {
-      into[key] = scrub(from, secrets);
+      setOwn(into, key, scrub(from, secrets));
     } else if (Array.isArray(from)) {
       const copy: unknown[] = [];
-      into[key] = copy;
+      setOwn(into, key, copy);
       from.forEach((child: unknown, i) => {
         stack.push({
           from: child,
@@ -120,14 +121,14 @@ export function scrubValue(value: unknown, secrets: readonly string[]): unknown 
       });
     } else if (from && typeof from === "object") {
       const copy: Record<string, unknown> = {};
-      into[key] = copy;
+      setOwn(into, key, copy);
       for (const [k, child] of Object.entries(from)) {
         const masked = scrub(k, secrets);
-        copy[masked] = undefined; // keeps the key order; filled when popped
+        setOwn(copy, masked, undefined); // keeps the key order; filled when popped
         stack.push({ from: child, into: copy, key: masked });
       }
     } else {
-      into[key] = from;
+      setOwn(into, key, from);
     }
   }
   return root.value;

@@ -8,6 +8,7 @@ import { printCharts } from "./usage-print-charts.js";
 import { modelsOf, numberKeys, show, totalOf } from "./usage-rows.js";
 import type { TableKind, UsageRun } from "./usage-run.js";
 import { alignRight, labelOf } from "./usage-table.js";
+import { own } from "../own.js";
 
 // The numbers each kind shows in its table (JSON carries every field).
 const COLUMNS: Record<TableKind, string[]> = {
@@ -42,11 +43,11 @@ export function printTable(
     table.push([
       show(row["date"]),
       ...(key ? [show(row[key] ?? row["user_id"])] : []),
-      ...numbers.map((n) => show(row[n])),
+      ...numbers.map((n) => show(own(row, n))),
     ]);
     if (options.breakdown && options.kind === "tokens")
       for (const model of modelsOf(row))
-        table.push([`  ${show(model["model_id"])}`, ...numbers.map((n) => show(model[n]))]);
+        table.push([`  ${show(model["model_id"])}`, ...numbers.map((n) => show(own(model, n)))]);
   }
   const totals = totalOf(rows, numbers);
   table.push(["TOTAL", ...(key ? [""] : []), ...numbers.map((n) => show(totals[n]))]);

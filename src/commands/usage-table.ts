@@ -1,6 +1,7 @@
 // How `hook-notify usage` writes its tables for people: column names with their unit instead of
 // the API's field names, counts with thousands separators, numbers aligned on the right, so a
 // week of credits reads as 1,516,630 under CREDITS, not 1516630 under BILLABLE_TOKENS.
+import { own } from "../own.js";
 
 /** Headers of the fields the tables show (others: the field name in words). */
 const LABELS: Record<string, string> = {
@@ -26,7 +27,7 @@ const LABELS: Record<string, string> = {
 
 // The header of a field: its label, else the field's words in capitals.
 export function labelOf(field: string): string {
-  return LABELS[field] ?? field.replaceAll("_", " ").toUpperCase();
+  return own(LABELS, field) ?? field.replaceAll("_", " ").toUpperCase();
 }
 
 // A number as a person reads it: 1,516,630; 4.20 (two decimals when not whole).

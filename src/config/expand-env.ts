@@ -1,3 +1,5 @@
+import { own } from "../own.js";
+
 /** A `${NAME}` that had no value in the environment, and where it was. */
 export interface MissingVariable {
   path: string;
@@ -20,7 +22,7 @@ export function expandEnv(
   const result: Expanded = { value, missing: [], values: [] };
   if (typeof value === "string") {
     result.value = value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-      const found = env[name];
+      const found = own(env, name);
       if (found === undefined || found === "") {
         result.missing.push({ path, name });
         return "";

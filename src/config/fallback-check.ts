@@ -7,7 +7,9 @@ export function checkFallbacks(sinks: Record<string, SinkEntry>): string[] {
   const issues: string[] = [];
   for (const entry of Object.values(sinks)) {
     if (!entry.fallback) continue;
-    const unknown = entry.fallback.filter((name) => !(name in sinks) || name === entry.name);
+    const unknown = entry.fallback.filter(
+      (name) => !Object.hasOwn(sinks, name) || name === entry.name,
+    );
     issues.push(
       ...unknown.map((name) =>
         name === entry.name

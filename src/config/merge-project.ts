@@ -2,6 +2,7 @@ import { DEFAULT_COOLDOWNS } from "../core/defaults.js";
 import type { Validated } from "./validate-config.js";
 import type { Config, Cooldowns } from "../core/config.js";
 import { validateConfig } from "./validate-config.js";
+import { own } from "../own.js";
 
 const NARROWING_KEYS = new Set(["enabled", "events", "when"]);
 // The noise rules: a project may only make them stricter (see quieter()).
@@ -95,7 +96,7 @@ function quieter(value: Config, key: (typeof QUIETING)[number], checked: Config)
 type EventKind = keyof Cooldowns;
 
 function narrowSink(value: Config, name: string, entry: Record<string, unknown>): string[] {
-  const current = value.sinks[name];
+  const current = own(value.sinks, name);
   const extra = Object.keys(entry).filter((key) => !NARROWING_KEYS.has(key));
   if (!current || extra.length > 0) {
     return [

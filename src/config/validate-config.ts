@@ -216,7 +216,7 @@ function unknownEscalationTargets(
 ): string[] {
   return (steps ?? []).flatMap((step, index) =>
     step.to
-      .filter((name) => !(name in sinks))
+      .filter((name) => !Object.hasOwn(sinks, name))
       .map((name) => {
         const guess = closestName(name, Object.keys(sinks));
         const hint = guess === undefined ? "" : ` Did you mean "${guess}"?`;

@@ -2,6 +2,7 @@
 import type { Config, Escalate } from "../core/config.js";
 import { QUIET_LEVELS, type Notification } from "../core/notification.js";
 import type { NoticeEvent } from "../core/hook-event.js";
+import { own } from "../own.js";
 
 /** One follow-up to send unless the session is answered first. */
 export interface PlannedEscalation {
@@ -49,7 +50,7 @@ export function planEscalations(
       if (!needsPerson(notification, step.events)) return;
       const earliest = (stages[index] ??= new Map());
       for (const to of step.to) {
-        if (!config.sinks[to]) continue;
+        if (!own(config.sinks, to)) continue;
         earliest.set(to, Math.min(earliest.get(to) ?? Infinity, step.afterSeconds));
       }
     });

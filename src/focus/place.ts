@@ -3,6 +3,7 @@
 // window, the Wayland compositor, the macOS terminal app, Windows Terminal. Pure. Every value is checked strictly before anything uses it:
 // a value that does not look right is left out, never passed on.
 import { tmuxPaneOf, type TmuxPane } from "../tmux-pane.js";
+import { own } from "../own.js";
 
 /** The place a banner's click brings back; each part is set only when it was valid. */
 export interface FocusPlace {
@@ -98,9 +99,9 @@ function terminalPaneOf(env: Env, inTmux: boolean): Partial<FocusPlace> {
 }
 
 function bundleIdOf(env: Env): string | undefined {
-  const own = env.__CFBundleIdentifier;
-  if (own && BUNDLE_ID.test(own)) return own;
-  const known = env.TERM_PROGRAM ? MAC_TERMINALS[env.TERM_PROGRAM] : undefined;
+  const bundle = env.__CFBundleIdentifier;
+  if (bundle && BUNDLE_ID.test(bundle)) return bundle;
+  const known = env.TERM_PROGRAM ? own(MAC_TERMINALS, env.TERM_PROGRAM) : undefined;
   return known;
 }
 

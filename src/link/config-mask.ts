@@ -17,6 +17,7 @@ import { readBoundedSync } from "../read-bounded.js";
 import { secretPartsOf } from "../redact.js";
 import { MAX_CONFIG_BYTES } from "../core/defaults.js";
 import { jsonErrorWhere } from "../config/locate-key.js";
+import { own } from "../own.js";
 
 /** The option keys that hold a secret in some sink (validate-config.ts secretKeysOfAllSinks). */
 export const SECRET_KEYS: ReadonlySet<string> = new Set([
@@ -75,12 +76,13 @@ export function secretsOf(
   // Every value the environment brings in, wherever the ${NAME} stands.
   for (const text of stringsIn(json)) {
     for (const match of text.matchAll(VARIABLE)) {
-      const value = env[match[1] ?? ""];
+      const value = own(env, match[1] ?? "");
       if (value) found.push(value);
     }
   }
   if (!isObject(json)) return found;
-  const expand = (text: string) => text.replace(VARIABLE, (_, name: string) => env[name] ?? "");
+  const expand = (text: string) =>
+    text.replace(VARIABLE, (_, name: string) => own(env, name) ?? "");
   const { sinks, approveReplyTopic, service } = json;
   for (const entry of isObject(sinks) ? Object.values(sinks) : []) {
     if (!isObject(entry)) continue;

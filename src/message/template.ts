@@ -4,6 +4,6 @@ export type TemplateValues = Record<string, string | undefined>;
 // Replaces {name} placeholders; unknown names stay as written, missing values become "".
 export function fillTemplate(template: string, values: TemplateValues): string {
   return template.replace(/\{([a-z_]+)\}/g, (whole, name: string) =>
-    name in values ? (values[name] ?? "") : whole,
+    Object.hasOwn(values, name) ? (values[name] ?? "") : whole,
   );
 }

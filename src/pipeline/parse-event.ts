@@ -12,6 +12,7 @@ import {
   type IgnoredEvent,
 } from "../core/hook-event.js";
 import { MAX_EVENT_DEPTH } from "../core/defaults.js";
+import { setOwn } from "../own.js";
 
 // The fields hook-notify reads, in their canonical camelCase spelling, as zod states them: the
 // source of truth that the hand check below must agree with (test/pipeline/event-fields.test.ts
@@ -158,7 +159,7 @@ function pruneDeep(value: unknown, depth: number, path: string, dropped: string[
   }
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = pruneDeep(item, depth - 1, path ? `${path}.${key}` : key, dropped);
+    setOwn(out, key, pruneDeep(item, depth - 1, path ? `${path}.${key}` : key, dropped));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // What one line of a Claude Code or Droid transcript (JSONL) says, for transcript.ts: a title, the
 // assistant's text, a person's prompt time. Pure: a parsed line in, a fact or nothing out.
+import { own } from "../own.js";
 
 // Claude Code's title lines, strongest first; Droid's title is on its session_start line.
 const TITLE_KEYS: Record<string, { key: string; rank: number }> = {
@@ -24,7 +25,7 @@ export function parseLine(line: string): Record<string, unknown> | undefined {
 export function titleOf(
   record: Record<string, unknown>,
 ): { text: string; rank: number } | undefined {
-  const spec = typeof record.type === "string" ? TITLE_KEYS[record.type] : undefined;
+  const spec = typeof record.type === "string" ? own(TITLE_KEYS, record.type) : undefined;
   const text = spec ? record[spec.key] : undefined;
   return spec && typeof text === "string" && text.trim()
     ? { text: text.trim(), rank: spec.rank }

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { isRecord } from "./hook-schema.js";
 import { findOurs, isOurHandler } from "./jsonc-edit.js";
 import type { HooksFileShape } from "./hooks-file-shape.js";
+import { setOwn } from "../own.js";
 
 // Reading hooks through a shape the caller resolved (settings/shapes.ts maps an id to its shape).
 
@@ -76,7 +77,7 @@ function withoutOurs(root: unknown, shape: HooksFileShape): unknown {
   const cleaned: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(map)) {
     const kept = Array.isArray(value) ? cleanGroups(value) : value;
-    if (!Array.isArray(kept) || kept.length > 0) cleaned[key] = kept;
+    if (!Array.isArray(kept) || kept.length > 0) setOwn(cleaned, key, kept);
   }
   const [key] = mapPathOf(shape);
   if (key === undefined) return cleaned;

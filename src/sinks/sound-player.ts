@@ -5,6 +5,7 @@ import type { Deps } from "../deps.js";
 import { findFirstProgram, findProgram } from "./find-program.js";
 import { findPowerShell, isWsl, powerShellArgs } from "./platform.js";
 import type { SoundOptions } from "./sound-options.js";
+import { own } from "../own.js";
 
 // Linux players tried in order; each plays the shipped WAV files.
 interface PlayerTable {
@@ -50,7 +51,7 @@ export function choosePlayer(opts: SoundOptions, deps: PlayerDeps): Player | und
     const path = findProgram(opts.player, deps.env, deps.platform);
     if (!path) return undefined;
     const base = basename(opts.player).replace(/\.exe$/i, "");
-    return { name: opts.player, path, args: opts.playerArgs ?? UNIX_PLAYERS.args[base] ?? [] };
+    return { name: opts.player, path, args: opts.playerArgs ?? own(UNIX_PLAYERS.args, base) ?? [] };
   }
   if (deps.platform === "darwin") {
     const path = findProgram("afplay", deps.env, deps.platform);

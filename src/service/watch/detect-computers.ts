@@ -4,6 +4,7 @@
 // state) is the baseline and announces nothing.
 import type { Computer } from "../schemas.js";
 import type { SeenComputer } from "./state.js";
+import { own, setOwn } from "../../own.js";
 
 /** A provisioning step that failed. */
 export interface FailedStep {
@@ -52,7 +53,7 @@ export function detectComputers(
     const failed = failedStepsOf(computer);
     const troubledNow = computer.status === "error" || failed.length > 0;
     const healthy = !troubledNow && computer.status !== "provisioning";
-    const before = previous?.[computer.id];
+    const before = previous && own(previous, computer.id);
     const fact = {
       computerId: computer.id,
       name: computer.name ?? computer.id,
@@ -67,10 +68,10 @@ export function detectComputers(
       facts.push({ kind: "ComputerRecovered", ...fact });
     }
     // While it provisions again after an error, it stays "troubled" until it is active.
-    next[computer.id] = {
+    setOwn(next, computer.id, {
       troubled: troubledNow || (!!before?.troubled && !healthy),
       failedSteps: names,
-    };
+    });
   }
   return { facts, next };
 }

@@ -6,6 +6,7 @@
 import type { TokenUsage } from "../../core/notification.js";
 import type { Session } from "../schemas.js";
 import type { SeenSession } from "./state.js";
+import { own, setOwn } from "../../own.js";
 
 /** A finished turn of a cloud session, as the notice needs it. */
 export interface SessionIdleFact {
@@ -38,10 +39,10 @@ export function detectSessions(
   const next: Record<string, SeenSession> = { ...previous };
   const facts: SessionIdleFact[] = [];
   for (const session of sessions) {
-    const before = previous?.[session.sessionId];
+    const before = previous && own(previous, session.sessionId);
     // A list item without status (not shown whether it has one) changes nothing.
     if (session.status === undefined && before) continue;
-    next[session.sessionId] = seenOf(session);
+    setOwn(next, session.sessionId, seenOf(session));
     if (!previous || session.status !== "idle") continue;
     const from = turnEndedFrom(before, session, lastPollAt);
     if (from) facts.push(factOf(session, from));
