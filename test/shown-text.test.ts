@@ -12,8 +12,25 @@ const CONTROL = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f);
 const SEPARATORS = [0x2028, 0x2029, 0x0085];
 const BIDI = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e];
 const ISOLATES = [0x2066, 0x2067, 0x2068, 0x2069];
-const INVISIBLE = [0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x180e, 0xe0041, 0xe007f];
-const DANGEROUS = [...SEPARATORS, ...BIDI, ...ISOLATES, ...INVISIBLE];
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const INVISIBLE = [0x200b, 0x200c, 0x200d, 0xfeff, 0x00ad, 0x180e];
+// Invisible operators and deprecated format characters (U+2060-206F, bar the isolates), Hangul
+// fillers (they render as blank letters), interlinear annotations, tags.
+const FORMAT = [...range(0x2060, 0x2065), ...range(0x206a, 0x206f)];
+const FILLERS = [0x115f, 0x1160, 0x3164, 0xffa0];
+const ANNOTATIONS = range(0xfff9, 0xfffb);
+const TAGS = range(0xe0000, 0xe007f);
+const DANGEROUS = [
+  ...SEPARATORS,
+  ...BIDI,
+  ...ISOLATES,
+  ...INVISIBLE,
+  ...FORMAT,
+  ...FILLERS,
+  ...ANNOTATIONS,
+  ...TAGS,
+];
 
 function offenders(text: string, allowed: readonly number[]): number[] {
   return Array.from(text)
