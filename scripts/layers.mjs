@@ -18,6 +18,7 @@ export const BASE = [
   "input-source.ts",
   "machine-key.ts",
   "once.ts",
+  "own.ts",
   "path-join.ts",
   "process-start.ts",
   "read-bounded.ts",
