@@ -102,5 +102,5 @@ describe("a config read from generated files", () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000); // 200 pairs of files written and read: ~1 s alone, more on a machine CI shares
 });
