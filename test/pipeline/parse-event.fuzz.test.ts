@@ -34,9 +34,15 @@ const eventLike = fc
   .record({
     name: fc.oneof(fc.constantFrom(...KNOWN_EVENTS), fc.string({ maxLength: 30 })),
     fields: fc.dictionary(field, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }),
-    extra: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), {
-      maxKeys: 4,
-    }),
+    // Any key, the names every object has among them ("__proto__" a key of the JSON text).
+    extra: fc.dictionary(
+      fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom("__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"),
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 4 },
+    ),
   })
   .map(({ name, fields, extra }) => JSON.stringify({ ...extra, hook_event_name: name, ...fields }));
 
@@ -62,6 +68,8 @@ describe("parseEvent under fuzzing", () => {
         }
         if ("ignored" in parsed) return;
         expect(KNOWN_EVENTS).toContain(parsed.name);
+        // Read from the event's own keys: the raw event has the prototype every object has.
+        expect(Object.getPrototypeOf(parsed.raw)).toBe(Object.prototype);
         // Whatever got through renders to a one-line title and a bounded body.
         const n = formatNotification(
           parsed,
