@@ -77,7 +77,7 @@ export const HookNotify = async ({ directory }) => {
         if (event.type === "session.status" && props.status?.type === "busy") failed.delete(session);
         if (event.type === "session.error") remember(failed, session);
         if (event.type === "session.idle" && failed.has(session)) return;
-        const entry = HOOKS[event.type];
+        const entry = Object.hasOwn(HOOKS, event.type) ? HOOKS[event.type] : undefined;
         if (entry === undefined) return;
         const payload = { ...event, directory };
         const said = [...(lastText.get(session)?.values() ?? [])].at(-1);
