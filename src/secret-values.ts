@@ -1,6 +1,7 @@
 // Which config values are secrets is said once, in the schemas: a field marked
 // `z.meta({ secret: true })` holds one. These walk a schema beside a value and collect them.
 import * as z from "./zod.js";
+import { own } from "./own.js";
 
 type Schema = z.core.$ZodType;
 
@@ -72,13 +73,7 @@ function mapSecrets(schema: Schema, value: unknown, onSecret: (v: unknown) => un
       return isObject(value) ? mapValues(value, () => inner.item, walk) : value;
     case "object":
       // Own keys only: a key a person wrote ("toString") is no schema of Object.prototype's.
-      return isObject(value)
-        ? mapValues(
-            value,
-            (key) => (Object.hasOwn(inner.shape, key) ? inner.shape[key] : undefined),
-            walk,
-          )
-        : value;
+      return isObject(value) ? mapValues(value, (key) => own(inner.shape, key), walk) : value;
     case "union":
       return optionsFor(inner, value).reduce((current, option) => walk(option, current), value);
     case "leaf":

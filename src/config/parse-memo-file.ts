@@ -6,6 +6,7 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { buildId } from "../build-id.js";
 import { joinPath } from "../path-join.js";
+import { own } from "../own.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { stateDir } from "../state-dir.js";
 import type { Deps } from "../deps.js";
@@ -39,7 +40,7 @@ export function openMemoSession(deps: Pick<Deps, "env" | "homedir" | "platform">
   return {
     keyOf: (site, input) => memoKey(salt, build, site, input),
     get(key) {
-      const memo = Object.hasOwn(memos, key) ? memos[key] : undefined;
+      const memo = own(memos, key);
       if (memo) used.set(key, memo);
       return memo;
     },
