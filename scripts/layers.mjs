@@ -20,6 +20,7 @@ export const BASE = [
   "once.ts",
   "own.ts",
   "path-join.ts",
+  "process-alive.ts",
   "process-start.ts",
   "read-bounded.ts",
   "redact.ts",

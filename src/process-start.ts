@@ -3,17 +3,13 @@
 // write goes only to the terminal of the same process. Linux: field 22 of /proc/<pid>/stat (clock
 // ticks after boot); macOS and the BSDs: `ps -o lstart= -p <pid>` (an argument array).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { procStatFields } from "./process-alive.js";
 
 // The process's start as text, or undefined when it is gone or cannot be told.
 export function processStart(pid: number, platform: NodeJS.Platform): string | undefined {
   if (!Number.isInteger(pid) || pid <= 1) return undefined;
   try {
-    if (platform === "linux") {
-      const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
-      // "pid (comm) state ppid …": comm may hold ") ", so count after the last one (field 3 on).
-      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] || undefined;
-    }
+    if (platform === "linux") return procStatFields(pid)?.[19] || undefined;
     if (platform === "win32") return undefined;
     const out = execFileSync("ps", ["-o", "lstart=", "-p", String(pid)], {
       encoding: "utf8",

@@ -21,6 +21,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { toHookNotifyError } from "../errors.js";
+import { processAlive } from "../process-alive.js";
 import type { Press } from "./telegram-bot.js";
 
 /** A lock older than the longest possible wait (approveSeconds ≤ 570) belongs to nobody. */
@@ -90,12 +91,9 @@ function isStale(path: string, now: number): boolean {
   try {
     if (now - statSync(path).mtimeMs > LOCK_STALE_MS) return true;
     const pid = Number(readFileSync(path, "utf8").trim());
-    if (!Number.isInteger(pid) || pid <= 0) return true;
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    // ESRCH: no such process; EPERM: it lives (someone else's): not stale.
-    return (error as NodeJS.ErrnoException).code !== "EPERM";
+    return !Number.isInteger(pid) || pid <= 0 || !processAlive(pid);
+  } catch {
+    return true;
   }
 }
 

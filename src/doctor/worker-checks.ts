@@ -8,6 +8,7 @@ import { processOwner } from "../link/spawn.js";
 import { sendWake } from "../link/wake.js";
 import { HEARTBEAT_MS, RECHECK_MS, workerIdleSeconds } from "../link/rhythm.js";
 import { readBoundedSync } from "../read-bounded.js";
+import { procStatFields } from "../process-alive.js";
 import { readStamp, stampHolds } from "../link/stamp.js";
 import { userConfigPath } from "../config/paths.js";
 import { ok, warn, type CheckResult } from "../check-result.js";
@@ -92,8 +93,8 @@ function readLock(path: string): LockInfo | undefined {
 export function procUsage(pid: number): { rssKiB: number; cpuSeconds: number } | undefined {
   try {
     const status = readFileSync(`/proc/${String(pid)}/status`, "utf8");
-    const stat = readFileSync(`/proc/${String(pid)}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = procStatFields(pid);
+    if (!fields) return undefined;
     const ticks = Number(fields[11]) + Number(fields[12]);
     const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
     if (!Number.isFinite(ticks) || !Number.isFinite(rssKiB)) return undefined;

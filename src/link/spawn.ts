@@ -4,6 +4,7 @@ import { lockHolder, type LockOwner } from "./lock.js";
 import { outboxPaths } from "../outbox/paths.js";
 import { sendWake } from "./wake.js";
 import { findWorkerFile, startDetached } from "./start-detached.js";
+import { processAlive } from "../process-alive.js";
 
 /** started: a worker was spawned; running: a live one already drains; unavailable: no worker file. */
 export type StartResult = "started" | "running" | "unavailable";
@@ -33,13 +34,6 @@ export function processOwner(deps: Pick<Deps, "now">, socket?: string): LockOwne
     now: deps.now,
     socket,
     probe: (path) => sendWake(path, "wake"),
-    isAlive: (pid) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch (error) {
-        return (error as { code?: string }).code === "EPERM";
-      }
-    },
+    isAlive: processAlive,
   };
 }

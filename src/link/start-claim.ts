@@ -16,6 +16,7 @@ import { closeSync, constants, openSync, unlinkSync, writevSync } from "node:fs"
 import { sep } from "node:path";
 import type { OutboxPaths } from "../outbox/paths.js";
 import { readBoundedSync } from "../read-bounded.js";
+import { processAlive } from "../process-alive.js";
 
 export const startClaimFile = (paths: Pick<OutboxPaths, "root">): string =>
   `${paths.root}${sep}worker.starting`;
@@ -34,7 +35,7 @@ export function startPending(file: string): boolean {
     return false;
   }
   const pid = /[aw](\d{1,10})\n?$/.exec(text)?.[1];
-  return pid !== undefined && alive(Number(pid));
+  return pid !== undefined && processAlive(Number(pid));
 }
 
 // Takes the claim (a stale one is replaced); undefined when another process holds a live one or
@@ -77,14 +78,5 @@ export function removeClaim(file: string): void {
     unlinkSync(file);
   } catch {
     // gone already
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

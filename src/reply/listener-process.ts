@@ -5,16 +5,15 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from
 import { dirname, join } from "node:path";
 import type { Inbox } from "../approve/telegram-inbox.js";
 import type { Deps } from "../deps.js";
+import { processAlive } from "../process-alive.js";
 
 // The listener's lock file names its pid; a pid that is gone leaves a lock that counts for nobody.
 export function listenerRuns(inbox: Inbox): boolean {
   try {
     const pid = Number(readFileSync(join(inbox.dir, "reply-listen.lock"), "utf8").trim());
-    if (!Number.isInteger(pid) || pid <= 1) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return Number.isInteger(pid) && pid > 1 && processAlive(pid);
+  } catch {
+    return false;
   }
 }
 

@@ -4,7 +4,7 @@
 // the next retry or group is, within the entries' maximum age), then lingers
 // HOOK_NOTIFY_WORKER_IDLE_SECONDS (default 600) for the session's next hooks, then exits.
 // Never prints anything.
-import { readFileSync } from "node:fs";
+import { processAlive } from "../process-alive.js";
 import { createDeps } from "../deps.js";
 import { adoptOrphans } from "../link/adopt.js";
 import { hasHeld, releaseHeld } from "../delivery/coalesce-groups.js";
@@ -128,7 +128,7 @@ const ports: WorkerPorts = {
       : undefined;
   },
   exited(pid) {
-    return processExited(pid);
+    return !processAlive(pid);
   },
   async round(first, door) {
     if (!first && adoptOrphans(paths, owner().isAlive) > 0) index.markNew();
@@ -190,25 +190,6 @@ const ports: WorkerPorts = {
     await runEvents(deps, paths, () => undefined);
   },
 };
-
-// Linux: /proc tells a zombie (exit over); elsewhere it answers signal 0 (the settle's full time).
-function processExited(pid: number): boolean {
-  if (deps.platform === "linux") {
-    try {
-      const stat = readFileSync(`/proc/${String(pid)}/stat`, "latin1");
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      return state === "Z" || state === "X";
-    } catch {
-      return true;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
 
 // A Droid notification gets its session's title first (the service code loads only then).
 const enrich: Enrich = async (...args) =>

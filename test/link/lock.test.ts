@@ -11,6 +11,8 @@ import {
   type LockOwner,
 } from "../../src/link/lock.js";
 import { STALE_MS } from "../../src/core/defaults.js";
+import { processOwner } from "../../src/link/spawn.js";
+import { zombie } from "../helpers/zombie.js";
 
 async function lockFile(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "hn-lock-"));
@@ -99,6 +101,19 @@ describe("worker lock", () => {
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: 109 });
     expect(await lockSocket(path)).toBeUndefined();
   });
+
+  it.runIf(process.platform === "linux")(
+    "a holder killed before it named a socket and left a zombie is taken over at once (the worker's own owner)",
+    async () => {
+      const path = await lockFile();
+      const pid = await zombie();
+      await writeFile(path, JSON.stringify({ pid, token: "t", startedAt: Date.now() }));
+      const worker = processOwner({ now: Date.now });
+      expect(await lockHolder(path, worker)).toBeUndefined();
+      expect(await acquireLock(path, worker)).toBeDefined();
+      expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ pid: process.pid });
+    },
+  );
 
   it("only one of many concurrent contenders wins", async () => {
     const path = await lockFile();

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { claimStart, removeClaim, startPending } from "../../src/link/start-claim.js";
+import { zombie } from "../helpers/zombie.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -45,6 +46,16 @@ describe("the start claim", () => {
     claim?.started(undefined); // no worker could be started: the claim goes
     expect(existsSync(file)).toBe(false);
   });
+
+  it.runIf(process.platform === "linux")(
+    "a claim whose worker died before its look and is a zombie (never reaped) is taken over",
+    async () => {
+      const file = claimFile();
+      writeFileSync(file, `a${String(process.pid)}\nw${String(await zombie())}\n`);
+      expect(startPending(file)).toBe(false);
+      expect(claimStart(file)).toBeDefined();
+    },
+  );
 
   it("a worker that removed the claim before its hook wrote the pid is not brought back", () => {
     const file = claimFile();
