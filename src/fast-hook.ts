@@ -40,6 +40,7 @@ import { hookBudget, inputWaitMs } from "./pipeline/deadline.js";
 import { readInput } from "./pipeline/read-input.js";
 import { CONFIG_NOTICE_KEEP_SECONDS, MAX_EVENT_BYTES } from "./core/defaults.js";
 import { endHook, type HookCode } from "./exit.js";
+import { newNotificationId } from "./core/notification-id.js";
 
 /** What is read at once; a larger event is read by a callback, and handed over all the same. */
 const MAX_FAST_BYTES = 64 * 1024;
@@ -126,6 +127,7 @@ function handOverEvent(raw: string, run: Run): Promise<void> | undefined {
     build: buildId(),
     args: { config, timeout, client, event },
     payload: masked,
+    id: newNotificationId(),
     receivedAt: started,
     cwd,
     ppid: process.ppid,

@@ -6,7 +6,7 @@ import type { SinkEntry } from "../core/config.js";
 import type { Deps } from "../deps.js";
 import type { Notification } from "../core/notification.js";
 import { formatNotification } from "../message/format.js";
-import { newNotificationId } from "../message/notification-id.js";
+import { newNotificationId } from "../core/notification-id.js";
 import { dispatch } from "../delivery/dispatch.js";
 import type { RunAttempt } from "../journal/run-attempt.js";
 import { gatherContext } from "../pipeline/gather-context.js";

@@ -16,6 +16,7 @@ import { outboxPaths } from "../outbox/paths.js";
 import { processOwner } from "./spawn.js";
 import { startDetached } from "./start-detached.js";
 import { fastPathOn } from "./rhythm.js";
+import { newNotificationId } from "../core/notification-id.js";
 
 /** What the hook knows when it hands over. */
 export interface HandOverRequest {
@@ -67,6 +68,7 @@ function entryOf(deps: Deps, request: HandOverRequest): EventEntry {
     // Paths leave the hook absolute: the worker reads them from its own folder.
     args: { ...request.args, config: absoluteFrom(deps.cwd, request.args.config) },
     payload,
+    id: newNotificationId(),
     receivedAt: request.started,
     cwd: deps.cwd,
     ppid: deps.ppid ?? process.ppid,

@@ -33,6 +33,10 @@ export interface EventEntry {
   };
   /** The event text as read (stdin or Codex's argument), secrets masked (link/stamp.ts). */
   payload: string;
+  /** The notification's id, given by the hook: a run again after its worker died (recoverEvents)
+   * is the same notification, to the repeat rules' markers and to the outbox's keys. Entries of a
+   * build before it have none (a new id then). */
+  id?: string | undefined;
   /** When the hook started (ms since the epoch). */
   receivedAt: number;
   cwd: string;
@@ -182,8 +186,10 @@ export function takeEvent(paths: OutboxPaths, name: string): string | undefined 
   return takeAside(join(paths.events, name), "taken");
 }
 
-// At a worker's start: events a dead worker had taken go back in line (the seen markers keep a
-// second run from notifying twice); a hook's leftover `.back` file is removed.
+// At a worker's start: events a dead worker had taken go back in line, and run again as the same
+// notification (their id): the repeat rules let them through, the outbox keys what they queue
+// as before (a banner the dead worker had shown may show again; nothing is lost); a hook's
+// leftover `.back` file is removed.
 export function recoverEvents(paths: OutboxPaths, isAlive: (pid: number) => boolean): void {
   let names: string[];
   try {

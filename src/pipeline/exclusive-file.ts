@@ -8,14 +8,28 @@ import {
   renameSync,
   statSync,
   unlinkSync,
+  writeSync,
   type Stats,
 } from "node:fs";
 
-// Creates an empty file (0600) at `path` unless one is there, making `dir` (0700) when missing.
-export function createExclusive(dir: string, path: string): "created" | "exists" | "failed" {
+// Creates a file (0600) at `path` holding `content` (empty by default) unless one is there,
+// making `dir` (0700) when missing. A failed write after the create still counts as created: the
+// claim is the file's existence; its content only names who made it.
+export function createExclusive(
+  dir: string,
+  path: string,
+  content = "",
+): "created" | "exists" | "failed" {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      closeSync(openSync(path, "wx", 0o600));
+      const fd = openSync(path, "wx", 0o600);
+      try {
+        if (content !== "") writeSync(fd, content);
+      } catch {
+        // a full disk: an empty marker, owned by nobody
+      } finally {
+        closeSync(fd);
+      }
       return "created";
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

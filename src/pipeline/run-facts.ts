@@ -22,11 +22,12 @@ import { dndMatters } from "./dnd.js";
 import { claimMarker, peekMarker } from "./seen-markers.js";
 
 // The clock, the environment and the seen markers, for the noise rules; --dry-run only peeks.
+// `owner`: the notification's id, written into the markers it claims (seen-markers.ts).
 export function policyFacts(
   deps: Deps,
   event: HookEvent,
   context: EventContext,
-  { mode }: { mode: "hook" | "wait" | "dry-run" },
+  { mode, owner }: { mode: "hook" | "wait" | "dry-run"; owner?: string | undefined },
 ): PolicyFacts {
   const now = deps.now();
   const dir = join(stateDir(deps), "seen");
@@ -44,7 +45,7 @@ export function policyFacts(
       return headlessContainerOf(deps.env, deps.platform, existsSync);
     },
     turnMs: started === undefined ? undefined : now - started,
-    claim: (name, windowMs) => mark(dir, name, windowMs, now),
+    claim: (name, windowMs) => mark(dir, name, windowMs, now, owner),
     coalesce: mode !== "wait",
   };
 }

@@ -3,7 +3,7 @@ import { logPath } from "../config/paths.js";
 import type { Deps } from "../deps.js";
 import { toHookNotifyError } from "../errors.js";
 import { formatNotification } from "../message/format.js";
-import { newNotificationId } from "../message/notification-id.js";
+import { newNotificationId } from "../core/notification-id.js";
 import type { Notification } from "../core/notification.js";
 import { scrub, scrubValue } from "../redact.js";
 import { deliverBudgetMs, eventDeadline, inputWaitMs } from "./deadline.js";
@@ -36,6 +36,9 @@ export interface HookOptions {
   client?: Client | undefined;
   /** The event's name for a payload without one (--event). */
   event?: string | undefined;
+  /** The notification's id when the event came with one (a worker's run of a hook's event:
+   * link/inbox.ts); a new one otherwise. The repeat rules' markers it claimed are its own. */
+  notificationId?: string | undefined;
   /** "hook": deliver and log; "wait": deliver in the foreground; "dry-run": plan only. */
   mode: "hook" | "wait" | "dry-run";
   /** When the whole run must be over (ms since the epoch). */
@@ -124,13 +127,21 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       run.notification = formatNotification(told.event, told.context, {
         templates: value.templates,
         maxBodyLength: value.maxBodyLength,
-        id: newNotificationId(),
+        id: options.notificationId ?? newNotificationId(),
         now: deps.now(),
       });
       describeRun(run.record, event, run.notification, run.config);
       if (options.mode !== "dry-run") noteNewType(run.record, event, deps);
       const planned = route(run.notification, value);
-      run.plan = applyPolicy(planned, event, value, policyFacts(deps, event, context, options));
+      run.plan = applyPolicy(
+        planned,
+        event,
+        value,
+        policyFacts(deps, event, context, {
+          mode: options.mode,
+          owner: run.notification.id,
+        }),
+      );
       const dnd = await readDndFor(run.plan, value.dnd, deps);
       if (dnd) {
         run.record.dnd = dnd.detail;

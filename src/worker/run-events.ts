@@ -101,6 +101,7 @@ async function runEvent(
     configPath: config,
     client,
     event,
+    notificationId: entry.id,
     mode: "hook",
     // The hook is long gone: the budget is for the writes and hand-offs, from now.
     deadline: hookBudget(now, timeout).deadline,
@@ -110,6 +111,9 @@ async function runEvent(
     link: { whenQueued: queuedFor === "this-round" ? "this-round" : startWorker },
   });
 }
+
+// An id as newNotificationId makes it: it names the run's outbox files.
+const NOTIFICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // The entry, checked by hand; undefined when it is not one.
 function readEntry(file: string): EventEntry | undefined {
@@ -123,6 +127,7 @@ function readEntry(file: string): EventEntry | undefined {
     const ok =
       raw.version === 1 &&
       typeof raw.payload === "string" &&
+      (raw.id === undefined || (typeof raw.id === "string" && NOTIFICATION_ID.test(raw.id))) &&
       typeof raw.receivedAt === "number" &&
       typeof raw.cwd === "string" &&
       typeof raw.ppid === "number" &&

@@ -143,6 +143,10 @@ describe("the hook's fast path with a live worker", () => {
     expect(request?.body).toContain("Post to ***");
     expect(request?.body).not.toContain("fastPathSECRETtoken0123456789");
     await expect.poll(() => lineOf(home, session)?.via, { timeout: 20_000 }).toBe("worker");
+    // The notification's id is the hook's, written with the event (link/inbox.ts).
+    const { id } = JSON.parse(onDisk) as { id: string };
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(runLines(home).find((line) => line.session === session)).toMatchObject({ id });
     await expect.poll(() => events(home), { timeout: 20_000 }).toEqual([]);
     const everything = (readdirSync(home.dir, { recursive: true }) as string[])
       .map((name) => join(home.dir, name))

@@ -5,9 +5,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { entryKey, type OutboxEntry } from "../../src/outbox/store.js";
+import { HOOK_ENV_KEYS } from "../../src/link/hook-env.js";
 import { startHttpServer, type TestHttpServer } from "../helpers/http-server.js";
 import { ROOT, runBin, tempHome, type TempHome } from "../helpers/run-bin.js";
 import { sampleNotification } from "../helpers/sample-notification.js";
+import { isZombie } from "../helpers/zombie.js";
+import { fakeNotificationBus } from "../helpers/fake-notification-bus.js";
 
 const WORKER = join(ROOT, "dist", "worker.cjs");
 type Sent = { data: { session: { id: string } } };
@@ -81,18 +84,81 @@ describe("the outbox is sent on schedule without another hook", () => {
   );
 });
 
+describe("a worker killed before it could be reached by its socket", () => {
+  it.runIf(process.platform === "linux")(
+    "killed while its first events run and left a zombie: the next hook's worker takes the lock at once and runs both events",
+    async () => {
+      const server = await startHttpServer();
+      // Each banner is answered 3 s late: the first worker is inside its first events' run
+      // (its lock taken, no socket named yet) for that long.
+      const bus = await fakeNotificationBus({ delayMs: 3_000 });
+      const home = tempHome({ ...bus.env, DISPLAY: ":7" });
+      home.writeConfig({
+        sinks: { desktop: { type: "desktop" }, hook: { type: "webhook", url: `${server.url}/h` } },
+      });
+      const events = join(outboxOf(home), "events");
+      mkdirSync(events, { recursive: true });
+      const payload = JSON.stringify({ hook_event_name: "Stop", session_id: "first" });
+      // As a hook hands it over (link/inbox.ts): with the hook's variables the worker reads.
+      const env = Object.fromEntries(
+        HOOK_ENV_KEYS.flatMap((key) => {
+          const value = home.env[key];
+          return value === undefined ? [] : [[key, value]];
+        }),
+      );
+      const id = "0b7e0f4c-5a1d-4e2b-9c3f-6d8a7b1e2f30"; // the hook's id for it
+      const entry = {
+        version: 1,
+        build: "test",
+        args: { client: "claude-code" },
+        payload,
+        id,
+        env,
+      };
+      writeFileSync(
+        join(events, `${Date.now().toString(36)}-1-first.json`),
+        JSON.stringify({ ...entry, receivedAt: Date.now(), cwd: home.dir, ppid: 1 }),
+      );
+      // The worker, started by a parent that never reaps it (an agent run as a container's pid 1).
+      const parent = spawn("sh", ["-c", `"${process.execPath}" "${WORKER}" & exec sleep 120`], {
+        env: home.env,
+        stdio: "ignore",
+      });
+      onTestFinished(() => {
+        parent.kill("SIGKILL");
+      });
+      const lockFile = join(outboxOf(home), "worker.lock");
+      // It took the event, claimed the repeat rules' marker, and waits for the banner's answer.
+      const seen = join(home.dir, "state", "hook-notify", "seen");
+      const claimed = () => existsSync(seen) && readdirSync(seen).length > 0;
+      const taken = () => readdirSync(events).some((name) => name.endsWith(".taken"));
+      for (let i = 0; i < 400 && !(taken() && claimed() && existsSync(lockFile)); i++)
+        await sleep(25);
+      expect(claimed()).toBe(true);
+      const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { pid: number; socket?: string };
+      expect(lock.socket).toBeUndefined(); // the window: live by its pid alone
+      process.kill(lock.pid, "SIGKILL");
+      for (let i = 0; i < 50 && !isZombie(lock.pid); i++) await sleep(100);
+      expect(isZombie(lock.pid)).toBe(true);
+      const input = JSON.stringify({ hook_event_name: "Stop", session_id: "second" });
+      await runBin([], { input, env: home.env });
+      // Not after the lock's heartbeat went stale (60 s), nor never: its event and the dead
+      // worker's taken one, each once.
+      await server.waitForRequests(2, 40_000);
+      await workerGone(home);
+      expect(sessionsOf(server).sort()).toEqual(["first", "second"]);
+      // The run again is the same notification: its id, not a repeat of itself.
+      const runs = home.logLines().filter((line) => line.session === "first");
+      expect(runs).toMatchObject([{ id, skipped: [] }]);
+    },
+    60_000,
+  );
+});
+
 // The worker that delivered leaves once the outbox is empty; its lock goes with it.
 async function workerGone(home: TempHome): Promise<void> {
   const lock = join(outboxOf(home), "worker.lock");
   for (let i = 0; i < 100 && existsSync(lock); i++) await sleep(100);
-}
-
-function isZombie(pid: number): boolean {
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
 }
 
 describe("a ${VAR} missing for a queued entry", () => {

@@ -29,6 +29,23 @@ function age(dir: string, name: string, ageMs: number): void {
 }
 
 describe("claimMarker", () => {
+  it("a notification run again (its worker died during the run) passes its own markers; no other does", () => {
+    const dir = tempSeen();
+    const a = "0b7e0f4c-5a1d-4e2b-9c3f-6d8a7b1e2f30";
+    const b = "7c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e";
+    expect(claimMarker(dir, "dd-a-5", 5000, Date.now(), a)).toBe(true);
+    expect(claimMarker(dir, "dd-a-5", 5000, Date.now(), a)).toBe(true); // the same notification
+    expect(claimMarker(dir, "dd-a-5", 5000, Date.now(), b)).toBe(false); // a repeat
+    expect(claimMarker(dir, "dd-a-5", 5000, Date.now())).toBe(false);
+    // A marker that names nobody (an older build's, a full disk) is nobody's own.
+    writeFileSync(join(dir, "dd-c-5"), "");
+    expect(claimMarker(dir, "dd-c-5", 5000, Date.now(), a)).toBe(false);
+    // Past the window it is claimed anew, by whoever comes.
+    age(dir, "dd-a-5", 6000);
+    expect(claimMarker(dir, "dd-a-5", 5000, Date.now(), b)).toBe(true);
+    expect(claimMarker(dir, "dd-a-5", 5000, Date.now(), a)).toBe(false);
+  });
+
   it("creates the folder 0700 and the marker 0600; the second claim in the window loses", () => {
     const dir = tempSeen();
     expect(claimMarker(dir, "dd-a-5", 5000, Date.now())).toBe(true);

@@ -44,4 +44,32 @@ describe.runIf(POSIX)("runEvents in a worker's round", () => {
     expect(await box.files("pending")).toHaveLength(1);
     expect(messages).toEqual([]);
   });
+
+  it("runs the event as the notification the hook named; an id that is not one is quarantined", async () => {
+    const box = await outboxEnv({ hook: { type: "webhook", url: "http://127.0.0.1:9/hook" } });
+    ensureDirs(box.paths);
+    const event = (id: string) => ({
+      version: 1 as const,
+      build: "test",
+      args: { config: box.configPath, client: "claude-code" as const, timeout: 10 },
+      payload: JSON.stringify({ hook_event_name: "Stop", session_id: id, cwd: box.home }),
+      id,
+      receivedAt: box.deps.now(),
+      cwd: box.home,
+      ppid: process.pid,
+      env: box.env,
+    });
+    const id = "0b7e0f4c-5a1d-4e2b-9c3f-6d8a7b1e2f30";
+    writeEvent(box.paths, event(id));
+    writeEvent(box.paths, event("../../escape"));
+    const ran = await runEvents(box.deps, box.paths, () => undefined, {
+      queuedFor: "this-round",
+    });
+    expect(ran).toBe(1);
+    const pending = await box.files("pending");
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ notification: { id } });
+    expect(String(pending[0]?.key)).toMatch(new RegExp(`^${id}\\.hook\\.`));
+    expect(await box.files("corrupt")).toHaveLength(1);
+  });
 });

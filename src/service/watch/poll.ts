@@ -5,7 +5,7 @@ import { deadline } from "../../abort.js";
 import type { LoadedConfig } from "../../config/load-config.js";
 import type { Deps } from "../../deps.js";
 import { toHookNotifyError, type HookNotifyError } from "../../errors.js";
-import { newNotificationId } from "../../message/notification-id.js";
+import { newNotificationId } from "../../core/notification-id.js";
 import type { Notification } from "../../core/notification.js";
 import { acquireLock } from "../../link/lock.js";
 import { processOwner } from "../../link/spawn.js";
