@@ -89,9 +89,9 @@ describe("a worker killed before it could be reached by its socket", () => {
     "killed while its first events run and left a zombie: the next hook's worker takes the lock at once and runs both events",
     async () => {
       const server = await startHttpServer();
-      // Each banner is answered 3 s late: the first worker is inside its first events' run
-      // (its lock taken, no socket named yet) for that long.
-      const bus = await fakeNotificationBus({ delayMs: 3_000 });
+      // The first banner is answered only after the run's 10 s budget: the first worker is inside
+      // its first events' run (its lock taken, no socket named yet) until then. Later ones at once.
+      const bus = await fakeNotificationBus({ delayMs: [60_000] });
       const home = tempHome({ ...bus.env, DISPLAY: ":7" });
       home.writeConfig({
         sinks: { desktop: { type: "desktop" }, hook: { type: "webhook", url: `${server.url}/h` } },

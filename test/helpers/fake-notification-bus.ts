@@ -35,8 +35,9 @@ export interface FakeNotificationBus {
 export interface FakeBusOptions {
   /** Every Notify answers this D-Bus error name instead of an id. */
   failWith?: string;
-  /** Every Notify answers after this many ms. */
-  delayMs?: number;
+  /** Every Notify answers after this many ms (a list: the first Notify after the first, …; those
+   * past its end at once). */
+  delayMs?: number | readonly number[];
   /** Nobody owns org.freedesktop.Notifications (calls get ServiceUnknown). */
   noDaemon?: boolean;
   capabilities?: string[];
@@ -61,6 +62,7 @@ export async function fakeNotificationBus(
   const peers = new Set<Peer>();
   const monitors = new Set<Peer>(); // dbus-monitor's connections (BecomeMonitor)
   let clients = 0;
+  let notifies = 0;
   let inhibited = options.inhibited;
   let inhibitedReads = 0;
 
@@ -102,7 +104,9 @@ export async function fakeNotificationBus(
   };
 
   const notify = async (peer: Peer, call: Message): Promise<Reply> => {
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    const delay =
+      typeof options.delayMs === "number" ? options.delayMs : options.delayMs?.[notifies++];
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     if (options.failWith)
       return { errorName: options.failWith, body: ["the fake daemon was told to fail"] };
     const [appName, , icon, summary, body, actions, hints, expireTimeout] = call.body;
