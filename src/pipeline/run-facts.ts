@@ -27,7 +27,8 @@ export function policyFacts(
   deps: Deps,
   event: HookEvent,
   context: EventContext,
-  { mode, owner }: { mode: "hook" | "wait" | "dry-run"; owner?: string | undefined },
+  mode: "hook" | "wait" | "dry-run",
+  owner?: string,
 ): PolicyFacts {
   const now = deps.now();
   const dir = join(stateDir(deps), "seen");

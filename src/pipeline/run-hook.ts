@@ -133,15 +133,8 @@ export async function runHook(deps: Deps, options: HookOptions): Promise<HookRun
       describeRun(run.record, event, run.notification, run.config);
       if (options.mode !== "dry-run") noteNewType(run.record, event, deps);
       const planned = route(run.notification, value);
-      run.plan = applyPolicy(
-        planned,
-        event,
-        value,
-        policyFacts(deps, event, context, {
-          mode: options.mode,
-          owner: run.notification.id,
-        }),
-      );
+      const facts = policyFacts(deps, event, context, options.mode, run.notification.id);
+      run.plan = applyPolicy(planned, event, value, facts);
       const dnd = await readDndFor(run.plan, value.dnd, deps);
       if (dnd) {
         run.record.dnd = dnd.detail;
