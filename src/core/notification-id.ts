@@ -7,3 +7,8 @@ export function newNotificationId(random: () => number = Math.random): string {
   const s = hex.join("");
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
+
+/** True for text of the form newNotificationId gives (an id that names outbox files). */
+export function isNotificationId(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(value);
+}

@@ -17,6 +17,7 @@ import { hookBudget } from "../pipeline/deadline.js";
 import { runHook, type HookRun } from "../pipeline/run-hook.js";
 import { readBoundedSync } from "../read-bounded.js";
 import { isClient } from "../clients/index.js";
+import { isNotificationId } from "../core/notification-id.js";
 
 /** What a run taught the worker that its offer must know (link/offer.ts). */
 export type OnRun = (run: HookRun) => void;
@@ -112,9 +113,6 @@ async function runEvent(
   });
 }
 
-// An id as newNotificationId makes it: it names the run's outbox files.
-const NOTIFICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 // The entry, checked by hand; undefined when it is not one.
 function readEntry(file: string): EventEntry | undefined {
   try {
@@ -127,7 +125,7 @@ function readEntry(file: string): EventEntry | undefined {
     const ok =
       raw.version === 1 &&
       typeof raw.payload === "string" &&
-      (raw.id === undefined || (typeof raw.id === "string" && NOTIFICATION_ID.test(raw.id))) &&
+      (raw.id === undefined || isNotificationId(raw.id)) &&
       typeof raw.receivedAt === "number" &&
       typeof raw.cwd === "string" &&
       typeof raw.ppid === "number" &&
