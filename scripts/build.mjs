@@ -204,9 +204,17 @@ const lazyBuiltins = (filter) => ({
   },
 });
 
-// zod (its ~75 KB and the schemas built from it) costs a hook run that has no config file and a
-// well-formed event nothing: in dist/cli.cjs src/zod.ts becomes a module of getters (one per name
-// it exports) that evaluate the real one, bundled and wrapped to run on demand, on first use.
+// zod (its ~75 KB and the schemas built from it) costs a run that validates nothing (a hook run
+// with no config file and a well-formed event; a worker replaying its parse memos) nothing: in
+// dist/cli.cjs and the worker's bundle src/zod.ts becomes an ES module of stand-ins, one per name
+// it exports, and the real one, bundled and wrapped, is evaluated on the first call. An ES
+// module, so that esbuild links each importer to the stand-ins themselves: a CommonJS module of
+// getters was copied, all 44 of them, into each of the 34 modules that import zod (esbuild's
+// __toESM), which cost a cold worker 4.5 M instructions more than the eager zod (issue #41).
+// - a function: calls the real one (`new` too);
+// - a class (a schema's type, for `instanceof`): no value is an instance while zod is not loaded,
+//   so asking does not load it;
+// - an object (the registry): its methods, called on the real one.
 const lazyZod = {
   name: "lazy-zod",
   setup(build) {
@@ -222,12 +230,30 @@ const lazyZod = {
         .split(",")
         .map((name) => name.trim())
         .filter(Boolean);
+      const zod = await import("zod/mini");
+      const standIn = (name, index) => {
+        const value = zod[name];
+        const local = `_${String(index)}`;
+        const it = `load()[${JSON.stringify(name)}]`;
+        const made =
+          typeof value === "function" && /^Zod/.test(name)
+            ? `const ${local} = { [Symbol.hasInstance]: (value) => real !== undefined && value instanceof real[${JSON.stringify(name)}] };`
+            : typeof value === "function"
+              ? `function ${local}(...args) { const it = ${it}; return new.target ? new it(...args) : it(...args); }`
+              : typeof value === "object" && value !== null
+                ? `const ${local} = { ${Object.getOwnPropertyNames(Object.getPrototypeOf(value))
+                    .filter((key) => key !== "constructor" && typeof value[key] === "function")
+                    .map((key) => `${key}: (...args) => ${it}.${key}(...args)`)
+                    .join(", ")} };`
+                : undefined;
+        if (made === undefined) throw new Error(`lazy-zod: no stand-in for zod's ${name}`);
+        return `${made}\nexport { ${local} as ${name} };`;
+      };
       const contents = [
         `let real;`,
         // A path relative to src/, so no build machine's folder lands in a bundle or a map.
         `const load = () => (real ??= require("./zod.ts"));`,
-        `for (const name of ${JSON.stringify(names)})`,
-        `  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+        ...names.map(standIn),
       ].join("\n");
       return { contents, loader: "js", resolveDir: dirname(real) };
     });
@@ -363,6 +389,7 @@ try {
     plugins: [
       commandsApart,
       lazyBuiltins(/^node:(fs\/promises|child_process|tty|net|dns\/promises|crypto)$/),
+      lazyZod,
     ],
     // Each of its two programs is evaluated only in the process that runs it.
     supported: { "dynamic-import": false },

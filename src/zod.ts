@@ -1,8 +1,9 @@
 // zod/mini with English messages: every module takes zod from here. zod/mini loads no locale, and
-// without one every issue reads "Invalid input" instead of "Invalid URL". In dist/cli.cjs this
-// module is evaluated on its first use (scripts/build.mjs, lazy-zod): a hook run with no config
-// file and a well-formed event never loads zod at all. The names are listed (no `export *`) so
-// that the bundle carries only the parts of zod that src uses.
+// without one every issue reads "Invalid input" instead of "Invalid URL". In dist/cli.cjs and the
+// worker's bundle this module is evaluated on its first use (scripts/build.mjs, lazy-zod): a hook
+// run with no config file and a well-formed event, and a worker that replays its parse memos,
+// never load zod at all. The names are listed (no `export *`): the bundle carries only the parts
+// of zod that src uses, and the build makes one stand-in per name.
 import { config } from "zod/mini";
 import en from "zod/v4/locales/en.js";
 

@@ -114,6 +114,31 @@ describe("what a hook run loads", () => {
     expect(run.stdout).toContain('"sink":"ding"');
   });
 
+  // Issue #41: a cold worker replays the parse memos the last worker kept (src/config/PARSE-MEMO.md)
+  // and evaluates no zod before its banner, nor after: in its bundle zod is a module of stand-ins
+  // (scripts/build.mjs, lazy-zod) that loads the real one on the first schema built.
+  it("a cold worker that replays its parse memos evaluates no zod", async () => {
+    const home = tempHome({ HOOK_NOTIFY_LOCAL_SINKS: "0" });
+    home.writeConfig({ sinks: { ding: { type: "sound" } } });
+    const lock = join(home.dir, "state", "hook-notify", "outbox", "worker.lock");
+    const first = fixture("claude-code/Stop.json", { session_id: "loads-memo-1" });
+    const made = await runAndReport(["--timeout", "5"], first, home.env, "file");
+    expect(made.code).toBe(0);
+    // The first worker validated the config with zod, kept its memos and left.
+    await expect.poll(() => existsSync(lock), { timeout: 20_000 }).toBe(false);
+    expect(JSON.parse(readFileSync(`${home.dir}/loads.json.worker`, "utf8"))).toMatchObject({
+      zod: true,
+    });
+    const second = fixture("claude-code/Stop.json", { session_id: "loads-memo-2" });
+    const run = await runAndReport(["--timeout", "5"], second, home.env, "file");
+    expect(run).toMatchObject({ code: 0, stdout: "", zod: false });
+    await expect.poll(() => existsSync(lock), { timeout: 20_000 }).toBe(false);
+    expect(JSON.parse(readFileSync(`${home.dir}/loads.json.worker`, "utf8"))).toMatchObject({
+      zod: false,
+    });
+    expect(home.logLines().map((line) => line.via)).toEqual(["worker", "worker"]);
+  });
+
   // The hook with no stamp (the first ever, here with a config file) hands the event over as it
   // is: the worker's run validates the config and the event (zod loads there, for the message).
   it("a field of the wrong type is dropped in zod's words, by the worker; the hook loads no zod", async () => {
