@@ -181,6 +181,11 @@ const checksApart = {
 // worker's bundle net, dns/promises and crypto too: esbuild puts every module's imports at the
 // bundle's top, and a cold worker paid for loading them (crypto ~4 ms, net ~3 ms on Node 20)
 // before its first banner, which needs none of them (issue #41).
+// A stand-in's source: a function `local` that calls `real` (an expression evaluated at the call,
+// which loads the real module), `new` too (net.Socket, crypto.Hash: the real class is constructed).
+const callingThrough = (local, real) =>
+  `function ${local}(...args) { const real = ${real}; return new.target ? new real(...args) : real(...args); }`;
+
 const lazyBuiltins = (filter) => ({
   name: "lazy-builtins",
   setup(build) {
@@ -193,11 +198,7 @@ const lazyBuiltins = (filter) => ({
     build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, async (args) => {
       const real = await import(args.path);
       const names = Object.keys(real).filter((name) => typeof real[name] === "function");
-      const lines = names.map(
-        // `new` too (net.Socket, crypto.Hash): the real class is constructed.
-        (name) =>
-          `export function ${name}(...args) { const real = load().${name}; return new.target ? new real(...args) : real(...args); }`,
-      );
+      const lines = names.map((name) => `export ${callingThrough(name, `load().${name}`)}`);
       const load = `const load = () => require(${JSON.stringify(args.path)});`;
       return { contents: [load, ...lines].join("\n"), loader: "js", resolveDir: "." };
     });
@@ -231,24 +232,25 @@ const lazyZod = {
         .map((name) => name.trim())
         .filter(Boolean);
       const zod = await import("zod/mini");
-      const standIn = (name, index) => {
+      // `local`: a name of the stand-in's own (zod exports `enum`, a reserved word).
+      const made = (name, local) => {
         const value = zod[name];
-        const local = `_${String(index)}`;
-        const it = `load()[${JSON.stringify(name)}]`;
-        const made =
-          typeof value === "function" && /^Zod/.test(name)
-            ? `const ${local} = { [Symbol.hasInstance]: (value) => real !== undefined && value instanceof real[${JSON.stringify(name)}] };`
-            : typeof value === "function"
-              ? `function ${local}(...args) { const it = ${it}; return new.target ? new it(...args) : it(...args); }`
-              : typeof value === "object" && value !== null
-                ? `const ${local} = { ${Object.getOwnPropertyNames(Object.getPrototypeOf(value))
-                    .filter((key) => key !== "constructor" && typeof value[key] === "function")
-                    .map((key) => `${key}: (...args) => ${it}.${key}(...args)`)
-                    .join(", ")} };`
-                : undefined;
-        if (made === undefined) throw new Error(`lazy-zod: no stand-in for zod's ${name}`);
-        return `${made}\nexport { ${local} as ${name} };`;
+        const key = JSON.stringify(name);
+        if (typeof value === "function" && /^Zod/.test(name))
+          return `const ${local} = { [Symbol.hasInstance]: (value) => real !== undefined && value instanceof real[${key}] };`;
+        if (typeof value === "function") return callingThrough(local, `load()[${key}]`);
+        if (typeof value !== "object" || value === null)
+          throw new Error(`lazy-zod: no stand-in for zod's ${name}`);
+        const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(value)).filter(
+          (method) => method !== "constructor" && typeof value[method] === "function",
+        );
+        const calls = methods.map(
+          (method) => `${method}: (...args) => load()[${key}].${method}(...args)`,
+        );
+        return `const ${local} = { ${calls.join(", ")} };`;
       };
+      const standIn = (name, index) =>
+        `${made(name, `_${String(index)}`)}\nexport { _${String(index)} as ${name} };`;
       const contents = [
         `let real;`,
         // A path relative to src/, so no build machine's folder lands in a bundle or a map.

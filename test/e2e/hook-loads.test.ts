@@ -49,6 +49,13 @@ function runAndReport(
   });
 }
 
+// What the last worker a run of runAndReport started loaded (the preload's report at its exit).
+const workerLoads = (dir: string): Pick<Loads, "builtins" | "zod"> =>
+  JSON.parse(readFileSync(join(dir, "loads.json.worker"), "utf8")) as Pick<
+    Loads,
+    "builtins" | "zod"
+  >;
+
 // Issue #19: what a hook run loads is time the agent waits for. node:tty drags in net and ~27
 // stream modules; only stdin that is a character device can be a terminal and needs it.
 describe("what a hook run loads", () => {
@@ -126,16 +133,12 @@ describe("what a hook run loads", () => {
     expect(made.code).toBe(0);
     // The first worker validated the config with zod, kept its memos and left.
     await expect.poll(() => existsSync(lock), { timeout: 20_000 }).toBe(false);
-    expect(JSON.parse(readFileSync(`${home.dir}/loads.json.worker`, "utf8"))).toMatchObject({
-      zod: true,
-    });
+    expect(workerLoads(home.dir)).toMatchObject({ zod: true });
     const second = fixture("claude-code/Stop.json", { session_id: "loads-memo-2" });
     const run = await runAndReport(["--timeout", "5"], second, home.env, "file");
     expect(run).toMatchObject({ code: 0, stdout: "", zod: false });
     await expect.poll(() => existsSync(lock), { timeout: 20_000 }).toBe(false);
-    expect(JSON.parse(readFileSync(`${home.dir}/loads.json.worker`, "utf8"))).toMatchObject({
-      zod: false,
-    });
+    expect(workerLoads(home.dir)).toMatchObject({ zod: false });
     expect(home.logLines().map((line) => line.via)).toEqual(["worker", "worker"]);
   });
 
